@@ -1,0 +1,356 @@
+"""Union Pacific dividend payouts (UP-D2..UP-D11).
+
+Two kinds of functions live here:
+
+* ``company_payout`` / ``union_pacific_payout`` are the fast path the engine calls at
+  every payout of every (simulated) game. They return ``{player: money}`` and build no
+  strings unless the input is invalid.
+* ``explain_company_payout`` / ``explain_union_pacific_payout`` are for the lessons. They
+  compute the same amounts by a separate, deliberately plain route (sorting players into
+  groups of equal holdings) and record each step in words with its rule ID. The tests
+  check that both routes agree on every input.
+
+``shares`` maps every player to the number of shares of one company they have on the
+table (UP-I4: hands never count). Players with 0 shares are not shareholders; they still
+appear in the result with 0, and the result keeps the input's player order.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Generic, Hashable, Mapping, TypeVar
+
+from railkit.errors import RuleError
+
+__all__ = [
+    "UP_TABLE",
+    "PayoutExplanation",
+    "company_payout",
+    "company_value",
+    "explain_company_payout",
+    "explain_union_pacific_payout",
+    "union_pacific_payout",
+]
+
+P = TypeVar("P", bound=Hashable)
+
+# UP-D9: payout number -> amounts for positions 1..5. The Hungarian text scrambles the
+# 5th row; the digest reads it as 0, 2, 3, 4 (each column steps down evenly), which the
+# Finnish example 4 + 6 + 8 for the 2nd payout bears out. See docs/rulings.md.
+UP_TABLE: Mapping[int, tuple[int, int, int, int, int]] = MappingProxyType(
+    {
+        1: (0, 0, 0, 0, 0),
+        2: (10, 8, 6, 4, 2),
+        3: (15, 12, 9, 6, 3),
+        4: (20, 16, 12, 8, 4),
+    }
+)
+UP_POSITIONS = 5
+
+
+# -- validation (strings are only built once something is wrong) ------------------------
+def _is_whole(x: object) -> bool:
+    # bool is an int subclass but "True shares" is always a bug; reject it.
+    return type(x) is int
+
+
+def _check_value(value: object) -> None:
+    if not _is_whole(value):
+        raise RuleError("UP-D2", f"a company's value must be a whole number of millions, not {value!r}")
+    if value < 0:  # type: ignore[operator]
+        raise RuleError("UP-D2", f"a company's value cannot be negative ({value}); it is trains on the board + 1")
+
+
+def _bad_count(rule: str, player: object, count: object) -> RuleError:
+    if _is_whole(count):
+        return RuleError(rule, f"{player} has {count} shares; a share count cannot be negative (use 0 for none)")
+    return RuleError(rule, f"{player}'s share count must be a whole number, not {count!r}")
+
+
+def _check_shares(rule: str, shares: object) -> None:
+    if not isinstance(shares, Mapping):
+        raise RuleError(rule, f"shares must map each player to a share count, not {type(shares).__name__}")
+
+
+def _table_row(payout_number: object) -> tuple[int, int, int, int, int]:
+    row = UP_TABLE.get(payout_number) if _is_whole(payout_number) else None  # type: ignore[arg-type]
+    if row is None:
+        raise RuleError(
+            "UP-D9", f"the payout number must be 1, 2, 3 or 4 (four payouts a game, UP-D12), not {payout_number!r}"
+        )
+    return row
+
+
+# -- the fast path -------------------------------------------------------------------
+def company_value(trains_on_board: int) -> int:
+    """UP-D2: a company is worth one per train on the board plus one for its headquarters."""
+    if not _is_whole(trains_on_board) or trains_on_board < 0:
+        raise RuleError(
+            "UP-D2", f"the number of trains on the board must be a whole number ≥ 0, not {trains_on_board!r}"
+        )
+    return trains_on_board + 1
+
+
+def company_payout(value: int, shares: Mapping[P, int]) -> dict[P, int]:
+    """Money each player receives from one railway company worth ``value`` (UP-D3..UP-D6)."""
+    _check_value(value)
+    _check_shares("UP-D3", shares)
+    # One pass finds the largest and second-largest holdings and how many players hold each.
+    best = second = n_best = n_second = 0
+    for player, n in shares.items():
+        if type(n) is not int or n < 0:
+            raise _bad_count("UP-D3", player, n)
+        if n == 0:
+            continue  # not a shareholder
+        if n > best:
+            second, n_second = best, n_best
+            best, n_best = n, 1
+        elif n == best:
+            n_best += 1
+        elif n > second:
+            second, n_second = n, 1
+        elif n == second:
+            n_second += 1
+    result = dict.fromkeys(shares, 0)
+    if best == 0:
+        return result
+    half = value // 2  # UP-D3: the secondary amount, rounded down
+    if n_best > 1:
+        # UP-D5: tied for most -> primary + secondary pooled and split, rounded down.
+        each = (value + half) // n_best
+        for player, n in shares.items():
+            if n == best:
+                result[player] = each
+        return result
+    if second == 0:
+        # UP-D4: a sole shareholder is both primary and secondary.
+        for player, n in shares.items():
+            if n == best:
+                result[player] = value + half
+        return result
+    each = half // n_second  # UP-D6: tied secondaries split the secondary amount
+    for player, n in shares.items():
+        if n == best:
+            result[player] = value
+        elif n == second:
+            result[player] = each
+    return result
+
+
+def union_pacific_payout(payout_number: int, shares: Mapping[P, int]) -> dict[P, int]:
+    """Money each player receives from Union Pacific at payout ``payout_number`` (UP-D9..UP-D11)."""
+    row = _table_row(payout_number)
+    _check_shares("UP-D9", shares)
+    holders = []
+    for player, n in shares.items():
+        if type(n) is not int or n < 0:
+            raise _bad_count("UP-D9", player, n)
+        if n:
+            holders.append((n, player))
+    result = dict.fromkeys(shares, 0)
+    # Most shares first; sort on the count only (players need not be comparable).
+    holders.sort(key=lambda h: h[0], reverse=True)
+    position, i, count = 0, 0, len(holders)
+    while i < count and position < UP_POSITIONS:  # past the 5th position nobody is paid
+        n = holders[i][0]
+        j = i + 1
+        while j < count and holders[j][0] == n:
+            j += 1
+        tied = j - i
+        # UP-D11: a tie occupies `tied` consecutive positions; slicing past the 5th adds 0.
+        each = sum(row[position : position + tied]) // tied
+        for k in range(i, j):
+            result[holders[k][1]] = each
+        position += tied
+        i = j
+    return result
+
+
+# -- explanations for the lessons ----------------------------------------------------
+@dataclass(frozen=True)
+class PayoutExplanation(Generic[P]):
+    """One payout worked through in words, for a lesson or a game log."""
+
+    title: str
+    amounts: Mapping[P, int]
+    steps: tuple[str, ...]
+
+    def __str__(self) -> str:
+        lines = [self.title]
+        lines += [f"{i}. {step}" for i, step in enumerate(self.steps, 1)]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        esc = html.escape
+        items = "".join(f"<li>{esc(step)}</li>" for step in self.steps)
+        rows = "".join(
+            f"<tr><td>{esc(str(player))}</td><td style='text-align:right'>{amount}</td></tr>"
+            for player, amount in self.amounts.items()
+        )
+        return (
+            f"<div class='railkit-payout'><strong>{esc(self.title)}</strong>"
+            f"<ol>{items}</ol>"
+            f"<table><tr><th>player</th><th>receives (millions)</th></tr>{rows}</table></div>"
+        )
+
+
+def _names(players: list[object]) -> str:
+    names = [str(p) for p in players]
+    if len(names) <= 2:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _split(total: int, ways: int) -> str:
+    """``total`` shared by ``ways`` players, rounded down, in words."""
+    each = total // ways
+    if ways == 1:
+        return f"{total}"
+    if total % ways == 0:
+        return f"{total} ÷ {ways} = {each} each"
+    return f"{total} ÷ {ways} = {total / ways:.2f}, rounded down to {each} each"
+
+
+def _groups(shares: Mapping[P, int]) -> list[tuple[int, list[P]]]:
+    """Shareholders grouped by holding, largest holding first (input order within a group)."""
+    by_count: dict[int, list[P]] = {}
+    for player, n in shares.items():
+        if n > 0:
+            by_count.setdefault(n, []).append(player)
+    return sorted(by_count.items(), key=lambda g: g[0], reverse=True)
+
+
+def _holdings_step(shares: Mapping[P, int], what: str) -> list[str]:
+    held = [f"{p} {n}" for p, n in shares.items() if n > 0]
+    none = [p for p, n in shares.items() if n == 0]
+    if held:
+        steps = [f"Shares of {what} on the table (only these count, UP-I4): {', '.join(held)}."]
+    else:
+        steps = [f"Nobody has shares of {what} on the table."]
+    if len(none) == 1:
+        steps.append(f"{none[0]} holds none, so is not a shareholder and gets nothing.")
+    elif none:
+        steps.append(f"{_names(none)} hold none, so are not shareholders and get nothing.")
+    return steps
+
+
+def _fewer(players: list[P], rule: str) -> list[str]:
+    if not players:
+        return []
+    if len(players) == 1:
+        return [f"{players[0]} holds fewer shares and gets nothing ({rule})."]
+    return [f"{_names(players)} hold fewer shares and get nothing ({rule})."]
+
+
+def _validated(rule: str, shares: Mapping[P, int]) -> None:
+    _check_shares(rule, shares)
+    for player, n in shares.items():
+        if type(n) is not int or n < 0:
+            raise _bad_count(rule, player, n)
+
+
+def explain_company_payout(value: int, shares: Mapping[P, int], company: str | None = None) -> PayoutExplanation[P]:
+    """``company_payout`` with every step written out (UP-D3..UP-D6)."""
+    _check_value(value)
+    _validated("UP-D3", shares)
+    name = company or "The company"
+    title = f"{company}, value {value}" if company else f"A company worth {value}"
+    half = value // 2
+    amounts: dict[P, int] = dict.fromkeys(shares, 0)
+    steps = [f"{name} is worth {value}: one per train on the board plus one for its headquarters (UP-D2)."]
+    steps += _holdings_step(shares, company or "the company")
+    groups = _groups(shares)
+    if not groups:
+        steps.append(f"With no shareholders, {name} pays nothing.")
+    else:
+        top_n, top = groups[0]
+        both = (
+            f"The primary amount is the value, {value}; the secondary amount is half of it, "
+            f"{value} ÷ 2 rounded down = {half} (UP-D3)"
+        )
+        if len(top) > 1:
+            pool = value + half
+            steps.append(
+                f"{_names(top)} tie for the most shares ({top_n} each), so they share the "
+                f"primary and secondary places (UP-D5)."
+            )
+            steps.append(f"{both}; together {value} + {half} = {pool}.")
+            steps.append(f"Split equally between the {len(top)} of them: {_split(pool, len(top))} (UP-D5).")
+            for p in top:
+                amounts[p] = pool // len(top)
+            steps += _fewer([q for _, qs in groups[1:] for q in qs], "UP-D5")
+        elif len(groups) == 1:
+            (p,) = top
+            steps.append(f"{p} is the only shareholder ({top_n}), so {p} is both primary and secondary (UP-D4).")
+            steps.append(f"{both}; {p} receives both: {value} + {half} = {value + half}.")
+            amounts[p] = value + half
+        else:
+            (p,) = top
+            amounts[p] = value
+            steps.append(f"{p} holds the most ({top_n}): primary shareholder, receives the value, {value} (UP-D3).")
+            second_n, second = groups[1]
+            if len(second) == 1:
+                steps.append(
+                    f"{second[0]} holds the second most ({second_n}): secondary shareholder, receives half "
+                    f"the value rounded down, {value} ÷ 2 = {half} (UP-D3)."
+                )
+            else:
+                steps.append(
+                    f"{_names(second)} tie for the second most ({second_n} each), so they split the secondary "
+                    f"amount, {value} ÷ 2 rounded down = {half} (UP-D6): {_split(half, len(second))}."
+                )
+            for q in second:
+                amounts[q] = half // len(second)
+            steps += _fewer([q for _, qs in groups[2:] for q in qs], "UP-D3")
+    steps.append(f"Paid in total: {sum(amounts.values())}.")
+    return PayoutExplanation(title=title, amounts=amounts, steps=tuple(steps))
+
+
+def _positions(start: int, count: int) -> str:
+    return f"position {start}" if count == 1 else f"positions {start}–{start + count - 1}"
+
+
+def explain_union_pacific_payout(payout_number: int, shares: Mapping[P, int]) -> PayoutExplanation[P]:
+    """``union_pacific_payout`` with every step written out (UP-D9..UP-D11)."""
+    row = _table_row(payout_number)
+    _validated("UP-D9", shares)
+    title = f"Union Pacific, payout {payout_number}"
+    amounts: dict[P, int] = dict.fromkeys(shares, 0)
+    steps = _holdings_step(shares, "Union Pacific")
+    column = ", ".join(str(a) for a in row)
+    if payout_number == 1:
+        steps.append(f"At the first payout every position of the table pays 0 (UP-D9): {column}.")
+    else:
+        steps.append(f"Payout {payout_number} pays positions 1–5 from the table: {column} (UP-D9).")
+    position = 1  # 1-based for the text
+    for n, group in _groups(shares):
+        k = len(group)
+        if position > UP_POSITIONS:
+            steps.append(
+                f"{_names(group)} ({n} each) come at {_positions(position, k)}, past the 5th, and get nothing (UP-D9)."
+                if k > 1
+                else f"{group[0]} ({n}) comes at position {position}, past the 5th, and gets nothing (UP-D9)."
+            )
+        elif k == 1:
+            amount = row[position - 1]
+            amounts[group[0]] = amount
+            steps.append(f"{group[0]} ({n}) takes position {position} and receives {amount} (UP-D9).")
+        else:
+            parts = [row[i] if i < UP_POSITIONS else 0 for i in range(position - 1, position - 1 + k)]
+            pool = sum(parts)
+            past = "; positions past the 5th add 0" if position - 1 + k > UP_POSITIONS else ""
+            steps.append(
+                f"{_names(group)} tie with {n} each, so they occupy {_positions(position, k)} (UP-D11{past}): "
+                f"{' + '.join(map(str, parts))} = {pool}; {_split(pool, k)}."
+            )
+            for p in group:
+                amounts[p] = pool // k
+        position += k
+    if position <= UP_POSITIONS:
+        unused = _positions(position, UP_POSITIONS - position + 1).capitalize()
+        verb = "is" if position == UP_POSITIONS else "are"
+        steps.append(f"{unused} {verb} unused and not paid (UP-D10).")
+    steps.append(f"Paid in total: {sum(amounts.values())}.")
+    return PayoutExplanation(title=title, amounts=amounts, steps=tuple(steps))
