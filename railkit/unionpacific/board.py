@@ -1,0 +1,372 @@
+"""The Union Pacific board as data: cities, sections, companies and the track deck.
+
+``load_board()`` reads ``data/union_pacific/board.json`` (format in that folder's README),
+checks it against the components the rulebooks fix (UP-C1 counts, UP-C2 names, UP-C3
+map rules, UP-C4 deck size) and returns an immutable ``Board``. Every problem raises
+``DataError(path, item, problem)`` so a broken file says where it is broken.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+import networkx as nx
+
+from railkit.errors import DataError
+from railkit.paths import data_dir
+
+# The four track types (UP-C3). The printed names are not in the sources; railkit names
+# them after terrain so a learner can say them (see docs/rulings.md). Order = file order.
+TRACK_TYPES: tuple[str, ...] = ("plains", "hills", "mountain", "river")
+GENERAL = "general"  # the wild track card (UP-C4, Hungarian rulebook)
+DECK_SIZE = 40  # UP-C4
+FORMAT = "railkit-union-pacific-board"
+VERSION = 1
+
+# UP-C1 in table order, which railkit also uses as summary-card order (UP-D8):
+# colour -> (trains, shares). The green company (EP&RG, UP-C2) is the one with all four
+# track types and two starting spaces; every other company has one starting space.
+UP_C1: tuple[tuple[str, int, int], ...] = (
+    ("green", 23, 18),
+    ("red", 19, 15),
+    ("yellow", 17, 12),
+    ("black", 14, 10),
+    ("dark blue", 13, 9),
+    ("white", 11, 8),
+    ("orange", 10, 7),
+    ("brown", 9, 7),
+    ("light blue", 8, 6),
+    ("grey", 7, 6),
+)
+ALL_TYPES_COLOUR = "green"
+
+# A loose box around the contiguous United States, so the map fits a lower-48 basemap.
+_LON_RANGE = (-125.0, -66.5)
+_LAT_RANGE = (24.3, 49.5)
+_HEX = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+@dataclass(frozen=True)
+class City:
+    name: str
+    lon: float
+    lat: float
+
+
+@dataclass(frozen=True)
+class Company:
+    key: str
+    name: str
+    colour: str
+    hex: str
+    trains: int
+    shares: int
+    headquarters: str
+    track_types: frozenset[str]
+    starting_sections: tuple[str, ...]
+    order: int  # 1-based position on the summary card (UP-D8) = UP-C1 table order
+    invented: bool  # True for the six names the sources do not give (UP-C2)
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    a: str
+    b: str
+    track_type: str
+    spaces: int
+    starting: tuple[str, ...]  # company keys whose coloured starting space is here
+
+    @property
+    def neutral_spaces(self) -> int:
+        return self.spaces - len(self.starting)
+
+    @property
+    def name(self) -> str:
+        """How learners read it: ``"Denver–El Paso"``."""
+        return f"{self.a}–{self.b}"
+
+    def touches(self, city: str) -> bool:
+        return city in (self.a, self.b)
+
+    def other(self, city: str) -> str:
+        if city == self.a:
+            return self.b
+        if city == self.b:
+            return self.a
+        raise ValueError(f"{self.name} does not touch {city}")
+
+
+# eq=False: identity equality and hashing, so a Board can key the engine's caches
+# (its Mapping fields are not hashable).
+@dataclass(frozen=True, eq=False)
+class Board:
+    cities: Mapping[str, City]
+    sections: Mapping[str, Section]  # file order
+    companies: tuple[Company, ...]  # summary-card order, UP-D8
+    track_deck: Mapping[str, int]  # track type or GENERAL -> cards; DECK_SIZE in all
+    graph: nx.MultiGraph  # frozen; edges (a, b, key=section id)
+    source: str
+    track_labels: Mapping[str, str]  # track type -> display label (from the file)
+
+    def company(self, key: str) -> Company:
+        for company in self.companies:
+            if company.key == key:
+                return company
+        known = ", ".join(c.key for c in self.companies)
+        raise KeyError(f"no company {key!r} on this board (known: {known})")
+
+    def sections_between(self, a: str, b: str) -> list[Section]:
+        """All sections joining ``a`` and ``b`` (parallel sections included), file order."""
+        edges = self.graph.get_edge_data(a, b) or {}  # keyed by section id, insertion order
+        return [self.sections[sid] for sid in edges]
+
+
+def load_board(path: str | Path | None = None) -> Board:
+    """Load and validate a board file; ``None`` means the shipped board (loaded once)."""
+    if path is None:
+        return _default_board()
+    return _Loader(Path(path)).load()
+
+
+@lru_cache(maxsize=1)
+def _default_board() -> Board:
+    return _Loader(data_dir() / "union_pacific" / "board.json").load()
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+class _Loader:
+    """One pass over the file; every check raises ``DataError`` naming file and item."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(self, item: str, problem: str) -> DataError:
+        return DataError(self.path, item, problem)
+
+    def field(self, obj: Any, name: str, kind: type | tuple[type, ...], item: str) -> Any:
+        if not isinstance(obj, dict):
+            raise self.fail(item, "must be a JSON object")
+        if name not in obj:
+            raise self.fail(item, f"missing field {name!r}")
+        value = obj[name]
+        # bool is an int in Python; a JSON true is never a count or a coordinate
+        if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
+            raise self.fail(item, f"field {name!r} has the wrong type ({type(value).__name__})")
+        return value
+
+    def no_extra(self, obj: dict[str, Any], allowed: set[str], item: str) -> None:
+        extra = sorted(set(obj) - allowed)
+        if extra:  # a typo such as "space" should not silently fall back to nothing
+            raise self.fail(item, f"unknown field(s) {extra}; allowed: {sorted(allowed)}")
+
+    # -- the file as a whole ---------------------------------------------------
+    def load(self) -> Board:
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise self.fail("file", f"cannot be read ({exc.strerror or exc})") from exc
+        try:
+            raw = json.loads(text)
+        except json.JSONDecodeError as exc:
+            where = f"line {exc.lineno}, column {exc.colno}"
+            raise self.fail(where, f"not valid JSON: {exc.msg}") from exc
+        if not isinstance(raw, dict):
+            raise self.fail("file", "must hold one JSON object")
+        if raw.get("format") != FORMAT or raw.get("version") != VERSION:
+            raise self.fail("format", f"expected 'format': {FORMAT!r} and 'version': {VERSION}")
+        self.no_extra(raw, {"format", "version", "about", "track_types", "track_deck",
+                            "cities", "companies", "sections"}, "file")
+
+        labels = self.track_types(raw)
+        deck = self.deck(raw)
+        cities = self.cities(raw)
+        companies = self.companies(raw, cities)
+        sections = self.sections(raw, cities, companies)
+        frozen_companies = self.finish_companies(companies, sections)
+
+        graph = nx.MultiGraph()
+        for city in cities.values():
+            graph.add_node(city.name, lon=city.lon, lat=city.lat)
+        for s in sections.values():
+            graph.add_edge(s.a, s.b, key=s.id, track_type=s.track_type, spaces=s.spaces,
+                           starting=s.starting)
+        for name in cities:
+            if graph.degree(name) == 0:
+                raise self.fail(f"city {name!r}", "lies on no section; remove it or join it to the map")
+
+        return Board(
+            cities=MappingProxyType(cities),
+            sections=MappingProxyType(sections),
+            companies=frozen_companies,
+            track_deck=MappingProxyType(deck),
+            graph=nx.freeze(graph),
+            source=str(self.path),
+            track_labels=MappingProxyType(labels),
+        )
+
+    # -- parts -----------------------------------------------------------------
+    def track_types(self, raw: dict[str, Any]) -> dict[str, str]:
+        entries = self.field(raw, "track_types", list, "track_types")
+        labels: dict[str, str] = {}
+        for i, entry in enumerate(entries):
+            item = f"track_types[{i}]"
+            key = self.field(entry, "key", str, item)
+            labels[key] = self.field(entry, "label", str, item)
+        if tuple(labels) != TRACK_TYPES or len(entries) != len(TRACK_TYPES):
+            raise self.fail("track_types", f"must be exactly {list(TRACK_TYPES)} in that order "
+                            f"(the engine's TRACK_TYPES), not {[self._key(e) for e in entries]}")
+        return labels
+
+    @staticmethod
+    def _key(entry: Any) -> Any:
+        return entry.get("key") if isinstance(entry, dict) else entry
+
+    def deck(self, raw: dict[str, Any]) -> dict[str, int]:
+        deck = self.field(raw, "track_deck", dict, "track_deck")
+        wanted = (*TRACK_TYPES, GENERAL)
+        for key, count in deck.items():
+            if key not in wanted:
+                raise self.fail("track_deck", f"unknown track type {key!r}; use one of {list(wanted)}")
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                raise self.fail("track_deck", f"count for {key!r} must be a whole number >= 0, not {count!r}")
+        missing = [k for k in wanted if k not in deck]
+        if missing:
+            raise self.fail("track_deck", f"no count for {missing}")
+        total = sum(deck.values())
+        if total != DECK_SIZE:
+            raise self.fail("track_deck", f"holds {total} cards; UP-C4 says {DECK_SIZE}")
+        return {k: deck[k] for k in wanted}
+
+    def cities(self, raw: dict[str, Any]) -> dict[str, City]:
+        cities: dict[str, City] = {}
+        for i, entry in enumerate(self.field(raw, "cities", list, "cities")):
+            name = self.field(entry, "name", str, f"cities[{i}]")
+            item = f"city {name!r}"
+            self.no_extra(entry, {"name", "lon", "lat"}, item)
+            lon = float(self.field(entry, "lon", (int, float), item))
+            lat = float(self.field(entry, "lat", (int, float), item))
+            if not name.strip():
+                raise self.fail(f"cities[{i}]", "has an empty name")
+            if name in cities:
+                raise self.fail(item, "duplicate city name")
+            if not (_LON_RANGE[0] <= lon <= _LON_RANGE[1] and _LAT_RANGE[0] <= lat <= _LAT_RANGE[1]):
+                raise self.fail(item, f"lon {lon}, lat {lat} is outside the contiguous United States")
+            cities[name] = City(name, lon, lat)
+        return cities
+
+    def companies(self, raw: dict[str, Any], cities: dict[str, City]) -> list[dict[str, Any]]:
+        entries = self.field(raw, "companies", list, "companies")
+        if len(entries) != len(UP_C1):
+            raise self.fail("companies", f"lists {len(entries)} companies; UP-C1 has {len(UP_C1)}")
+        kinds = {"key": str, "name": str, "colour": str, "hex": str, "trains": int, "shares": int,
+                 "headquarters": str, "track_types": list, "invented": bool}
+        seen: set[str] = set()
+        names: set[str] = set()
+        result = []
+        for i, (entry, (colour, trains, shares)) in enumerate(zip(entries, UP_C1)):
+            key = self.field(entry, "key", str, f"companies[{i}]")
+            item = f"company {key!r}"
+            self.no_extra(entry, set(kinds), item)
+            c = {name: self.field(entry, name, kind, item) for name, kind in kinds.items()}
+            if key in seen:
+                raise self.fail(item, "duplicate company key")
+            seen.add(key)
+            if c["name"] in names:
+                raise self.fail(item, f"duplicate company name {c['name']!r}")
+            names.add(c["name"])
+            if c["colour"] != colour:
+                raise self.fail(item, f"colour {c['colour']!r} is listed {_ordinal(i + 1)}, but UP-C1 puts "
+                                f"{colour} {_ordinal(i + 1)}; list the companies in UP-C1 table order")
+            if (c["trains"], c["shares"]) != (trains, shares):
+                raise self.fail(item, f"has {c['trains']} trains and {c['shares']} shares; "
+                                f"UP-C1 gives {colour} {trains} trains and {shares} shares")
+            if not _HEX.fullmatch(c["hex"]):
+                raise self.fail(item, f"hex colour {c['hex']!r} is not of the form '#rrggbb'")
+            if c["headquarters"] not in cities:
+                raise self.fail(item, f"headquarters {c['headquarters']!r} is not a city on the board")
+            types = c["track_types"]
+            for t in types:
+                if t not in TRACK_TYPES:
+                    raise self.fail(item, f"unknown track type {t!r}; use one of {list(TRACK_TYPES)}")
+            if len(set(types)) != len(types):
+                raise self.fail(item, "lists a track type twice")
+            if colour == ALL_TYPES_COLOUR and len(types) != len(TRACK_TYPES):
+                raise self.fail(item, "the green company (EP&RG) may use all four track types (UP-C2)")
+            if colour != ALL_TYPES_COLOUR and not 1 <= len(types) <= 3:
+                raise self.fail(item, f"may use {len(types)} track types; UP-C3 allows one to three")
+            c["order"] = i + 1
+            result.append(c)
+        return result
+
+    def sections(self, raw: dict[str, Any], cities: dict[str, City],
+                 companies: list[dict[str, Any]]) -> dict[str, Section]:
+        by_key = {c["key"]: c for c in companies}
+        sections: dict[str, Section] = {}
+        for i, entry in enumerate(self.field(raw, "sections", list, "sections")):
+            sid = self.field(entry, "id", str, f"sections[{i}]")
+            item = f"section {sid!r}"
+            self.no_extra(entry, {"id", "a", "b", "track_type", "spaces", "starting"}, item)
+            a = self.field(entry, "a", str, item)
+            b = self.field(entry, "b", str, item)
+            track = self.field(entry, "track_type", str, item)
+            spaces = self.field(entry, "spaces", int, item)
+            starting = tuple(self.field(entry, "starting", list, item))
+            if sid in sections:
+                raise self.fail(item, "duplicate section id")
+            for city in (a, b):
+                if city not in cities:
+                    raise self.fail(item, f"unknown city {city!r}")
+            if a == b:
+                raise self.fail(item, "joins a city to itself")
+            if track not in TRACK_TYPES:
+                raise self.fail(item, f"unknown track type {track!r}; use one of {list(TRACK_TYPES)}")
+            if not 1 <= spaces <= 4:
+                raise self.fail(item, f"has {spaces} train spaces; UP-C3 allows 1 to 4")
+            if len(set(starting)) != len(starting):
+                raise self.fail(item, "lists a starting space twice (one train per company per section, UP-B2d)")
+            if len(starting) > spaces:
+                raise self.fail(item, f"has {len(starting)} starting spaces but only {spaces} spaces")
+            for key in starting:
+                company = by_key.get(key)
+                if company is None:
+                    raise self.fail(item, f"starting space of unknown company {key!r}")
+                if company["headquarters"] not in (a, b):
+                    raise self.fail(item, f"holds the {key} starting space but does not touch its "
+                                    f"headquarters {company['headquarters']} (UP-C3)")
+                if track not in company["track_types"]:
+                    raise self.fail(item, f"is {track} track, which {key} may not use, yet holds its "
+                                    f"starting space (UP-C3)")
+            sections[sid] = Section(sid, a, b, track, spaces, starting)
+        return sections
+
+    def finish_companies(self, companies: list[dict[str, Any]],
+                         sections: dict[str, Section]) -> tuple[Company, ...]:
+        result = []
+        for c in companies:
+            starts = tuple(s.id for s in sections.values() if c["key"] in s.starting)
+            wanted = 2 if c["colour"] == ALL_TYPES_COLOUR else 1
+            if len(starts) != wanted:
+                raise self.fail(f"company {c['key']!r}", f"has {len(starts)} starting spaces; UP-C3 gives "
+                                f"it {wanted} (EP&RG two on two sections, every other company one)")
+            result.append(Company(
+                key=c["key"], name=c["name"], colour=c["colour"], hex=c["hex"],
+                trains=c["trains"], shares=c["shares"], headquarters=c["headquarters"],
+                track_types=frozenset(c["track_types"]), starting_sections=starts,
+                order=c["order"], invented=c["invented"],
+            ))
+        return tuple(result)
+
+
+def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
