@@ -1,0 +1,1 @@
+"""Speed benchmarks (figures go to docs/benchmarks.md by hand, with the command)."""

@@ -1,0 +1,35 @@
+"""Vom Kap bis Kairo: the rules engine (rule IDs KK-* from the rules digest).
+
+    >>> from railkit.capecairo import new_game, Bid
+    >>> game = new_game(["Ann", "Bob"], seed=1)
+    >>> game.players_to_act()
+    ('Ann', 'Bob')
+"""
+
+from railkit.capecairo.actions import Bid, Build, Choose, Pass, registry
+from railkit.capecairo.auction import AuctionExplanation, auction_order, explain_auction_order
+from railkit.capecairo.deck import REQUIREMENT, Card, load_deck, parse_deck
+from railkit.capecairo.explain import BuildExplanation, explain_build
+from railkit.capecairo.game import CapeToCairoGame, load_game, new_game
+from railkit.capecairo.views import Result
+
+__all__ = [
+    "AuctionExplanation",
+    "Bid",
+    "Build",
+    "BuildExplanation",
+    "CapeToCairoGame",
+    "Card",
+    "Choose",
+    "Pass",
+    "REQUIREMENT",
+    "Result",
+    "auction_order",
+    "explain_auction_order",
+    "explain_build",
+    "load_deck",
+    "load_game",
+    "new_game",
+    "parse_deck",
+    "registry",
+]

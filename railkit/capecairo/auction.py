@@ -1,0 +1,111 @@
+"""The order in which auction buyers choose (KK-A4, KK-A5), as a pure function.
+
+The game calls ``explain_auction_order`` with a ``draw`` that turns up real cards; lessons
+and tests call it with scripted draws.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Optional
+
+# A tie that keeps repeating (a scripted draw that always ties) falls back to seating order
+# after this many rounds of draws; the real deck of 50 cards cannot get near it.
+MAX_DRAW_ROUNDS = 50
+
+Draw = Callable[[str], Optional[int]]
+
+
+@dataclass
+class AuctionExplanation:
+    """The choosing order and, in words, how each tie was settled."""
+
+    order: list[str]
+    steps: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return "\n".join(self.steps)
+
+    def _repr_html_(self) -> str:
+        items = "".join(f"<li>{html.escape(s)}</li>" for s in self.steps)
+        return f"<ol>{items}</ol>"
+
+
+def auction_order(bids: Mapping[str, int], money_left: Mapping[str, int], draw: Draw) -> list[str]:
+    """Players in choosing order.
+
+    ``bids`` is {player: bid} in seating order; ``money_left`` the money after paying the bid;
+    ``draw(player)`` turns up a card for that player and returns its coin (``None`` when no
+    card is left, which settles the rest of that tie in seating order).
+    """
+    return _settle(bids, money_left, draw, None)
+
+
+def explain_auction_order(bids: Mapping[str, int], money_left: Mapping[str, int], draw: Draw) -> AuctionExplanation:
+    """``auction_order`` plus each step in words."""
+    steps: list[str] = []
+    order = _settle(bids, money_left, draw, steps)
+    steps.append("Choosing order: " + ", ".join(order) + ".")
+    return AuctionExplanation(order, steps)
+
+
+def _settle(bids: Mapping[str, int], money_left: Mapping[str, int], draw: Draw, steps: list[str] | None) -> list[str]:
+    seats = list(bids)
+    if steps is not None:
+        steps.append("Bids: " + ", ".join(f"{p} {bids[p]}" for p in seats) + " (KK-A4: highest bid chooses first).")
+    order: list[str] = []
+    # KK-A4: higher bid first; tie groups are settled from the highest bid down.
+    for bid in sorted(set(bids.values()), reverse=True):
+        group = [p for p in seats if bids[p] == bid]
+        if len(group) == 1:
+            order.extend(group)
+            continue
+        if steps is not None:
+            steps.append(f"{_names(group)} all bid {bid}: the one with the least money left chooses first (KK-A5).")
+        # KK-A5: among equal bids, less money left first.
+        for money in sorted({money_left[p] for p in group}):
+            sub = [p for p in group if money_left[p] == money]
+            if len(sub) == 1:
+                if steps is not None:
+                    steps.append(f"{sub[0]} has {money} pounds left.")
+                order.extend(sub)
+            else:
+                if steps is not None:
+                    steps.append(f"{_names(sub)} have the same money left ({money}): each draws a card, highest coin first (KK-A5).")
+                order.extend(_draw_off(sub, draw, steps, [0]))
+    return order
+
+
+def _draw_off(tied: list[str], draw: Draw, steps: list[str] | None, rounds: list[int]) -> list[str]:
+    """Settle ``tied`` (in seating order) by draws; only those still tied draw again."""
+    rounds[0] += 1
+    if rounds[0] > MAX_DRAW_ROUNDS:
+        if steps is not None:
+            steps.append(f"Still tied after {MAX_DRAW_ROUNDS} rounds of draws: seating order decides ({_names(tied)}).")
+        return list(tied)
+    coins: dict[str, int] = {}
+    for player in tied:  # draws are made in seating order
+        coin = draw(player)
+        if coin is None:
+            # No card left anywhere (deck and discard empty): seating order settles it (railkit ruling).
+            if steps is not None:
+                steps.append(f"No card is left to draw: seating order decides ({_names(tied)}).")
+            return list(tied)
+        coins[player] = coin
+    if steps is not None:
+        steps.append("Draws: " + ", ".join(f"{p} coin {coins[p]}" for p in tied) + ".")
+    order: list[str] = []
+    for coin in sorted(set(coins.values()), reverse=True):
+        group = [p for p in tied if coins[p] == coin]
+        if len(group) == 1:
+            order.extend(group)
+        else:
+            if steps is not None:
+                steps.append(f"{_names(group)} drew the same coin {coin}: they draw again.")
+            order.extend(_draw_off(group, draw, steps, rounds))
+    return order
+
+
+def _names(players: list[str]) -> str:
+    return players[0] if len(players) == 1 else ", ".join(players[:-1]) + " and " + players[-1]

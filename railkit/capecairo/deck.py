@@ -1,0 +1,120 @@
+"""The terrain cards as data (KK-C2..C4), validated on load.
+
+The real card list is not in the sources (KK-C4), so railkit ships an assumed list in
+``data/cape_to_cairo/deck.json``; replace that file to play with the real one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from railkit.errors import DataError
+from railkit.paths import data_dir
+
+# KK-C3: tracks needed to cross each terrain.
+REQUIREMENT: dict[str, int] = {"river": 10, "mountains": 9, "desert": 8, "village": 7, "savanna": 6}
+DECK_SIZE = 50  # KK-C2
+TRACKS_RANGE = (0, 3)  # KK-C2: 0-3 track pieces on the front
+COIN_RANGE = (1, 10)  # KK-C4: reviews give coins from 1 to 10
+DECK_FORMAT = "railkit-cape-to-cairo-deck"
+
+
+@dataclass(frozen=True)
+class Card:
+    """One terrain card: what its front shows (KK-C2)."""
+
+    id: str
+    terrain: str
+    tracks: int
+    coin: int
+
+    @property
+    def requirement(self) -> int:
+        return REQUIREMENT[self.terrain]
+
+    def __str__(self) -> str:
+        pieces = "piece" if self.tracks == 1 else "pieces"
+        return f"{self.id} ({self.terrain}, {self.tracks} track {pieces}, coin {self.coin})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "terrain": self.terrain, "tracks": self.tracks, "coin": self.coin}
+
+
+def default_deck_path() -> Path:
+    return data_dir() / "cape_to_cairo" / "deck.json"
+
+
+_CACHE: dict[tuple[str, int, int], tuple[Card, ...]] = {}
+
+
+def load_deck(path: str | os.PathLike[str] | None = None) -> tuple[Card, ...]:
+    """Read and validate a deck file; raise ``DataError`` naming file, item and problem.
+
+    Parsed decks are cached per (path, mtime, size): games are set up often (replay, undo).
+    """
+    file = Path(path) if path is not None else default_deck_path()
+    try:
+        stat = file.stat()
+    except OSError as exc:
+        raise DataError(file, "file", f"cannot be read: {exc.strerror or exc}") from exc
+    key = (str(file.resolve()), stat.st_mtime_ns, stat.st_size)
+    cached = _CACHE.get(key)
+    if cached is None:
+        cached = _CACHE[key] = parse_deck(file.read_text(encoding="utf-8"), file)
+    return cached
+
+
+def parse_deck(text: str, path: object = "<deck>") -> tuple[Card, ...]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(path, f"line {exc.lineno} column {exc.colno}", f"not valid JSON: {exc.msg}") from exc
+    if not isinstance(data, dict):
+        raise DataError(path, "top level", "expected a JSON object with a 'cards' list")
+    if data.get("format") not in (None, DECK_FORMAT):
+        raise DataError(path, "format", f"expected {DECK_FORMAT!r}, found {data.get('format')!r}")
+    raw_cards = data.get("cards")
+    if not isinstance(raw_cards, list):
+        raise DataError(path, "cards", "missing or not a list")
+    cards: list[Card] = []
+    seen: dict[str, int] = {}
+    for number, raw in enumerate(raw_cards, 1):
+        card = _parse_card(raw, number, path)
+        if card.id in seen:
+            raise DataError(path, f"card {card.id!r}", f"duplicate id (card #{seen[card.id]} and card #{number})")
+        seen[card.id] = number
+        cards.append(card)
+    if len(cards) != DECK_SIZE:
+        raise DataError(path, "cards", f"the deck must hold {DECK_SIZE} cards (KK-C2), found {len(cards)}")
+    return tuple(cards)
+
+
+def _parse_card(raw: Any, number: int, path: object) -> Card:
+    if not isinstance(raw, dict):
+        raise DataError(path, f"card #{number}", "expected an object with id, terrain, tracks and coin")
+    card_id = raw.get("id")
+    if not isinstance(card_id, str) or not card_id.strip():
+        raise DataError(path, f"card #{number}", "needs a non-empty text 'id'")
+    item = f"card {card_id!r}"
+    terrain = raw.get("terrain")
+    if terrain not in REQUIREMENT:
+        raise DataError(path, item, f"unknown terrain {terrain!r}; expected one of {', '.join(REQUIREMENT)}")
+    tracks, coin = raw.get("tracks"), raw.get("coin")
+    lo, hi = TRACKS_RANGE
+    if not _is_int(tracks) or not lo <= tracks <= hi:
+        raise DataError(path, item, f"tracks must be a whole number from {lo} to {hi}, found {tracks!r}")
+    lo, hi = COIN_RANGE
+    if not _is_int(coin) or not lo <= coin <= hi:
+        raise DataError(path, item, f"coin must be a whole number from {lo} to {hi}, found {coin!r}")
+    extra = set(raw) - {"id", "terrain", "tracks", "coin"}
+    if extra:
+        raise DataError(path, item, f"unknown field(s) {sorted(extra)}")
+    return Card(card_id, terrain, tracks, coin)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

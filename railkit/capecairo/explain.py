@@ -1,0 +1,94 @@
+"""Why a build is (not) possible, in numbers and words (KK-B2, KK-C3, KK-C5)."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from railkit.capecairo.rules_check import TRACK_PRICE, build_numbers
+
+if TYPE_CHECKING:
+    from railkit.capecairo.game import CapeToCairoGame
+
+
+@dataclass(frozen=True)
+class BuildExplanation:
+    player: str
+    terrain: str | None  # the next terrain in front of the train
+    card_id: str | None
+    requirement: int  # KK-C3
+    flipped_tracks: int  # KK-B2 (1)
+    flipped_cards: int
+    own_tracks: int  # KK-B2 (2)
+    own_cards: int
+    bonus_tracks: int  # KK-B2 (3)
+    to_buy: int  # KK-B2 (4): the fewest pieces to buy after spending bonus tracks
+    cost: int
+    money: int
+    can_afford: bool
+    your_turn: bool
+    sentences: list[str] = field(default_factory=list)
+
+    @property
+    def can_build(self) -> bool:
+        """Allowed to build right now: the player's turn, a terrain to cross, enough money."""
+        return self.your_turn and self.can_afford
+
+    def __str__(self) -> str:
+        return "\n".join(self.sentences)
+
+    def _repr_html_(self) -> str:
+        return "<ul>" + "".join(f"<li>{html.escape(s)}</li>" for s in self.sentences) + "</ul>"
+
+
+def explain_build(game: CapeToCairoGame, player: str | None = None) -> BuildExplanation:
+    """The four track sources for ``player`` (default: whoever is to act) and what is missing."""
+    player = player or game.current_player or game.players[0]
+    nums = build_numbers(game, player)
+    your_turn = game.phase == "build" and game.turn == player
+    card = nums.card
+    said: list[str] = []
+    if card is None:
+        said.append(f"{player} has no terrain in front of the train, so there is nothing to build (KK-B5).")
+    else:
+        said.append(f"{player}'s next terrain is {card}: crossing {card.terrain} needs {nums.need} tracks (KK-C3).")
+        said.append(f"Turned-up cards this round: {len(game.flipped)} card(s) with {nums.flipped} track piece(s) (KK-B2 1).")
+        said.append(
+            f"{player}'s own uncrossed cards: {len(game.queues[player])} card(s) with {nums.own} piece(s), "
+            "the one being crossed included (KK-B2 2)."
+        )
+        said.append(f"Bonus tracks held: {nums.bonus} (KK-B2 3, KK-R2).")
+        total = nums.free + nums.bonus
+        if nums.min_buy == 0:
+            said.append(f"That makes {total}: enough, nothing to buy.")
+        else:
+            said.append(
+                f"That makes {total}, so {nums.min_buy} piece(s) must be bought at {TRACK_PRICE} pounds: "
+                f"{nums.cost} pounds (KK-B2 4)."
+            )
+            if nums.can_afford:
+                said.append(f"{player} has {nums.money} pounds and can afford it.")
+            else:
+                said.append(f"{player} has only {nums.money} pounds and cannot afford it; money never goes below 0 (KK-C5).")
+        if nums.can_afford:
+            said.append(f"Crossing it pays the card's coin: {card.coin} pounds (KK-B4).")
+    if not your_turn:
+        said.append(f"It is not {player}'s turn to build now.")
+    return BuildExplanation(
+        player=player,
+        terrain=card.terrain if card else None,
+        card_id=card.id if card else None,
+        requirement=nums.need,
+        flipped_tracks=nums.flipped,
+        flipped_cards=len(game.flipped),
+        own_tracks=nums.own,
+        own_cards=len(game.queues[player]),
+        bonus_tracks=nums.bonus,
+        to_buy=nums.min_buy,
+        cost=nums.cost,
+        money=nums.money,
+        can_afford=nums.can_afford,
+        your_turn=your_turn,
+        sentences=said,
+    )
