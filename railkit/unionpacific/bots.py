@@ -1,0 +1,247 @@
+"""Computer players for Union Pacific: a random one and a simple heuristic one.
+
+Bots only choose among ``game.legal_actions(player)``, so they can never break a rule.
+``HeuristicBot`` looks only at what its player may know: its own hand, the tables, the
+display, the board, the payouts so far and the share-deck layout (UP-S7 / UP-V1); the
+deck count only when it is public (UP-V3), otherwise an estimate from the public draws.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Protocol
+
+from railkit.errors import RuleError
+from railkit.unionpacific.actions import (
+    Build,
+    DiscardUnusable,
+    DrawShare,
+    ExchangeForUP,
+    Invest,
+    Pass,
+)
+from railkit.unionpacific.board import GENERAL
+from railkit.unionpacific.dividends import UP
+from railkit.unionpacific.game import UnionPacificGame
+from railkit.unionpacific.network import board_companies
+from railkit.unionpacific.payouts import UP_TABLE, company_payout, union_pacific_payout
+from railkit.unionpacific.sharedeck import deck_layout
+
+__all__ = ["Bot", "HeuristicBot", "RandomBot", "play_game", "draws_before_next_dividend"]
+
+
+class Bot(Protocol):
+    def choose(self, game: UnionPacificGame, player: str) -> Any: ...
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions (seeded, so games are reproducible)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: UnionPacificGame, player: str) -> Any:
+        return self.rng.choice(game.legal_actions(player))
+
+
+def play_game(game: UnionPacificGame, bots: Mapping[str, Bot], max_actions: int = 5000) -> UnionPacificGame:
+    """Let ``bots`` (one per player) play ``game`` to the end; returns the same game."""
+    for _ in range(max_actions):
+        if game.is_over:
+            return game
+        player = game.players_to_act()[0]
+        game.apply(bots[player].choose(game, player))
+    if not game.is_over:
+        raise RuntimeError(f"the game did not end within {max_actions} actions")
+    return game
+
+
+# -- what a player can know about the next dividend --------------------------------------
+def _initial_deck_cards(game: UnionPacificGame) -> int:
+    """Company shares that went into the share deck at setup (public: it follows from the rules)."""
+    total = sum(c.shares for c in board_companies(game.board))
+    return total - 4 * len(game.players) - 4  # UP-S4 hands and the UP-S6 display
+
+
+def draws_before_next_dividend(game: UnionPacificGame, known_draws: int | None = None) -> float:
+    """Expected share-deck draws before the next dividend card, from public knowledge.
+
+    Uses the deck layout (which pile holds which dividend) and the number of cards that
+    have left the deck: exact with a countable deck (UP-V3), otherwise ``known_draws``
+    (an estimate the caller supplies, e.g. the number of builds so far; without one the
+    true count is used, which only a lesson about the deck should do). Cards the safe
+    round (UP-V2) or UP-V4 put back are ignored: it is an estimate.
+    """
+    opts = game.options
+    n = len(game.players)
+    try:
+        piles = deck_layout(opts["deck"], _initial_deck_cards(game), n, opts["safe_round"])
+    except RuleError:  # an unusual board: fall back to "somewhere in what is left"
+        return 20.0
+    drawn = game.share_draws if opts["countable_deck"] or known_draws is None else known_draws
+    seen = game.dividends_drawn if opts["countable_deck"] else len(game.payouts)
+    # Walk the piles top-down to the one holding the next (seen+1)-th dividend card.
+    above, count = 0, 0
+    for pile in piles:
+        if count + pile.dividends > seen:
+            start, size = above, pile.size
+            left_in_pile = start + size - max(drawn, start)
+            left_divs = count + pile.dividends - seen
+            before_pile = max(0, start - drawn)
+            return before_pile + max(0, left_in_pile) / (left_divs + 1)
+        above += pile.size
+        count += pile.dividends
+    return 0.0
+
+
+# -- the heuristic player ----------------------------------------------------------------
+class HeuristicBot:
+    """Builds for companies it leads or co-leads, invests to take or defend majorities when a
+    dividend may be near, draws the share that helps it most, and swaps weak shares for UP."""
+
+    # Weights (tuned by playing variants against each other, see docs/benchmarks.md).
+    INVEST_BASE = 0.35  # how much investing is worth when no dividend is near
+    SOON_WEIGHT = 1.0  # how much a near dividend pushes towards investing
+    LATER_PAYOUTS = 0.3  # extra weight per payout still to come after the next
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    # the estimates -------------------------------------------------------------------------
+    def _holdings(self, game: UnionPacificGame, key: str) -> dict[str, int]:
+        return {p: game.table[p].get(key, 0) for p in game.players}
+
+    def _value(self, game: UnionPacificGame, key: str) -> int:
+        return game.net.on_board(key) + 1
+
+    def _payouts_left(self, game: UnionPacificGame) -> int:
+        return game.max_payouts - len(game.payouts)
+
+    def _next_up_number(self, game: UnionPacificGame) -> int:
+        return min(len(game.payouts) + 1, max(UP_TABLE))
+
+    def _gain(self, game: UnionPacificGame, me: str, key: str, extra: int, value_bonus: int = 0) -> float:
+        """Money I gain at one payout by having ``extra`` more table shares of ``key``."""
+        shares = self._holdings(game, key)
+        if key == UP:
+            number = self._next_up_number(game)
+            later = max(UP_TABLE)  # UP pays more later; weigh the remaining columns
+            before = union_pacific_payout(number, shares)[me] + union_pacific_payout(later, shares)[me]
+            shares[me] += extra
+            after = union_pacific_payout(number, shares)[me] + union_pacific_payout(later, shares)[me]
+            return (after - before) / 2
+        value = self._value(game, key) + value_bonus
+        before = company_payout(value, shares)[me]
+        shares[me] += extra
+        return company_payout(value, shares)[me] - before
+
+    def _stake(self, game: UnionPacificGame, me: str, key: str) -> float:
+        """How much one more train of ``key`` is worth to me, relative to the others."""
+        shares = self._holdings(game, key)
+        hand = game.share_hand[me].get(key, 0)
+        shares_future = dict(shares)
+        shares_future[me] += hand  # shares I can still lay down count for later payouts
+        value = self._value(game, key)
+        mine = company_payout(value + 1, shares_future)[me] - company_payout(value, shares_future)[me]
+        now = company_payout(value + 1, shares)
+        before = company_payout(value, shares)
+        others = max((now[p] - before[p] for p in game.players if p != me), default=0)
+        return mine - 0.6 * others
+
+    def _share_worth(self, game: UnionPacificGame, me: str, card: str) -> float:
+        """What one more share of ``card`` in hand is worth to me (to be laid down later)."""
+        if card == UP:
+            return 1.0 + self._gain(game, me, UP, game.share_hand[me].get(UP, 0) + 1) - self._gain(game, me, UP, game.share_hand[me].get(UP, 0))
+        hand = game.share_hand[me].get(card, 0)
+        growth = min(6, game.net.supply[card]) * 0.5
+        return self._gain(game, me, card, hand + 1, int(growth)) - self._gain(game, me, card, hand, int(growth)) + 0.2
+
+    def _soon(self, game: UnionPacificGame) -> float:
+        """Rough chance that the next dividend comes before my next turn."""
+        builds = sum(1 for a in game.log if type(a) is Build)
+        expected = draws_before_next_dividend(game, known_draws=builds)
+        per_round = 0.8 * len(game.players)
+        return min(1.0, per_round / max(expected, 0.5))
+
+    # choosing ---------------------------------------------------------------------------
+    def choose(self, game: UnionPacificGame, player: str) -> Any:
+        actions = game.legal_actions(player)
+        if len(actions) == 1:
+            return actions[0]
+        step = game.step
+        if step == "first_share":
+            return max(actions, key=lambda a: (game.share_hand[player][a.card] * (1 if a.card != UP else 0.9), self.rng.random()))
+        if step == "draw":
+            return self._choose_draw(game, player, actions)
+        if step == "exchange":
+            return self._choose_exchange(game, player, actions)
+        return self._choose_turn(game, player, actions)
+
+    def _choose_draw(self, game: UnionPacificGame, me: str, actions: list[Any]) -> Any:
+        def worth(a: DrawShare) -> float:
+            if a.source == "deck":
+                return 0.8  # an unknown share, usually a small help
+            if a.source == "up":
+                return self._share_worth(game, me, UP)
+            return self._share_worth(game, me, game.display[int(a.source[-1])])  # type: ignore[arg-type]
+        return max(actions, key=lambda a: (worth(a), self.rng.random()))
+
+    def _choose_exchange(self, game: UnionPacificGame, me: str, actions: list[Any]) -> Any:
+        up = self._share_worth(game, me, UP)
+        best: Any = actions[0]  # EndTurn
+        margin = 1.0
+        for a in actions:
+            if isinstance(a, ExchangeForUP) and a.card != UP:
+                loss = self._share_worth(game, me, a.card)
+                if up - loss > margin:
+                    best, margin = a, up - loss
+        return best
+
+    def _track_keep(self, game: UnionPacificGame, me: str, card: str) -> float:
+        """How much I want to keep a track card (higher = keep)."""
+        if card == GENERAL:
+            return 100.0
+        score = 0.0
+        for key in game.company_order:
+            if game.net.sections_for(key, card):
+                score += max(0.0, self._stake(game, me, key)) + 0.1
+        return score
+
+    def _choose_turn(self, game: UnionPacificGame, me: str, actions: list[Any]) -> Any:
+        for a in actions:
+            if isinstance(a, DiscardUnusable):
+                return a  # a dead card for a fresh one is free
+        builds = [a for a in actions if isinstance(a, Build)]
+        invests = [a for a in actions if isinstance(a, Invest)]
+        if not builds and not invests:
+            passes = [a for a in actions if isinstance(a, Pass)]
+            return min(passes, key=lambda a: self._track_keep(game, me, a.discard))
+        soon = self._soon(game)
+        left = self._payouts_left(game)
+        best_build, build_score = None, float("-inf")
+        stakes = {key: self._stake(game, me, key) for key in game.company_order}
+        draw_bonus = max(
+            [0.8] + [self._share_worth(game, me, c) for c in game.display if c is not None]
+        )
+        for a in builds:
+            s = stakes[a.company] * left - (0.7 if a.card == GENERAL else 0.0) + self.rng.random() * 0.05
+            if s > build_score:
+                best_build, build_score = a, s
+        build_score += draw_bonus * (1.0 - 0.5 * soon)
+        best_invest, invest_score = None, float("-inf")
+        if invests:
+            keep = {c: self._track_keep(game, me, c) for c in game.track_hand[me]}
+            by_cards: dict[tuple[str, ...], float] = {}
+            for a in invests:
+                if a.cards not in by_cards:
+                    by_cards[a.cards] = sum(
+                        self._gain(game, me, k, a.cards.count(k)) for k in set(a.cards)
+                    )
+            for a in invests:
+                s = (by_cards[a.cards] * (self.INVEST_BASE + self.SOON_WEIGHT * soon)
+                     * (1 + self.LATER_PAYOUTS * (left - 1)) - 0.01 * keep.get(a.discard, 0))
+                if s > invest_score:
+                    best_invest, invest_score = a, s
+        if best_build is None or (best_invest is not None and invest_score >= build_score):
+            return best_invest
+        return best_build

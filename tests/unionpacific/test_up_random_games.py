@@ -1,0 +1,215 @@
+"""Seeded random play of many complete games, checking the invariants after every action.
+
+Every option combination is played at least once, with 2 to 6 players, mostly by
+``RandomBot`` with some ``HeuristicBot`` seats. After every action: trains and shares are
+conserved, money moves only at payouts, the board obeys UP-B2c/d/e, and the fast
+placement caches agree with ``placement.py``. Every few actions the save is reloaded and
+random illegal actions are tried (each must leave the state untouched).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import networkx as nx
+import pytest
+
+from railkit.errors import RuleError
+from railkit.unionpacific import (
+    DIVIDEND,
+    GENERAL,
+    IMAGINARY,
+    TRACK_TYPES,
+    UP,
+    UP_SHARES,
+    Build,
+    ChooseFirstShare,
+    DiscardUnusable,
+    DrawShare,
+    EndTurn,
+    ExchangeForUP,
+    Invest,
+    Pass,
+    legal_sections,
+    load_game,
+    new_game,
+    reachable_cities,
+)
+from railkit.unionpacific.bots import HeuristicBot, RandomBot
+
+OPTION_GRID = list(
+    itertools.product(
+        ("standard", "finnish", "dividend_cards"),  # deck
+        (False, True),  # safe_round
+        (True, False),  # direct_up_draw
+        (False, True),  # countable_deck
+        (False, True),  # removed_to_bottom
+        (True, False),  # public_money
+    )
+)
+RELOAD_EVERY = 40
+ILLEGAL_EVERY = 15
+
+
+def options_of(combo):
+    deck, safe, direct, countable, bottom, public = combo
+    return dict(deck=deck, safe_round=safe, direct_up_draw=direct, countable_deck=countable,
+                removed_to_bottom=bottom, public_money=public)
+
+
+def check_trains(game):
+    board, net = game.board, game.net
+    on_board = Counter()
+    for sid, keys in net.trains_on.items():
+        section = board.sections[sid]
+        assert len(keys) == len(set(keys)), f"a company twice on {sid} (UP-B2d)"
+        assert len(keys) <= section.spaces, f"{sid} over its spaces (UP-B2c)"
+        on_board.update(keys)
+    for company in board.companies:
+        assert on_board[company.key] + net.supply[company.key] == company.trains, company.key
+        assert net.supply[company.key] >= 0
+
+
+def check_networks(game, full=False):
+    board, net = game.board, game.net
+    for company in board.companies:
+        key = company.key
+        edges = [(s.a, s.b, s.id) for s in board.sections.values() if key in net.trains_on[s.id]]
+        g = board.graph.edge_subgraph(edges)
+        assert company.headquarters in g, f"{key} network misses its HQ"
+        assert nx.is_connected(g), f"{key} network is not connected (UP-B2e)"
+        assert net.reach[key] == reachable_cities(board, net.trains_on, key), key
+        if full:
+            for card in (*TRACK_TYPES, GENERAL):
+                assert net.sections_for(key, card) == legal_sections(
+                    board, net.trains_on, net.supply, key, card
+                ), (key, card)
+
+
+def check_cards(game):
+    counts = Counter()
+    counts.update(c for c in game.deck)
+    counts.update(c for c in game.display if c is not None)
+    counts.update(game.reserve)
+    counts.update(game.box)
+    counts[UP] += game.up_stack
+    for p in game.players:
+        counts.update(game.share_hand[p])
+        counts.update(game.table[p])
+    if game.imaginary is not None:
+        counts.update(game.imaginary)
+    for company in game.board.companies:
+        assert counts[company.key] == company.shares, company.key
+    assert counts[UP] == UP_SHARES
+    assert counts[DIVIDEND] == 4
+    assert set(counts) <= {c.key for c in game.board.companies} | {UP, DIVIDEND}
+    track = Counter(game.track_pile) + Counter(game.track_discards)
+    for p in game.players:
+        track.update(game.track_hand[p])
+    assert dict(track) == {k: v for k, v in game.board.track_deck.items() if v}
+
+
+def check_money(game):
+    paid = Counter()
+    for record in game.payouts:
+        paid.update(record.amounts)
+    holders = set(game.players) | ({IMAGINARY} if game.imaginary is not None else set())
+    assert set(game.money) == holders
+    for h in holders:
+        assert game.money[h] == paid[h]
+
+
+def random_illegal(game, rng):
+    """A random action, mostly nonsense or out of turn, built from plausible values."""
+    p = rng.choice(list(game.players) + ["Nobody"])
+    cards = [c.key for c in game.board.companies] + [UP, "XX"]
+    track = list(TRACK_TYPES) + [GENERAL, "lava"]
+    sections = list(game.board.sections)[:20] + ["nowhere"]
+    kind = rng.randrange(8)
+    if kind == 0:
+        return ChooseFirstShare(p, rng.choice(cards))
+    if kind == 1:
+        return DiscardUnusable(p, rng.choice(track))
+    if kind == 2:
+        return Build(p, rng.choice(track), rng.choice(cards), rng.choice(sections))
+    if kind == 3:
+        return DrawShare(p, rng.choice(["deck", "up", "display:0", "display:3", "display:9", "hand"]))
+    if kind == 4:
+        return ExchangeForUP(p, rng.choice(cards))
+    if kind == 5:
+        return EndTurn(p)
+    if kind == 6:
+        return Invest(p, tuple(rng.choice(cards) for _ in range(rng.randint(0, 4))), rng.choice(track))
+    return Pass(p, rng.choice(track))
+
+
+def play_checked(players, seed, options, heuristic_seats=()):
+    game = new_game(players, seed=seed, **options)
+    rng = random.Random(seed)
+    bots = {p: (HeuristicBot(seed + i) if i in heuristic_seats else RandomBot(seed * 31 + i))
+            for i, p in enumerate(game.players)}
+    check_trains(game)
+    check_cards(game)
+    check_networks(game, full=True)
+    steps = 0
+    last_placed = sum(len(k) for k in game.net.trains_on.values())
+    while not game.is_over:
+        steps += 1
+        assert steps < 3000, "the game does not end"
+        if steps % ILLEGAL_EVERY == 0:
+            before = game.state_dict()
+            for _ in range(5):
+                action = random_illegal(game, rng)
+                try:
+                    game.check(action)
+                except RuleError as exc:
+                    assert exc.rule.startswith("UP-")
+                    assert game.state_dict() == before
+        player = game.players_to_act()[0]
+        legal = game.legal_actions(player)
+        assert legal, f"{player} has no legal action at step {game.step}"
+        action = bots[player].choose(game, player)
+        assert action in legal
+        money_before, payouts_before = dict(game.money), len(game.payouts)
+        events = game.apply(action)
+        assert events and all(isinstance(e, str) for e in events)
+        if len(game.payouts) == payouts_before:
+            assert game.money == money_before, "money moved without a payout (UP-D1)"
+        check_trains(game)
+        check_cards(game)
+        check_money(game)
+        placed = sum(len(k) for k in game.net.trains_on.values())
+        if placed != last_placed or steps % 25 == 0:  # only a build changes the networks
+            check_networks(game, full=steps % 25 == 0)
+            last_placed = placed
+        if steps % RELOAD_EVERY == 0:
+            assert load_game(game.to_json()).state_dict() == game.state_dict()
+    assert len(game.payouts) == (3 if len(game.players) == 2 else 4)
+    assert load_game(game.to_json()).state_dict() == game.state_dict()
+    assert game.legal_actions() == []
+    result = game.result()
+    best = max(result["money"].values())
+    assert result["winners"] == [h for h, m in result["money"].items() if m == best]
+    return game
+
+
+@pytest.mark.parametrize("index", range(0, len(OPTION_GRID), 8))
+def test_every_option_combination_random_play(index):
+    # Eight combinations per test case keep the cases few but every combination played.
+    for i in range(index, min(index + 8, len(OPTION_GRID))):
+        players = 2 + i % 5
+        heuristic = (i % players,) if i % 3 == 0 else ()
+        play_checked(players, seed=1000 + i, options=options_of(OPTION_GRID[i]), heuristic_seats=heuristic)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_default_options_random_play_each_player_count(players):
+    for seed in range(4):
+        play_checked(players, seed=seed, options={}, heuristic_seats=(seed % players,) if seed % 2 else ())
+
+
+def test_heuristic_bots_only_complete_games():
+    for players in (2, 4, 6):
+        play_checked(players, seed=77, options={"safe_round": players >= 5}, heuristic_seats=tuple(range(players)))
