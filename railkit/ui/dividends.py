@@ -1,0 +1,433 @@
+"""The Union Pacific dividends app (lesson ``notebooks/up_dividends.ipynb``, rules UP-D2..UP-D11).
+
+Four tabs and a legend:
+
+* Calculator — a railway company (value, shares per player) or Union Pacific (payout number,
+  shares per player); shows what each player receives, the step-by-step arithmetic from
+  ``railkit.unionpacific.payouts`` and a bar chart.
+* Union Pacific table — UP-D9's table, and what each of a group of tied players receives (UP-D11).
+* Rulebook examples — the worked examples of the rulebooks (UP-D5, UP-D6, UP-D7, UP-D11) as presets
+  that fill the calculator.
+* Quiz — random situations; the learner types the amounts, the app checks and explains.
+
+Every amount comes from the engine's payout functions; this module only collects input and shows
+results.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+from dataclasses import dataclass
+from typing import Mapping
+
+import ipywidgets as widgets
+import plotly.graph_objects as go
+
+from railkit.ui.app import App, InputError, guarded, parse_whole
+from railkit.ui.figure_view import FigureView
+from railkit.ui.i18n import tr
+from railkit.unionpacific import payouts
+
+PLAYER_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eva", "Finn")
+MAX_PLAYERS = len(PLAYER_NAMES)
+MIN_PLAYERS = 2
+MAX_SHARES = 20  # UP has 20 share cards; the largest railway company 18 (UP-C1)
+MAX_VALUE = 24  # green: 23 trains + 1 for its headquarters (UP-C1, UP-D2)
+COMPANY, UNION_PACIFIC = "company", "up"
+BAR_COLOURS = ("#1e63c4", "#e07b00", "#2e7d32", "#8e24aa", "#c62828", "#00838f")
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A worked example from the rulebooks (the digest's rule ``rule``)."""
+
+    key: str
+    rule: str
+    label: str
+    mode: str  # COMPANY or UNION_PACIFIC
+    number: int  # company value, or UP payout number
+    shares: tuple[int, ...]
+    rulebook: tuple[int, ...]  # the amounts the rulebook gives, player by player
+    note: str
+
+
+PRESETS: tuple[Preset, ...] = (
+    Preset("D5", "UP-D5", "Three tied for most (UP-D5)", COMPANY, 7, (3, 3, 3, 1), (3, 3, 3, 0),
+           "A company worth 7; three players tie for the most shares. Primary and secondary, 7 + 3, "
+           "are pooled and split three ways, rounded down."),
+    Preset("D6", "UP-D6", "Three tied for second (UP-D6)", COMPANY, 5, (4, 2, 2, 2), (5, 0, 0, 0),
+           "A company worth 5; one primary shareholder, three tied for second. The secondary amount, "
+           "2, split three ways rounds down to nothing."),
+    Preset("D7a", "UP-D7", "El Paso & Rio Grande, 3/2/1 (UP-D7)", COMPANY, 3, (3, 2, 1), (3, 1, 0),
+           "EP&RG is worth 3 at the start (two starting trains + 1). Holdings 3, 2 and 1."),
+    Preset("D7b", "UP-D7", "Sioux Falls Royal Blue, 4/2/1 (UP-D7)", COMPANY, 6, (4, 2, 1), (6, 3, 0),
+           "Sioux Falls Royal Blue has five trains on the board, so it is worth 6. Holdings 4, 2 and 1."),
+    Preset("D11a", "UP-D11", "UP, 2nd payout, three tied for 2nd (UP-D11)", UNION_PACIFIC, 2, (4, 2, 2, 2),
+           (10, 6, 6, 6),
+           "Second payout. One player leads; three tie behind and occupy positions 2–4: "
+           "(8 + 6 + 4) ÷ 3 = 6 each."),
+    Preset("D11b", "UP-D11", "UP, 3rd payout, three tied for 1st (UP-D11)", UNION_PACIFIC, 3, (3, 3, 3, 1),
+           (12, 12, 12, 6),
+           "Third payout. Three tie for the most UP shares and occupy positions 1–3: "
+           "(15 + 12 + 9) ÷ 3 = 12 each; the next player takes position 4."),
+)
+PRESETS_BY_KEY = {p.key: p for p in PRESETS}
+
+
+def explain(mode: str, number: int, shares: Mapping[str, int]) -> payouts.PayoutExplanation:
+    """The engine's explanation of one payout (a company worth ``number``, or UP payout ``number``)."""
+    if mode == UNION_PACIFIC:
+        return payouts.explain_union_pacific_payout(number, shares)
+    return payouts.explain_company_payout(number, shares)
+
+
+def amounts(mode: str, number: int, shares: Mapping[str, int]) -> dict[str, int]:
+    if mode == UNION_PACIFIC:
+        return payouts.union_pacific_payout(number, shares)
+    return payouts.company_payout(number, shares)
+
+
+def payout_table_html(shares: Mapping[str, int], result: Mapping[str, int]) -> str:
+    rows = "".join(
+        f"<tr><td class='name'>{html.escape(p)}</td><td>{shares[p]}</td><td><b>{result[p]}</b></td></tr>"
+        for p in shares
+    )
+    return (
+        "<table class='railkit-table railkit-payout-table'>"
+        f"<tr><th class='name'>{tr('player')}</th><th>{tr('shares')}</th><th>{tr('receives')}</th></tr>"
+        f"{rows}</table>"
+    )
+
+
+def steps_html(explanation: payouts.PayoutExplanation) -> str:
+    items = "".join(f"<li>{html.escape(step)}</li>" for step in explanation.steps)
+    return (f"<div class='railkit-explanation'><b>{html.escape(explanation.title)}</b>"
+            f"<ol class='railkit-steps'>{items}</ol></div>")
+
+
+def payout_figure(explanation: payouts.PayoutExplanation, shares: Mapping[str, int]) -> go.Figure:
+    players = list(explanation.amounts)
+    values = [explanation.amounts[p] for p in players]
+    fig = go.Figure(
+        go.Bar(
+            x=players,
+            y=values,
+            text=[str(v) for v in values],
+            textposition="outside",
+            marker_color=[BAR_COLOURS[i % len(BAR_COLOURS)] for i in range(len(players))],
+            customdata=[shares[p] for p in players],
+            hovertemplate=tr("%{x}: %{customdata} shares, receives %{y}") + "<extra></extra>",
+        )
+    )
+    top = max(values + [1])
+    fig.update_layout(
+        title=dict(text=tr("Money received (millions)"), font=dict(size=16)),
+        height=300,
+        width=420,
+        margin=dict(l=40, r=10, t=50, b=40),
+        yaxis=dict(range=[0, top * 1.25], dtick=max(1, top // 5), fixedrange=True),
+        xaxis=dict(fixedrange=True),
+        template="none",  # plotly's default template adds ~8 KB of JSON to every render
+        plot_bgcolor="white",
+        font=dict(size=14),
+    )
+    return fig
+
+
+class DividendsApp(App):
+    """Calculator, UP table, rulebook examples and quiz for Union Pacific dividends."""
+
+    title = "Union Pacific dividends"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.explanation: payouts.PayoutExplanation | None = None  # last calculator result
+        self.calculated: tuple[str, int, dict[str, int]] | None = None  # (mode, number, shares)
+        self.quiz_situation: tuple[str, int, dict[str, int]] | None = None
+        self.quiz_answers: dict[str, int] | None = None  # the right amounts of the dealt situation
+        self.quiz_score = [0, 0]  # right, checked
+        self.quiz_checked = False
+        super().__init__()
+
+    # ------------------------------------------------------------------ building
+    def build(self) -> widgets.Widget:
+        self.tabs = widgets.Tab(children=[self._build_calculator(), self._build_up_table(),
+                                          self._build_presets(), self._build_quiz()])
+        for i, name in enumerate([tr("Calculator"), tr("Union Pacific table"), tr("Rulebook examples"), tr("Quiz")]):
+            self.tabs.set_title(i, name)
+        self.legend = widgets.HTML(self._legend_html())
+        self.legend.add_class("railkit-legend")
+        return widgets.VBox([self.tabs, self.legend])
+
+    def _build_calculator(self) -> widgets.Widget:
+        self.mode = widgets.ToggleButtons(
+            options=[(tr("Railway company"), COMPANY), (tr("Union Pacific"), UNION_PACIFIC)],
+            value=COMPANY, tooltips=[tr("Pay one railway company (UP-D3..D6)"),
+                                     tr("Pay Union Pacific from its table (UP-D9..D11)")],
+        )
+        self.value_field = widgets.Text(value="7", description=tr("Company value"),
+                                        placeholder=tr("trains + 1"),
+                                        style={"description_width": "130px"},
+                                        layout=widgets.Layout(width="240px"))
+        self.value_hint = widgets.HTML(tr("= trains on the board + 1 for the headquarters (UP-D2)"))
+        self.payout_number = widgets.Dropdown(options=[1, 2, 3, 4], value=2, description=tr("UP payout"),
+                                              style={"description_width": "130px"},
+                                              layout=widgets.Layout(width="240px"))
+        self.payout_hint = widgets.HTML(tr("which of the four payouts of the game (UP-D9, UP-D12)"))
+        self.players = widgets.Dropdown(options=list(range(MIN_PLAYERS, MAX_PLAYERS + 1)), value=4,
+                                        description=tr("Players"), style={"description_width": "130px"},
+                                        layout=widgets.Layout(width="240px"))
+        self.share_fields = [
+            widgets.Text(value=v, description=name, placeholder="0",
+                         style={"description_width": "60px"}, layout=widgets.Layout(width="150px"))
+            for name, v in zip(PLAYER_NAMES, ("3", "3", "3", "1", "0", "0"))
+        ]
+        # CSS classes: stable handles for browser tests and benchmarks.
+        self.value_field.add_class("railkit-value")
+        self.players.add_class("railkit-players")
+        for field in self.share_fields:
+            field.add_class("railkit-share")
+        self.pay_button = widgets.Button(description=tr("Pay out"), icon="calculator", button_style="primary",
+                                         tooltip=tr("Work out what every player receives"))
+        self.pay_button.add_class("railkit-pay")
+        self.pay_button.on_click(lambda _b: self.on_pay())
+        self.result_html = widgets.HTML("")
+        self.result_html.add_class("railkit-result")
+        self.steps_box = widgets.HTML("")
+        self.steps_box.add_class("railkit-steps-box")
+        self.figure = FigureView()
+        self.value_row = widgets.HBox([self.value_field, self.value_hint])
+        self.payout_row = widgets.HBox([self.payout_number, self.payout_hint])
+        self.mode.observe(lambda _c: self._sync_fields(), names="value")
+        self.players.observe(lambda _c: self._sync_fields(), names="value")
+        self._sync_fields()
+        shares_box = widgets.VBox([
+            widgets.HTML(f"<b>{tr('Shares on the table (UP-I4: shares in hand never count)')}</b>"),
+            widgets.HBox(self.share_fields[:3]), widgets.HBox(self.share_fields[3:]),
+        ])
+        results = widgets.HBox([self.result_html, self.figure.widget],
+                               layout=widgets.Layout(align_items="flex-start", grid_gap="24px"))
+        return widgets.VBox([self.mode, self.value_row, self.payout_row, self.players, shares_box,
+                             self.pay_button, results, self.steps_box])
+
+    def _sync_fields(self) -> None:
+        company = self.mode.value == COMPANY
+        self.value_row.layout.display = None if company else "none"
+        self.payout_row.layout.display = "none" if company else None
+        for i, field in enumerate(self.share_fields):
+            field.layout.display = None if i < self.players.value else "none"
+
+    def _build_up_table(self) -> widgets.Widget:
+        self.table_payout = widgets.Dropdown(options=[1, 2, 3, 4], value=2, description=tr("Payout"),
+                                             style={"description_width": "80px"},
+                                             layout=widgets.Layout(width="180px"))
+        self.table_html = widgets.HTML("")
+        self.table_html.add_class("railkit-up-table")
+        self.table_payout.observe(lambda _c: self.on_table_payout(), names="value")
+        self.on_table_payout()
+        return widgets.VBox([
+            widgets.HTML(tr("Union Pacific pays up to five shareholders by position (UP-D9); players who "
+                            "tie share the amounts of the positions they occupy (UP-D11).")),
+            self.table_payout, self.table_html,
+        ])
+
+    def _build_presets(self) -> widgets.Widget:
+        self.preset_buttons = {}
+        rows = []
+        for preset in PRESETS:
+            button = widgets.Button(description=tr(preset.label), layout=widgets.Layout(width="420px"),
+                                    tooltip=tr(preset.note))
+            button.on_click(lambda _b, key=preset.key: self.load_preset(key))
+            self.preset_buttons[preset.key] = button
+            rows.append(button)
+        return widgets.VBox([
+            widgets.HTML(tr("The examples worked in the rulebooks. A click fills the calculator and pays out; "
+                            "compare with the rulebook's amounts.")),
+            *rows,
+        ])
+
+    def _build_quiz(self) -> widgets.Widget:
+        self.deal_button = widgets.Button(description=tr("New situation"), icon="random", button_style="info")
+        self.deal_button.on_click(lambda _b: self.on_deal())
+        self.quiz_html = widgets.HTML(tr("Press “New situation” to get a payout to work out."))
+        self.quiz_html.add_class("railkit-quiz-situation")
+        self.answer_fields = [
+            widgets.Text(description=name, placeholder="?", style={"description_width": "60px"},
+                         layout=widgets.Layout(width="150px", display="none"))
+            for name in PLAYER_NAMES
+        ]
+        self.check_button = widgets.Button(description=tr("Check"), icon="check", button_style="success")
+        self.check_button.on_click(lambda _b: self.on_check())
+        self.quiz_feedback = widgets.HTML("")
+        self.quiz_feedback.add_class("railkit-quiz-feedback")
+        self.score_html = widgets.HTML("")
+        return widgets.VBox([
+            self.deal_button, self.quiz_html,
+            widgets.HBox(self.answer_fields[:3]), widgets.HBox(self.answer_fields[3:]),
+            widgets.HBox([self.check_button, self.score_html]), self.quiz_feedback,
+        ])
+
+    def _legend_html(self) -> str:
+        items = [
+            (tr("Railway company / Union Pacific"), tr("what pays out: one railway company, or Union Pacific")),
+            (tr("Company value"), tr("trains of the company on the board + 1 (UP-D2)")),
+            (tr("UP payout"), tr("1st to 4th payout of the game; the 1st pays nothing (UP-D9)")),
+            (tr("Players, Ann … Finn"), tr("shares each player has on the table; 0 or empty means none")),
+            (tr("Pay out"), tr("shows each player's money, the arithmetic step by step, and a bar chart")),
+            (tr("Rulebook examples"), tr("fill the calculator with a worked example from the rulebooks")),
+            (tr("Quiz"), tr("deal a random situation, type each player's amount, then Check")),
+        ]
+        rows = "".join(f"<li><b>{html.escape(k)}</b> — {html.escape(v)}</li>" for k, v in items)
+        return f"<details open><summary><b>{tr('Legend')}</b></summary><ul>{rows}</ul></details>"
+
+    # ------------------------------------------------------------------ calculator
+    def read_calculator(self) -> tuple[str, int, dict[str, int]]:
+        """The calculator's fields, checked; ``InputError`` names the first bad one."""
+        mode = self.mode.value
+        if mode == COMPANY:
+            number = parse_whole(self.value_field.value, tr("Company value"), minimum=1, maximum=MAX_VALUE)
+        else:
+            number = int(self.payout_number.value)
+        shares = {
+            name: parse_whole(field.value or "0", name, minimum=0, maximum=MAX_SHARES)
+            if field.value.strip() != "" else 0
+            for name, field in zip(PLAYER_NAMES[: self.players.value], self.share_fields)
+        }
+        return mode, number, shares
+
+    @guarded
+    def on_pay(self) -> payouts.PayoutExplanation:
+        mode, number, shares = self.read_calculator()
+        explanation = explain(mode, number, shares)
+        # Everything checked and computed: only now change what is shown.
+        self.explanation = explanation
+        self.calculated = (mode, number, shares)
+        self.result_html.value = payout_table_html(shares, explanation.amounts)
+        self.steps_box.value = steps_html(explanation)
+        self.figure.show(payout_figure(explanation, shares))
+        if not any(shares.values()):
+            self.show_info(tr("Nobody holds a share, so nobody is paid."))
+        else:
+            self.clear_message()
+        return explanation
+
+    def set_calculator(self, mode: str, number: int, shares: tuple[int, ...]) -> None:
+        self.mode.value = mode
+        if mode == COMPANY:
+            self.value_field.value = str(number)
+        else:
+            self.payout_number.value = number
+        self.players.value = max(MIN_PLAYERS, len(shares))
+        for i, field in enumerate(self.share_fields):
+            field.value = str(shares[i]) if i < len(shares) else "0"
+
+    @guarded
+    def load_preset(self, key: str) -> payouts.PayoutExplanation | None:
+        preset = PRESETS_BY_KEY[key]
+        self.set_calculator(preset.mode, preset.number, preset.shares)
+        self.tabs.selected_index = 0
+        explanation = self.on_pay()
+        if explanation is not None:
+            book = ", ".join(f"{p} {a}" for p, a in zip(PLAYER_NAMES, preset.rulebook))
+            self.show_info(tr("{label}: {note} The rulebook gives: {amounts}.",
+                              label=tr(preset.label), note=tr(preset.note), amounts=book))
+        return explanation
+
+    # ------------------------------------------------------------------ UP table
+    @guarded
+    def on_table_payout(self) -> None:
+        number = int(self.table_payout.value)
+        row_names = [tr("1st"), tr("2nd"), tr("3rd"), tr("4th"), tr("5th")]
+        head = "".join(
+            f"<th class='{'hl' if n == number else ''}'>{tr('payout {n}', n=n)}</th>" for n in payouts.UP_TABLE
+        )
+        body = "".join(
+            f"<tr><th class='name'>{row_names[pos]}</th>"
+            + "".join(f"<td class='{'hl' if n == number else ''}'>{payouts.UP_TABLE[n][pos]}</td>"
+                      for n in payouts.UP_TABLE)
+            + "</tr>"
+            for pos in range(5)
+        )
+        table = (f"<table class='railkit-table'><tr><th class='name'>{tr('position')}</th>{head}</tr>"
+                 f"{body}</table>")
+        # Ties (UP-D11): a group of k players tied, whose best position is p. The amounts come from the
+        # engine: players ahead of the group hold distinct larger counts.
+        tie_head = "".join(f"<th>{tr('{k} tied', k=k)}</th>" for k in range(1, 6))
+        tie_rows = ""
+        for start in range(1, 6):
+            cells = ""
+            for k in range(1, 6):
+                ahead = {f"a{i}": 20 - i for i in range(start - 1)}
+                tied = {f"t{i}": 5 for i in range(k)}
+                paid = payouts.union_pacific_payout(number, {**ahead, **tied})
+                cells += f"<td>{paid['t0']}</td>"
+            tie_rows += f"<tr><th class='name'>{tr('from {pos}', pos=row_names[start - 1])}</th>{cells}</tr>"
+        ties = (f"<p><b>{tr('Each tied player receives, at payout {n} (UP-D11)', n=number)}</b><br>"
+                f"{tr('rows: the best position the tied group occupies; columns: how many players tie')}</p>"
+                f"<table class='railkit-table railkit-tie-table'><tr><th class='name'></th>{tie_head}</tr>"
+                f"{tie_rows}</table>")
+        self.table_html.value = table + ties
+
+    # ------------------------------------------------------------------ quiz
+    def deal(self) -> tuple[str, int, dict[str, int]]:
+        """A random payout situation; ties are frequent on purpose."""
+        rng = self.rng
+        mode = UNION_PACIFIC if rng.random() < 0.35 else COMPANY
+        n_players = rng.randint(3, 5)
+        while True:
+            counts = [rng.choice((0, 1, 1, 2, 2, 3, 3, 4)) for _ in range(n_players)]
+            if any(counts):
+                break
+        number = rng.randint(2, 4) if mode == UNION_PACIFIC else rng.randint(2, 12)
+        return mode, number, dict(zip(PLAYER_NAMES, counts))
+
+    @guarded
+    def on_deal(self) -> None:
+        mode, number, shares = self.deal()
+        self.quiz_situation = (mode, number, shares)
+        self.quiz_answers = amounts(mode, number, shares)
+        self.quiz_checked = False
+        what = (tr("A railway company worth {value} pays out.", value=number) if mode == COMPANY
+                else tr("Union Pacific pays out: payout {n} of the game.", n=number))
+        holdings = "".join(f"<tr><td class='name'>{p}</td><td>{n}</td></tr>" for p, n in shares.items())
+        self.quiz_html.value = (
+            f"<p><b>{html.escape(what)}</b> {tr('How much does each player receive?')}</p>"
+            f"<table class='railkit-table'><tr><th class='name'>{tr('player')}</th><th>{tr('shares')}</th></tr>"
+            f"{holdings}</table>"
+        )
+        for i, field in enumerate(self.answer_fields):
+            field.value = ""
+            field.layout.display = None if i < len(shares) else "none"
+        self.quiz_feedback.value = ""
+        self.clear_message()
+
+    @guarded
+    def on_check(self) -> bool | None:
+        if self.quiz_situation is None or self.quiz_answers is None:
+            raise InputError(tr("Press “New situation” first."))
+        mode, number, shares = self.quiz_situation
+        typed = {p: parse_whole(f.value, tr("{player}'s amount", player=p), minimum=0)
+                 for p, f in zip(shares, self.answer_fields)}
+        right = {p: typed[p] == self.quiz_answers[p] for p in shares}
+        all_right = all(right.values())
+        if not self.quiz_checked:  # the first check of a situation counts for the score
+            self.quiz_score[1] += 1
+            self.quiz_score[0] += int(all_right)
+            self.quiz_checked = True
+        rows = "".join(
+            f"<tr><td class='name'>{p}</td><td>{typed[p]}</td><td>{self.quiz_answers[p]}</td>"
+            f"<td class='{'railkit-right' if right[p] else 'railkit-wrong'}'>"
+            f"{'✔ ' + tr('right') if right[p] else '✘ ' + tr('wrong')}</td></tr>"
+            for p in shares
+        )
+        table = (f"<table class='railkit-table'><tr><th class='name'>{tr('player')}</th><th>{tr('you typed')}</th>"
+                 f"<th>{tr('right amount')}</th><th></th></tr>{rows}</table>")
+        self.quiz_feedback.value = table + steps_html(explain(mode, number, shares))
+        self.score_html.value = tr("Score: {right} of {total} situations right first time.",
+                                   right=self.quiz_score[0], total=self.quiz_score[1])
+        if all_right:
+            self.show_ok(tr("All right!"))
+        else:
+            self.show_info(tr("Not quite: the explanation below shows each step."))
+        return all_right

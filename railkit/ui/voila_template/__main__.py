@@ -1,0 +1,3 @@
+from railkit.ui.voila_template import main
+
+main()

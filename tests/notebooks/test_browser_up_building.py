@@ -1,0 +1,115 @@
+"""Real browser, offline: the building lesson (up_building, UP-B2a–f) in Voila in headless Chromium with
+every non-loopback request aborted. Pick a company and a card, see the legal sections, pick a section
+and read the checklist; an illegal placement shows its rule; the exercise checks an answer."""
+
+import os
+import time
+
+import pytest
+
+from conftest import ARTIFACTS, open_app, page_errors
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+
+
+def wait_text(page, selector: str, text: str, timeout: float = 20000) -> None:
+    page.wait_for_function(
+        "([sel, text]) => { const el = document.querySelector(sel); return el && el.innerText.includes(text); }",
+        arg=[selector, text], timeout=timeout)
+
+
+def wait_until_idle(server, timeout: float = 240.0, quiet: float = 3.0) -> None:
+    """Wait until the Voila server and its kernels use no CPU for ``quiet`` seconds.
+
+    ``voila_server`` is ready once Voila logs “Kernel pool of … is filled”, which only means the pool
+    kernels have *started*; each then executes its notebook (pre-rendering). With Voila 0.5.13, a page
+    requested while its pool kernel is still executing a widget app could hang (seen with this lesson
+    on a busy machine), so wait for the pre-rendering to finish. Linux only (reads /proc).
+    """
+    def tree_cpu() -> int:
+        root, total, pids = server.proc.pid, 0, {server.proc.pid}
+        stats = {}
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as f:
+                        fields = f.read().rsplit(")", 1)[1].split()
+                    stats[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))  # ppid, utime+stime
+                except (OSError, IndexError, ValueError):
+                    continue
+        changed = True
+        while changed:  # descendants of the server: its kernels
+            changed = False
+            for pid, (ppid, _cpu) in stats.items():
+                if ppid in pids and pid not in pids:
+                    pids.add(pid)
+                    changed = True
+        for pid in pids:
+            total += stats.get(pid, (0, 0))[1]
+        return total if root in stats else -1
+
+    deadline = time.monotonic() + timeout
+    last, calm_since = tree_cpu(), time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = tree_cpu()
+        if now - last > 5:  # more than 0.05 s of CPU in half a second: still rendering
+            calm_since = time.monotonic()
+        last = now
+        if time.monotonic() - calm_since >= quiet:
+            return
+
+
+def test_building_flow_offline(voila_server, offline_page):
+    page = offline_page.page
+    page.set_viewport_size({"width": 1280, "height": 2200})
+    wait_until_idle(voila_server)
+    open_app(page, voila_server.url("up_building.ipynb"))
+    page.wait_for_selector(".railkit-figure .js-plotly-plot", timeout=30000)  # the map, drawn by local plotly.js
+    assert "Pick a company and a track card" in page.inner_text(".railkit-message")
+
+    # Company + card: the legal sections (the engine's list) are named and lit on the map.
+    page.select_option(".railkit-company select", label="Billings Northern Lights (red)")
+    page.click(".railkit-card button:text-is('Mountain')")
+    wait_text(page, ".railkit-legal", "legal sections for the Billings Northern Lights")
+    legal = page.inner_text(".railkit-legal")
+    assert "Helena–Salt Lake City" in legal and "Denver–El Paso" not in legal
+    wait_text(page, ".railkit-figure", "legal sections")  # the legend entry of the yellow band
+
+    # A section: the checklist of UP-B2a–f with the engine's sentences.
+    page.select_option(".railkit-section select", label="Denver–El Paso · Mountain · 2 spaces")
+    wait_text(page, ".railkit-checklist-box", "UP-B2e")
+    checklist = page.inner_text(".railkit-checklist-box")
+    for rule in ("UP-B2a", "UP-B2b", "UP-B2c", "UP-B2d", "UP-B2e", "UP-B2f"):
+        assert rule in checklist
+    assert "not allowed" in checklist and "Neither Denver nor El Paso is linked to Billings" in checklist
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "up_building_checklist.png"), full_page=False)
+
+    # An illegal placement names its rule; a legal one changes the board.
+    page.click(".railkit-place")
+    wait_text(page, ".railkit-message", "(rule UP-B2e)")
+    page.select_option(".railkit-section select", label="✔ Helena–Salt Lake City · Mountain · 2 spaces")
+    wait_text(page, ".railkit-checklist-box", "allowed")
+    page.click(".railkit-place")
+    wait_text(page, ".railkit-message", "now runs on Helena–Salt Lake City")
+    assert page_errors(page) == []
+
+    # The rulebook preset (UP-B2e).
+    page.click("button:has-text('Denver–El Paso refused (UP-B2e)')")
+    wait_text(page, ".railkit-message", "Rulebook: not allowed. railkit: not allowed.")
+    page.wait_for_timeout(500)
+    page.locator(".railkit-app").screenshot(path=str(ARTIFACTS / "up_building_preset.png"))
+
+    # The exercise: tick the two legal candidates of the rulebook position, Check.
+    page.click(".lm-TabBar-tab:has-text('Exercise')")
+    page.wait_for_selector(".railkit-exercise-situation", state="visible")
+    for label in ("Helena–Salt Lake City", "Denver–Salt Lake City"):
+        page.locator(".widget-checkbox").filter(has_text=label).locator("input").check()
+    page.click(".railkit-check")
+    wait_text(page, ".railkit-message", "All right!")
+    feedback = page.inner_text(".railkit-exercise-feedback")
+    assert "All six conditions of UP-B2 hold." in feedback and "already has a train on Casper–Salt Lake City" in feedback
+    page.wait_for_timeout(500)
+    assert page_errors(page) == []
+    page.locator(".railkit-app").screenshot(path=str(ARTIFACTS / "up_building_exercise.png"))

@@ -1,0 +1,198 @@
+"""BuildingApp driven headless (lesson up_building, UP-B1..B6, UP-B2a–f): presets, the legal-section
+highlight, the checklist, placing trains, bad input and the exercise."""
+
+import html
+import re
+
+import pytest
+
+from railkit.ui.building import PRESETS, BuildingApp, random_situation, rulebook_situation
+from railkit.unionpacific import GENERAL, TRACK_TYPES, explain_placement, legal_sections, load_board
+
+
+@pytest.fixture
+def app():
+    return BuildingApp(seed=11)
+
+
+def text(html_value: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", html_value))
+
+
+def highlight_trace(app):
+    traces = [t for t in app.map_view.figure.data if t.name == "legal sections"]
+    return traces[0] if traces else None
+
+
+def test_starts_with_the_UP_S1_starting_trains_and_asks_for_a_choice(app):
+    board = load_board()
+    assert app.trains_on == {sid: list(s.starting) for sid, s in board.sections.items() if s.starting}
+    assert app.supply["EPRG"] == 21 and app.supply["BNL"] == 18
+    assert app.legal == [] and app.highlighted == [] and highlight_trace(app) is None
+    assert app.message_kind == "info" and "company and a track card" in app.message_text
+    assert "starting trains (UP-S1)" in app.map_view.figure.layout.title.text
+
+
+@pytest.mark.parametrize("company", ["BNL", "DM", "EPRG", "KCCL"])
+@pytest.mark.parametrize("card", [*TRACK_TYPES, GENERAL])
+def test_highlight_equals_the_engines_legal_sections(app, company, card):
+    app.company.value = company
+    app.card.value = card
+    expected = legal_sections(app.board, app.trains_on, app.supply, company, card)
+    assert app.legal == expected and app.highlighted == expected
+    band = highlight_trace(app)
+    if expected:
+        assert band is not None and len(band.x) == 3 * len(expected)  # two ends + a gap per section
+        assert f"{len(expected)} legal sections" in app.legal_html.value
+    else:
+        assert band is None and "No legal section" in app.legal_html.value
+    marked = {value for label, value in app.section.options if label.startswith("✔ ")}
+    assert marked == set(expected)
+
+
+def test_UP_B2e_rulebook_preset_refuses_denver_el_paso(app):
+    explanation = app.load_preset("B2e")
+    assert explanation is not None and not explanation.legal
+    assert [c.rule for c in explanation.failed] == ["UP-B2e"]
+    assert app.trains_on["billings--casper"] == ["BNL"] and app.trains_on["casper--salt-lake-city"] == ["BNL"]
+    assert "denver--el-paso" not in app.legal and "denver--salt-lake-city" in app.legal
+    shown = text(app.checklist.value)
+    assert "not allowed" in shown and "UP-B2e" in shown and "Neither Denver nor El Paso is linked to Billings" in shown
+    assert "Rulebook: not allowed. railkit: not allowed." in app.message_text
+
+
+def test_UP_B2e_linking_denver_makes_denver_el_paso_legal(app):
+    app.load_preset("B2e")
+    app.section.value = "denver--salt-lake-city"
+    assert app.on_place() is True and app.trains_on["denver--salt-lake-city"] == ["BNL"]
+    app.section.value = "denver--el-paso"
+    assert app.explanation.legal and "denver--el-paso" in app.legal
+    explanation = app.load_preset("B2e-linked")
+    assert explanation.legal and "Rulebook: allowed. railkit: allowed." in app.message_text
+
+
+def test_UP_B2b_preset_denver_midland_may_not_use_denver_el_paso(app):
+    explanation = app.load_preset("B2b")
+    assert [c.rule for c in explanation.failed] == ["UP-B2b"]  # even with a general card, from its HQ
+    assert "may only build on plains and hills" in text(app.checklist.value)
+    assert "denver--el-paso" not in app.legal
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.key)
+def test_every_preset_matches_the_rulebook_verdict(app, preset):
+    assert app.load_preset(preset.key).legal is preset.rulebook_legal
+
+
+def test_checklist_shows_all_six_conditions_with_the_engines_sentences(app):
+    app.set_choice("BNL", "plains", "billings--casper")
+    expected = explain_placement(app.board, app.trains_on, app.supply, "BNL", "billings--casper", "plains")
+    assert app.explanation == expected
+    for check in expected.checks:
+        assert check.rule in app.checklist.value and check.sentence in text(app.checklist.value)
+    assert app.checklist.value.count("✔") == 6
+
+
+def test_UP_B2_legal_placement_changes_the_board_and_the_highlight(app):
+    app.set_choice("BNL", "plains", "billings--casper")
+    before = list(app.legal)
+    assert app.on_place() is True
+    assert app.trains_on["billings--casper"] == ["BNL"] and app.supply["BNL"] == 17
+    assert app.message_kind == "ok" and "Billings–Casper" in app.message_text
+    assert app.legal != before and "billings--casper" not in app.legal  # UP-B2d now
+    assert not app.explanation.legal and [c.rule for c in app.explanation.failed] == ["UP-B2d"]
+    app.on_undo()
+    assert "billings--casper" not in app.trains_on or app.trains_on["billings--casper"] == []
+    assert app.supply["BNL"] == 18
+
+
+def test_illegal_placement_names_the_failing_rule_and_changes_nothing(app):
+    app.set_choice("DM", "general", "denver--el-paso")
+    trains, supply = {k: list(v) for k, v in app.trains_on.items()}, dict(app.supply)
+    assert app.on_place() is None
+    assert app.message_kind == "error" and "(rule UP-B2b)" in app.message_text
+    assert app.trains_on == trains and app.supply == supply and app.history == []
+    # a starting space never takes a train (UP-B2c) and one train per company per section (UP-B2d)
+    app.set_choice("DM", "plains", "cheyenne--denver")
+    app.on_place()
+    assert "(rule UP-B2d)" in app.message_text and app.trains_on == trains
+
+
+@pytest.mark.parametrize("missing", ["company", "card", "section"])
+def test_empty_choice_gives_a_clear_message_and_changes_nothing(app, missing):
+    choice = {"company": "BNL", "card": "plains", "section": "billings--casper"}
+    choice[missing] = None
+    app.set_choice(**choice)
+    assert app.on_place() is None
+    assert app.message_kind == "error" and f"Pick a {'track card' if missing == 'card' else missing} first" in app.message_text
+    assert "billings--casper" not in app.trains_on and app.history == []
+
+
+def test_reset_and_undo_with_nothing_to_undo(app):
+    app.on_undo()
+    assert app.message_kind == "error" and "nothing to undo" in app.message_text
+    app.load_preset("B2e-linked")
+    app.on_reset()
+    assert app.history == [] and "billings--casper" not in app.trains_on
+    assert app.supply["BNL"] == 18 and "starting position" in app.message_text
+
+
+def test_map_marks_the_selected_section(app):
+    app.set_choice("BNL", "mountain", "denver--el-paso")
+    names = [t.name for t in app.map_view.figure.data]
+    assert names[0] == "basemap" and names[1] == "selected section"
+
+
+# -- the exercise ------------------------------------------------------------------------------
+def test_first_exercise_is_the_rulebook_position_with_engine_verdicts(app):
+    s = app.situation
+    assert s == rulebook_situation(app.board)
+    assert (s.company, s.card) == ("BNL", "mountain")
+    legal = set(legal_sections(app.board, s.trains_on, s.supply, "BNL", "mountain"))
+    assert s.legal == {c for c in s.candidates if c in legal} == {"helena--salt-lake-city", "denver--salt-lake-city"}
+    assert len(app.candidate_boxes) == len(s.candidates)
+
+
+def test_exercise_checker_accepts_the_right_answer_and_explains(app):
+    app.tick(app.situation.legal)
+    assert app.on_check() is True
+    assert app.message_kind == "ok" and app.exercise_score == [1, 1]
+    shown = text(app.exercise_feedback.value)
+    assert "All six conditions of UP-B2 hold." in shown
+    assert "Neither Denver nor El Paso is linked to Billings" in shown  # UP-B2e for Denver–El Paso
+    assert "already has a train on Casper–Salt Lake City" in shown  # UP-B2d
+    legal_band = [t for t in app.exercise_map.figure.data if t.name == "legal candidates"]
+    assert legal_band and len(legal_band[0].x) == 3 * len(app.situation.legal)
+
+
+def test_exercise_checker_rejects_a_wrong_answer(app):
+    app.tick(["denver--el-paso", "denver--salt-lake-city"])
+    assert app.on_check() is False
+    assert app.message_kind == "info" and "2 of 6 sections wrong" in app.message_text
+    assert app.exercise_result["denver--el-paso"] is False and app.exercise_result["denver--salt-lake-city"] is True
+    assert app.exercise_score == [0, 1]
+    app.tick(app.situation.legal)  # a second try does not change the score
+    assert app.on_check() is True and app.exercise_score == [0, 1]
+
+
+def test_exercise_with_nothing_ticked_asks_for_an_answer(app):
+    assert app.on_check() is None
+    assert app.message_kind == "error" and "Tick the sections" in app.message_text
+    assert app.exercise_score == [0, 0] and not app.exercise_checked
+
+
+def test_new_situations_hold_legal_and_illegal_candidates_from_the_engine(app):
+    board = load_board()
+    for _ in range(8):
+        s = app.on_new_situation()
+        legal = set(legal_sections(board, s.trains_on, s.supply, s.company, s.card))
+        assert s.legal == {c for c in s.candidates if c in legal}
+        assert 1 <= len(s.legal) < len(s.candidates) and len(set(s.candidates)) == len(s.candidates)
+        numbered = [t for t in app.exercise_map.figure.data if t.name == "candidate number"]
+        assert list(numbered[0].text) == [str(i) for i in range(1, len(s.candidates) + 1)]
+
+
+def test_random_situations_are_reproducible():
+    import random
+
+    board = load_board()
+    assert random_situation(board, random.Random(5)) == random_situation(board, random.Random(5))
