@@ -1,0 +1,103 @@
+"""Real browser, offline: the game lesson (kk_play; KK-S, KK-A, KK-B, KK-R, KK-E) in Voila in headless
+Chromium with every non-loopback request aborted. Bid, choose, then build or pass for a few turns while the
+computer players move; undo a move; answer the cost exercise."""
+
+import pytest
+
+from conftest import ARTIFACTS, open_app, page_errors
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+
+
+def wait_text(page, selector: str, text: str, timeout: float = 60000) -> None:
+    page.wait_for_function(
+        "([sel, text]) => { const el = document.querySelector(sel); return el && el.innerText.includes(text); }",
+        arg=[selector, text], timeout=timeout)
+
+
+def shot(page, name: str, selector: str = ".railkit-app") -> None:
+    """Screenshot the viewport with ``selector`` scrolled to its top (Voila scrolls inside a container, so a
+    full-page screenshot would only show the lesson text)."""
+    page.locator(selector).first.evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(200)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=False)
+
+
+def fill(page, css: str, value: str) -> None:
+    field = page.locator(f"{css} input")
+    field.fill(value)
+    field.press("Tab")
+
+
+def message(page) -> str:
+    return page.inner_text(".railkit-message")
+
+
+def one_move(page, turn: int) -> None:
+    """Make the move the page asks for; wait until the app has answered (the game log grows with every move;
+    the message alone can repeat, e.g. two passes in a row)."""
+    before = page.inner_text(".railkit-kk-log summary")
+    if page.is_visible(".railkit-kk-bid"):
+        fill(page, ".railkit-kk-bid", "0")  # always allowed (KK-A2); building may have spent the money
+        page.click(".railkit-kk-bid-button")
+    elif page.is_visible(".railkit-kk-choose"):
+        page.locator(".railkit-kk-choose button.kk-take").first.click()
+    elif page.is_visible(".railkit-kk-build-box"):
+        if page.is_enabled(".railkit-kk-build") and turn % 2 == 0:
+            page.click(".railkit-kk-build")
+        else:
+            page.click(".railkit-kk-pass")
+    else:
+        return
+    page.wait_for_function("(old) => document.querySelector('.railkit-kk-log summary').innerText !== old",
+                           arg=before, timeout=60000)
+
+
+def test_play_flow_offline(voila_server, offline_page):
+    page = offline_page.page
+    page.set_viewport_size({"width": 1280, "height": 1600})
+    open_app(page, voila_server.url("kk_play.ipynb"))
+    wait_text(page, ".railkit-kk-status", "hand in your sealed bid")
+    assert "The race from the Cape to Cairo" in page.inner_text(".railkit-kk-race")
+    shot(page, "kk_play_start.png")
+
+    fill(page, ".railkit-kk-bid", "-5")
+    page.click(".railkit-kk-bid-button")
+    wait_text(page, ".railkit-message", "cannot be negative")
+
+    fill(page, ".railkit-kk-bid", "25")
+    page.click(".railkit-kk-bid-button")
+    wait_text(page, ".railkit-message", "You bid £25.")
+    wait_text(page, ".railkit-kk-choose", "You choose 1st")
+    assert "Choosing order: Kim" in page.inner_text(".railkit-kk-reveal")
+    shot(page, "kk_play_choose.png")
+    page.locator(".railkit-kk-choose button.kk-take").first.click()
+    wait_text(page, ".railkit-message", "You took")
+    wait_text(page, ".railkit-kk-status", "your building turn")
+    explained = page.inner_text(".railkit-kk-explain")
+    assert "KK-B2" in explained and "KK-C3" in explained
+    assert "(KK-B1)" in page.inner_text(".railkit-kk-events")
+    shot(page, "kk_play_build.png", ".railkit-kk-status")
+
+    for turn in range(6):
+        one_move(page, turn)
+        if "The game is over" in message(page):
+            break
+    assert page_errors(page) == []
+    shot(page, "kk_play_turns.png", ".railkit-kk-status")
+
+    page.click(".railkit-kk-undo")
+    wait_text(page, ".railkit-message", "Taken back")
+    assert page_errors(page) == []
+
+    page.click(".lm-TabBar-tab:has-text('Exercise')")
+    page.wait_for_selector(".railkit-kk-exercise-situation", state="visible")
+    fill(page, ".railkit-kk-pieces", "2")
+    fill(page, ".railkit-kk-cost", "20")
+    page.click(".railkit-kk-afford button:has-text('Yes')")
+    page.click(".railkit-kk-check")
+    wait_text(page, ".railkit-kk-exercise-feedback", "the engine says")
+    assert "KK-B2" in page.inner_text(".railkit-kk-exercise-feedback")
+    assert page_errors(page) == []
+    shot(page, "kk_play_exercise.png")
