@@ -29,6 +29,19 @@ DEFAULT_CONFIG: dict[str, Any] = {
 }
 
 
+def _warm_up() -> None:
+    """Render an empty figure once when this module is imported.
+
+    plotly's first render imports nbformat and jsonschema (about 1.5 s here). Voila preheats each
+    lesson's kernel by running the notebook, which imports this module, so paying the cost now
+    keeps it off the learner's first click.
+    """
+    pio.renderers[RENDERER].to_mimebundle(go.Figure().to_dict())
+
+
+_warm_up()
+
+
 class FigureView:
     """A slot in an app that shows one figure at a time; ``show(fig)`` replaces it."""
 
