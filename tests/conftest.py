@@ -1,13 +1,17 @@
 """Shared fixtures for the notebook, Voila and browser tests (reusable by every lesson's tests).
 
 * ``voila_server`` (session): Voila serving ``notebooks/`` in tree mode from that folder, so it reads
-  ``notebooks/voila.json`` exactly as ``make run`` does; on a free loopback port. ``.url(nb)`` gives
-  a notebook's app URL, ``.log()`` the server log.
+  ``notebooks/voila.json`` exactly as ``make run`` does; on a free loopback port. Ready once every
+  notebook's preheated kernel pool is filled and has finished pre-rendering (``wait_until_idle``).
+  ``.url(nb)`` gives a notebook's app URL, ``.log()`` the server log.
+* Every server started here logs to a file of its own in ``tests/artifacts/`` (port and process id in
+  the name, e.g. ``voila_server-41523-pid812.log``), so concurrent test sessions never share one.
 * ``browser`` (session): headless Debian Chromium through Playwright. Missing Chromium skips the
   browser tests with the reason when ``CI`` is unset and fails them when ``CI=true``.
 * ``offline_page``: a fresh page whose every request to a non-loopback host is aborted and recorded;
   the test fails at teardown if any was attempted (the apps must work offline).
 * ``open_app(page, url, ready=".railkit-app")``: navigate and wait until the app is interactive.
+* Page helpers for the lesson tests: ``wait_text``, ``fill``, ``shot``.
 * ``ARTIFACTS``: where screenshots go (``tests/artifacts/``, gitignored).
 
 Tests that use the Voila server carry ``@pytest.mark.xdist_group("voila")`` so that ``pytest -n 2``
@@ -104,9 +108,33 @@ class Server:
             pass
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, someone else's
+        pass
+    return True
+
+
+def own_log_path(log_path: Path, base: str) -> Path:
+    """``log_path`` made the server's own: ``voila_server.log`` becomes ``voila_server-<port>-pid<pid>.log``
+    (the server's port, this test process's id), so concurrent test sessions never overwrite or read
+    each other's log. Such logs left by test processes that have ended are removed."""
+    stem, suffix = log_path.stem, log_path.suffix
+    for old in log_path.parent.glob(f"{stem}-*-pid*{suffix}"):
+        pid = old.name[: len(old.name) - len(suffix)].rsplit("-pid", 1)[-1]
+        if pid.isdigit() and not _alive(int(pid)):
+            old.unlink(missing_ok=True)
+    return log_path.with_name(f"{stem}-{urlparse(base).port}-pid{os.getpid()}{suffix}")
+
+
 def start_server(cmd: list[str], cwd: Path, base: str, ready_path: str, log_path: Path,
                  timeout: float = 120.0, env: dict | None = None) -> Server:
+    """Start ``cmd`` and wait until ``base + ready_path`` answers; it logs to ``own_log_path(log_path)``."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
+    log_path = own_log_path(log_path, base)
     log = open(log_path, "w")  # noqa: SIM115 - closed with the process
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
                             env={**os.environ, **(env or {})})
@@ -143,11 +171,58 @@ def wait_for_pools(server: Server, names: list[str], timeout: float = 120.0) -> 
         time.sleep(0.5)
 
 
+def _tree_cpu(root: int) -> int:
+    """CPU ticks used so far by process ``root`` and its descendants (a server and its kernels), or -1
+    when ``root`` has gone. Reads /proc."""
+    stats = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                stats[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))  # ppid, utime+stime
+            except (OSError, IndexError, ValueError):
+                continue
+    pids, changed = {root}, True
+    while changed:  # descendants of the server: its kernels
+        changed = False
+        for pid, (ppid, _cpu) in stats.items():
+            if ppid in pids and pid not in pids:
+                pids.add(pid)
+                changed = True
+    return sum(stats.get(pid, (0, 0))[1] for pid in pids) if root in stats else -1
+
+
+def wait_until_idle(server: Server, timeout: float = 240.0, quiet: float = 3.0) -> None:
+    """Wait until the Voila server and its kernels use no CPU for ``quiet`` seconds.
+
+    Voila logs “Kernel pool of … is filled” (``wait_for_pools``) once the pool kernels have *started*;
+    each then executes its notebook (pre-rendering), and again for the kernel that replaces one a page
+    has taken. With Voila 0.5.13, a page requested while its pool kernel is still executing a widget app
+    could hang on a busy machine, so wait for the pre-rendering to finish. Reads /proc: elsewhere than
+    Linux it returns at once.
+    """
+    if not os.path.isdir("/proc"):
+        return
+    root = server.proc.pid
+    deadline = time.monotonic() + timeout
+    last, calm_since = _tree_cpu(root), time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = _tree_cpu(root)
+        if now - last > 5:  # more than 0.05 s of CPU in half a second: still rendering
+            calm_since = time.monotonic()
+        last = now
+        if time.monotonic() - calm_since >= quiet:
+            return
+
+
 @pytest.fixture(scope="session")
 def voila_server() -> Iterator[Server]:
     server = start_voila(NOTEBOOKS_DIR, ARTIFACTS / "voila_server.log")
     try:
-        wait_for_pools(server, notebook_ids())
+        wait_for_pools(server, notebook_ids())  # every pool kernel has started ...
+        wait_until_idle(server)  # ... and has run its notebook
         yield server
     finally:
         server.stop()
@@ -219,15 +294,40 @@ def open_app(page, url: str, ready: str | None = ".railkit-app", timeout: float 
     """Open a Voila page and wait until it is interactive; returns the seconds it took.
 
     Interactive = Voila has rendered all cells (``#rendered_cells`` visible) and, when ``ready`` is
-    given, that element (the app's root) and at least one of its buttons or inputs are visible.
+    given, that element (the app's root) and at least one of its controls (button, input, select,
+    textarea) are visible; any one, since an app may start with some controls hidden.
     """
     start = time.monotonic()
     page.goto(url, timeout=timeout * 1000)
     page.wait_for_selector("#rendered_cells", state="visible", timeout=timeout * 1000)
     if ready:
         page.wait_for_selector(ready, state="visible", timeout=timeout * 1000)
-        page.wait_for_selector(f"{ready} :is(button, input, select)", state="visible", timeout=timeout * 1000)
+        page.wait_for_selector(f"{ready} :is(button, input, select, textarea):visible", state="visible",
+                               timeout=timeout * 1000)
     return time.monotonic() - start
+
+
+def wait_text(page, selector: str, text: str, timeout: float = 60000) -> None:
+    """Wait (``timeout`` ms) until the first element matching ``selector`` shows ``text``."""
+    page.wait_for_function(
+        "([sel, text]) => { const el = document.querySelector(sel); return el && el.innerText.includes(text); }",
+        arg=[selector, text], timeout=timeout)
+
+
+def fill(page, css: str, value: str) -> None:
+    """Type ``value`` into the text field of the widget with class ``css``; Tab makes ipywidgets sync it."""
+    field = page.locator(f"{css} input")
+    field.fill(value)
+    field.press("Tab")
+
+
+def shot(page, name: str, selector: str = ".railkit-app") -> None:
+    """Screenshot the viewport into ``ARTIFACTS/name`` with ``selector`` scrolled to its top (Voila scrolls
+    inside a container, so a full-page screenshot would only show the lesson text)."""
+    page.locator(selector).first.evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(200)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=False)
 
 
 def page_errors(page) -> list[str]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import html
 import logging
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 import ipywidgets as widgets
 
@@ -75,6 +75,48 @@ def parse_whole(text: str, label: str, minimum: int = 0, maximum: int | None = N
         raise InputError(tr("“{field}” cannot be more than {maximum} (you typed {value}).",
                             field=label, maximum=maximum, value=value))
     return value
+
+
+def legend_html(items: Sequence[tuple[str, str]]) -> str:
+    """An app's legend: an open “Legend” box listing each control or element with what it does."""
+    rows = "".join(f"<li><b>{html.escape(k)}</b> — {html.escape(v)}</li>" for k, v in items)
+    return f"<details open><summary><b>{tr('Legend')}</b></summary><ul>{rows}</ul></details>"
+
+
+def verdict_html(right: bool, tag: str = "span") -> str:
+    """An exercise's mark for one answer: a green “✔ right” or a red “✘ wrong” (``STYLE``), in ``tag``."""
+    cls, text = ("railkit-right", "✔ " + tr("right")) if right else ("railkit-wrong", "✘ " + tr("wrong"))
+    return f"<{tag} class='{cls}'>{text}</{tag}>"
+
+
+class Score(list):
+    """An exercise's score as a list, ``[right first time, questions checked]``.
+
+    A question counts once, at its first check: checking it again only shows the explanation again.
+    Call ``next_question()`` whenever a new question is shown.
+    """
+
+    def __init__(self) -> None:
+        super().__init__([0, 0])
+        self.counted = False  # the question on show has been counted
+
+    @property
+    def right(self) -> int:
+        return self[0]
+
+    @property
+    def total(self) -> int:
+        return self[1]
+
+    def next_question(self) -> None:
+        self.counted = False
+
+    def record(self, right: bool) -> None:
+        """Count the answer to the question on show, unless it was counted already."""
+        if not self.counted:
+            self[1] += 1
+            self[0] += int(right)
+            self.counted = True
 
 
 def guarded(method: F) -> F:
@@ -134,6 +176,14 @@ class App:
 
     def clear_message(self) -> None:
         self._set_message("", "")
+
+    def report_answer(self, right: bool, well_done: str, not_quite: str) -> bool:
+        """The message after an exercise's check: ``well_done`` (ok) when right, else ``not_quite`` (info)."""
+        if right:
+            self.show_ok(well_done)
+        else:
+            self.show_info(not_quite)
+        return right
 
     @property
     def message_text(self) -> str:

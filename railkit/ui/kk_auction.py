@@ -22,28 +22,14 @@ from __future__ import annotations
 import html
 import random
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import ipywidgets as widgets
 
 from railkit.capecairo import Bid, Choose, explain_auction_order
-from railkit.ui.app import App, InputError, guarded
+from railkit.ui.app import InputError, Score, guarded, legend_html, verdict_html
 from railkit.ui.i18n import tr
-from railkit.ui.kk_common import (
-    DEFAULT_NAME,
-    KK_STYLE,
-    Table,
-    card_title,
-    cards_html,
-    events_html,
-    legend_html,
-    ordinal,
-    players_table_html,
-    pounds,
-    read_bid,
-    read_name,
-    reveal_html,
-)
+from railkit.ui.kk_common import KkApp, Table, card_title, events_html, ordinal, pounds, read_bid, read_name
 
 QUIZ_NAMES = ("Ann", "Ben", "Cleo", "Dev")
 QUIZ_DRAWS = 3  # coins shown per player: the cards each would draw, in order, if a draw is needed
@@ -167,81 +153,35 @@ def question_html(q: OrderQuestion) -> str:
 
 
 # -- the app -------------------------------------------------------------------------------------------
-class KkAuctionApp(App):
+class KkAuctionApp(KkApp):
     """Bid in a real game against computer players, see the reveal and choose; the order quiz."""
 
     title = "Vom Kap bis Kairo: the auction"
 
     def __init__(self, seed: int | None = None, players: int = 3) -> None:
-        self.rng = random.Random(seed)
-        self.table: Table | None = None
         self.building_events: list[str] = []  # the story of the last round: reveal, choices, building
         self._round_start = 0  # where in the narrative the learner's last bid begins
-        self.question: OrderQuestion | None = None
-        self.quiz_checked = False
-        self.quiz_score = [0, 0]
         self._start_players = players
-        super().__init__()
-        self.on_new_game()
-        self.on_new_question()
+        super().__init__(seed)
+
+    @property
+    def quiz_score(self) -> Score:
+        """The quiz's score: [right first time, situations checked]."""
+        return self.score
 
     # ------------------------------------------------------------------ building the widgets
-    def build(self) -> widgets.Widget:
-        self.tabs = widgets.Tab(children=[self._build_auction(), self._build_quiz()])
-        for i, name in enumerate([tr("Auction"), tr("Who chooses first?")]):
-            self.tabs.set_title(i, name)
-        self.legend = widgets.HTML(self._legend_html())
-        self.legend.add_class("railkit-legend")
-        return widgets.VBox([widgets.HTML(KK_STYLE), self.tabs, self.legend])
-
-    def _row(self, children: list[widgets.Widget]) -> widgets.HBox:
-        box = widgets.HBox(children)
-        box.add_class("railkit-row")
-        return box
+    def build_tabs(self) -> list[tuple[str, widgets.Widget]]:
+        return [(tr("Auction"), self._build_auction()), (tr("Who chooses first?"), self._build_quiz())]
 
     def _build_auction(self) -> widgets.Widget:
-        self.name_field = widgets.Text(value=DEFAULT_NAME, description=tr("Your name"),
-                                       style={"description_width": "90px"}, layout=widgets.Layout(width="260px"))
-        self.name_field.add_class("railkit-kk-name")
-        self.players = widgets.Dropdown(
-            options=[(tr("{n} (you + {bots} computer)", n=n, bots=n - 1), n) for n in (2, 3, 4)],
-            value=self._start_players, description=tr("Players"), style={"description_width": "70px"},
-            layout=widgets.Layout(width="280px"))
-        self.players.add_class("railkit-kk-players-count")
-        self.new_button = widgets.Button(description=tr("New game"), icon="refresh", button_style="warning",
-                                         tooltip=tr("Start a new game: everyone at £100, a freshly shuffled deck (KK-S1)"))
-        self.new_button.add_class("railkit-kk-new")
-        self.new_button.on_click(lambda _b: self.on_new_game())
-
-        self.status = widgets.HTML("")
-        self.status.add_class("railkit-kk-status")
-        self.offer_html = widgets.HTML("")
-        self.offer_html.add_class("railkit-kk-offer")
-        self.bid_field = widgets.Text(value="", placeholder=tr("0 up to your money"), description=tr("Your bid £"),
-                                      style={"description_width": "90px"}, layout=widgets.Layout(width="240px"))
-        self.bid_field.add_class("railkit-kk-bid")
-        self.bid_button = widgets.Button(description=tr("Hand in sealed bid"), icon="envelope",
-                                         button_style="primary", layout=widgets.Layout(width="210px"),
-                                         tooltip=tr("Your bid stays secret until everyone has bid (KK-A2)"))
-        self.bid_button.add_class("railkit-kk-bid-button")
-        self.bid_button.on_click(lambda _b: self.on_bid())
-        self.bid_row = self._row([self.bid_field, self.bid_button])
-        self.choose_prompt = widgets.HTML("")
-        self.choose_buttons = widgets.HBox([])
-        self.choose_buttons.add_class("railkit-row")
-        self.choose_box = widgets.VBox([self.choose_prompt, self.choose_buttons])
-        self.choose_box.add_class("railkit-kk-choose")
-        self.next_button = widgets.Button(description=tr("Next auction"), icon="forward", button_style="primary",
-                                          layout=widgets.Layout(width="200px"),
-                                          tooltip=tr("Play the building phase quickly, then turn up new cards (KK-A1)"))
-        self.next_button.add_class("railkit-kk-next")
+        self._build_start_widgets(self._start_players,
+                                  tr("Start a new game: everyone at £100, a freshly shuffled deck (KK-S1)"),
+                                  name_width="260px", players_width="280px", new_width=None)
+        self._build_turn_widgets()
+        self.next_button = self._button(tr("Next auction"), "railkit-kk-next", "forward", "primary",
+                                        tr("Play the building phase quickly, then turn up new cards (KK-A1)"), "200px")
         self.next_button.on_click(lambda _b: self.on_next_auction())
-        self.reveal = widgets.HTML("")
-        self.reveal.add_class("railkit-kk-reveal")
-        self.players_html = widgets.HTML("")
-        self.players_html.add_class("railkit-kk-players")
-        self.building_html = widgets.HTML("")
-        self.building_html.add_class("railkit-kk-building")
+        self.building_html = self._html("railkit-kk-building")
         return widgets.VBox([
             self._row([self.name_field, self.players, self.new_button]),
             self.status, self.offer_html, self.bid_row, self.choose_box, self.next_button,
@@ -249,12 +189,10 @@ class KkAuctionApp(App):
         ])
 
     def _build_quiz(self) -> widgets.Widget:
-        self.quiz_new = widgets.Button(description=tr("New situation"), icon="random", button_style="info",
-                                       tooltip=tr("Deal other bids, money and draws"))
-        self.quiz_new.add_class("railkit-kk-quiz-new")
+        self.quiz_new = self._button(tr("New situation"), "railkit-kk-quiz-new", "random", "info",
+                                     tr("Deal other bids, money and draws"), None)
         self.quiz_new.on_click(lambda _b: self.on_new_question())
-        self.quiz_html = widgets.HTML("")
-        self.quiz_html.add_class("railkit-kk-quiz-situation")
+        self.quiz_html = self._html("railkit-kk-quiz-situation")
         self.place_fields = [
             widgets.Dropdown(options=[("—", None)], value=None, description=ordinal(i + 1),
                              style={"description_width": "50px"}, layout=widgets.Layout(width="170px"))
@@ -262,17 +200,15 @@ class KkAuctionApp(App):
         ]
         for field in self.place_fields:
             field.add_class("railkit-kk-quiz-place")
-        self.quiz_check = widgets.Button(description=tr("Check"), icon="check", button_style="success",
-                                         tooltip=tr("Compare your order with the engine's"))
-        self.quiz_check.add_class("railkit-kk-quiz-check")
+        self.quiz_check = self._button(tr("Check"), "railkit-kk-quiz-check", "check", "success",
+                                       tr("Compare your order with the engine's"), None)
         self.quiz_check.on_click(lambda _b: self.on_check())
-        self.quiz_feedback = widgets.HTML("")
-        self.quiz_feedback.add_class("railkit-kk-quiz-feedback")
-        self.quiz_score_html = widgets.HTML("")
+        self.quiz_feedback = self._html("railkit-kk-quiz-feedback")
+        self.score_html = self._html()
         return widgets.VBox([
             self.quiz_html,
             self._row([widgets.HTML(f"<b>{tr('Choosing order:')}</b>"), *self.place_fields]),
-            self._row([self.quiz_check, self.quiz_new, self.quiz_score_html]),
+            self._row([self.quiz_check, self.quiz_new, self.score_html]),
             self.quiz_feedback,
         ])
 
@@ -297,19 +233,6 @@ class KkAuctionApp(App):
         ])
 
     # ------------------------------------------------------------------ the game
-    @property
-    def game(self):
-        assert self.table is not None
-        return self.table.game
-
-    @property
-    def you(self) -> str:
-        assert self.table is not None
-        return self.table.you
-
-    def view(self) -> dict[str, Any]:
-        return self.game.view(self.you)
-
     @guarded
     def on_new_game(self) -> None:
         you = read_name(self.name_field.value)
@@ -371,9 +294,8 @@ class KkAuctionApp(App):
 
     # ------------------------------------------------------------------ showing
     def refresh(self) -> None:
-        table, v = self.table, self.view()
-        you, phase = self.you, v["phase"]
-        record = v["last_auction"]
+        v = self.view()
+        phase, record = v["phase"], v["last_auction"]
         # status line
         if phase == "over":
             text, cls = str(self.game.result()), "kk-over"
@@ -391,47 +313,13 @@ class KkAuctionApp(App):
                       winner=record["order"][0] if record else "")
             cls = ""
         self.status.value = f"<div class='kk-banner {cls}'>{html.escape(text)}</div>"
-        # cards on sale
-        if phase in ("bid", "choose"):
-            title = tr("On sale in auction {n} (KK-A1)", n=v["auction"]) if phase == "bid" else tr("Cards still on sale")
-            self.offer_html.value = f"<b>{html.escape(title)}</b>" + cards_html(v["offer"])
-        else:
-            self.offer_html.value = ""
-        self.bid_row.layout.display = None if phase == "bid" and you in v["players_to_act"] else "none"
-        self.bid_field.placeholder = tr("0 to {money}", money=v["money"][you])
-        # choosing
-        if phase == "choose" and v["current_player"] == you:
-            place = record["order"].index(you) + 1
-            self.choose_prompt.value = tr("<b>You choose {place}.</b> Which card do you take?", place=ordinal(place))
-            buttons = []
-            for card in v["offer"]:
-                button = widgets.Button(description=tr("Take {card}", card=card_title(card)), icon="hand-point-right",
-                                        button_style="info",
-                                        tooltip=tr("Lay {id} at the end of your line (KK-A6)", id=card["id"]),
-                                        layout=widgets.Layout(width="auto"))
-                button.add_class("kk-take")
-                button.on_click(lambda _b, cid=card["id"]: self.on_choose(cid))
-                buttons.append(button)
-            self.choose_buttons.children = buttons
-            self.choose_box.layout.display = None
-        else:
-            self.choose_buttons.children = []
-            self.choose_box.layout.display = "none"
+        self._show_offer(v)
+        self._show_bidding(v)
+        self._show_choosing(v)
         self.next_button.layout.display = None if phase == "build" else "none"
         # the reveal of the last auction (hidden while a new auction takes bids: it belongs to the past)
-        if record and phase != "bid":
-            self.reveal.value = reveal_html(v, self.game, table.taken.get(record["number"], {}),
-                                            table.money_left.get(record["number"], {}))
-        else:
-            self.reveal.value = ""
-        # players
-        if phase == "bid":
-            column = {p: (tr("sealed ✔") if p in v["bids_handed_in"] else tr("not yet")) for p in v["players"]}
-        elif record:
-            column = {p: pounds(record["bids"][p]) for p in v["players"]}
-        else:
-            column = {}
-        self.players_html.value = players_table_html(v, column)
+        self.reveal.value = self._reveal_html(v)
+        self._show_players(v)
         # the building phase played last
         if self.building_events:
             heading = tr("What happened last round: the reveal, the choices and the building phase played by "
@@ -445,7 +333,7 @@ class KkAuctionApp(App):
     # ------------------------------------------------------------------ the exercise
     def set_question(self, question: OrderQuestion) -> None:
         self.question = question
-        self.quiz_checked = False
+        self.score.next_question()
         self.quiz_html.value = question_html(question)
         options = [("—", None)] + [(p, p) for p in question.players]
         for i, field in enumerate(self.place_fields):
@@ -454,13 +342,8 @@ class KkAuctionApp(App):
             field.layout.display = None if i < len(question.players) else "none"
         self.quiz_feedback.value = ""
 
-    @guarded
-    def on_new_question(self) -> OrderQuestion:
-        question = random_question(self.rng)
-        self.set_question(question)
-        if self.quiz_score[1]:
-            self.clear_message()
-        return question
+    def deal_question(self) -> OrderQuestion:
+        return random_question(self.rng)
 
     def answer(self, order: Sequence[str]) -> None:
         """Fill the order fields (for tests)."""
@@ -480,15 +363,9 @@ class KkAuctionApp(App):
         if twice:
             raise InputError(tr("Each player chooses once: {names} appears more than once.", names=", ".join(twice)))
         right = [a == b for a, b in zip(picked, q.order)]
-        all_right = all(right)
-        if not self.quiz_checked:
-            self.quiz_score[1] += 1
-            self.quiz_score[0] += int(all_right)
-            self.quiz_checked = True
         rows = "".join(
             f"<tr><td>{ordinal(i + 1)}</td><td class='name'>{html.escape(picked[i])}</td>"
-            f"<td class='name'><b>{html.escape(q.order[i])}</b></td>"
-            f"<td class='{'railkit-right' if ok else 'railkit-wrong'}'>{'✔ ' + tr('right') if ok else '✘ ' + tr('wrong')}</td></tr>"
+            f"<td class='name'><b>{html.escape(q.order[i])}</b></td>{verdict_html(ok, 'td')}</tr>"
             for i, ok in enumerate(right)
         )
         steps = "".join(f"<li>{html.escape(s)}</li>" for s in q.steps)
@@ -496,11 +373,6 @@ class KkAuctionApp(App):
             f"<table class='railkit-table'><tr><th></th><th class='name'>{tr('your order')}</th>"
             f"<th class='name'>{tr('the engine’s order')}</th><th></th></tr>{rows}</table>"
             f"<b>{tr('How the order is settled:')}</b><ol class='railkit-steps'>{steps}</ol>")
-        self.quiz_score_html.value = tr("Score: {right} of {total} situations right first time.",
-                                        right=self.quiz_score[0], total=self.quiz_score[1])
-        if all_right:
-            self.show_ok(tr("All right! The steps below show how the engine settles it."))
-        else:
-            self.show_info(tr("Not quite: {n} of {total} places differ. Read the steps below.",
-                              n=right.count(False), total=len(right)))
-        return all_right
+        return self._report(all(right), tr("All right! The steps below show how the engine settles it."),
+                            tr("Not quite: {n} of {total} places differ. Read the steps below.",
+                               n=right.count(False), total=len(right)))

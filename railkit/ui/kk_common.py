@@ -5,6 +5,8 @@
   is to act, and remembers what happened in plain words (the engine's events). Bots never see a
   sealed bid (they only read the game through the bot interface, which reads public information).
 * HTML pieces: terrain cards, the players' table, the race to Cairo, the reveal of an auction.
+* ``KkApp`` — the frame both apps are built on: a game tab and an exercise tab with a legend, the
+  widgets to start a game, hand in a sealed bid and take a card, and what they show of the auction.
 
 Everything shown is taken from ``game.view(learner)``, so the learner sees exactly what a player at
 the table would see: no sealed bid of another player before the reveal (KK-A2), bonus tracks only as
@@ -15,11 +17,14 @@ the engine; this module only collects input and draws.
 from __future__ import annotations
 
 import html
+import random
 from typing import Any, Iterable, Mapping, Sequence
+
+import ipywidgets as widgets
 
 from railkit.capecairo import REQUIREMENT, CapeToCairoGame, new_game
 from railkit.capecairo.bots import HeuristicBot
-from railkit.ui.app import InputError, parse_whole
+from railkit.ui.app import App, InputError, Score, guarded, parse_whole
 from railkit.ui.i18n import tr
 
 DEFAULT_NAME = "Kim"
@@ -373,6 +378,196 @@ def log_html(narrative: Sequence[str]) -> str:
     return f"<div class='kk-log'><ol class='kk-events'>{items}</ol></div>"
 
 
-def legend_html(items: Sequence[tuple[str, str]]) -> str:
-    rows = "".join(f"<li><b>{html.escape(k)}</b> — {html.escape(v)}</li>" for k, v in items)
-    return f"<details open><summary><b>{tr('Legend')}</b></summary><ul>{rows}</ul></details>"
+
+# -- the app frame both lessons share ---------------------------------------------------------------
+class KkApp(App):
+    """A game against computer players in one tab, an exercise in another, and a legend.
+
+    A lesson builds its tabs in ``build_tabs`` with the shared widgets (``_build_start_widgets``:
+    name, players, New game; ``_build_turn_widgets``: status, cards on sale, the sealed bid, the
+    “Take …” buttons, the reveal, the players table) and draws them with the ``_show_*`` methods. It
+    provides ``_legend_html``, ``on_new_game``, ``on_bid``, ``on_choose``, ``deal_question`` and
+    ``set_question`` (which calls ``self.score.next_question()``).
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.table: Table | None = None
+        self.question: Any = None
+        self.score = Score()  # the exercise's [right first time, questions checked]
+        super().__init__()
+        self.on_new_game()
+        self.on_new_question()
+
+    # ------------------------------------------------------------------ building the widgets
+    def build_tabs(self) -> list[tuple[str, widgets.Widget]]:
+        raise NotImplementedError
+
+    def _legend_html(self) -> str:
+        raise NotImplementedError
+
+    def build(self) -> widgets.Widget:
+        pages = self.build_tabs()
+        self.tabs = widgets.Tab(children=[page for _title, page in pages])
+        for i, (title, _page) in enumerate(pages):
+            self.tabs.set_title(i, title)
+        self.legend = self._html("railkit-legend", self._legend_html())
+        return widgets.VBox([widgets.HTML(KK_STYLE), self.tabs, self.legend])
+
+    def _row(self, children: list[widgets.Widget]) -> widgets.HBox:
+        box = widgets.HBox(children)
+        box.add_class("railkit-row")
+        return box
+
+    def _html(self, css: str = "", value: str = "") -> widgets.HTML:
+        """An HTML widget, with the CSS class ``css`` that the browser tests and the style find it by."""
+        box = widgets.HTML(value)
+        if css:
+            box.add_class(css)
+        return box
+
+    def _button(self, label: str, css: str, icon: str = "", style: str = "", tip: str = "",
+                width: str | None = "auto") -> widgets.Button:
+        """A button with the CSS class ``css``; ``width=None`` keeps ipywidgets' default width."""
+        button = widgets.Button(description=label, icon=icon, button_style=style, tooltip=tip,
+                                layout=widgets.Layout(width=width))
+        button.add_class(css)
+        return button
+
+    def _build_start_widgets(self, players: int, new_tip: str, name_width: str, players_width: str,
+                             new_width: str | None) -> None:
+        """“Your name”, “Players” and “New game” (KK-S1); the lesson lays them out."""
+        self.name_field = widgets.Text(value=DEFAULT_NAME, description=tr("Your name"),
+                                       style={"description_width": "90px"}, layout=widgets.Layout(width=name_width))
+        self.name_field.add_class("railkit-kk-name")
+        self.players = widgets.Dropdown(
+            options=[(tr("{n} (you + {bots} computer)", n=n, bots=n - 1), n) for n in (2, 3, 4)],
+            value=players, description=tr("Players"), style={"description_width": "70px"},
+            layout=widgets.Layout(width=players_width))
+        self.players.add_class("railkit-kk-players-count")
+        self.new_button = self._button(tr("New game"), "railkit-kk-new", "refresh", "warning", new_tip, new_width)
+        self.new_button.on_click(lambda _b: self.on_new_game())
+
+    def _build_turn_widgets(self) -> None:
+        """The status banner, the cards on sale, the sealed bid (KK-A2), the “Take …” buttons (KK-A4,
+        KK-A6), the reveal and the players table; the lesson lays them out."""
+        self.status = self._html("railkit-kk-status")
+        self.offer_html = self._html("railkit-kk-offer")
+        self.bid_field = widgets.Text(value="", placeholder=tr("0 up to your money"), description=tr("Your bid £"),
+                                      style={"description_width": "90px"}, layout=widgets.Layout(width="240px"))
+        self.bid_field.add_class("railkit-kk-bid")
+        self.bid_button = self._button(tr("Hand in sealed bid"), "railkit-kk-bid-button", "envelope", "primary",
+                                       tr("Your bid stays secret until everyone has bid (KK-A2)"), "210px")
+        self.bid_button.on_click(lambda _b: self.on_bid())
+        self.bid_row = self._row([self.bid_field, self.bid_button])
+        self.choose_prompt = widgets.HTML("")
+        self.choose_buttons = widgets.HBox([])
+        self.choose_buttons.add_class("railkit-row")
+        self.choose_box = widgets.VBox([self.choose_prompt, self.choose_buttons])
+        self.choose_box.add_class("railkit-kk-choose")
+        self.reveal = self._html("railkit-kk-reveal")
+        self.players_html = self._html("railkit-kk-players")
+
+    # ------------------------------------------------------------------ the game
+    @property
+    def game(self) -> CapeToCairoGame:
+        assert self.table is not None
+        return self.table.game
+
+    @property
+    def you(self) -> str:
+        assert self.table is not None
+        return self.table.you
+
+    def view(self) -> dict[str, Any]:
+        return self.game.view(self.you)
+
+    def on_new_game(self) -> None:
+        raise NotImplementedError
+
+    def on_bid(self) -> None:
+        raise NotImplementedError
+
+    def on_choose(self, card_id: str) -> None:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ showing
+    def _show_offer(self, v: Mapping[str, Any]) -> None:
+        """The cards on sale while the auction bids (KK-A1) and chooses; nothing otherwise."""
+        if v["phase"] == "bid":
+            title = tr("On sale in auction {n} (KK-A1)", n=v["auction"])
+        elif v["phase"] == "choose":
+            title = tr("Cards still on sale")
+        else:
+            self.offer_html.value = ""
+            return
+        self.offer_html.value = f"<b>{html.escape(title)}</b>" + cards_html(v["offer"])
+
+    def _show_bidding(self, v: Mapping[str, Any]) -> None:
+        """The bid row, while the learner's sealed bid is due (KK-A2)."""
+        you = self.you
+        self.bid_row.layout.display = None if v["phase"] == "bid" and you in v["players_to_act"] else "none"
+        self.bid_field.placeholder = tr("0 to {money}", money=v["money"][you])
+
+    def _show_choosing(self, v: Mapping[str, Any]) -> None:
+        """One “Take …” button per card on sale when it is the learner's turn to choose (KK-A4, KK-A6)."""
+        if v["phase"] == "choose" and self.you in v["players_to_act"]:
+            place = v["last_auction"]["order"].index(self.you) + 1
+            self.choose_prompt.value = tr("<b>You choose {place}.</b> Which card do you take?", place=ordinal(place))
+            buttons = []
+            for card in v["offer"]:
+                button = self._button(tr("Take {card}", card=card_title(card)), "kk-take", "hand-point-right",
+                                      "info", tr("Lay {id} at the end of your line (KK-A6)", id=card["id"]))
+                button.on_click(lambda _b, cid=card["id"]: self.on_choose(cid))
+                buttons.append(button)
+            self.choose_buttons.children = buttons
+            self.choose_box.layout.display = None
+        else:
+            self.choose_buttons.children = []
+            self.choose_box.layout.display = "none"
+
+    def _reveal_html(self, v: Mapping[str, Any]) -> str:
+        """The reveal of the last auction; empty before the first and while a new one takes bids."""
+        record = v["last_auction"]
+        if not record or v["phase"] == "bid":
+            return ""
+        assert self.table is not None
+        return reveal_html(v, self.game, self.table.taken.get(record["number"], {}),
+                           self.table.money_left.get(record["number"], {}))
+
+    def _paid_text(self, record: Mapping[str, Any], player: str) -> str:
+        """What the players table says ``player`` bid in the last auction (``record``)."""
+        return pounds(record["bids"][player])
+
+    def _show_players(self, v: Mapping[str, Any]) -> None:
+        """The players table, with who has handed in a sealed bid, or what each bid last time."""
+        record = v["last_auction"]
+        if v["phase"] == "bid":
+            column = {p: (tr("sealed ✔") if p in v["bids_handed_in"] else tr("not yet")) for p in v["players"]}
+        elif record:
+            column = {p: self._paid_text(record, p) for p in v["players"]}
+        else:
+            column = {}
+        self.players_html.value = players_table_html(v, column)
+
+    # ------------------------------------------------------------------ the exercise
+    def deal_question(self) -> Any:
+        raise NotImplementedError
+
+    def set_question(self, question: Any) -> None:
+        raise NotImplementedError
+
+    @guarded
+    def on_new_question(self) -> Any:
+        question = self.deal_question()
+        self.set_question(question)
+        if self.score.total:  # before the first check the message bar still speaks of the game: keep it
+            self.clear_message()
+        return question
+
+    def _report(self, right: bool, well_done: str, not_quite: str) -> bool:
+        """Count the checked answer, show the score and the message; returns ``right``."""
+        self.score.record(right)
+        self.score_html.value = tr("Score: {right} of {total} situations right first time.",
+                                   right=self.score.right, total=self.score.total)
+        return self.report_answer(right, well_done, not_quite)

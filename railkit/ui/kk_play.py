@@ -22,33 +22,29 @@ from __future__ import annotations
 import html
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 import ipywidgets as widgets
 
 from railkit.capecairo import Bid, Build, BuildExplanation, CapeToCairoGame, Choose, Pass, explain_build, new_game
 from railkit.capecairo.bots import HeuristicBot
 from railkit.capecairo.game import TRACK_PRICE  # KK-B2 (4): the engine's price of one track piece
-from railkit.ui.app import App, InputError, guarded, parse_whole
+from railkit.ui.app import InputError, Score, guarded, legend_html, parse_whole, verdict_html
 from railkit.ui.i18n import tr
 from railkit.ui.kk_common import (
-    DEFAULT_NAME,
-    KK_STYLE,
+    KkApp,
     Table,
     card_html,
     card_title,
     cards_html,
     events_html,
-    legend_html,
     line_html,
     log_html,
     ordinal,
-    players_table_html,
     pounds,
     race_html,
     read_bid,
     read_name,
-    reveal_html,
     terrain_name,
 )
 
@@ -122,92 +118,40 @@ def build_question_html(q: BuildQuestion) -> str:
 
 
 # -- the app -------------------------------------------------------------------------------------------
-class KkPlayApp(App):
+class KkPlayApp(KkApp):
     """A complete game of Vom Kap bis Kairo against computer players, and the cost exercise."""
 
     title = "Vom Kap bis Kairo: play a game"
 
     def __init__(self, seed: int | None = None, players: int = 3, win_crossings: int = 8) -> None:
-        self.rng = random.Random(seed)
-        self.table: Table | None = None
         self.last_events: list[str] = []  # what happened since the learner's last move
-        self.question: BuildQuestion | None = None
-        self.exercise_checked = False
-        self.exercise_score = [0, 0]
         self._start = (players, win_crossings)
-        super().__init__()
-        self.on_new_game()
-        self.on_new_question()
+        super().__init__(seed)
+
+    @property
+    def exercise_score(self) -> Score:
+        """The exercise's score: [right first time, situations checked]."""
+        return self.score
 
     # ------------------------------------------------------------------ building the widgets
-    def build(self) -> widgets.Widget:
-        self.tabs = widgets.Tab(children=[self._build_game(), self._build_exercise()])
-        for i, name in enumerate([tr("Game"), tr("Exercise")]):
-            self.tabs.set_title(i, name)
-        self.legend = widgets.HTML(self._legend_html())
-        self.legend.add_class("railkit-legend")
-        return widgets.VBox([widgets.HTML(KK_STYLE), self.tabs, self.legend])
-
-    def _row(self, children: list[widgets.Widget]) -> widgets.HBox:
-        box = widgets.HBox(children)
-        box.add_class("railkit-row")
-        return box
-
-    def _button(self, label: str, css: str, icon: str = "", style: str = "", tip: str = "",
-                width: str = "auto") -> widgets.Button:
-        button = widgets.Button(description=label, icon=icon, button_style=style, tooltip=tip,
-                                layout=widgets.Layout(width=width))
-        button.add_class(css)
-        return button
+    def build_tabs(self) -> list[tuple[str, widgets.Widget]]:
+        return [(tr("Game"), self._build_game()), (tr("Exercise"), self._build_exercise())]
 
     def _build_game(self) -> widgets.Widget:
         players, length = self._start
-        self.name_field = widgets.Text(value=DEFAULT_NAME, description=tr("Your name"),
-                                       style={"description_width": "90px"}, layout=widgets.Layout(width="250px"))
-        self.name_field.add_class("railkit-kk-name")
-        self.players = widgets.Dropdown(
-            options=[(tr("{n} (you + {bots} computer)", n=n, bots=n - 1), n) for n in (2, 3, 4)],
-            value=players, description=tr("Players"), style={"description_width": "70px"},
-            layout=widgets.Layout(width="270px"))
-        self.players.add_class("railkit-kk-players-count")
+        self._build_start_widgets(players, tr("Start again: everyone at £100, a freshly shuffled deck (KK-S1)"),
+                                  name_width="250px", players_width="270px", new_width="auto")
         self.length = widgets.Dropdown(
             options=[(tr("{n} terrains (full game)", n=n) if n == 8 else tr("{n} terrains (short)", n=n), n)
                      for n in LENGTHS],
             value=length, description=tr("To win"), style={"description_width": "60px"},
             layout=widgets.Layout(width="270px"))
         self.length.add_class("railkit-kk-length")
-        self.new_button = self._button(tr("New game"), "railkit-kk-new", "refresh", "warning",
-                                       tr("Start again: everyone at £100, a freshly shuffled deck (KK-S1)"))
-        self.new_button.on_click(lambda _b: self.on_new_game())
-
-        self.status = widgets.HTML("")
-        self.status.add_class("railkit-kk-status")
-        self.race = widgets.HTML("")
-        self.race.add_class("railkit-kk-race")
-        self.players_html = widgets.HTML("")
-        self.players_html.add_class("railkit-kk-players")
-
-        # bidding (KK-A1, KK-A2)
-        self.offer_html = widgets.HTML("")
-        self.offer_html.add_class("railkit-kk-offer")
-        self.bid_field = widgets.Text(value="", placeholder=tr("0 up to your money"), description=tr("Your bid £"),
-                                      style={"description_width": "90px"}, layout=widgets.Layout(width="240px"))
-        self.bid_field.add_class("railkit-kk-bid")
-        self.bid_button = self._button(tr("Hand in sealed bid"), "railkit-kk-bid-button", "envelope", "primary",
-                                       tr("Your bid stays secret until everyone has bid (KK-A2)"), "210px")
-        self.bid_button.on_click(lambda _b: self.on_bid())
-        self.bid_row = self._row([self.bid_field, self.bid_button])
-        # choosing (KK-A4, KK-A6)
-        self.choose_prompt = widgets.HTML("")
-        self.choose_buttons = widgets.HBox([])
-        self.choose_buttons.add_class("railkit-row")
-        self.choose_box = widgets.VBox([self.choose_prompt, self.choose_buttons])
-        self.choose_box.add_class("railkit-kk-choose")
+        self._build_turn_widgets()
+        self.race = self._html("railkit-kk-race")
         # building (KK-B)
-        self.flipped_html = widgets.HTML("")
-        self.flipped_html.add_class("railkit-kk-flipped")
-        self.explain_html = widgets.HTML("")
-        self.explain_html.add_class("railkit-kk-explain")
+        self.flipped_html = self._html("railkit-kk-flipped")
+        self.explain_html = self._html("railkit-kk-explain")
         self.buy = widgets.Dropdown(options=[(tr("—"), NO_BUILD)], value=NO_BUILD, description=tr("Buy"),
                                     style={"description_width": "45px"}, layout=widgets.Layout(width="560px"))
         self.buy.add_class("railkit-kk-buy")
@@ -221,18 +165,14 @@ class KkPlayApp(App):
                                        self._row([self.buy, self.build_button, self.pass_button])])
         self.build_box.add_class("railkit-kk-build-box")
 
-        self.reveal = widgets.HTML("")
-        self.reveal.add_class("railkit-kk-reveal")
         self.undo_button = self._button(tr("Undo my last move"), "railkit-kk-undo", "undo", "",
                                         tr("Take back your last move (the game is replayed without it)"))
         self.undo_button.on_click(lambda _b: self.on_undo())
         self.auto_button = self._button(tr("Computer plays my move"), "railkit-kk-auto", "magic", "",
                                         tr("Let the computer make this one move for you"))
         self.auto_button.on_click(lambda _b: self.on_auto())
-        self.events_html = widgets.HTML("")
-        self.events_html.add_class("railkit-kk-events")
-        self.log_html = widgets.HTML("")
-        self.log_html.add_class("railkit-kk-log")
+        self.events_html = self._html("railkit-kk-events")
+        self.log_html = self._html("railkit-kk-log")
         return widgets.VBox([
             self._row([self.name_field, self.players, self.length, self.new_button]),
             self.status, self.race,
@@ -242,8 +182,7 @@ class KkPlayApp(App):
         ])
 
     def _build_exercise(self) -> widgets.Widget:
-        self.exercise_html = widgets.HTML("")
-        self.exercise_html.add_class("railkit-kk-exercise-situation")
+        self.exercise_html = self._html("railkit-kk-exercise-situation")
         wide = {"description_width": "140px"}
         self.pieces_field = widgets.Text(description=tr("Pieces to buy"), placeholder="?", style=wide,
                                          layout=widgets.Layout(width="230px"))
@@ -260,13 +199,12 @@ class KkPlayApp(App):
         self.new_question_button = self._button(tr("New situation"), "railkit-kk-new-question", "random", "info",
                                                 tr("Another position from a game between computer players"))
         self.new_question_button.on_click(lambda _b: self.on_new_question())
-        self.exercise_feedback = widgets.HTML("")
-        self.exercise_feedback.add_class("railkit-kk-exercise-feedback")
-        self.exercise_score_html = widgets.HTML("")
+        self.exercise_feedback = self._html("railkit-kk-exercise-feedback")
+        self.score_html = self._html()
         return widgets.VBox([
             self.exercise_html,
             self._row([self.pieces_field, self.cost_field, widgets.HTML(tr("Can pay?")), self.afford]),
-            self._row([self.check_button, self.new_question_button, self.exercise_score_html]),
+            self._row([self.check_button, self.new_question_button, self.score_html]),
             self.exercise_feedback,
         ])
 
@@ -293,19 +231,6 @@ class KkPlayApp(App):
         ])
 
     # ------------------------------------------------------------------ the game
-    @property
-    def game(self) -> CapeToCairoGame:
-        assert self.table is not None
-        return self.table.game
-
-    @property
-    def you(self) -> str:
-        assert self.table is not None
-        return self.table.you
-
-    def view(self) -> dict[str, Any]:
-        return self.game.view(self.you)
-
     @guarded
     def on_new_game(self) -> None:
         you = read_name(self.name_field.value)
@@ -431,31 +356,9 @@ class KkPlayApp(App):
                                  f"{html.escape(self._next_text())} "
                                  f"<span class='kk-muted'>{html.escape(self._deck_text(v))}</span></div>")
         self.race.value = race_html(v)
-        # bidding
-        if phase == "bid":
-            self.offer_html.value = (f"<b>{tr('On sale in auction {n} (KK-A1)', n=v['auction'])}</b>"
-                                     + cards_html(v["offer"]))
-        elif phase == "choose":
-            self.offer_html.value = f"<b>{tr('Cards still on sale')}</b>" + cards_html(v["offer"])
-        else:
-            self.offer_html.value = ""
-        self.bid_row.layout.display = None if phase == "bid" and to_act else "none"
-        self.bid_field.placeholder = tr("0 to {money}", money=v["money"][you])
-        # choosing
-        if phase == "choose" and to_act:
-            place = record["order"].index(you) + 1
-            self.choose_prompt.value = tr("<b>You choose {place}.</b> Which card do you take?", place=ordinal(place))
-            buttons = []
-            for card in v["offer"]:
-                button = self._button(tr("Take {card}", card=card_title(card)), "kk-take", "hand-point-right",
-                                      "info", tr("Lay {id} at the end of your line (KK-A6)", id=card["id"]))
-                button.on_click(lambda _b, cid=card["id"]: self.on_choose(cid))
-                buttons.append(button)
-            self.choose_buttons.children = buttons
-            self.choose_box.layout.display = None
-        else:
-            self.choose_buttons.children = []
-            self.choose_box.layout.display = "none"
+        self._show_offer(v)
+        self._show_bidding(v)
+        self._show_choosing(v)
         # building
         if phase == "build" and to_act:
             self.flipped_html.value = (
@@ -467,23 +370,11 @@ class KkPlayApp(App):
         else:
             self.build_box.layout.display = "none"
         # the last auction: open while choosing, folded away later
-        if record and phase in ("choose", "build", "over"):
-            body = reveal_html(v, game, self.table.taken.get(record["number"], {}),
-                               self.table.money_left.get(record["number"], {}))
-            self.reveal.value = body if phase == "choose" else (
-                f"<details><summary><b>{tr('The last auction (auction {n})', n=record['number'])}</b></summary>"
-                f"{body}</details>")
-        else:
-            self.reveal.value = ""
-        # players
-        if phase == "bid":
-            column = {p: (tr("sealed ✔") if p in v["bids_handed_in"] else tr("not yet")) for p in v["players"]}
-        elif record:
-            column = {p: tr("{bid} (auction {n})", bid=pounds(record["bids"][p]), n=record["number"])
-                      for p in v["players"]}
-        else:
-            column = {}
-        self.players_html.value = players_table_html(v, column)
+        body = self._reveal_html(v)
+        self.reveal.value = body if not body or phase == "choose" else (
+            f"<details><summary><b>{tr('The last auction (auction {n})', n=record['number'])}</b></summary>"
+            f"{body}</details>")
+        self._show_players(v)
         self.undo_button.disabled = self.table.last_index_of(you) is None
         self.auto_button.disabled = not to_act
         self.events_html.value = (
@@ -491,6 +382,9 @@ class KkPlayApp(App):
             f"{events_html(self.last_events, empty=tr('Nothing yet: the game has just begun or your move was taken back.'))}</div>")
         self.log_html.value = (f"<details><summary><b>{tr('Whole game log ({n} entries)', n=len(game.narrative))}</b>"
                                f"</summary>{log_html(game.narrative)}</details>")
+
+    def _paid_text(self, record: Mapping[str, Any], player: str) -> str:
+        return tr("{bid} (auction {n})", bid=pounds(record["bids"][player]), n=record["number"])
 
     def _deck_text(self, v: dict[str, Any]) -> str:
         return tr("Deck: {deck} cards, discard pile: {discard}.", deck=v["deck_count"], discard=v["discard_count"])
@@ -524,20 +418,15 @@ class KkPlayApp(App):
     # ------------------------------------------------------------------ the exercise
     def set_question(self, question: BuildQuestion) -> None:
         self.question = question
-        self.exercise_checked = False
+        self.score.next_question()
         self.exercise_html.value = build_question_html(question)
         self.pieces_field.value = ""
         self.cost_field.value = ""
         self.afford.value = None
         self.exercise_feedback.value = ""
 
-    @guarded
-    def on_new_question(self) -> BuildQuestion:
-        question = random_build_question(self.rng)
-        self.set_question(question)
-        if self.exercise_score[1]:
-            self.clear_message()
-        return question
+    def deal_question(self) -> BuildQuestion:
+        return random_build_question(self.rng)
 
     @guarded
     def on_check(self) -> bool:
@@ -550,11 +439,6 @@ class KkPlayApp(App):
             raise InputError(tr("Say whether {player} can pay: press Yes or No.", player=q.player))
         e = q.explanation
         right = {"pieces": pieces == e.to_buy, "cost": cost == e.cost, "afford": self.afford.value == e.can_afford}
-        all_right = all(right.values())
-        if not self.exercise_checked:
-            self.exercise_score[1] += 1
-            self.exercise_score[0] += int(all_right)
-            self.exercise_checked = True
         yes_no = {True: tr("yes"), False: tr("no")}
         rows = [
             (tr("pieces to buy"), str(pieces), str(e.to_buy), right["pieces"]),
@@ -563,18 +447,13 @@ class KkPlayApp(App):
         ]
         body = "".join(
             f"<tr><td class='name'>{html.escape(k)}</td><td>{html.escape(a)}</td><td><b>{html.escape(b)}</b></td>"
-            f"<td class='{'railkit-right' if ok else 'railkit-wrong'}'>{'✔ ' + tr('right') if ok else '✘ ' + tr('wrong')}</td></tr>"
+            f"{verdict_html(ok, 'td')}</tr>"
             for k, a, b, ok in rows)
         self.exercise_feedback.value = (
             f"<table class='railkit-table'><tr><th class='name'></th><th>{tr('you said')}</th>"
             f"<th>{tr('the engine says')}</th><th></th></tr>{body}</table>" + explanation_html(e, title=False))
-        self.exercise_score_html.value = tr("Score: {right} of {total} situations right first time.",
-                                            right=self.exercise_score[0], total=self.exercise_score[1])
-        if all_right:
-            self.show_ok(tr("All right! The engine's count is below."))
-        else:
-            self.show_info(tr("Not quite: compare your answer with the engine's count below."))
-        return all_right
+        return self._report(all(right.values()), tr("All right! The engine's count is below."),
+                            tr("Not quite: compare your answer with the engine's count below."))
 
 
 def explanation_html(e: BuildExplanation, title: bool = True) -> str:

@@ -23,7 +23,7 @@ from typing import Any, Sequence
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from railkit.ui.app import App, InputError, guarded, parse_whole
+from railkit.ui.app import App, InputError, Score, guarded, legend_html, parse_whole, verdict_html
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
 from railkit.ui.up_common import LESSON_STYLE, card_label, company_html, company_name, counts_html, row
@@ -278,9 +278,8 @@ class SetupApp(App):
         self.step = 0  # 0 = not dealt; 1..8 = the STEPS shown
         self.first_choice: str | None = None
         self.question: Question | None = None
-        self.question_checked = False
         self.question_right: bool | None = None
-        self.score = [0, 0]
+        self.score = Score()
         self._deck_drawn = False
         super().__init__()
         self.set_question(make_question("first_k", "standard", 4, k=6))
@@ -391,8 +390,7 @@ class SetupApp(App):
                                       "piles hold dividend cards somewhere inside; hover for card positions")),
             (tr("Exercise"), tr("answer with Yes/No or a number, then Check; New question deals another")),
         ]
-        rows = "".join(f"<li><b>{html.escape(k)}</b> — {html.escape(v)}</li>" for k, v in items)
-        return f"<details open><summary><b>{tr('Legend')}</b></summary><ul>{rows}</ul></details>"
+        return legend_html(items)
 
     # ------------------------------------------------------------------ the setup steps
     @guarded
@@ -652,7 +650,7 @@ class SetupApp(App):
     # ------------------------------------------------------------------ exercise
     def set_question(self, question: Question) -> None:
         self.question = question
-        self.question_checked = False
+        self.score.next_question()
         self.question_right = None
         self.question_html.value = f"<p><b>{html.escape(question.text)}</b></p>"
         self.yes_no.value = None
@@ -683,20 +681,11 @@ class SetupApp(App):
             given = parse_whole(self.number.value, tr("Your answer"), minimum=0)
             shown, right_text = str(given), str(q.answer)
         right = given == q.answer
-        if not self.question_checked:
-            self.score[1] += 1
-            self.score[0] += int(right)
-        self.question_checked = True
+        self.score.record(right)
         self.question_right = right
-        verdict = (f"<span class='railkit-right'>✔ {tr('right')}</span>" if right
-                   else f"<span class='railkit-wrong'>✘ {tr('wrong')}</span>")
         self.answer_html.value = (f"<p>{tr('You answered {given}; the answer is {answer}.', given=html.escape(shown), answer=html.escape(right_text))} "
-                                  f"{verdict}</p><p>{html.escape(q.explanation)}</p>"
+                                  f"{verdict_html(right)}</p><p>{html.escape(q.explanation)}</p>"
                                   f"<p>{tr('The piles, top to bottom:')}</p>{piles_table_html(q.piles)}")
         self.score_html.value = tr("Score: {right} of {total} questions right first time.",
-                                   right=self.score[0], total=self.score[1])
-        if right:
-            self.show_ok(tr("Right!"))
-        else:
-            self.show_info(tr("Not quite: the explanation below walks through the piles."))
-        return right
+                                   right=self.score.right, total=self.score.total)
+        return self.report_answer(right, tr("Right!"), tr("Not quite: the explanation below walks through the piles."))

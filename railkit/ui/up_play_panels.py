@@ -1,17 +1,16 @@
 """Panels of the Union Pacific game app (``railkit.ui.up_play``): HTML built from the engine's view and
-payout records, and the payout exercise (UP-D3..UP-D11). Pure functions: they read, never change, a game.
+payout records, and the legend. Pure functions: they read, never change, a game.
 """
 
 from __future__ import annotations
 
 import html
-import random
-from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from railkit.ui.app import legend_html
 from railkit.ui.i18n import tr
 from railkit.ui.up_common import company_html, company_name
-from railkit.unionpacific import IMAGINARY, UP, UP_TABLE, PayoutRecord
+from railkit.unionpacific import IMAGINARY, UP, PayoutRecord
 
 PLAY_STYLE = """
 <style>
@@ -71,68 +70,6 @@ def cards_html(items: Iterable[str], plain_first: bool = False) -> str:
     head = f"<span class='label'>{items.pop(0)}</span>" if plain_first and items else ""
     inner = "".join(f"<span class='card'>{item}</span>" for item in items)
     return f"<div class='railkit-cards'>{head}{inner}</div>"
-
-
-def holder_name(holder: str, you: str | None) -> str:
-    return tr("you") if you is not None and holder == you else holder
-
-
-# -- the payout exercise ------------------------------------------------------------------------
-@dataclass(frozen=True)
-class PayoutQuestion:
-    """“How much did <company> pay <holder> at payout <number>?” (UP-D3..UP-D11)."""
-
-    number: int
-    subject: str  # company key or UP
-    holder: str
-    answer: int
-    text: str  # HTML
-    index: int  # position of the subject's explanation in the record
-
-
-def make_question(board: Any, record: PayoutRecord, total: int, humans: Sequence[str], rng: random.Random,
-                  you: str | None) -> PayoutQuestion | None:
-    """A question about ``record`` for one of ``humans``: a company they hold shares of (preferring ones
-    with several shareholders that pay them something), else Union Pacific, else the largest holder of
-    some company."""
-    keys = list(record.holdings)  # aligned with record.explanations (companies with holders, then UP)
-    if len(keys) != len(record.explanations):
-        return None
-    scored: list[tuple[int, int, str, str]] = []
-    for i, key in enumerate(keys):
-        holders = {h: n for h, n in record.holdings[key].items() if n > 0}
-        paid = record.explanations[i].amounts
-        for h in humans:
-            if holders.get(h, 0) > 0:
-                score = (2 if key != UP else 0) + (1 if len(holders) > 1 else 0) + (2 if paid.get(h, 0) else 0)
-                if key == UP and record.number == 1:
-                    score = -1  # the first UP payout always pays 0
-                scored.append((score, i, key, h))
-    if scored:
-        best = max(s[0] for s in scored)
-        _, index, key, holder = rng.choice([s for s in scored if s[0] == best])
-    else:
-        companies = [(i, k) for i, k in enumerate(keys) if k != UP and any(record.holdings[k].values())]
-        if not companies:
-            return None
-        index, key = rng.choice(companies)
-        holder = max(record.holdings[key].items(), key=lambda kv: kv[1])[0]
-    explanation = record.explanations[index]
-    shares = ", ".join(f"{html.escape(h)} {n}" for h, n in record.holdings[key].items() if n > 0)
-    name = html.escape(company_name(board, key))
-    who = html.escape(holder_name(holder, you))
-    if key == UP:
-        column = ", ".join(str(a) for a in UP_TABLE[record.number])
-        facts = tr("Union Pacific pays by position from the table for payout {n}: {column} for the 1st to "
-                   "5th (UP-D9, ties UP-D11). UP shares on the table: {shares}.",
-                   n=record.number, column=column, shares=shares)
-    else:
-        facts = tr("{company} was worth {value} (UP-D2). Its shares on the table: {shares}.",
-                   company=name, value=record.values[key], shares=shares)
-    text = (f"<p><b>{tr('Payout {n} of {total} has just been paid.', n=record.number, total=total)}</b> {facts}</p>"
-            f"<p><b>{tr('How much did {company} pay {who}?', company=name, who=who)}</b> "
-            f"{tr('Type the amount in millions; the breakdown of this payout stays hidden until you answer.')}</p>")
-    return PayoutQuestion(record.number, key, holder, int(explanation.amounts.get(holder, 0)), text, index)
 
 
 # -- HTML panels (pure functions of the engine's view) ------------------------------------------
@@ -232,3 +169,38 @@ def display_html(board: Any, v: Mapping[str, Any]) -> str:
         return tr("The display is turned up once everybody has chosen a first share (UP-S6).")
     cards = [company_html(board, c) if c is not None else tr("(empty)") for c in v["display"]]
     return cards_html(cards)
+
+
+def play_legend_html() -> str:
+    """What each part of the app is for, with its rule IDs."""
+    items = [
+        (tr("New game and options"), tr("against 1–5 computer players or hot seat; the share deck (UP-S7, "
+                                        "UP-S7-FI, UP-V1) and the variants, each with its rule ID; the same "
+                                        "game number deals the same game")),
+        (tr("Show my hand"), tr("hot seat only: hands are secret, so the player to act shows theirs when the "
+                                "others look away; it hides again when the turn passes")),
+        (tr("Your hand"), tr("your track cards and the shares in your hand; only shares on the table count "
+                             "at a payout (UP-I4)")),
+        (tr("The step chips"), tr("where you are in a turn: track card (UP-T1), build or invest (UP-T3), "
+                                  "draw a share (UP-B3), exchange or end (UP-B4, UP-B6)")),
+        (tr("Build"), tr("choose a track card, then a company (✔ marks those with a legal section for that "
+                         "card), then a section (legal ones first, ✔). The yellow band on the map shows the "
+                         "legal sections, the blue band your section, and the checklist says why (UP-B2a–f)")),
+        (tr("Invest"), tr("the share combinations the rules allow (UP-I1) and the track card to discard "
+                          "(UP-I3)")),
+        (tr("Draw, exchange, end turn"), tr("after a build: take a display card, the deck's top card or a UP "
+                                            "share (UP-B3); then swap a share for UP (UP-B4) or end (UP-B6)")),
+        (tr("Map"), tr("trains in company colours (squares on starting spaces), empty spaces as open circles, "
+                       "headquarters as stars; drag to pan, scroll to zoom, hover for names")),
+        (tr("Players, companies"), tr("money (if public, UP-D13), hand sizes, company values (trains + 1, "
+                                      "UP-D2), trains left, shares on the table; the most shares of each "
+                                      "company in yellow")),
+        (tr("Latest moves, payouts, log"), tr("everything that happened since your last move, every payout "
+                                              "with its breakdown, and the whole game in words")),
+        (tr("Exercise"), tr("after each payout: type how much one company paid, then Check; the breakdown "
+                            "appears after your answer")),
+        (tr("Undo, Save, Load"), tr("undo goes back to just before your last move; Save gives the game as "
+                                    "text and as a file; Load replays a pasted game (a broken one is "
+                                    "refused and nothing changes)")),
+    ]
+    return legend_html(items)

@@ -4,30 +4,13 @@ its steps; the learner takes a card; the next auction begins; the “who chooses
 
 import pytest
 
-from conftest import ARTIFACTS, open_app, page_errors
+from conftest import fill, open_app, page_errors, shot, wait_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
 
 
-def wait_text(page, selector: str, text: str, timeout: float = 60000) -> None:
-    page.wait_for_function(
-        "([sel, text]) => { const el = document.querySelector(sel); return el && el.innerText.includes(text); }",
-        arg=[selector, text], timeout=timeout)
-
-
-def shot(page, name: str, selector: str = ".railkit-app") -> None:
-    """Screenshot the viewport with ``selector`` scrolled to its top (Voila scrolls inside a container, so a
-    full-page screenshot would only show the lesson text)."""
-    page.locator(selector).first.evaluate("el => el.scrollIntoView({block: 'start'})")
-    page.wait_for_timeout(200)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name), full_page=False)
-
-
 def type_bid(page, amount: str) -> None:
-    field = page.locator(".railkit-kk-bid input")
-    field.fill(amount)
-    field.press("Tab")  # ipywidgets Text syncs on input/blur
+    fill(page, ".railkit-kk-bid", amount)
     page.click(".railkit-kk-bid-button")
 
 

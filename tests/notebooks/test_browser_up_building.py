@@ -2,62 +2,11 @@
 every non-loopback request aborted. Pick a company and a card, see the legal sections, pick a section
 and read the checklist; an illegal placement shows its rule; the exercise checks an answer."""
 
-import os
-import time
-
 import pytest
 
-from conftest import ARTIFACTS, open_app, page_errors
+from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
-
-
-def wait_text(page, selector: str, text: str, timeout: float = 20000) -> None:
-    page.wait_for_function(
-        "([sel, text]) => { const el = document.querySelector(sel); return el && el.innerText.includes(text); }",
-        arg=[selector, text], timeout=timeout)
-
-
-def wait_until_idle(server, timeout: float = 240.0, quiet: float = 3.0) -> None:
-    """Wait until the Voila server and its kernels use no CPU for ``quiet`` seconds.
-
-    ``voila_server`` is ready once Voila logs “Kernel pool of … is filled”, which only means the pool
-    kernels have *started*; each then executes its notebook (pre-rendering). With Voila 0.5.13, a page
-    requested while its pool kernel is still executing a widget app could hang (seen with this lesson
-    on a busy machine), so wait for the pre-rendering to finish. Linux only (reads /proc).
-    """
-    def tree_cpu() -> int:
-        root, total, pids = server.proc.pid, 0, {server.proc.pid}
-        stats = {}
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    with open(f"/proc/{entry}/stat") as f:
-                        fields = f.read().rsplit(")", 1)[1].split()
-                    stats[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))  # ppid, utime+stime
-                except (OSError, IndexError, ValueError):
-                    continue
-        changed = True
-        while changed:  # descendants of the server: its kernels
-            changed = False
-            for pid, (ppid, _cpu) in stats.items():
-                if ppid in pids and pid not in pids:
-                    pids.add(pid)
-                    changed = True
-        for pid in pids:
-            total += stats.get(pid, (0, 0))[1]
-        return total if root in stats else -1
-
-    deadline = time.monotonic() + timeout
-    last, calm_since = tree_cpu(), time.monotonic()
-    while time.monotonic() < deadline:
-        time.sleep(0.5)
-        now = tree_cpu()
-        if now - last > 5:  # more than 0.05 s of CPU in half a second: still rendering
-            calm_since = time.monotonic()
-        last = now
-        if time.monotonic() - calm_since >= quiet:
-            return
 
 
 def test_building_flow_offline(voila_server, offline_page):
