@@ -20,12 +20,7 @@ from railkit.unionpacific import (
     new_game,
 )
 
-
-def started(players=4, seed=0, **options):
-    game = new_game(players, seed=seed, **options)
-    for p in game.players:
-        game.apply(ChooseFirstShare(p, sorted(game.share_hand[p])[0]))
-    return game
+from up_helpers import started
 
 
 def draw_with_top(game, *top, source="deck"):

@@ -27,13 +27,7 @@ from railkit.unionpacific import (
     new_game,
 )
 
-
-def started(players=4, seed=0, **options):
-    """A game past UP-S5: everyone has laid the first share of their sorted hand."""
-    game = new_game(players, seed=seed, **options)
-    for p in game.players:
-        game.apply(ChooseFirstShare(p, sorted(game.share_hand[p])[0]))
-    return game
+from up_helpers import started
 
 
 def give_track(game, player, *cards):
