@@ -103,9 +103,9 @@ def win_rate(n: int, players: int = 4) -> tuple[float, float, int]:
         seat = game.players[seed % players]
         bots = {p: (HeuristicBot(seed) if p == seat else RandomBot(seed * 7 + i)) for i, p in enumerate(game.players)}
         result = play_game(game, bots).result()
-        if seat in result["winners"]:
-            wins += 1 / len(result["winners"])
-        money = result["money"]
+        if seat in result.winners:
+            wins += 1 / len(result.winners)
+        money = result.money
         margin += money[seat] - max(m for p, m in money.items() if p != seat)
     return wins / n, margin / n, n
 

@@ -1,23 +1,42 @@
-"""Actions are small frozen dataclasses; each game keeps a registry to (de)serialize them.
+"""Actions are small frozen dataclasses; each game keeps one ``registry`` to (de)serialize them.
 
 An action serializes to a flat dict ``{"type": <name>, <field>: <value>, ...}`` whose values
-are JSON types (tuples become lists and are turned back into tuples on load).
+are JSON types (tuples become lists and are turned back into tuples on load). Decoding is
+bounded: a hostile save cannot make a field larger than ``MAX_TEXT`` characters or
+``MAX_ITEMS`` items, nor a number larger than ``MAX_NUMBER``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, Protocol, TypeVar
 
+__all__ = ["Action", "ActionRegistry", "MAX_ITEMS", "MAX_NUMBER", "MAX_TEXT"]
+
+MAX_TEXT = 200  # characters in one text field of an action
+MAX_ITEMS = 64  # items in one list field of an action
+MAX_NUMBER = 10**9  # size of one number field of an action
+
+
+class Action(Protocol):
+    """What every action has: the player who takes it."""
+
+    @property
+    def player(self) -> str: ...
+
+
+A = TypeVar("A")
 T = TypeVar("T")
 
 
-class ActionRegistry:
-    """Maps action type names to dataclasses for one game."""
+class ActionRegistry(Generic[A]):
+    """Maps action type names to the dataclasses of one game."""
 
     def __init__(self, game: str) -> None:
         self.game = game
-        self._by_name: dict[str, type] = {}
+        self._by_name: dict[str, type[Any]] = {}
+        self._by_class: dict[type[Any], str] = {}
 
     def register(self, name: str) -> Callable[[type[T]], type[T]]:
         def decorate(cls: type[T]) -> type[T]:
@@ -26,29 +45,71 @@ class ActionRegistry:
             if name in self._by_name:
                 raise TypeError(f"action type {name!r} registered twice")
             self._by_name[name] = cls
-            cls.action_type = name  # type: ignore[attr-defined]
+            self._by_class[cls] = name
             return cls
 
         return decorate
 
-    def to_dict(self, action: Any) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": action.action_type}
-        for field in dataclasses.fields(action):
+    def type_name(self, action: object) -> str:
+        try:
+            return self._by_class[type(action)]
+        except KeyError:
+            raise TypeError(f"{action!r} is not a {self.game} action") from None
+
+    def to_dict(self, action: A) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type_name(action)}
+        for field in dataclasses.fields(action):  # type: ignore[arg-type]
             value = getattr(action, field.name)
             out[field.name] = list(value) if isinstance(value, tuple) else value
         return out
 
-    def from_dict(self, data: dict[str, Any]) -> Any:
+    def from_dict(self, data: Mapping[str, Any]) -> A:
+        """The action ``data`` describes; ``ValueError`` saying what is wrong otherwise."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a move must be a JSON object, not {_kind(data)}")
+        name = data.get("type")
+        cls = self._by_name.get(name) if isinstance(name, str) else None
+        if cls is None:
+            shown = repr(name)[:40] if isinstance(name, str) else _kind(name)
+            raise ValueError(f"{shown} is not a kind of move in this game (known: {', '.join(self.names())})")
+        fields = {f.name for f in dataclasses.fields(cls)}
+        extra = sorted(str(k)[:40] for k in data if k != "type" and k not in fields)
+        if extra:
+            raise ValueError(f"a {name!r} move has no field {', '.join(map(repr, extra))}")
+        kwargs = {key: _bounded(key, value) for key, value in data.items() if key != "type"}
         try:
-            cls = self._by_name[data["type"]]
-        except KeyError as exc:
-            raise ValueError(f"unknown {self.game} action: {data!r}") from exc
-        kwargs = {}
-        for field in dataclasses.fields(cls):
-            if field.name in data:
-                value = data[field.name]
-                kwargs[field.name] = tuple(value) if isinstance(value, list) else value
-        return cls(**kwargs)
+            return cls(**kwargs)  # type: ignore[no-any-return]
+        except TypeError as exc:
+            missing = sorted(fields - set(kwargs))
+            raise ValueError(f"a {name!r} move lacks {', '.join(map(repr, missing)) or 'a field'}") from exc
 
     def names(self) -> list[str]:
         return sorted(self._by_name)
+
+
+def _kind(value: object) -> str:
+    return {dict: "an object", list: "a list", str: "text", int: "a number", float: "a number",
+            bool: "true/false", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def _bounded(key: str, value: Any) -> Any:
+    """``value`` as an action field (lists become tuples), refused when oversized or nested."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        if abs(value) > MAX_NUMBER:
+            raise ValueError(f"field {key!r} holds a number larger than {MAX_NUMBER:,}")
+        return value
+    if isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            raise ValueError(f"field {key!r} is longer than {MAX_TEXT} characters")
+        return value
+    if isinstance(value, list):
+        if len(value) > MAX_ITEMS:
+            raise ValueError(f"field {key!r} holds more than {MAX_ITEMS} items")
+        for item in value:
+            if isinstance(item, bool) or not isinstance(item, (str, int)):
+                raise ValueError(f"field {key!r} must be a list of texts or numbers")
+            _bounded(key, item)
+        return tuple(value)
+    raise ValueError(f"field {key!r} cannot be {_kind(value)}")

@@ -1,54 +1,237 @@
 """The shape both games share: the action log is the game.
 
 A ``Game`` is built from (players, seed, options) by a deterministic setup; every change
-afterwards is an action passed to ``apply``. Saving writes the log; loading, undo and
-replay all rebuild the game by applying the log again to a fresh setup.
+afterwards is an action passed to ``apply``. Saving writes the log; ``load``, ``undo``,
+``replay`` and ``copy`` all rebuild the game by applying the log again to a fresh setup
+(``copy`` may take a faster route where a game's state copies cheaply).
+
+Each game subclasses ``Game[A]`` with its action union ``A`` and supplies: ``GAME`` (the save
+name), ``TITLE``, ``PLAYER_RANGE``/``PLAYER_RULE`` (how many may play), ``registry``
+(its actions), ``_check_options``, ``_setup`` and the rule methods below.
+
+Every size that comes from outside is bounded before anything is allocated: the text of a
+save (``MAX_SAVE_BYTES``), the number of players and the length of their names
+(``MAX_NAME_LENGTH``), the number of moves (``MAX_ACTIONS``), the seed (``MAX_SEED``) and,
+in ``railkit.actions``, every field of a move.
 """
 
 from __future__ import annotations
 
+import html
 import json
+import random
+import unicodedata
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypedDict, TypeVar
 
 from railkit.actions import ActionRegistry
-from railkit.errors import GameOverError, RuleError
+from railkit.errors import GameOverError, RuleError, SaveFileError
+
+__all__ = [
+    "BaseView",
+    "Game",
+    "MAX_ACTIONS",
+    "MAX_NAME_LENGTH",
+    "MAX_SAVE_BYTES",
+    "MAX_SEED",
+    "Outcome",
+    "SAVE_FORMAT",
+    "SAVE_VERSION",
+    "SaveFileError",
+    "check_seed",
+    "normalize_players",
+    "parse_save",
+]
 
 SAVE_FORMAT = "railkit-game"
 SAVE_VERSION = 1
+MAX_SAVE_BYTES = 1_000_000  # a finished six-player game saves in about 60 kB
+MAX_ACTIONS = 10_000  # a six-player Union Pacific game takes about 400 moves
+MAX_NAME_LENGTH = 30  # characters in a player's name
+MAX_SEED = 2**63  # seeds are whole numbers in (-MAX_SEED, MAX_SEED)
+MAX_OPTION_TEXT = 300  # characters in a text option (a file path)
+
+A = TypeVar("A")
+G = TypeVar("G", bound="Game[Any]")
 
 
-class SaveFileError(ValueError):
-    """A saved game cannot be read. The message says what is wrong and where."""
+class BaseView(TypedDict):
+    """The keys every game's view has, with the same names in both games."""
+
+    game: str
+    players: list[str]
+    phase: str  # the step of play (e.g. "bid", "action"); "over" at the end
+    to_act: list[str]  # who may act now (several in a simultaneous step)
+    over: bool
+    you: str | None  # whose view this is; None for a spectator
+    log_length: int
 
 
-def normalize_players(players: int | Sequence[str], lo: int, hi: int, rule: str) -> tuple[str, ...]:
-    """``3`` becomes ``("Player 1", "Player 2", "Player 3")``; names must be unique and non-empty."""
+@dataclass(frozen=True)
+class Outcome:
+    """How a game stands at its end (or that it has not ended), the same type in both games.
+
+    ``ending`` is the rule ID (or DECISION) that ended the game; ``score`` is what ranks the
+    players (Union Pacific: money; Vom Kap bis Kairo: terrains crossed); ``details`` holds what
+    one game adds (e.g. the imaginary shareholder's money); ``words`` says it all in a sentence.
+    """
+
+    over: bool
+    winners: tuple[str, ...]
+    ending: str | None
+    score: Mapping[str, int]
+    money: Mapping[str, int]
+    words: str
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def winner(self) -> str | None:
+        """The single winner, or ``None`` (not over yet, or a shared win)."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "over": self.over,
+            "winners": list(self.winners),
+            "ending": self.ending,
+            "score": dict(self.score),
+            "money": dict(self.money),
+            "details": dict(self.details),
+            "words": self.words,
+        }
+
+    def __str__(self) -> str:
+        return self.words
+
+    def __repr__(self) -> str:
+        if not self.over:
+            return "<Outcome: not over>"
+        return f"<Outcome: {' and '.join(self.winners)} won ({self.ending})>"
+
+
+def normalize_players(players: object, lo: int, hi: int, rule: str) -> tuple[str, ...]:
+    """``3`` becomes ``("Player 1", "Player 2", "Player 3")``; names must be unique, short, plain text.
+
+    The count is checked before anything is built, so ``10**12`` players costs nothing.
+    """
+    if isinstance(players, bool):
+        raise TypeError(f"players must be a number or a list of names, not {players!r}")
     if isinstance(players, int):
-        names = tuple(f"Player {i + 1}" for i in range(players))
-    else:
-        names = tuple(str(p) for p in players)
-    if not lo <= len(names) <= hi:
-        raise RuleError(rule, f"this game takes {lo} to {hi} players, not {len(names)}")
-    if any(not n.strip() for n in names):
-        raise RuleError(rule, "every player needs a non-empty name")
+        if not lo <= players <= hi:
+            raise RuleError(rule, f"this game takes {lo} to {hi} players, not {_short_number(players)}")
+        return tuple(f"Player {i + 1}" for i in range(players))
+    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+        raise TypeError(f"players must be a number or a list of names, not {type(players).__name__}")
+    if not lo <= len(players) <= hi:
+        raise RuleError(rule, f"this game takes {lo} to {hi} players, not {len(players)}")
+    if not all(isinstance(p, str) for p in players):
+        raise TypeError("every player's name must be text")
+    names = tuple(unicodedata.normalize("NFC", p).strip() for p in players)
+    for name in names:
+        if not name:
+            raise RuleError(rule, "every player needs a name; one is empty")
+        if len(name) > MAX_NAME_LENGTH:
+            raise RuleError(rule, f"a player's name may have at most {MAX_NAME_LENGTH} characters; "
+                                  f"{name[:MAX_NAME_LENGTH]!r}… is longer")
+        if any(unicodedata.category(ch)[0] == "C" for ch in name):
+            raise RuleError(rule, f"a player's name may not hold control characters: {name!r}")
     if len(set(names)) != len(names):
-        raise RuleError(rule, f"player names must be different: {list(names)}")
+        raise RuleError(rule, f"player names must be different: {', '.join(names)}")
     return names
 
 
-class Game(ABC):
-    """Base class of both engines. Subclasses implement setup, rules and views."""
+def check_seed(seed: object) -> int:
+    """A seed is a whole number; anything else is a ``TypeError``, a huge one a ``ValueError``."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"the seed must be a whole number, not {type(seed).__name__}")
+    if not -MAX_SEED < seed < MAX_SEED:
+        raise ValueError(f"the seed must be smaller than 2**63 in size, not {_short_number(seed)}")
+    return seed
 
-    GAME: ClassVar[str]
-    registry: ClassVar[ActionRegistry]
+
+def _short_number(n: int) -> str:
+    text = str(n) if abs(n) < 10**30 else f"a number of {len(str(abs(n)))} digits"
+    return text
+
+
+def parse_save(save: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
+    """The JSON object of a save, or ``SaveFileError`` in plain words (size checked first)."""
+    if isinstance(save, Mapping):
+        return save
+    if isinstance(save, (bytes, bytearray)):
+        if len(save) > MAX_SAVE_BYTES:
+            raise SaveFileError(f"the file is {len(save):,} bytes; a saved game is at most {MAX_SAVE_BYTES:,}")
+        try:
+            save = bytes(save).decode("utf-8")
+        except UnicodeDecodeError:
+            raise SaveFileError("the file is not text (a saved game is a .json text file)") from None
+    if not isinstance(save, str):
+        raise TypeError(f"a save is JSON text or a dict, not {type(save).__name__}")
+    if len(save) > MAX_SAVE_BYTES:
+        raise SaveFileError(f"the file is {len(save):,} characters; a saved game is at most {MAX_SAVE_BYTES:,}")
+    if not save.strip():
+        raise SaveFileError("the file is empty")
+    try:
+        data = json.loads(save)
+    except json.JSONDecodeError as exc:
+        if exc.pos >= len(save.rstrip()) - 1:
+            raise SaveFileError("the file is cut off near the end (it was not saved completely)") from None
+        raise SaveFileError(
+            f"the file is not a saved game: its text is broken on line {exc.lineno}, character {exc.colno}"
+        ) from None
+    except (ValueError, RecursionError):  # e.g. a number of 5,000 digits, or deep nesting
+        raise SaveFileError("the file is not a saved game: it holds a value too large or too deeply nested") from None
+    if not isinstance(data, dict):
+        raise SaveFileError("the file is not a saved game: it should hold one JSON object")
+    return data
+
+
+class Game(ABC, Generic[A]):
+    """Base class of both engines: setup from (players, seed, options), then the action log."""
+
+    GAME: ClassVar[str]  # the name written into saves
+    TITLE: ClassVar[str]  # the game's printed name
+    PLAYER_RANGE: ClassVar[tuple[int, int]]
+    PLAYER_RULE: ClassVar[str]  # the rule ID that sets how many may play
+    OPTIONS_RULE: ClassVar[str]  # the rule ID cited for an unknown option
+    OPTION_DEFAULTS: ClassVar[Mapping[str, Any]]
+    registry: ClassVar[ActionRegistry[Any]]
 
     players: tuple[str, ...]
     seed: int
     options: dict[str, Any]
-    log: list[Any]
+    log: list[A]
+    rng: random.Random
+
+    def __init__(self, players: int | Sequence[str], seed: int = 0, **options: Any) -> None:
+        self.players = normalize_players(players, *self.PLAYER_RANGE, self.PLAYER_RULE)
+        self.seed = check_seed(seed)
+        unknown = sorted(set(options) - set(self.OPTION_DEFAULTS))
+        if unknown:
+            shown = ", ".join(repr(str(u)[:40]) for u in unknown[:5])
+            raise RuleError(self.OPTIONS_RULE,
+                            f"unknown option(s) {shown}; the options are {', '.join(self.OPTION_DEFAULTS)}")
+        for name, value in options.items():
+            if isinstance(value, str) and len(value) > MAX_OPTION_TEXT:
+                raise RuleError(self.OPTIONS_RULE,
+                                f"option {name} is longer than {MAX_OPTION_TEXT} characters")
+        self.options = self._check_options({**self.OPTION_DEFAULTS, **options})
+        self.log = []
+        self.rng = random.Random(self.seed)
+        self._narrative: list[str] = []
+        self._setup()
 
     # -- the rules, per game -------------------------------------------------
+    @abstractmethod
+    def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """All options (defaults filled in), checked: ``TypeError`` / ``RuleError`` otherwise."""
+
+    @abstractmethod
+    def _setup(self) -> None:
+        """Deal and lay out the game, using ``self.rng`` in a fixed order; may add to the narrative."""
+
     @property
     @abstractmethod
     def current_player(self) -> str | None:
@@ -62,53 +245,70 @@ class Game(ABC):
 
     @property
     @abstractmethod
-    def is_over(self) -> bool: ...
+    def phase(self) -> str:
+        """The step of play, named as in the views; ``"over"`` at the end."""
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
 
     @abstractmethod
-    def legal_actions(self, player: str | None = None) -> list[Any]:
+    def legal_actions(self, player: str | None = None) -> list[A]:
         """Every legal action for ``player`` (default: the current player)."""
 
     @abstractmethod
-    def check(self, action: Any) -> None:
+    def check(self, action: A) -> None:
         """Raise ``RuleError`` if ``action`` is illegal now. Never changes the state."""
 
     @abstractmethod
-    def _perform(self, action: Any) -> list[str]:
+    def _perform(self, action: A) -> list[str]:
         """Carry out a checked action; return what happened, in plain words."""
 
     @abstractmethod
-    def result(self) -> Any: ...
+    def result(self) -> Outcome: ...
 
     @abstractmethod
-    def view(self, player: str | None) -> dict[str, Any]:
-        """What ``player`` may see (``None``: a spectator, public information only)."""
+    def view(self, player: str | None) -> Any:
+        """What ``player`` may see (``None``: a spectator, public information only); a ``BaseView``."""
 
     @abstractmethod
     def state_dict(self) -> dict[str, Any]:
         """The whole state, hidden parts included, as JSON types (for tests and debugging)."""
 
+    @abstractmethod
+    def describe(self, action: A) -> str:
+        """``action`` in plain words, e.g. "Ann builds a Wabash train on Denver–Pueblo"."""
+
+    def _game_over_rule(self) -> str:
+        return self.PLAYER_RULE
+
     # -- shared machinery ----------------------------------------------------
-    def apply(self, action: Any) -> list[str]:
+    def apply(self, action: A) -> list[str]:
         """Check and carry out ``action``; append it to the log; return the events in words.
 
         A rejected action raises ``RuleError`` and leaves the game exactly as it was.
         """
         if self.is_over:
-            raise GameOverError(self._game_over_rule(), "the game is over; no more actions")
+            raise GameOverError(self._game_over_rule(), "the game is over; no more moves can be made")
+        if len(self.log) >= MAX_ACTIONS:
+            raise RuleError(self._game_over_rule(), f"a game holds at most {MAX_ACTIONS:,} moves")
         self.check(action)
         events = self._perform(action)
         self.log.append(action)
+        self._narrative.extend(events)
         return events
 
-    def _game_over_rule(self) -> str:
-        return "END"
-
-    def is_legal(self, action: Any) -> bool:
+    def is_legal(self, action: A) -> bool:
         try:
             self.check(action)
         except RuleError:
             return False
         return not self.is_over
+
+    @property
+    def narrative(self) -> list[str]:
+        """Everything that has happened, in plain words (public information only)."""
+        return list(self._narrative)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -122,43 +322,100 @@ class Game(ABC):
         }
 
     def to_json(self, indent: int | None = 1) -> str:
-        return json.dumps(self.to_dict(), indent=indent)
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Game":
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise SaveFileError("not a railkit saved game (missing 'format': 'railkit-game')")
+    def load(cls: type[G], save: str | bytes | Mapping[str, Any]) -> G:
+        """Rebuild a saved game (JSON text, bytes or the mapping of ``to_dict``) by replaying its log.
+
+        Every problem is a ``SaveFileError`` whose message says, in words, what is wrong.
+        """
+        data = parse_save(save)
+        if data.get("format") != SAVE_FORMAT:
+            raise SaveFileError("the file is not a railkit saved game (it has no \"format\": \"railkit-game\")")
         if data.get("game") != cls.GAME:
-            raise SaveFileError(f"this save is for {data.get('game')!r}, not {cls.GAME!r}")
+            other = data.get("game")
+            shown = repr(other[:40]) if isinstance(other, str) else "no game"
+            raise SaveFileError(f"the file is a save of {shown}, not of {cls.TITLE}")
         if data.get("version") != SAVE_VERSION:
-            raise SaveFileError(f"unsupported save version {data.get('version')!r}")
+            raise SaveFileError(f"the file is a save of another version ({str(data.get('version'))[:20]}); "
+                                f"this railkit reads version {SAVE_VERSION}")
+        for key in ("players", "seed"):
+            if key not in data:
+                raise SaveFileError(f"the file has no {key!r}")
+        options = data.get("options", {})
+        actions = data.get("actions", [])
+        if not isinstance(options, dict):
+            raise SaveFileError("the file's 'options' must be a JSON object")
+        if not isinstance(actions, list):
+            raise SaveFileError("the file's 'actions' must be a list of moves")
+        if len(actions) > MAX_ACTIONS:
+            raise SaveFileError(f"the file holds {len(actions):,} moves; a game has at most {MAX_ACTIONS:,}")
         try:
-            game = cls(data["players"], seed=data["seed"], **data.get("options", {}))
-        except KeyError as exc:
-            raise SaveFileError(f"the save has no {exc.args[0]!r}") from exc
-        for index, raw in enumerate(data.get("actions", [])):
+            game = cls(data["players"], seed=data["seed"], **{str(k): v for k, v in options.items()})
+        except (RuleError, TypeError, ValueError) as exc:
+            raise SaveFileError(f"the game it describes cannot be set up: {_reason(exc)}") from None
+        for index, raw in enumerate(actions, start=1):
             try:
-                game.apply(cls.registry.from_dict(raw))
-            except (RuleError, ValueError, TypeError) as exc:
-                raise SaveFileError(f"action {index + 1} of the save cannot be replayed: {exc}") from exc
+                action = cls.registry.from_dict(raw)
+                game.apply(action)
+            except (RuleError, TypeError, ValueError) as exc:
+                raise SaveFileError(f"move {index} cannot be replayed: {_reason(exc)}") from None
         return game
 
     @classmethod
-    def from_json(cls, text: str) -> "Game":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SaveFileError(f"the save is not valid JSON: {exc}") from exc
-        return cls.from_dict(data)
+    def from_dict(cls: type[G], data: Mapping[str, Any]) -> G:
+        return cls.load(data)
 
-    def replay(self, upto: int | None = None) -> "Game":
+    @classmethod
+    def from_json(cls: type[G], text: str | bytes) -> G:
+        return cls.load(text)
+
+    def replay(self: G, upto: int | None = None) -> G:
         """A fresh game rebuilt from the first ``upto`` actions of this one's log."""
-        data = self.to_dict()
-        data["actions"] = data["actions"][: len(self.log) if upto is None else upto]
-        return type(self).from_dict(data)
+        count = len(self.log) if upto is None else upto
+        if not 0 <= count <= len(self.log):
+            raise ValueError(f"cannot replay {count} moves; the log holds {len(self.log)}")
+        game = type(self)(self.players, seed=self.seed, **self.options)
+        for action in self.log[:count]:
+            game.apply(action)
+        return game
 
-    def undo(self, count: int = 1) -> "Game":
+    def undo(self: G, count: int = 1) -> G:
         """The game as it was ``count`` actions ago (rebuilt by replay)."""
         if count < 0 or count > len(self.log):
-            raise ValueError(f"cannot undo {count} actions; the log holds {len(self.log)}")
+            raise ValueError(f"cannot undo {count} moves; the log holds {len(self.log)}")
         return self.replay(len(self.log) - count)
+
+    def copy(self: G) -> G:
+        """An independent game in the same state (engines may override with a faster copy)."""
+        return self.replay()
+
+    # -- how a game shows itself ---------------------------------------------
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"{self.phase}, {', '.join(self.players_to_act())} to act"
+        return f"<{type(self).__name__} {', '.join(self.players)}: {len(self.log)} moves, {state}>"
+
+    def _repr_html_(self) -> str:
+        """A small status card for notebooks: players, step of play, who acts, the outcome."""
+        esc = html.escape
+        if self.is_over:
+            status = f"<b>Over.</b> {esc(str(self.result()))}"
+        else:
+            status = f"{esc(self.phase)}; to act: {esc(', '.join(self.players_to_act()))}"
+        last = self._narrative[-1] if self._narrative else ""
+        return (
+            "<div style='border:1px solid #999;border-radius:6px;padding:6px 10px;display:inline-block'>"
+            f"<b>{esc(self.TITLE)}</b> — {esc(', '.join(self.players))}<br>"
+            f"{len(self.log)} moves · {status}"
+            + (f"<br><i>{esc(last)}</i>" if last else "")
+            + "</div>"
+        )
+
+
+
+def _reason(exc: BaseException) -> str:
+    """The words of an error without doubled prefixes."""
+    if isinstance(exc, RuleError):
+        return f"{exc.message} [{exc.rule}]"
+    return str(exc)

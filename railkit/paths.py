@@ -1,14 +1,18 @@
-"""Where the shipped data lives: ``data/`` beside the package (editable install, Binder),
-or the folder named by the ``RAILKIT_DATA`` environment variable."""
+"""Where the shipped data lives: ``railkit/data/`` inside the package (read through
+``importlib.resources``, so a plain wheel install finds it), or the folder named by the
+``RAILKIT_DATA`` environment variable. The repository's top-level ``data`` links here."""
 
 from __future__ import annotations
 
 import os
+from importlib import resources
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parent.parent  # a source checkout only (docs/, notebooks/)
 
 
 def data_dir() -> Path:
     override = os.environ.get("RAILKIT_DATA")
-    return Path(override) if override else PROJECT_ROOT / "data"
+    if override:
+        return Path(override)
+    return Path(str(resources.files("railkit") / "data"))

@@ -13,11 +13,11 @@ import random
 from typing import Any, Sequence
 
 from railkit.capecairo import rules_check, views
-from railkit.capecairo.actions import Bid, Build, Choose, Pass, registry
+from railkit.capecairo.actions import Action, Bid, Build, Choose, Pass, registry
 from railkit.capecairo.auction import explain_auction_order
 from railkit.capecairo.deck import Card, load_deck
 from railkit.capecairo.rules_check import TRACK_PRICE
-from railkit.game import Game, normalize_players
+from railkit.game import Game
 
 START_MONEY = 100  # KK-C5, KK-S1
 BONUS_CAP = 5  # KK-R3
@@ -30,27 +30,29 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 COLOURS = ("red", "yellow", "green", "blue")  # KK-C1: one train and tender per colour
 
 
-class CapeToCairoGame(Game):
+class CapeToCairoGame(Game[Action]):
     GAME = "cape_to_cairo"
+    TITLE = "Vom Kap bis Kairo"
+    PLAYER_RANGE = (2, 4)
+    PLAYER_RULE = "KK-S1"
+    OPTIONS_RULE = "KK-S1"
+    OPTION_DEFAULTS = DEFAULT_OPTIONS
     registry = registry
+    phase: str = "bid"  # bid | choose | build | over (set per game in _setup)
 
-    def __init__(self, players: int | Sequence[str], seed: int = 0, **options: Any) -> None:
-        self.players = normalize_players(players, 2, 4, "KK-S1")
+    def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        return _check_options(options)
+
+    def _setup(self) -> None:
         self.colours = dict(zip(self.players, COLOURS))  # KK-C1
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"seed must be a whole number, not {seed!r}")
-        self.seed = seed
-        self.options = _check_options(options)
-        self.opt = {**DEFAULT_OPTIONS, **self.options}
-        self.log = []
+        self.opt = self.options
         self.cards: dict[str, Card] = {c.id: c for c in load_deck(self.opt["deck"])}
         unknown = [c for c in self.opt["stack"] or () if c not in self.cards]
         if unknown:
             raise ValueError(f"stack names cards not in the deck: {unknown}")
-        self._rng = random.Random(seed)
         # KK-S1: deck shuffled face down (top = end of the list), everyone at 100 pounds.
         self.deck: list[str] = list(self.cards)
-        self._rng.shuffle(self.deck)
+        self.rng.shuffle(self.deck)
         if self.opt["stack"]:
             on_top = list(self.opt["stack"])
             stacked = set(on_top)
@@ -76,7 +78,7 @@ class CapeToCairoGame(Game):
         self.ending: str | None = None
         self.winners: tuple[str, ...] = ()
         self._seat = {p: i for i, p in enumerate(self.players)}
-        self._narrative: list[str] = [f"The deck of {len(self.deck)} terrain cards is shuffled; everyone starts with {START_MONEY} pounds (KK-S1)."]
+        self._narrative.append(f"The deck of {len(self.deck)} terrain cards is shuffled; everyone starts with {START_MONEY} pounds (KK-S1).")
         self._start_auction(self._narrative)
 
     # -- the Game interface ---------------------------------------------------
@@ -93,10 +95,6 @@ class CapeToCairoGame(Game):
             return tuple(p for p in self.players if p not in self.bids)
         player = self.current_player
         return () if player is None else (player,)
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
 
     def _game_over_rule(self) -> str:
         return self.ending or "KK-E1"
@@ -119,7 +117,6 @@ class CapeToCairoGame(Game):
             self._build(action.player, numbers, numbers.resolve_buy(action.buy), events)
         elif kind is Pass:
             self._pass(action.player, events)
-        self._narrative.extend(events)
         return events
 
     def result(self) -> views.Result:
@@ -131,12 +128,22 @@ class CapeToCairoGame(Game):
     def state_dict(self) -> dict[str, Any]:
         return views.state_dict(self)
 
-    # -- helpers for explanations, bots and the UI ---------------------------
-    @property
-    def narrative(self) -> list[str]:
-        """Everything that happened so far, in plain words (no sealed bid before it is revealed)."""
-        return list(self._narrative)
+    def describe(self, action: Action) -> str:
+        """``action`` in plain words (a sealed bid's amount stays hidden, KK-A2)."""
+        p = action.player
+        if isinstance(action, Bid):
+            return f"{p} hands in a sealed bid (KK-A2)"
+        if isinstance(action, Choose):
+            card = self.cards.get(action.card_id)
+            return f"{p} takes the {card.terrain if card else action.card_id} card (KK-A4)"
+        if isinstance(action, Build):
+            extra = "" if action.buy is None else f", buying {action.buy} track piece{'' if action.buy == 1 else 's'}"
+            return f"{p} crosses the next terrain{extra} (KK-B2)"
+        if isinstance(action, Pass):
+            return f"{p} passes (KK-B3)"
+        raise TypeError(f"{action!r} is not a Vom Kap bis Kairo action")
 
+    # -- helpers for explanations, bots and the UI ---------------------------
     def build_numbers(self, player: str) -> rules_check.BuildNumbers:
         return rules_check.build_numbers(self, player)
 
@@ -160,7 +167,7 @@ class CapeToCairoGame(Game):
                 return None
             self.deck = self.discard
             self.discard = []
-            self._rng.shuffle(self.deck)
+            self.rng.shuffle(self.deck)
             self.reshuffles += 1
             events.append(f"The deck ran out: the {len(self.deck)} discarded cards are shuffled into a new deck (KK-B7).")
         return self.deck.pop()
@@ -334,9 +341,6 @@ def _pounds(amount: int) -> str:
 
 
 def _check_options(options: dict[str, Any]) -> dict[str, Any]:
-    unknown = set(options) - set(DEFAULT_OPTIONS)
-    if unknown:
-        raise TypeError(f"unknown Cape to Cairo option(s) {sorted(unknown)}; known: {sorted(DEFAULT_OPTIONS)}")
     win = options.get("win_crossings", 8)
     if isinstance(win, bool) or not isinstance(win, int) or not 1 <= win <= 8:
         raise ValueError(f"win_crossings must be a whole number from 1 to 8, not {win!r}")
@@ -359,14 +363,10 @@ def new_game(players: int | Sequence[str], seed: int = 0, **options: Any) -> Cap
     return CapeToCairoGame(players, seed=seed, **options)
 
 
-def load_game(text_or_dict: str | dict[str, Any]) -> CapeToCairoGame:
-    """Rebuild a saved game (``to_json()`` text or ``to_dict()``) by replaying its log."""
-    if isinstance(text_or_dict, str):
-        game = CapeToCairoGame.from_json(text_or_dict)
-    else:
-        game = CapeToCairoGame.from_dict(json.loads(json.dumps(text_or_dict)))
-    assert isinstance(game, CapeToCairoGame)
-    return game
+def load_game(save: str | bytes | dict[str, Any]) -> CapeToCairoGame:
+    """Rebuild a saved game (``to_json()`` text or ``to_dict()``) by replaying its log;
+    ``SaveFileError`` in plain words when it cannot be read."""
+    return CapeToCairoGame.load(save)
 
 
 __all__ = ["BONUS_CAP", "CapeToCairoGame", "START_MONEY", "TRACK_PRICE", "load_game", "new_game"]

@@ -6,51 +6,35 @@ bids of an open auction (KK-A2). ``view(p)`` shows only ``p``'s own pending bid.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from railkit.game import Outcome
 
 if TYPE_CHECKING:
     from railkit.capecairo.game import CapeToCairoGame
 
 
-@dataclass(frozen=True)
-class Result:
-    """How the game ended: ``ending`` is ``"KK-E1"`` (eighth crossing) or ``"KK-B8"`` (stall)."""
+Result = Outcome  # the name earlier code used
 
-    over: bool
-    winners: tuple[str, ...]
-    ending: str | None
-    crossings: dict[str, int] = field(default_factory=dict)
-    money: dict[str, int] = field(default_factory=dict)
 
-    @property
-    def winner(self) -> str | None:
-        """The single winner, or ``None`` (game not over, or a shared win after KK-B8)."""
-        return self.winners[0] if len(self.winners) == 1 else None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"over": self.over, "winners": list(self.winners), "ending": self.ending,
-                "crossings": dict(self.crossings), "money": dict(self.money)}
-
-    def __str__(self) -> str:
-        if not self.over:
-            return "The game is still going on."
+def result(game: CapeToCairoGame) -> Outcome:
+    """KK-E1 (eighth crossing) or KK-B8 (stall); ``score`` is the number of terrains crossed."""
+    over = game.phase == "over"
+    crossings = {p: len(game.crossed[p]) for p in game.players}
+    money = dict(game.money)
+    if not over:
+        words = "The game is still going on."
+    else:
         scores = "; ".join(
-            f"{p}: {self.crossings[p]} crossed, {self.money[p]} pound{'' if self.money[p] == 1 else 's'}" for p in self.crossings
+            f"{p}: {crossings[p]} crossed, {money[p]} pound{'' if money[p] == 1 else 's'}" for p in crossings
         )
-        if self.ending == "KK-E1":
-            return f"{self.winners[0]} crossed the last terrain first and wins (KK-E1). {scores}."
-        return f"The game stalled and ended (KK-B8); winner(s) by terrain crossed, then money: {', '.join(self.winners)}. {scores}."
-
-
-def result(game: CapeToCairoGame) -> Result:
-    return Result(
-        over=game.phase == "over",
-        winners=game.winners,
-        ending=game.ending,
-        crossings={p: len(game.crossed[p]) for p in game.players},
-        money=dict(game.money),
-    )
+        if game.ending == "KK-E1":
+            words = f"{game.winners[0]} crossed the last terrain first and wins (KK-E1). {scores}."
+        else:
+            words = (f"The game stalled and ended (KK-B8); winner(s) by terrain crossed, then money: "
+                     f"{', '.join(game.winners)}. {scores}.")
+    return Outcome(over=over, winners=tuple(game.winners), ending=game.ending, score=crossings,
+                   money=money, words=words)
 
 
 def _card(game: CapeToCairoGame, card_id: str) -> dict[str, Any]:
@@ -68,7 +52,9 @@ def view(game: CapeToCairoGame, player: str | None) -> dict[str, Any]:
         "colours": dict(game.colours),
         "phase": game.phase,
         "current_player": game.current_player,
-        "players_to_act": list(game.players_to_act()),
+        "to_act": list(game.players_to_act()),
+        "over": game.phase == "over",
+        "log_length": len(game.log),
         # Bids are paid when the auction resolves, so public money never reveals a sealed bid.
         "money": dict(game.money),
         "queues": {p: [_card(game, c) for c in game.queues[p]] for p in game.players},

@@ -291,7 +291,7 @@ def player_html(view: Mapping[str, Any], player: str) -> str:
 
 def players_table_html(view: Mapping[str, Any], bid_column: Mapping[str, str] | None = None) -> str:
     """Money, bonus tracks, terrain crossed and the line of terrain in front of each train (KK-A6)."""
-    current = set(view["players_to_act"]) if view["phase"] != "bid" else set()
+    current = set(view["to_act"]) if view["phase"] != "bid" else set()
     head = (f"<tr><th class='name'>{tr('player')}</th><th>{tr('money')}</th>"
             + (f"<th>{tr('bid')}</th>" if bid_column is not None else "")
             + f"<th>{tr('crossed')}</th><th>{tr('bonus tracks')}</th>"
@@ -506,12 +506,12 @@ class KkApp(App):
     def _show_bidding(self, v: Mapping[str, Any]) -> None:
         """The bid row, while the learner's sealed bid is due (KK-A2)."""
         you = self.you
-        self.bid_row.layout.display = None if v["phase"] == "bid" and you in v["players_to_act"] else "none"
+        self.bid_row.layout.display = None if v["phase"] == "bid" and you in v["to_act"] else "none"
         self.bid_field.placeholder = tr("0 to {money}", money=v["money"][you])
 
     def _show_choosing(self, v: Mapping[str, Any]) -> None:
         """One “Take …” button per card on sale when it is the learner's turn to choose (KK-A4, KK-A6)."""
-        if v["phase"] == "choose" and self.you in v["players_to_act"]:
+        if v["phase"] == "choose" and self.you in v["to_act"]:
             place = v["last_auction"]["order"].index(self.you) + 1
             self.choose_prompt.value = tr("<b>You choose {place}.</b> Which card do you take?", place=ordinal(place))
             buttons = []

@@ -338,7 +338,7 @@ class KkPlayApp(KkApp):
     def refresh(self) -> None:
         v, you, game = self.view(), self.you, self.game
         phase = v["phase"]
-        to_act = you in v["players_to_act"]
+        to_act = you in v["to_act"]
         record = v["last_auction"]
         # status
         if phase == "over":

@@ -373,7 +373,7 @@ class PlayApp(MoveControls, BuildControls, PayoutExercise, SaveLoad, PlayView, A
         game = self.game
         before_payouts = len(game.payout_history)
         mark = len(game.narrative)
-        new_turn = game.view(None)["step"] in ("first_share", "action")
+        new_turn = game.view(None)["phase"] in ("first_share", "action")
         events = game.apply(action)
         if new_turn:  # “Latest moves” runs from the start of this player's turn
             self.recent_from = mark

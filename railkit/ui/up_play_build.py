@@ -121,7 +121,7 @@ class BuildControls:
         """The board; while the learner builds, the legal sections for the chosen card and company
         (yellow) and the chosen section (blue)."""
         trains = v["trains_on"]
-        building = self._controls_visible() and v["step"] == "action" and self.mode.value == "build"
+        building = self._controls_visible() and v["phase"] == "action" and self.mode.value == "build"
         card, company, section = self.card.value, self.company.value, self.section.value
         chosen = building and card is not None and company is not None
         highlight = list(self.legal) if chosen else []

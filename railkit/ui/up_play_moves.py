@@ -181,7 +181,7 @@ class MoveControls:
     def _refresh_controls(self, v: Mapping[str, Any], acting: str | None) -> None:
         game = self.game
         visible = self._controls_visible()
-        step = v["step"]
+        step = v["phase"]
         actions = game.legal_actions(acting) if visible else []
         set_shown(self.first_panel, visible and step == "first_share")
         set_shown(self.action_panel, visible and step == "action")

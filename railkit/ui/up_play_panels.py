@@ -139,7 +139,7 @@ def players_html(v: Mapping[str, Any], humans: Sequence[str], acting: str | None
                  winners: Sequence[str] = ()) -> str:
     """Money (when public, UP-D13) and hand sizes (public) of every player; the one to act highlighted."""
     rows = ""
-    choosing = v["step"] == "first_share"
+    choosing = v["phase"] == "first_share"
     players = list(v["players"]) + ([IMAGINARY] if IMAGINARY in v["money"] else [])
     for p in players:
         if p == IMAGINARY:

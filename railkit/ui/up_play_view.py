@@ -51,7 +51,7 @@ class PlayView:
         acting = self.acting
         if acting is None:
             return tr("The computer players are still moving.")
-        step = self._step_words(game.view(None)["step"])
+        step = self._step_words(game.view(None)["phase"])
         if self.hot_seat:
             if self.hand_for == acting:
                 return tr("{player}: {step}.", player=acting, step=step)
@@ -69,8 +69,8 @@ class PlayView:
 
     def _final_words(self) -> str:
         result = self.game.result()
-        money = result["money"]
-        winners = result["winners"]
+        money = result.money
+        winners = result.winners
         best = money[winners[0]] if winners else 0
         if len(winners) == 1:
             winner = winners[0]
@@ -83,7 +83,7 @@ class PlayView:
     # ------------------------------------------------------------------ panels
     def _refresh_status(self, v: Mapping[str, Any], acting: str | None) -> None:
         game = self.game
-        step = v["step"]
+        step = v["phase"]
         if game.is_over:
             who = tr("The game is over (UP-D12).")
         elif acting is None:
@@ -150,7 +150,7 @@ class PlayView:
             f"{first}"))
 
     def _refresh_tables(self, v: Mapping[str, Any], acting: str | None) -> None:
-        winners = self.game.result()["winners"] if self.game.is_over else []
+        winners = self.game.result().winners if self.game.is_over else []
         set_value(self.display, display_html(self.board, v))
         set_value(self.players_panel, players_html(v, self.humans, acting or v["current_player"], self.you, winners))
         set_value(self.companies, companies_html(self.board, v, self.you))
@@ -204,12 +204,12 @@ class PlayView:
             set_shown(self.result_html, False)
             return
         result = game.result()
-        winners = result["winners"]
+        winners = result.winners
         rows = "".join(
             f"<tr class='{'winner' if p in winners else ''}'><td class='name'>{html.escape(p)}"
             f"{' ' + tr('(you)') if p == self.you else ''}</td><td>{m}</td>"
             f"<td class='name'>{'★ ' + tr('winner') if p in winners else ''}</td></tr>"
-            for p, m in sorted(result["money"].items(), key=lambda kv: -kv[1]))
+            for p, m in sorted(result.money.items(), key=lambda kv: -kv[1]))
         set_value(self.result_html, (
             f"<div class='railkit-panel'><h4>{html.escape(self._final_words())}</h4>"
             f"<table class='railkit-table'><tr><th class='name'>{tr('player')}</th><th>{tr('final money (millions)')}</th>"

@@ -6,11 +6,9 @@ one. The engine never imports widgets; the teaching layer asks it what is legal 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from railkit.errors import DataError, RuleError
-from railkit.game import SaveFileError
+from railkit.errors import SaveFileError
 from railkit.unionpacific.actions import (
     ACTIONS,
     Build,
@@ -45,23 +43,13 @@ from railkit.unionpacific.placement import (
 from railkit.unionpacific.sharedeck import DIVIDEND, Pile, build_share_deck, deck_layout
 
 
-def load_game(save: str | dict[str, Any]) -> UnionPacificGame:
+def load_game(save: str | bytes | dict[str, Any]) -> UnionPacificGame:
     """Rebuild a saved game (JSON text or the dict of ``to_dict``) by replaying its log.
 
-    Any problem — bad JSON, wrong game, bad options, an action that no longer replays — is
-    a ``SaveFileError`` saying what is wrong.
+    Any problem — broken JSON, wrong game, bad options, a move that no longer replays — is
+    a ``SaveFileError`` saying in words what is wrong.
     """
-    try:
-        if isinstance(save, str):
-            try:
-                save = json.loads(save)
-            except json.JSONDecodeError as exc:
-                raise SaveFileError(f"the save is not valid JSON: {exc}") from exc
-        return UnionPacificGame.from_dict(save)  # type: ignore[return-value, arg-type]
-    except SaveFileError:
-        raise
-    except (RuleError, DataError, ValueError, TypeError, KeyError) as exc:
-        raise SaveFileError(f"the save cannot be loaded: {exc}") from exc
+    return UnionPacificGame.load(save)
 
 
 __all__ = [

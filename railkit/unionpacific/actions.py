@@ -8,6 +8,7 @@ alone says who did what.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Union
 
 from railkit.actions import ActionRegistry
 
@@ -21,9 +22,11 @@ __all__ = [
     "ExchangeForUP",
     "Invest",
     "Pass",
+    "UPAction",
 ]
 
-ACTIONS = ActionRegistry("union_pacific")
+ACTIONS: ActionRegistry["UPAction"] = ActionRegistry("union_pacific")
+registry = ACTIONS  # the same name as in every game
 
 
 @ACTIONS.register("choose_first_share")
@@ -101,3 +104,7 @@ class Pass:
 
     player: str
     discard: str
+
+
+UPAction = Union[ChooseFirstShare, DiscardUnusable, Build, DrawShare, ExchangeForUP, EndTurn, Invest, Pass]
+"""Any Union Pacific action."""

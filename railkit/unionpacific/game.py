@@ -19,9 +19,10 @@ import random
 from typing import Any, Callable, Sequence
 
 from railkit.errors import RuleError
-from railkit.game import Game, normalize_players
+from railkit.game import Game
 from railkit.unionpacific.actions import (
     ACTIONS,
+    UPAction,
     Build,
     ChooseFirstShare,
     DiscardUnusable,
@@ -60,27 +61,25 @@ def _put(counts: dict[str, int], card: str, n: int = 1) -> None:
     counts[card] = counts.get(card, 0) + n
 
 
-class UnionPacificGame(Checks, Moves, DeckAndDividends, Views, Game):
+class UnionPacificGame(Checks, Moves, DeckAndDividends, Views, Game[UPAction]):
     """A game of Union Pacific for 2–6 players. Build it with ``new_game``."""
 
     GAME = "union_pacific"
+    TITLE = "Union Pacific"
+    PLAYER_RANGE = (2, 6)
+    PLAYER_RULE = "UP-S8"
+    OPTIONS_RULE = "UP-V"
+    OPTION_DEFAULTS = OPTION_DEFAULTS
     registry = ACTIONS
 
-    def __init__(self, players: int | Sequence[str], seed: int = 0, **options: Any) -> None:
-        self.players = normalize_players(players, 2, 6, "UP-S8")
-        if len(self.players) == 2 and IMAGINARY in self.players:
-            raise RuleError("UP-2P2", f"{IMAGINARY!r} is the name of the imaginary shareholder; pick another name")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise RuleError("UP-S2", f"the seed must be a whole number, not {seed!r}")
-        self.seed = seed
-        self.options = validate_options(options)
-        self.log = []
-        self.board: Board = load_board(self.options["board"])
-        self.rng = random.Random(seed)
-        self._setup()
+    def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        return validate_options(options)
 
     # -- setup (UP-S1..S8); the random generator is used in this fixed order ---------------
     def _setup(self) -> None:
+        if len(self.players) == 2 and IMAGINARY in self.players:
+            raise RuleError("UP-2P2", f"{IMAGINARY!r} is the name of the imaginary shareholder; pick another name")
+        self.board: Board = load_board(self.options["board"])
         board, rng, n = self.board, self.rng, len(self.players)
         companies = board_companies(board)
         self.company_order = tuple(c.key for c in companies)  # UP-D8 summary-card order
@@ -88,7 +87,6 @@ class UnionPacificGame(Checks, Moves, DeckAndDividends, Views, Game):
         self.company_names[UP] = "Union Pacific"
         self.net = Network(board)  # UP-S1: starting trains placed, the rest is the supply
         self.max_payouts = 3 if n == 2 else 4  # UP-2P1 / UP-D12
-        self._events: list[str] = []
         # Speed caches of immutable action objects (see legal_actions); not game state.
         self._actions: dict[tuple[Any, ...], Any] = {}
         self._build_lists: dict[tuple[str, str, str], tuple[int, list[Build]]] = {}
@@ -143,8 +141,8 @@ class UnionPacificGame(Checks, Moves, DeckAndDividends, Views, Game):
         self.over = False
         self.end_reason: str | None = None
         if removed:
-            self._events.append(f"Setup: the first display was four cards of one company; replaced (UP-B5).")
-        self._events.append(
+            self._narrative.append(f"Setup: the first display was four cards of one company; replaced (UP-B5).")
+        self._narrative.append(
             f"Setup for {n} players: three track cards and five shares each (one UP); "
             f"display {self._display_words()}. Everyone now chooses a first share (UP-S5)."
         )
@@ -168,22 +166,40 @@ class UnionPacificGame(Checks, Moves, DeckAndDividends, Views, Game):
         return (self.players[self.turn_index],)
 
     @property
-    def is_over(self) -> bool:
-        return self.over
+    def phase(self) -> str:
+        return "over" if self.over else self.step
 
     def _game_over_rule(self) -> str:
         return "UP-D12"
 
-    @property
-    def narrative(self) -> list[str]:
-        """Everything that has happened, in words (public information only)."""
-        return list(self._events)
+    def describe(self, action: UPAction) -> str:
+        """``action`` in plain words (hidden cards stay hidden: a first share is not named)."""
+        p = action.player
+        if isinstance(action, ChooseFirstShare):
+            return f"{p} chooses a first share (UP-S5)"
+        if isinstance(action, DiscardUnusable):
+            return f"{p} discards an unusable {action.card} card (UP-T2)"
+        if isinstance(action, Build):
+            s = self.board.sections[action.section]
+            return f"{p} plays a {action.card} card to build a {self.company_names[action.company]} train on {s.a}–{s.b} (UP-B1)"
+        if isinstance(action, DrawShare):
+            where = {"deck": "the top of the share deck", "up": "the UP stack"}.get(action.source, "the display")
+            return f"{p} takes a share from {where} (UP-B3)"
+        if isinstance(action, ExchangeForUP):
+            return f"{p} exchanges a {self._card_name(action.card)} share for a UP share (UP-B4)"
+        if isinstance(action, EndTurn):
+            return f"{p} ends the turn (UP-B6)"
+        if isinstance(action, Invest):
+            laid = ", ".join(f"{action.cards.count(k)} {self._card_name(k)}" for k in dict.fromkeys(action.cards))
+            return f"{p} invests {laid} and discards a {action.discard} card (UP-I1)"
+        if isinstance(action, Pass):
+            return f"{p} passes, discarding a {action.discard} card (UP-T4)"
+        raise TypeError(f"{action!r} is not a Union Pacific action")
 
     # -- performing (only after check) ------------------------------------------------------
     def _perform(self, action: Any) -> list[str]:
         events: list[str] = []
         self._PERFORMS[type(action)](self, action, events)
-        self._events.extend(events)
         return events
 
     def _do_first(self, a: ChooseFirstShare, events: list[str]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from railkit.game import Outcome
 from railkit.unionpacific.dividends import IMAGINARY, PayoutRecord
 
 __all__ = ["Views"]
@@ -30,9 +31,11 @@ class Views:
             "game": g.GAME,
             "players": list(g.players),
             "options": dict(g.options),
-            "step": g.step if not g.over else "over",
+            "phase": g.phase,
             "current_player": g.current_player,
-            "players_to_act": list(g.players_to_act()),
+            "to_act": list(g.players_to_act()),
+            "over": g.over,
+            "log_length": len(g.log),
             "turn": g.turn_number,
             "first_share_chosen": sorted(g.first_choices) if not revealed else list(g.players),
             "tables": {p: _sorted_counts(g.table[p]) for p in g.players},
@@ -98,27 +101,39 @@ class Views:
                 "dividends_drawn": g.dividends_drawn,
                 "pending_payouts": g.pending_payouts,
                 "share_draws": g.share_draws,
-                "narrative_length": len(g._events),
+                "narrative_length": len(g._narrative),
                 "log_length": len(g.log),
                 "rng_state": hash(g.rng.getstate()[1]),  # a tuple of ints: the same in every process
             }
         )
         return out
 
-    def result(self) -> dict[str, Any]:
+    def result(self) -> Outcome:
         """Money per player (and the imaginary player with two, UP-2P2), the winners — equal
-        money shares the win (UP-D12, DECISION) — and the payout history."""
+        money shares the win (UP-D12, DECISION) — and the payout history in ``details``."""
         g: Any = self
         money = dict(g.money)
         best = max(money.values())
-        return {
-            "over": g.over,
-            "end_reason": g.end_reason,
-            "money": money,
-            "winners": [h for h, m in money.items() if m == best] if g.over else [],
-            "imaginary_player": IMAGINARY if g.imaginary is not None else None,
-            "payouts": [r.to_dict() for r in g.payouts],
-        }
+        winners = tuple(h for h, m in money.items() if m == best) if g.over else ()
+        if not g.over:
+            words = "The game is still going on."
+        else:
+            ranked = "; ".join(f"{h}: {m}" for h, m in sorted(money.items(), key=lambda hm: -hm[1]))
+            who = " and ".join(winners)
+            words = f"{who} {'wins' if len(winners) == 1 else 'share the win'} with the most money (UP-D12). {ranked}."
+        return Outcome(
+            over=g.over,
+            winners=winners,
+            ending="UP-D12" if g.over else None,
+            score=money,
+            money=money,
+            words=words,
+            details={
+                "end_reason": g.end_reason,
+                "imaginary_player": IMAGINARY if g.imaginary is not None else None,
+                "payouts": [r.to_dict() for r in g.payouts],
+            },
+        )
 
     @property
     def payout_history(self) -> list[PayoutRecord]:

@@ -180,7 +180,7 @@ def test_KK_B8_stall_nobody_can_afford_and_no_card_left_ends_the_game():
     result = game.result()
     assert result.over and result.ending == "KK-B8"
     assert result.winners == ("Bob",)  # nobody crossed anything; Bob has more money
-    assert result.crossings == {"Ann": 0, "Bob": 0} and result.money == {"Ann": 0, "Bob": 10}
+    assert result.score == {"Ann": 0, "Bob": 0} and result.money == {"Ann": 0, "Bob": 10}
     assert "KK-B8" in str(result)
     err = assert_refused(game, Pass("Ann"), "KK-B8", GameOverError)
     assert "over" in str(err)
@@ -245,7 +245,7 @@ def test_KK_E1_first_to_cross_eight_terrains_wins_at_once_money_irrelevant():
     result = game.result()
     assert result.over and result.ending == "KK-E1" and result.winners == ("Bob",) and result.winner == "Bob"
     assert result.money["Ann"] > result.money["Bob"]
-    assert result.crossings == {"Ann": 0, "Bob": 8}
+    assert result.score == {"Ann": 0, "Bob": 8}
     assert game.phase == "over" and game.offer == [] and "KK-E1" in game.narrative[-1]
     assert_refused(game, Bid("Ann", 0), "KK-E1", GameOverError)
 

@@ -142,11 +142,11 @@ def test_KK_E1_KK_B8_seeded_random_games_keep_every_invariant(players):
         endings[result.ending] += 1
         if result.ending == "KK-E1":
             (winner,) = result.winners
-            assert result.crossings[winner] == 8
-            assert all(n < 8 for p, n in result.crossings.items() if p != winner)
+            assert result.score[winner] == 8
+            assert all(n < 8 for p, n in result.score.items() if p != winner)
         else:
-            best = max((result.crossings[p], result.money[p]) for p in game.players)
-            assert result.winners and all((result.crossings[w], result.money[w]) == best for w in result.winners)
+            best = max((result.score[p], result.money[p]) for p in game.players)
+            assert result.winners and all((result.score[w], result.money[w]) == best for w in result.winners)
     assert endings["KK-E1"] > 0 and endings["KK-B8"] > 0
 
 

@@ -40,7 +40,7 @@ def save_before_a_payout() -> str:
         bots = {p: HeuristicBot(i) for i, p in enumerate(game.players)}
         while not game.is_over:
             player = game.players_to_act()[0]
-            if player == ME and game.view(None)["step"] == "draw" and "deck" in {
+            if player == ME and game.view(None)["phase"] == "draw" and "deck" in {
                     a.source for a in game.legal_actions(ME)}:
                 trial = game.replay()
                 trial.apply(DrawShare(ME, "deck"))
@@ -194,7 +194,7 @@ def test_hot_seat_and_the_end_offline(voila_server, offline_page):
     page.click(".railkit-load")
     wait_text(page, ".railkit-result", "The game is over (UP-D12)")
     result = page.inner_text(".railkit-result")
-    for player, money in game.result()["money"].items():
+    for player, money in game.result().money.items():
         assert player in result and str(money) in result
     assert page.is_hidden(".railkit-build") and page.is_hidden(".railkit-lay")
     assert page_errors(page) == []

@@ -217,7 +217,7 @@ def test_KK_E1_short_game_option_ends_at_the_chosen_crossing(app, length):
         play_one_move(app, rng)
     result = app.game.result()
     if result.ending == "KK-E1":
-        assert max(result.crossings.values()) == length
+        assert max(result.score.values()) == length
     assert f"{length} terrains wins" in text(app.race.value)
 
 

@@ -78,7 +78,7 @@ def play_first_legal(app, limit=2000) -> int:
 def until_step(app, step, limit=400):
     """Play first legal moves until the learner must act in ``step``."""
     for _ in range(limit):
-        if app.game.view(None)["step"] == step and app.acting is not None:
+        if app.game.view(None)["phase"] == step and app.acting is not None:
             return
         act(app, first_legal(app))
     raise AssertionError(f"never reached step {step}")
@@ -91,7 +91,7 @@ def app():
 
 def test_starts_with_the_UP_S5_first_share_and_only_the_learners_hand(app):
     assert app.game.players == ("Alex", "Ann", "Ben", "Cleo") and app.humans == ("Alex",)
-    assert app.acting == "Alex" and app.game.view(None)["step"] == "first_share"
+    assert app.acting == "Alex" and app.game.view(None)["phase"] == "first_share"
     # the computer players chose at the same time, face down (UP-S5)
     assert set(app.game.view(None)["first_share_chosen"]) == {"Ann", "Ben", "Cleo"}
     hand = app.game.view("Alex")["hand"]["shares"]
@@ -108,7 +108,7 @@ def test_starts_with_the_UP_S5_first_share_and_only_the_learners_hand(app):
 def test_first_share_then_bots_play_until_the_learners_turn(app):
     act(app, ChooseFirstShare("Alex", app.first_pick.options[1][1]))
     v = app.game.view("Alex")
-    assert v["step"] == "action" and v["current_player"] == "Alex"
+    assert v["phase"] == "action" and v["current_player"] == "Alex"
     assert "First shares revealed together (UP-S5)" in text(app.recent.value)
     assert app.action_panel.layout.display is None and app.first_panel.layout.display == "none"
     assert app.mode.value in ("build", "invest")
@@ -153,7 +153,7 @@ def test_build_highlights_the_engines_legal_sections_on_the_map(app):
     checklist = text(app.checklist.value)
     assert "allowed" in checklist and all(r in checklist for r in ("UP-B2a", "UP-B2c", "UP-B2e", "UP-B2f"))
     act(app, b)
-    assert app.game.view("Alex")["step"] == "draw" and app.draw_panel.layout.display is None
+    assert app.game.view("Alex")["phase"] == "draw" and app.draw_panel.layout.display is None
     shown = [s for s, button in app.draw_buttons.items() if button.layout.display is None]
     assert shown == [a.source for a in app.game.legal_actions("Alex")]
 
@@ -193,11 +193,11 @@ def test_a_whole_game_through_the_callbacks(players):
     assert moves > 20
     game = app.game
     result = game.result()
-    assert game.is_over and result["winners"]
+    assert game.is_over and result.winners
     assert len(game.payout_history) == (3 if players == 2 else 4)  # UP-2P1 / UP-D12
     shown = text(app.result_html.value)
     assert "The game is over (UP-D12)" in shown
-    for player, money in result["money"].items():
+    for player, money in result.money.items():
         assert player in shown and str(money) in shown
     assert app.message_kind == "ok" and "The game is over" in app.message_text
     assert app.action_panel.layout.display == "none" and "New game" in text(app.waiting.value)

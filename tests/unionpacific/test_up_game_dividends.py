@@ -182,9 +182,9 @@ def test_UP_D12_game_ends_immediately_after_the_fourth_payout():
         game.apply(EndTurn(p))
     assert info.value.rule == "UP-D12"
     result = game.result()
-    best = max(result["money"].values())
-    assert result["winners"] == [q for q, m in result["money"].items() if m == best]
-    assert len(result["payouts"]) == 4
+    best = max(result.money.values())
+    assert result.winners == tuple(q for q, m in result.money.items() if m == best)
+    assert len(result.details["payouts"]) == 4
 
 
 def test_UP_D12_equal_money_shares_the_win_DECISION():
@@ -193,8 +193,8 @@ def test_UP_D12_equal_money_shares_the_win_DECISION():
     draw_with_top(game, DIVIDEND, DIVIDEND, DIVIDEND, DIVIDEND, "SPS")
     result = game.result()
     a, b, c = game.players
-    assert result["money"][a] == result["money"][b] > result["money"][c]
-    assert result["winners"] == [a, b]
+    assert result.money[a] == result.money[b] > result.money[c]
+    assert result.winners == (a, b)
     assert "share the win" in game.narrative[-1]
 
 
@@ -266,7 +266,7 @@ def test_UP_2P2_imaginary_third_player_after_the_draw_completes():
             expected[card] = expected.get(card, 0) + 1
     expected[UP] = stack
     assert game.imaginary == expected
-    assert IMAGINARY in game.payouts[-1].amounts and IMAGINARY in game.result()["money"]
+    assert IMAGINARY in game.payouts[-1].amounts and IMAGINARY in game.result().money
     assert game.is_over and not game.deck and game.display == [None] * 4 and game.up_stack == 0
 
 
@@ -274,7 +274,7 @@ def test_UP_2P2_imaginary_player_can_win():
     game = started(2)
     set_tables(game)  # the two real players hold nothing on the table
     draw_with_top(game, DIVIDEND, DIVIDEND, DIVIDEND, "SPS")
-    assert game.result()["winners"] == [IMAGINARY]
+    assert game.result().winners == (IMAGINARY,)
 
 
 def test_UP_2P2_name_is_reserved():

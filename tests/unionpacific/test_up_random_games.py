@@ -190,8 +190,8 @@ def play_checked(players, seed, options, heuristic_seats=()):
     assert load_game(game.to_json()).state_dict() == game.state_dict()
     assert game.legal_actions() == []
     result = game.result()
-    best = max(result["money"].values())
-    assert result["winners"] == [h for h, m in result["money"].items() if m == best]
+    best = max(result.money.values())
+    assert result.winners == tuple(h for h, m in result.money.items() if m == best)
     return game
 
 
