@@ -7,20 +7,22 @@ plotly.js from the ``jupyterlab-plotly`` labextension that the plotly package in
 and JupyterLab serve from the local server. Nothing comes from a CDN. Measured numbers are in
 docs/benchmarks.md ("Apps in the browser and under load").
 
-Always the ``plotly_mimetype`` renderer, explicitly: plotly's default renderer depends on the
-environment it guesses, and some choices (``notebook_connected``, ``iframe_connected``) load
-plotly.js from a CDN.
+The bundle is built here from the figure's JSON, not by plotly's renderers: the renderer module
+pulls in nbformat and jsonschema (about 2.4 s of every kernel's start, and jsonschema cannot load
+in a browser kernel at all), and some renderers (``notebook_connected``) load plotly.js from a
+CDN. The bundle is the same one the ``plotly_mimetype`` renderer makes (tests compare them).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import json
+
 import ipywidgets as widgets
 import plotly.graph_objects as go
 import plotly.io as pio
 
-RENDERER = "plotly_mimetype"
 MIME = "application/vnd.plotly.v1+json"
 DEFAULT_CONFIG: dict[str, Any] = {
     "displaylogo": False,
@@ -29,17 +31,12 @@ DEFAULT_CONFIG: dict[str, Any] = {
 }
 
 
-def _warm_up() -> None:
-    """Render an empty figure once when this module is imported.
-
-    plotly's first render imports nbformat and jsonschema (about 1.5 s here). Voila preheats each
-    lesson's kernel by running the notebook, which imports this module, so paying the cost now
-    keeps it off the learner's first click.
-    """
-    pio.renderers[RENDERER].to_mimebundle(go.Figure().to_dict())
-
-
-_warm_up()
+def figure_bundle(fig: go.Figure, config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ``application/vnd.plotly.v1+json`` mime bundle of ``fig`` (with ``config``, if any)."""
+    data = json.loads(pio.to_json(fig, validate=False, remove_uids=False))
+    if config:
+        data["config"] = config
+    return {MIME: data}
 
 
 class FigureView:
@@ -64,9 +61,7 @@ class FigureView:
         Voila's and nbclient's executor until the cell timeout (the UP board, ~90 KB of JSON, as
         measured in benchmarks/figure_output.ipynb); a state update has no such path.
         """
-        bundle = pio.renderers[RENDERER].to_mimebundle(fig.to_dict())
-        if self.config:
-            bundle[MIME]["config"] = self.config
+        bundle = figure_bundle(fig, self.config)
         self.figure = fig
         self.renders += 1
         self.output.outputs = ({"output_type": "display_data", "data": bundle, "metadata": {}},)
@@ -78,4 +73,4 @@ class FigureView:
     @staticmethod
     def bundle(fig: go.Figure) -> dict[str, Any]:
         """The mime bundle ``show`` displays (used by tests to check no CDN renderer is involved)."""
-        return pio.renderers[RENDERER].to_mimebundle(fig.to_dict())
+        return figure_bundle(fig)
