@@ -15,9 +15,8 @@ CDN. The bundle is the same one the ``plotly_mimetype`` renderer makes (tests co
 
 from __future__ import annotations
 
-from typing import Any
-
 import json
+from typing import Any
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
