@@ -7,15 +7,23 @@ STAMP := $(VENV)/.installed
 TEMPLATE := $(VENV)/share/jupyter/voila/templates/railkit
 HOST ?= 127.0.0.1
 PORT ?= 8866
+# The lock files: the apps (runtime + Voila + JupyterLab; Binder installs a copy) and a developer's
+# venv (the apps' pins plus the test, lint and lock tools). `make locks` writes both from pyproject.toml.
+APPS_LOCK := requirements.lock
+TEST_LOCK := requirements-test.lock
+BINDER_LOCK := binder/requirements.txt
+# Kept pins stay unless asked: `make locks LOCK_ARGS=--upgrade` or `LOCK_ARGS="--upgrade-package plotly"`.
+LOCK_ARGS ?=
+PIP_COMPILE := $(BIN)/pip-compile --quiet --strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links $(LOCK_ARGS)
 
-.PHONY: run test bench clean venv
+.PHONY: run test lint locks bench clean venv
 
 venv: $(STAMP) $(TEMPLATE)
 
-$(STAMP): pyproject.toml requirements.lock
+# A developer's venv installs the test lock (a superset of the apps lock); a lock change reinstalls.
+$(STAMP): pyproject.toml $(APPS_LOCK) $(TEST_LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip==26.3
-	$(BIN)/python -m pip install --quiet -r requirements.lock
+	$(BIN)/python -m pip install --quiet -r $(TEST_LOCK)
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	$(BIN)/python -m railkit.ui.voila_template
 	@touch $(STAMP)
@@ -29,12 +37,25 @@ run: venv
 	@echo "Serving the railkit apps at http://$(HOST):$(PORT)/voila/render/index.ipynb (Ctrl-C to stop)"
 	cd notebooks && ../$(BIN)/voila --no-browser --Voila.ip=$(HOST) --port=$(PORT) .
 
-test: venv
+# ruff's and mypy's settings are in pyproject.toml ([tool.ruff], [tool.mypy]).
+lint: venv
+	$(BIN)/ruff check railkit tests benchmarks
+	$(BIN)/mypy
+
+test: venv lint
 	$(BIN)/python -m pytest -n 2 tests
+
+# The pins come from pyproject.toml's ranges; pins already in a lock are kept unless LOCK_ARGS says.
+# The test lock is constrained to the apps lock, so both pin every shared package alike.
+locks: | $(STAMP)
+	$(PIP_COMPILE) --extra app --output-file $(APPS_LOCK) pyproject.toml
+	$(PIP_COMPILE) --extra app --extra test --constraint $(APPS_LOCK) --output-file $(TEST_LOCK) pyproject.toml
+	{ echo "# Binder installs the apps' lock: a copy of ../$(APPS_LOCK) written by 'make locks'."; \
+	  cat $(APPS_LOCK); } > $(BINDER_LOCK)
 
 # Every benchmarks/*.py script in turn (not _*.py); each prints its figures for docs/benchmarks.md.
 bench: venv
 	@set -e; for script in benchmarks/[!_]*.py; do echo "== $$script"; $(BIN)/python $$script; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis build dist

@@ -7,4 +7,5 @@ plotly; the teaching layer lives in ``railkit.ui``.
 from railkit.errors import DataError, GameOverError, NotYourTurnError, RuleError
 
 __all__ = ["DataError", "GameOverError", "NotYourTurnError", "RuleError"]
+# The one place the version is written: pyproject.toml reads it (setuptools dynamic version).
 __version__ = "0.1.0"
