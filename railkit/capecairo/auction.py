@@ -7,8 +7,9 @@ and tests call it with scripted draws.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Optional
+from typing import Optional
 
 # A tie that keeps repeating (a scripted draw that always ties) falls back to seating order
 # after this many rounds of draws; the real deck of 50 cards cannot get near it.
@@ -26,6 +27,9 @@ class AuctionExplanation:
 
     def __str__(self) -> str:
         return "\n".join(self.steps)
+
+    def __repr__(self) -> str:
+        return f"<AuctionExplanation: {', '.join(self.order)} choose in this order>"
 
     def _repr_html_(self) -> str:
         items = "".join(f"<li>{html.escape(s)}</li>" for s in self.steps)
@@ -72,7 +76,8 @@ def _settle(bids: Mapping[str, int], money_left: Mapping[str, int], draw: Draw, 
                 order.extend(sub)
             else:
                 if steps is not None:
-                    steps.append(f"{_names(sub)} have the same money left ({money}): each draws a card, highest coin first (KK-A5).")
+                    steps.append(f"{_names(sub)} have the same money left ({money}): "
+                                 "each draws a card, highest coin first (KK-A5).")
                 order.extend(_draw_off(sub, draw, steps, [0]))
     return order
 

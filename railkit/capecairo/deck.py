@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, TypeGuard
 
 from railkit.errors import DataError
 from railkit.paths import data_dir
@@ -21,6 +22,13 @@ DECK_SIZE = 50  # KK-C2
 TRACKS_RANGE = (0, 3)  # KK-C2: 0-3 track pieces on the front
 COIN_RANGE = (1, 10)  # KK-C4: reviews give coins from 1 to 10
 DECK_FORMAT = "railkit-cape-to-cairo-deck"
+
+
+class CardDict(TypedDict):
+    id: str
+    terrain: str
+    tracks: int
+    coin: int
 
 
 @dataclass(frozen=True)
@@ -40,15 +48,21 @@ class Card:
         pieces = "piece" if self.tracks == 1 else "pieces"
         return f"{self.id} ({self.terrain}, {self.tracks} track {pieces}, coin {self.coin})"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> CardDict:
         return {"id": self.id, "terrain": self.terrain, "tracks": self.tracks, "coin": self.coin}
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Card:
+        return self  # immutable: shared by every game using the deck
 
 
 def default_deck_path() -> Path:
     return data_dir() / "cape_to_cairo" / "deck.json"
 
 
-_CACHE: dict[tuple[str, int, int], tuple[Card, ...]] = {}
+_CACHE: dict[tuple[str, int, int], tuple[tuple[Card, ...], dict[str, Card]]] = {}
 
 
 def load_deck(path: str | os.PathLike[str] | None = None) -> tuple[Card, ...]:
@@ -56,6 +70,16 @@ def load_deck(path: str | os.PathLike[str] | None = None) -> tuple[Card, ...]:
 
     Parsed decks are cached per (path, mtime, size): games are set up often (replay, undo).
     """
+    return _load(path)[0]
+
+
+def cards_by_id(path: str | os.PathLike[str] | None = None) -> Mapping[str, Card]:
+    """The deck as ``{id: card}`` in file order: one dict per deck file, shared by every game
+    that uses it (read it, never change it)."""
+    return _load(path)[1]
+
+
+def _load(path: str | os.PathLike[str] | None) -> tuple[tuple[Card, ...], dict[str, Card]]:
     file = Path(path) if path is not None else default_deck_path()
     try:
         stat = file.stat()
@@ -64,7 +88,8 @@ def load_deck(path: str | os.PathLike[str] | None = None) -> tuple[Card, ...]:
     key = (str(file.resolve()), stat.st_mtime_ns, stat.st_size)
     cached = _CACHE.get(key)
     if cached is None:
-        cached = _CACHE[key] = parse_deck(file.read_text(encoding="utf-8"), file)
+        cards = parse_deck(file.read_text(encoding="utf-8"), file)
+        cached = _CACHE[key] = (cards, {c.id: c for c in cards})
     return cached
 
 
@@ -116,5 +141,5 @@ def _parse_card(raw: Any, number: int, path: object) -> Card:
     return Card(card_id, terrain, tracks, coin)
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

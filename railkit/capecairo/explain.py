@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from railkit.capecairo.rules_check import TRACK_PRICE, build_numbers
-
-if TYPE_CHECKING:
-    from railkit.capecairo.game import CapeToCairoGame
+from railkit.capecairo.rules_check import TRACK_PRICE, brief, build_numbers
+from railkit.capecairo.state import KKGameLike
+from railkit.errors import RuleError
 
 
 @dataclass(frozen=True)
@@ -38,24 +36,34 @@ class BuildExplanation:
     def __str__(self) -> str:
         return "\n".join(self.sentences)
 
+    def __repr__(self) -> str:
+        if self.card_id is None:
+            return f"<BuildExplanation {self.player}: no terrain to cross>"
+        verdict = "can build" if self.can_build else "can afford it" if self.can_afford else "cannot afford it"
+        return (f"<BuildExplanation {self.player}: {self.card_id} {self.terrain} needs {self.requirement}, "
+                f"buy {self.to_buy} for {self.cost}; {verdict}>")
+
     def _repr_html_(self) -> str:
         return "<ul>" + "".join(f"<li>{html.escape(s)}</li>" for s in self.sentences) + "</ul>"
 
 
-def explain_build(game: CapeToCairoGame, player: str | None = None) -> BuildExplanation:
+def explain_build(game: KKGameLike, player: str | None = None) -> BuildExplanation:
     """The four track sources for ``player`` (default: whoever is to act) and what is missing."""
-    player = player or game.current_player or game.players[0]
-    nums = build_numbers(game, player)
-    your_turn = game.phase == "build" and game.turn == player
+    table, state = game.table, game.state
+    player = player or game.current_player or table.players[0]
+    if player not in state.money:
+        raise RuleError("KK-S1", f"{brief(player)} is not playing; the players are {', '.join(table.players)}")
+    nums = build_numbers(table, state, player)
+    your_turn = state.phase == "build" and state.turn == player
     card = nums.card
     said: list[str] = []
     if card is None:
         said.append(f"{player} has no terrain in front of the train, so there is nothing to build (KK-B5).")
     else:
         said.append(f"{player}'s next terrain is {card}: crossing {card.terrain} needs {nums.need} tracks (KK-C3).")
-        said.append(f"Turned-up cards this round: {len(game.flipped)} card(s) with {nums.flipped} track piece(s) (KK-B2 1).")
+        said.append(f"Turned-up cards this round: {len(state.flipped)} card(s) with {nums.flipped} track piece(s) (KK-B2 1).")
         said.append(
-            f"{player}'s own uncrossed cards: {len(game.queues[player])} card(s) with {nums.own} piece(s), "
+            f"{player}'s own uncrossed cards: {len(state.queues[player])} card(s) with {nums.own} piece(s), "
             "the one being crossed included (KK-B2 2)."
         )
         said.append(f"Bonus tracks held: {nums.bonus} (KK-B2 3, KK-R2).")
@@ -81,9 +89,9 @@ def explain_build(game: CapeToCairoGame, player: str | None = None) -> BuildExpl
         card_id=card.id if card else None,
         requirement=nums.need,
         flipped_tracks=nums.flipped,
-        flipped_cards=len(game.flipped),
+        flipped_cards=len(state.flipped),
         own_tracks=nums.own,
-        own_cards=len(game.queues[player]),
+        own_cards=len(state.queues[player]),
         bonus_tracks=nums.bonus,
         to_buy=nums.min_buy,
         cost=nums.cost,
