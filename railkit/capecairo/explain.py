@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from railkit.capecairo.rules_check import TRACK_PRICE, brief, build_numbers
 from railkit.capecairo.state import KKGameLike
 from railkit.errors import RuleError
+from railkit.words import a, count
 
 
 @dataclass(frozen=True)
@@ -60,11 +61,14 @@ def explain_build(game: KKGameLike, player: str | None = None) -> BuildExplanati
     if card is None:
         said.append(f"{player} has no terrain in front of the train, so there is nothing to build (KK-B5).")
     else:
-        said.append(f"{player}'s next terrain is {card}: crossing {card.terrain} needs {nums.need} tracks (KK-C3).")
-        said.append(f"Turned-up cards this round: {len(state.flipped)} card(s) with {nums.flipped} track piece(s) (KK-B2 1).")
+        said.append(f"{player}'s next terrain is {card}: crossing {_terrain(card.terrain)} needs {nums.need} tracks (KK-C3).")
+        turned = len(state.flipped)
+        said.append(f"Turned-up cards this round: {count(turned, 'card')} with "
+                    f"{count(nums.flipped, 'track piece')} (KK-B2 1)." if turned else
+                    "Turned-up cards this round: none (KK-B2 1).")
         said.append(
-            f"{player}'s own uncrossed cards: {len(state.queues[player])} card(s) with {nums.own} piece(s), "
-            "the one being crossed included (KK-B2 2)."
+            f"{player}'s own uncrossed cards: {count(len(state.queues[player]), 'card')} with "
+            f"{count(nums.own, 'track piece')}, the one being crossed included (KK-B2 2)."
         )
         said.append(f"Bonus tracks held: {nums.bonus} (KK-B2 3, KK-R2).")
         total = nums.free + nums.bonus
@@ -72,15 +76,16 @@ def explain_build(game: KKGameLike, player: str | None = None) -> BuildExplanati
             said.append(f"That makes {total}: enough, nothing to buy.")
         else:
             said.append(
-                f"That makes {total}, so {nums.min_buy} piece(s) must be bought at {TRACK_PRICE} pounds: "
-                f"{nums.cost} pounds (KK-B2 4)."
+                f"That makes {total}, so {count(nums.min_buy, 'track piece')} must be bought at "
+                f"{TRACK_PRICE} pounds each: {count(nums.cost, 'pound')} (KK-B2 4)."
             )
             if nums.can_afford:
-                said.append(f"{player} has {nums.money} pounds and can afford it.")
+                said.append(f"{player} has {count(nums.money, 'pound')} and can afford it.")
             else:
-                said.append(f"{player} has only {nums.money} pounds and cannot afford it; money never goes below 0 (KK-C5).")
+                said.append(f"{player} has only {count(nums.money, 'pound')} and cannot afford it; "
+                            "money never goes below 0 (KK-C5).")
         if nums.can_afford:
-            said.append(f"Crossing it pays the card's coin: {card.coin} pounds (KK-B4).")
+            said.append(f"Crossing it pays the card's coin: {count(card.coin, 'pound')} (KK-B4).")
     if not your_turn:
         said.append(f"It is not {player}'s turn to build now.")
     return BuildExplanation(
@@ -100,3 +105,8 @@ def explain_build(game: KKGameLike, player: str | None = None) -> BuildExplanati
         your_turn=your_turn,
         sentences=said,
     )
+
+
+def _terrain(terrain: str) -> str:
+    """"a river", "a village", but "mountains"."""
+    return terrain if terrain.endswith("s") else a(terrain)

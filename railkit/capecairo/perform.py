@@ -14,6 +14,7 @@ from railkit.capecairo.auction import explain_auction_order
 from railkit.capecairo.rules_check import TRACK_PRICE, BuildNumbers, build_numbers
 from railkit.capecairo.state import AuctionRecord, KKState, KKTable
 from railkit.errors import RuleError
+from railkit.words import count, names, plural
 
 START_MONEY = 100  # KK-C5, KK-S1
 BONUS_CAP = 5  # KK-R3
@@ -61,7 +62,8 @@ def _take_top(table: KKTable, state: KKState, events: list[str]) -> str | None:
         state.deck, state.discard = state.discard, []
         state.rng.shuffle(state.deck)
         state.reshuffles += 1
-        events.append(f"The deck ran out: the {len(state.deck)} discarded cards are shuffled into a new deck (KK-B7).")
+        pile = count(len(state.deck), "card")
+        events.append(f"The deck ran out: the discard pile ({pile}) is shuffled into a new deck (KK-B7).")
     return state.deck.pop()
 
 
@@ -84,7 +86,7 @@ def _start_auction(table: KKTable, state: KKState, events: list[str]) -> None:
     cards = "; ".join(str(table.cards[c]) for c in offer)
     events.append(f"Auction {state.auction_no}: on sale {cards}. Everyone hands in a sealed bid (KK-A1, KK-A2).")
     if len(offer) < len(table.players):
-        events.append(f"Only {len(offer)} card(s) could be turned up: the last in choosing order get none this time.")
+        events.append(f"Only {count(len(offer), 'card')} could be turned up: the last in choosing order get none this time.")
 
 
 def _bid(table: KKTable, state: KKState, player: str, amount: int, events: list[str]) -> None:
@@ -176,10 +178,11 @@ def _build(table: KKTable, state: KKState, numbers: BuildNumbers, buy: int, even
     spend = numbers.bonus_spent(buy)
     state.money[player] += card.coin - TRACK_PRICE * buy
     state.crossed[player].append(card.id)
+    bought = f"{count(buy, 'track piece')} bought for {count(TRACK_PRICE * buy, 'pound')}" if buy else "none bought"
     events.append(
-        f"{player} crosses {card} with {numbers.flipped} track(s) from turned-up cards, {numbers.own} from their "
-        f"terrain cards, {spend} bonus and {buy} bought for {_pounds(TRACK_PRICE * buy)}; "
-        f"receives {_pounds(card.coin)} (KK-B2, KK-B4)."
+        f"{player} crosses {card} with {count(numbers.flipped, 'track piece')} from turned-up cards, "
+        f"{numbers.own} from their own terrain cards, {count(spend, 'bonus track')} and {bought}; "
+        f"{player} receives {count(card.coin, 'pound')} (KK-B2, KK-B4)."
     )
     # KK-B4: turned-up cards and spent bonus tracks go to the discard pile.
     state.discard.extend(state.flipped)
@@ -191,13 +194,13 @@ def _build(table: KKTable, state: KKState, numbers: BuildNumbers, buy: int, even
     state.last_builder, state.idle_passes = player, 0
     if len(state.crossed[player]) >= table.win_crossings:  # KK-E1: wins at once
         state.phase, state.ending, state.winners, state.turn = "over", "KK-E1", (player,), None
-        events.append(f"{player} has crossed {len(state.crossed[player])} terrains and wins the game (KK-E1).")
+        events.append(f"{player} has crossed {count(len(state.crossed[player]), 'terrain')} and wins the game (KK-E1).")
         return
     _river_bonus(table, state, player, events)
     empty = [p for p in table.players if not state.queues[p]]
     if empty:  # KK-B5
-        who = f"{empty[0]} has" if len(empty) == 1 else f"{', '.join(empty)} have"
-        events.append(f"{who} no terrain left: the building phase ends and a new auction begins (KK-B5).")
+        events.append(f"{names(empty)} {plural(len(empty), 'has')} no terrain left: "
+                      "the building phase ends and a new auction begins (KK-B5).")
         state.flipped, state.turn = [], None
         _start_auction(table, state, events)
     else:  # KK-B5: the last builder goes on
@@ -227,7 +230,8 @@ def _river_bonus(table: KKTable, state: KKState, builder: str, events: list[str]
             events.append(f"{p} faces a river, but no card is left for a bonus track (KK-R2).")
             continue
         state.bonus[p].append(pile.pop())
-        events.append(f"{p} faces a river and takes a bonus track, now {len(state.bonus[p])} (KK-R1).")
+        held = count(len(state.bonus[p]), "bonus track")
+        events.append(f"{p} faces a river and takes a bonus track, now holding {held} (KK-R1).")
 
 
 def _end_stalled(table: KKTable, state: KKState, events: list[str]) -> None:
@@ -235,11 +239,9 @@ def _end_stalled(table: KKTable, state: KKState, events: list[str]) -> None:
     best = max((len(state.crossed[p]), state.money[p]) for p in table.players)
     state.winners = tuple(p for p in table.players if (len(state.crossed[p]), state.money[p]) == best)
     state.phase, state.ending, state.turn = "over", "KK-B8", None
+    won = "wins" if len(state.winners) == 1 else "share the win"
     events.append(
         f"Everyone passed in a row with no card left to turn up: the game is stuck and ends (KK-B8). "
-        f"Most terrain crossed, then most money, wins: {', '.join(state.winners)}."
+        f"Most terrain crossed, then most money, decides: {names(state.winners)} {won}."
     )
 
-
-def _pounds(amount: int) -> str:
-    return f"{amount} pound" if amount == 1 else f"{amount} pounds"

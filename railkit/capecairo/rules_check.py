@@ -14,6 +14,7 @@ from railkit.capecairo.actions import Action, Bid, Build, Choose, Pass
 from railkit.capecairo.deck import Card
 from railkit.capecairo.state import KKState, KKTable
 from railkit.errors import NotYourTurnError, RuleError
+from railkit.words import count, plural
 
 TRACK_PRICE = 10  # KK-B2 (4)
 
@@ -117,7 +118,7 @@ def _check_bid(table: KKTable, state: KKState, action: Bid) -> None:
         raise RuleError("KK-A2", f"a bid cannot be negative ({brief(amount)}); bid 0 or more")
     money = state.money[player]
     if amount > money:
-        raise RuleError("KK-A2", f"{player} has only {money} pounds and cannot bid {brief(amount)} "
+        raise RuleError("KK-A2", f"{player} has only {count(money, 'pound')} and cannot bid {brief(amount)} "
                                  "(money never goes below 0, KK-C5)")
 
 
@@ -151,15 +152,20 @@ def _check_build(table: KKTable, state: KKState, action: Build) -> None:
     if buy < nums.min_buy:
         raise RuleError(
             "KK-B2",
-            f"crossing {nums.card} needs {nums.need} tracks; {have} are available without buying, "
-            f"so buy at least {nums.min_buy}, or pass",
+            f"crossing {nums.card} needs {nums.need} tracks; "
+            f"{count(have, 'track')} {plural(have, 'is')} available without buying, "
+            f"so buy at least {count(nums.min_buy, 'track piece')}, or pass",
         )
     if buy > nums.missing:
-        raise RuleError("KK-B2", f"only {nums.missing} pieces are missing; buy at most that many")
+        if nums.missing == 0:
+            raise RuleError("KK-B2", "no track piece is missing; buy none")
+        missing = f"{count(nums.missing, 'track piece')} {plural(nums.missing, 'is')}"
+        raise RuleError("KK-B2", f"only {missing} missing; buy at most that many")
     if TRACK_PRICE * buy > nums.money:
         raise RuleError(
             "KK-B2",
-            f"buying {buy} pieces costs {TRACK_PRICE * buy} pounds but {action.player} has {nums.money}; "
+            f"buying {count(buy, 'track piece')} costs {count(TRACK_PRICE * buy, 'pound')} "
+            f"but {action.player} has {count(nums.money, 'pound')}; "
             "money never goes below 0 (KK-C5), so pass",
         )
 

@@ -13,6 +13,7 @@ from railkit.capecairo.rules_check import brief, current_player, players_to_act
 from railkit.capecairo.state import AuctionRecord, KKState, KKTable, copy_record
 from railkit.errors import RuleError
 from railkit.game import BaseView, Outcome
+from railkit.words import count, names
 
 Result = Outcome  # the name earlier code used
 
@@ -51,13 +52,14 @@ def result(table: KKTable, state: KKState) -> Outcome:
         words = "The game is still going on."
     else:
         scores = "; ".join(
-            f"{p}: {crossings[p]} crossed, {money[p]} pound{'' if money[p] == 1 else 's'}" for p in crossings
+            f"{p}: {count(crossings[p], 'terrain')} crossed, {count(money[p], 'pound')}" for p in crossings
         )
         if state.ending == "KK-E1":
             words = f"{state.winners[0]} crossed the last terrain first and wins (KK-E1). {scores}."
         else:
-            words = (f"The game stalled and ended (KK-B8); winner(s) by terrain crossed, then money: "
-                     f"{', '.join(state.winners)}. {scores}.")
+            won = "wins" if len(state.winners) == 1 else "share the win"
+            words = (f"The game stalled and ended (KK-B8); by terrain crossed, then money, "
+                     f"{names(state.winners)} {won}. {scores}.")
     return Outcome(over=over, winners=tuple(state.winners), ending=state.ending, score=crossings,
                    money=money, words=words)
 
