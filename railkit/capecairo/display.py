@@ -5,7 +5,8 @@ from __future__ import annotations
 import html
 
 from railkit.capecairo.actions import Action, Bid, Build, Choose, Pass
-from railkit.capecairo.rules_check import brief, players_to_act
+from railkit.capecairo.brief import brief
+from railkit.capecairo.rules_check import players_to_act
 from railkit.capecairo.state import KKState, KKTable
 from railkit.capecairo.views import result
 from railkit.words import count

@@ -5,7 +5,8 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 
-from railkit.capecairo.rules_check import TRACK_PRICE, brief, build_numbers
+from railkit.capecairo.brief import brief
+from railkit.capecairo.rules_check import TRACK_PRICE, build_numbers
 from railkit.capecairo.state import KKGameLike
 from railkit.errors import RuleError
 from railkit.words import a, count

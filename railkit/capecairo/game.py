@@ -15,10 +15,11 @@ from typing import Any
 
 from railkit.capecairo import display, perform, rules_check, views
 from railkit.capecairo.actions import Action, registry
+from railkit.capecairo.brief import brief
 from railkit.capecairo.deck import DECK_SIZE, Card, cards_by_id
 from railkit.capecairo.explain import BuildExplanation, explain_build
 from railkit.capecairo.perform import BONUS_CAP, START_MONEY
-from railkit.capecairo.rules_check import TRACK_PRICE, BuildNumbers, brief
+from railkit.capecairo.rules_check import TRACK_PRICE, BuildNumbers
 from railkit.capecairo.state import AuctionRecord, KKState, KKTable
 from railkit.errors import RuleError
 from railkit.game import Game, Outcome

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from railkit.capecairo.actions import Action, Bid, Build, Choose, Pass
+from railkit.capecairo.brief import brief
 from railkit.capecairo.deck import Card
 from railkit.capecairo.state import KKState, KKTable
 from railkit.errors import NotYourTurnError, RuleError
@@ -208,13 +209,3 @@ def phase_words(state: KKState) -> str:
         return f"it is {state.turn}'s turn to build or pass"
     return "the game is over"
 
-
-def brief(value: object, limit: int = 40) -> str:
-    """``repr(value)`` cut to ``limit`` characters; safe for numbers of any size."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3 * limit:
-        return f"a number of about {int(value.bit_length() * 0.30103) + 1:,} digits"
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        text = f"a {type(value).__name__}"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
