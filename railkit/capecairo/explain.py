@@ -60,7 +60,7 @@ def explain_build(game: KKGameLike, player: str | None = None) -> BuildExplanati
     card = nums.card
     said: list[str] = []
     if card is None:
-        said.append(f"{player} has no terrain in front of the train, so there is nothing to build (KK-B5).")
+        said.append(f"{player} has no terrain in front of the train, so there is nothing to build (KK-B2).")
     else:
         said.append(f"{player}'s next terrain is {card}: crossing {_terrain(card.terrain)} needs {nums.need} tracks (KK-C3).")
         turned = len(state.flipped)
