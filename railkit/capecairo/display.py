@@ -17,24 +17,27 @@ PHASE_WORDS = {"bid": "sealed bids (KK-A2)", "choose": "choosing cards (KK-A4)",
 
 def describe(table: KKTable, action: Action) -> str:
     """``action`` in plain words (a sealed bid's amount stays hidden, KK-A2)."""
+    if not isinstance(action, (Bid, Choose, Build, Pass)):
+        raise TypeError(f"{brief(action)} is not a Vom Kap bis Kairo action")
+    who = action.player if isinstance(action.player, str) else brief(action.player)
     if isinstance(action, Bid):
-        return f"{action.player} hands in a sealed bid (KK-A2)"
+        return f"{who} hands in a sealed bid (KK-A2)"
     if isinstance(action, Choose):
         card = table.cards.get(action.card_id) if isinstance(action.card_id, str) else None
         what = f"the {card.terrain} card {card.id}" if card else f"card {brief(action.card_id)}"
-        return f"{action.player} takes {what} (KK-A4)"
-    if isinstance(action, Build):
-        buy = action.buy
-        if buy is None:
-            how = ", buying the fewest track pieces needed"
-        elif buy == 0:
-            how = " without buying track pieces"
-        else:
-            how = f", buying {count(buy, 'track piece')}"
-        return f"{action.player} crosses the next terrain{how} (KK-B2)"
+        return f"{who} takes {what} (KK-A4)"
     if isinstance(action, Pass):
-        return f"{action.player} passes (KK-B3)"
-    raise TypeError(f"{brief(action)} is not a Vom Kap bis Kairo action")
+        return f"{who} passes (KK-B3)"
+    buy = action.buy
+    if buy is None:
+        how = ", buying the fewest track pieces needed"
+    elif buy == 0 and not isinstance(buy, bool):
+        how = " without buying track pieces"
+    elif isinstance(buy, int) and not isinstance(buy, bool) and buy > 0:
+        how = f", buying {count(buy, 'track piece') if buy <= 10**9 else brief(buy) + ' track pieces'}"
+    else:  # not a number of pieces: the rules will refuse it (KK-B2)
+        how = f", buying {brief(buy)} track pieces"
+    return f"{who} crosses the next terrain{how} (KK-B2)"
 
 
 def status_html(table: KKTable, state: KKState, title: str, moves: int) -> str:

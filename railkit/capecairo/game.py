@@ -68,6 +68,10 @@ class CapeToCairoGame(Game[Action]):
         return self.state.phase
 
     @property
+    def is_over(self) -> bool:
+        return self.state.phase == "over"  # asked before every move: one step shorter than via phase
+
+    @property
     def current_player(self) -> str | None:
         return rules_check.current_player(self.table, self.state)
 

@@ -55,3 +55,10 @@ def test_reprs_are_short_and_readable():
     play_game(game, [RandomBot(1), RandomBot(2)])
     assert repr(game.result()).startswith("<Outcome: ") and "won (KK-" in repr(game.result())
     assert repr(game.state).startswith("KKState(deck=") and "rng" not in repr(game.state)
+
+
+@pytest.mark.parametrize("action", [Bid(10**5000, 1), Choose("Ann", ["x"] * 100), Build("Ann", -(10**5000)),
+                                    Build("Ann", "many"), Build(None, True), Pass(["Ann"])])
+def test_describe_says_even_junk_actions_briefly(action):
+    words = new_game(2).describe(action)
+    assert len(words) < 120 and words.endswith(")")
