@@ -7,7 +7,7 @@ from typing import Optional, Union
 
 from railkit.actions import ActionRegistry
 
-registry: ActionRegistry["Action"] = ActionRegistry("cape_to_cairo")
+registry: ActionRegistry[Action] = ActionRegistry("cape_to_cairo")
 
 
 @registry.register("bid")

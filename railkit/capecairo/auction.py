@@ -7,8 +7,11 @@ and tests call it with scripted draws.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Optional
+from typing import Optional
+
+from railkit.words import count, every, names
 
 # A tie that keeps repeating (a scripted draw that always ties) falls back to seating order
 # after this many rounds of draws; the real deck of 50 cards cannot get near it.
@@ -26,6 +29,9 @@ class AuctionExplanation:
 
     def __str__(self) -> str:
         return "\n".join(self.steps)
+
+    def __repr__(self) -> str:
+        return f"<AuctionExplanation: {', '.join(self.order)} choose in this order>"
 
     def _repr_html_(self) -> str:
         items = "".join(f"<li>{html.escape(s)}</li>" for s in self.steps)
@@ -62,17 +68,18 @@ def _settle(bids: Mapping[str, int], money_left: Mapping[str, int], draw: Draw, 
             order.extend(group)
             continue
         if steps is not None:
-            steps.append(f"{_names(group)} all bid {bid}: the one with the least money left chooses first (KK-A5).")
+            steps.append(f"{names(group)} {every(group)} bid {bid}: the one with the least money left chooses first (KK-A5).")
         # KK-A5: among equal bids, less money left first.
         for money in sorted({money_left[p] for p in group}):
             sub = [p for p in group if money_left[p] == money]
             if len(sub) == 1:
                 if steps is not None:
-                    steps.append(f"{sub[0]} has {money} pounds left.")
+                    steps.append(f"{sub[0]} has {count(money, 'pound')} left.")
                 order.extend(sub)
             else:
                 if steps is not None:
-                    steps.append(f"{_names(sub)} have the same money left ({money}): each draws a card, highest coin first (KK-A5).")
+                    steps.append(f"{names(sub)} have the same money left ({count(money, 'pound')}): "
+                                 "each draws a card, highest coin first (KK-A5).")
                 order.extend(_draw_off(sub, draw, steps, [0]))
     return order
 
@@ -82,7 +89,7 @@ def _draw_off(tied: list[str], draw: Draw, steps: list[str] | None, rounds: list
     rounds[0] += 1
     if rounds[0] > MAX_DRAW_ROUNDS:
         if steps is not None:
-            steps.append(f"Still tied after {MAX_DRAW_ROUNDS} rounds of draws: seating order decides ({_names(tied)}).")
+            steps.append(f"Still tied after {MAX_DRAW_ROUNDS} rounds of draws: seating order decides ({names(tied)}).")
         return list(tied)
     coins: dict[str, int] = {}
     for player in tied:  # draws are made in seating order
@@ -90,7 +97,7 @@ def _draw_off(tied: list[str], draw: Draw, steps: list[str] | None, rounds: list
         if coin is None:
             # No card left anywhere (deck and discard empty): seating order settles it (railkit ruling).
             if steps is not None:
-                steps.append(f"No card is left to draw: seating order decides ({_names(tied)}).")
+                steps.append(f"No card is left to draw: seating order decides ({names(tied)}).")
             return list(tied)
         coins[player] = coin
     if steps is not None:
@@ -102,10 +109,7 @@ def _draw_off(tied: list[str], draw: Draw, steps: list[str] | None, rounds: list
             order.extend(group)
         else:
             if steps is not None:
-                steps.append(f"{_names(group)} drew the same coin {coin}: they draw again.")
+                steps.append(f"{names(group)} {every(group)} drew coin {coin}: they draw again.")
             order.extend(_draw_off(group, draw, steps, rounds))
     return order
 
-
-def _names(players: list[str]) -> str:
-    return players[0] if len(players) == 1 else ", ".join(players[:-1]) + " and " + players[-1]

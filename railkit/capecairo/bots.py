@@ -4,13 +4,14 @@ player's sealed bid (only public information and its own hand)."""
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Protocol, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from railkit.capecairo.actions import Bid, Build, Choose, Pass
 from railkit.capecairo.deck import Card
 from railkit.capecairo.game import CapeToCairoGame
-from railkit.capecairo.rules_check import TRACK_PRICE, build_numbers
-from railkit.capecairo.views import Result
+from railkit.capecairo.rules_check import TRACK_PRICE
+from railkit.game import Outcome
 
 
 class Bot(Protocol):
@@ -67,11 +68,11 @@ class HeuristicBot:
         return max(0, min(want, money // 5))  # never more than a fifth of our money
 
     def _build_or_pass(self, game: CapeToCairoGame, player: str) -> Any:
-        nums = build_numbers(game, player)
+        nums = game.build_numbers(player)
         if nums.card is None or not nums.can_afford:
             return Pass(player)
         cost = TRACK_PRICE * nums.min_buy
-        wins = len(game.crossed[player]) + 1 >= game.opt["win_crossings"]
+        wins = len(game.crossed[player]) + 1 >= game.table.win_crossings
         if wins or cost - nums.card.coin <= self.thrift or (cost == 0):
             return Build(player, nums.min_buy)
         late = len(game.deck) + len(game.discard) < len(game.players)  # few cards left to turn up
@@ -84,9 +85,9 @@ def play_game(
     game: CapeToCairoGame,
     bots: Mapping[str, Bot] | Sequence[Bot],
     max_actions: int = 100_000,
-) -> Result:
+) -> Outcome:
     """Let ``bots`` (one per player, by name or in seating order) play ``game`` to the end."""
-    by_player = dict(bots) if isinstance(bots, Mapping) else dict(zip(game.players, bots))
+    by_player = dict(bots) if isinstance(bots, Mapping) else dict(zip(game.players, bots, strict=False))
     missing = [p for p in game.players if p not in by_player]
     if missing:
         raise ValueError(f"no bot for {', '.join(missing)}")

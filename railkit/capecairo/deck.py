@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import json
 import os
+import stat
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, TypeGuard
 
+from railkit.capecairo.brief import brief
 from railkit.errors import DataError
 from railkit.paths import data_dir
+from railkit.words import plural
 
 # KK-C3: tracks needed to cross each terrain.
 REQUIREMENT: dict[str, int] = {"river": 10, "mountains": 9, "desert": 8, "village": 7, "savanna": 6}
@@ -21,6 +25,16 @@ DECK_SIZE = 50  # KK-C2
 TRACKS_RANGE = (0, 3)  # KK-C2: 0-3 track pieces on the front
 COIN_RANGE = (1, 10)  # KK-C4: reviews give coins from 1 to 10
 DECK_FORMAT = "railkit-cape-to-cairo-deck"
+MAX_DECK_BYTES = 1_000_000  # the shipped deck file is about 3.5 kB
+MAX_ID_LENGTH = 20  # characters in a card id
+MAX_CACHED_DECKS = 16
+
+
+class CardDict(TypedDict):
+    id: str
+    terrain: str
+    tracks: int
+    coin: int
 
 
 @dataclass(frozen=True)
@@ -40,15 +54,21 @@ class Card:
         pieces = "piece" if self.tracks == 1 else "pieces"
         return f"{self.id} ({self.terrain}, {self.tracks} track {pieces}, coin {self.coin})"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> CardDict:
         return {"id": self.id, "terrain": self.terrain, "tracks": self.tracks, "coin": self.coin}
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Card:
+        return self  # immutable: shared by every game using the deck
 
 
 def default_deck_path() -> Path:
     return data_dir() / "cape_to_cairo" / "deck.json"
 
 
-_CACHE: dict[tuple[str, int, int], tuple[Card, ...]] = {}
+_CACHE: dict[tuple[str, int, int], tuple[tuple[Card, ...], dict[str, Card]]] = {}
 
 
 def load_deck(path: str | os.PathLike[str] | None = None) -> tuple[Card, ...]:
@@ -56,30 +76,68 @@ def load_deck(path: str | os.PathLike[str] | None = None) -> tuple[Card, ...]:
 
     Parsed decks are cached per (path, mtime, size): games are set up often (replay, undo).
     """
+    return _load(path)[0]
+
+
+def cards_by_id(path: str | os.PathLike[str] | None = None) -> Mapping[str, Card]:
+    """The deck as ``{id: card}`` in file order: one dict per deck file, shared by every game
+    that uses it (read it, never change it)."""
+    return _load(path)[1]
+
+
+def _load(path: str | os.PathLike[str] | None) -> tuple[tuple[Card, ...], dict[str, Card]]:
     file = Path(path) if path is not None else default_deck_path()
     try:
-        stat = file.stat()
+        info = file.stat()
     except OSError as exc:
         raise DataError(file, "file", f"cannot be read: {exc.strerror or exc}") from exc
-    key = (str(file.resolve()), stat.st_mtime_ns, stat.st_size)
+    key = (str(file.resolve()), info.st_mtime_ns, info.st_size)
     cached = _CACHE.get(key)
     if cached is None:
-        cached = _CACHE[key] = parse_deck(file.read_text(encoding="utf-8"), file)
+        cards = parse_deck(_read(file, info), file)
+        if len(_CACHE) >= MAX_CACHED_DECKS:
+            _CACHE.clear()
+        cached = _CACHE[key] = (cards, {c.id: c for c in cards})
     return cached
 
 
+def _read(file: Path, info: os.stat_result) -> str:
+    """The text of a deck file, its size checked before and while reading (a path from a save
+    may name anything: a device, a folder, a huge file)."""
+    if not stat.S_ISREG(info.st_mode):
+        raise DataError(file, "file", "is not a regular file (a deck is a .json text file)")
+    if info.st_size > MAX_DECK_BYTES:
+        raise DataError(file, "file", f"is {info.st_size:,} bytes; a deck file is at most {MAX_DECK_BYTES:,}")
+    try:
+        with file.open("rb") as handle:
+            data = handle.read(MAX_DECK_BYTES + 1)
+    except OSError as exc:
+        raise DataError(file, "file", f"cannot be read: {exc.strerror or exc}") from exc
+    if len(data) > MAX_DECK_BYTES:
+        raise DataError(file, "file", f"is more than {MAX_DECK_BYTES:,} bytes; a deck file is at most that")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(file, "file", f"is not UTF-8 text (byte {exc.start:,} cannot be read)") from exc
+
+
 def parse_deck(text: str, path: object = "<deck>") -> tuple[Card, ...]:
+    """The cards of a deck file's text; ``DataError`` naming ``path``, the item and the problem."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DataError(path, f"line {exc.lineno} column {exc.colno}", f"not valid JSON: {exc.msg}") from exc
+    except (ValueError, RecursionError) as exc:  # a number of 5,000 digits, or deep nesting
+        raise DataError(path, "file", "holds a value too large or too deeply nested") from exc
     if not isinstance(data, dict):
         raise DataError(path, "top level", "expected a JSON object with a 'cards' list")
     if data.get("format") not in (None, DECK_FORMAT):
-        raise DataError(path, "format", f"expected {DECK_FORMAT!r}, found {data.get('format')!r}")
+        raise DataError(path, "format", f"expected {DECK_FORMAT!r}, found {brief(data.get('format'))}")
     raw_cards = data.get("cards")
     if not isinstance(raw_cards, list):
         raise DataError(path, "cards", "missing or not a list")
+    if len(raw_cards) != DECK_SIZE:
+        raise DataError(path, "cards", f"the deck must hold {DECK_SIZE} cards (KK-C2), found {len(raw_cards):,}")
     cards: list[Card] = []
     seen: dict[str, int] = {}
     for number, raw in enumerate(raw_cards, 1):
@@ -88,8 +146,6 @@ def parse_deck(text: str, path: object = "<deck>") -> tuple[Card, ...]:
             raise DataError(path, f"card {card.id!r}", f"duplicate id (card #{seen[card.id]} and card #{number})")
         seen[card.id] = number
         cards.append(card)
-    if len(cards) != DECK_SIZE:
-        raise DataError(path, "cards", f"the deck must hold {DECK_SIZE} cards (KK-C2), found {len(cards)}")
     return tuple(cards)
 
 
@@ -99,22 +155,27 @@ def _parse_card(raw: Any, number: int, path: object) -> Card:
     card_id = raw.get("id")
     if not isinstance(card_id, str) or not card_id.strip():
         raise DataError(path, f"card #{number}", "needs a non-empty text 'id'")
+    if len(card_id) > MAX_ID_LENGTH or not card_id.isprintable():
+        raise DataError(path, f"card #{number}",
+                        f"its id {brief(card_id)} must be at most {MAX_ID_LENGTH} printable characters")
     item = f"card {card_id!r}"
     terrain = raw.get("terrain")
-    if terrain not in REQUIREMENT:
-        raise DataError(path, item, f"unknown terrain {terrain!r}; expected one of {', '.join(REQUIREMENT)}")
+    if not isinstance(terrain, str) or terrain not in REQUIREMENT:
+        raise DataError(path, item, f"unknown terrain {brief(terrain)}; expected one of {', '.join(REQUIREMENT)} (KK-C3)")
     tracks, coin = raw.get("tracks"), raw.get("coin")
     lo, hi = TRACKS_RANGE
     if not _is_int(tracks) or not lo <= tracks <= hi:
-        raise DataError(path, item, f"tracks must be a whole number from {lo} to {hi}, found {tracks!r}")
+        raise DataError(path, item, f"tracks must be a whole number from {lo} to {hi} (KK-C2), found {brief(tracks)}")
     lo, hi = COIN_RANGE
     if not _is_int(coin) or not lo <= coin <= hi:
-        raise DataError(path, item, f"coin must be a whole number from {lo} to {hi}, found {coin!r}")
-    extra = set(raw) - {"id", "terrain", "tracks", "coin"}
+        raise DataError(path, item, f"coin must be a whole number from {lo} to {hi} (KK-C4), found {brief(coin)}")
+    extra = sorted(str(key) for key in raw if key not in ("id", "terrain", "tracks", "coin"))
     if extra:
-        raise DataError(path, item, f"unknown field(s) {sorted(extra)}")
+        shown = ", ".join(brief(key, 20) for key in extra[:5]) + (", …" if len(extra) > 5 else "")
+        raise DataError(path, item, f"unknown {plural(len(extra), 'field')} {shown}; "
+                                    "a card has id, terrain, tracks and coin")
     return Card(card_id, terrain, tracks, coin)
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
+from railkit.capecairo.brief import brief
 from railkit.capecairo.rules_check import TRACK_PRICE, build_numbers
-
-if TYPE_CHECKING:
-    from railkit.capecairo.game import CapeToCairoGame
+from railkit.capecairo.state import KKGameLike
+from railkit.errors import RuleError
+from railkit.words import a, count
 
 
 @dataclass(frozen=True)
@@ -38,25 +38,38 @@ class BuildExplanation:
     def __str__(self) -> str:
         return "\n".join(self.sentences)
 
+    def __repr__(self) -> str:
+        if self.card_id is None:
+            return f"<BuildExplanation {self.player}: no terrain to cross>"
+        verdict = "can build" if self.can_build else "can afford it" if self.can_afford else "cannot afford it"
+        return (f"<BuildExplanation {self.player}: {self.card_id} {self.terrain} needs {self.requirement}, "
+                f"buy {self.to_buy} for {self.cost}; {verdict}>")
+
     def _repr_html_(self) -> str:
         return "<ul>" + "".join(f"<li>{html.escape(s)}</li>" for s in self.sentences) + "</ul>"
 
 
-def explain_build(game: CapeToCairoGame, player: str | None = None) -> BuildExplanation:
+def explain_build(game: KKGameLike, player: str | None = None) -> BuildExplanation:
     """The four track sources for ``player`` (default: whoever is to act) and what is missing."""
-    player = player or game.current_player or game.players[0]
-    nums = build_numbers(game, player)
-    your_turn = game.phase == "build" and game.turn == player
+    table, state = game.table, game.state
+    player = player or game.current_player or table.players[0]
+    if player not in state.money:
+        raise RuleError("KK-S1", f"{brief(player)} is not playing; the players are {', '.join(table.players)}")
+    nums = build_numbers(table, state, player)
+    your_turn = state.phase == "build" and state.turn == player
     card = nums.card
     said: list[str] = []
     if card is None:
-        said.append(f"{player} has no terrain in front of the train, so there is nothing to build (KK-B5).")
+        said.append(f"{player} has no terrain in front of the train, so there is nothing to build (KK-B2).")
     else:
-        said.append(f"{player}'s next terrain is {card}: crossing {card.terrain} needs {nums.need} tracks (KK-C3).")
-        said.append(f"Turned-up cards this round: {len(game.flipped)} card(s) with {nums.flipped} track piece(s) (KK-B2 1).")
+        said.append(f"{player}'s next terrain is {card}: crossing {_terrain(card.terrain)} needs {nums.need} tracks (KK-C3).")
+        turned = len(state.flipped)
+        said.append(f"Turned-up cards this round: {count(turned, 'card')} with "
+                    f"{count(nums.flipped, 'track piece')} (KK-B2 1)." if turned else
+                    "Turned-up cards this round: none (KK-B2 1).")
         said.append(
-            f"{player}'s own uncrossed cards: {len(game.queues[player])} card(s) with {nums.own} piece(s), "
-            "the one being crossed included (KK-B2 2)."
+            f"{player}'s own uncrossed cards: {count(len(state.queues[player]), 'card')} with "
+            f"{count(nums.own, 'track piece')}, the one being crossed included (KK-B2 2)."
         )
         said.append(f"Bonus tracks held: {nums.bonus} (KK-B2 3, KK-R2).")
         total = nums.free + nums.bonus
@@ -64,15 +77,16 @@ def explain_build(game: CapeToCairoGame, player: str | None = None) -> BuildExpl
             said.append(f"That makes {total}: enough, nothing to buy.")
         else:
             said.append(
-                f"That makes {total}, so {nums.min_buy} piece(s) must be bought at {TRACK_PRICE} pounds: "
-                f"{nums.cost} pounds (KK-B2 4)."
+                f"That makes {total}, so {count(nums.min_buy, 'track piece')} must be bought at "
+                f"{TRACK_PRICE} pounds each: {count(nums.cost, 'pound')} (KK-B2 4)."
             )
             if nums.can_afford:
-                said.append(f"{player} has {nums.money} pounds and can afford it.")
+                said.append(f"{player} has {count(nums.money, 'pound')} and can afford it.")
             else:
-                said.append(f"{player} has only {nums.money} pounds and cannot afford it; money never goes below 0 (KK-C5).")
+                said.append(f"{player} has only {count(nums.money, 'pound')} and cannot afford it; "
+                            "money never goes below 0 (KK-C5).")
         if nums.can_afford:
-            said.append(f"Crossing it pays the card's coin: {card.coin} pounds (KK-B4).")
+            said.append(f"Crossing it pays the card's coin: {count(card.coin, 'pound')} (KK-B4).")
     if not your_turn:
         said.append(f"It is not {player}'s turn to build now.")
     return BuildExplanation(
@@ -81,9 +95,9 @@ def explain_build(game: CapeToCairoGame, player: str | None = None) -> BuildExpl
         card_id=card.id if card else None,
         requirement=nums.need,
         flipped_tracks=nums.flipped,
-        flipped_cards=len(game.flipped),
+        flipped_cards=len(state.flipped),
         own_tracks=nums.own,
-        own_cards=len(game.queues[player]),
+        own_cards=len(state.queues[player]),
         bonus_tracks=nums.bonus,
         to_buy=nums.min_buy,
         cost=nums.cost,
@@ -92,3 +106,8 @@ def explain_build(game: CapeToCairoGame, player: str | None = None) -> BuildExpl
         your_turn=your_turn,
         sentences=said,
     )
+
+
+def _terrain(terrain: str) -> str:
+    """"a river", "a village", but "mountains"."""
+    return terrain if terrain.endswith("s") else a(terrain)

@@ -1,4 +1,4 @@
-"""Which actions are legal now, and why not (each refusal names its rule ID).
+"""Who acts now, which actions are legal, and why not (each refusal names its rule ID).
 
 Nothing here changes the game: ``check`` only reads, so a refused action leaves the state as
 it was.
@@ -6,15 +6,16 @@ it was.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from railkit.capecairo.actions import Bid, Build, Choose, Pass
+from railkit.capecairo.actions import Action, Bid, Build, Choose, Pass
+from railkit.capecairo.brief import brief
 from railkit.capecairo.deck import Card
+from railkit.capecairo.state import KKState, KKTable
 from railkit.errors import NotYourTurnError, RuleError
-
-if TYPE_CHECKING:
-    from railkit.capecairo.game import CapeToCairoGame
+from railkit.words import count, plural
 
 TRACK_PRICE = 10  # KK-B2 (4)
 
@@ -65,117 +66,146 @@ class BuildNumbers:
         return self.min_buy if buy is None else buy
 
 
-def build_numbers(game: CapeToCairoGame, player: str) -> BuildNumbers:
-    cards = game.cards
-    queue = game.queues[player]
+def build_numbers(table: KKTable, state: KKState, player: str) -> BuildNumbers:
+    cards = table.cards
+    queue = state.queues[player]
     card = cards[queue[0]] if queue else None
     return BuildNumbers(
         player=player,
         card=card,
         need=card.requirement if card else 0,
-        flipped=sum(cards[c].tracks for c in game.flipped),
+        flipped=sum(cards[c].tracks for c in state.flipped),
         own=sum(cards[c].tracks for c in queue),
-        bonus=len(game.bonus[player]),
-        money=game.money[player],
+        bonus=len(state.bonus[player]),
+        money=state.money[player],
     )
 
 
-def check(game: CapeToCairoGame, action: Any) -> None:
-    kind = type(action)
-    if kind not in _CHECKS:
-        raise RuleError("KK", f"{action!r} is not a Vom Kap bis Kairo action; use Bid, Choose, Build or Pass")
-    if action.player not in game.money:
-        raise RuleError("KK-S1", f"{action.player!r} is not playing; the players are {', '.join(game.players)}")
-    _CHECKS[kind](game, action)
+def current_player(table: KKTable, state: KKState) -> str | None:
+    """Who acts next; during the sealed bids the first player who has not bid yet."""
+    if state.phase == "bid":
+        return next(p for p in table.players if p not in state.bids)
+    if state.phase == "choose":
+        return state.choosers[0]
+    return state.turn if state.phase == "build" else None
 
 
-def _check_bid(game: CapeToCairoGame, action: Bid) -> None:
+def players_to_act(table: KKTable, state: KKState) -> tuple[str, ...]:
+    if state.phase == "bid":  # sealed bids are simultaneous (KK-A2)
+        return tuple(p for p in table.players if p not in state.bids)
+    player = current_player(table, state)
+    return () if player is None else (player,)
+
+
+def check(table: KKTable, state: KKState, action: Any) -> None:
+    checker = _CHECKS.get(type(action))
+    if checker is None:
+        raise RuleError("KK", f"{brief(action)} is not a Vom Kap bis Kairo action; use Bid, Choose, Build or Pass")
+    player = action.player
+    if not isinstance(player, str) or player not in state.money:
+        raise RuleError("KK-S1", f"{brief(player)} is not playing; the players are {', '.join(table.players)}")
+    checker(table, state, action)
+
+
+def _check_bid(table: KKTable, state: KKState, action: Bid) -> None:
     player, amount = action.player, action.amount
-    if game.phase != "bid":
-        raise RuleError("KK-A2", f"no auction is taking bids now ({_phase_words(game)})")
-    if player in game.bids:
+    if state.phase != "bid":
+        raise RuleError("KK-A2", f"no auction is taking bids now ({phase_words(state)})")
+    if player in state.bids:
         raise RuleError("KK-A2", f"{player} has already handed in a sealed bid; each player bids once per auction")
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise RuleError("KK-A2", f"a bid is a whole number of pounds, not {amount!r}")
+        raise RuleError("KK-A2", f"a bid is a whole number of pounds, not {brief(amount)}")
     if amount < 0:
-        raise RuleError("KK-A2", f"a bid cannot be negative ({amount}); bid 0 or more")
-    money = game.money[player]
+        raise RuleError("KK-A2", f"a bid cannot be negative ({brief(amount)}); bid 0 or more")
+    money = state.money[player]
     if amount > money:
-        raise RuleError("KK-A2", f"{player} has only {money} pounds and cannot bid {amount} (money never goes below 0, KK-C5)")
+        raise RuleError("KK-A2", f"{player} has only {count(money, 'pound')} and cannot bid {brief(amount)} "
+                                 "(money never goes below 0, KK-C5)")
 
 
-def _check_choose(game: CapeToCairoGame, action: Choose) -> None:
-    if game.phase != "choose":
-        raise RuleError("KK-A4", f"no card is being chosen now ({_phase_words(game)})")
-    if action.player != game.choosers[0]:
-        raise NotYourTurnError("KK-A4", f"{game.choosers[0]} chooses now, not {action.player}; the order is {', '.join(game.choosers)}")
-    if action.card_id not in game.offer:
-        raise RuleError("KK-A4", f"{action.card_id!r} is not on offer; choose one of {', '.join(game.offer)}")
+def _check_choose(table: KKTable, state: KKState, action: Choose) -> None:
+    if state.phase != "choose":
+        raise RuleError("KK-A4", f"no card is being chosen now ({phase_words(state)})")
+    if action.player != state.choosers[0]:
+        raise NotYourTurnError("KK-A4", f"{state.choosers[0]} chooses now, not {action.player}; "
+                                        f"the order is {', '.join(state.choosers)}")
+    if action.card_id not in state.offer:
+        raise RuleError("KK-A4", f"{brief(action.card_id)} is not on offer; choose one of {', '.join(state.offer)}")
 
 
-def _check_turn(game: CapeToCairoGame, player: str) -> None:
-    if game.phase != "build":
-        raise RuleError("KK-B1", f"building starts after the auction ({_phase_words(game)})")
-    if player != game.turn:
-        raise NotYourTurnError("KK-B3", f"it is {game.turn}'s turn to build or pass, not {player}'s")
+def _check_turn(state: KKState, player: str) -> None:
+    if state.phase != "build":
+        raise RuleError("KK-B1", f"building starts after the auction ({phase_words(state)})")
+    if player != state.turn:
+        raise NotYourTurnError("KK-B3", f"it is {state.turn}'s turn to build or pass, not {player}'s")
 
 
-def _check_build(game: CapeToCairoGame, action: Build) -> None:
-    _check_turn(game, action.player)
-    nums = build_numbers(game, action.player)
+def _check_build(table: KKTable, state: KKState, action: Build) -> None:
+    _check_turn(state, action.player)
+    nums = build_numbers(table, state, action.player)
     if nums.card is None:
         raise RuleError("KK-B2", f"{action.player} has no terrain in front of the train; pass instead")
     buy = action.buy
     if buy is not None and (isinstance(buy, bool) or not isinstance(buy, int) or buy < 0):
-        raise RuleError("KK-B2", f"the number of pieces to buy is a whole number, 0 or more, not {buy!r}")
+        raise RuleError("KK-B2", f"the number of pieces to buy is a whole number, 0 or more, not {brief(buy)}")
     buy = nums.resolve_buy(buy)
     have = nums.free + nums.bonus
     if buy < nums.min_buy:
         raise RuleError(
             "KK-B2",
-            f"crossing {nums.card} needs {nums.need} tracks; {have} are available without buying, "
-            f"so buy at least {nums.min_buy}, or pass",
+            f"crossing {nums.card} needs {nums.need} tracks; "
+            f"{count(have, 'track')} {plural(have, 'is')} available without buying, "
+            f"so buy at least {count(nums.min_buy, 'track piece')}, or pass",
         )
     if buy > nums.missing:
-        raise RuleError("KK-B2", f"only {nums.missing} pieces are missing; buy at most that many")
+        if nums.missing == 0:
+            raise RuleError("KK-B2", "no track piece is missing; buy none")
+        missing = f"{count(nums.missing, 'track piece')} {plural(nums.missing, 'is')}"
+        raise RuleError("KK-B2", f"only {missing} missing; buy at most that many")
     if TRACK_PRICE * buy > nums.money:
         raise RuleError(
             "KK-B2",
-            f"buying {buy} pieces costs {TRACK_PRICE * buy} pounds but {action.player} has {nums.money}; "
+            f"buying {count(buy, 'track piece')} costs {count(TRACK_PRICE * buy, 'pound')} "
+            f"but {action.player} has {count(nums.money, 'pound')}; "
             "money never goes below 0 (KK-C5), so pass",
         )
 
 
-def _check_pass(game: CapeToCairoGame, action: Pass) -> None:
-    _check_turn(game, action.player)
+def _check_pass(table: KKTable, state: KKState, action: Pass) -> None:
+    _check_turn(state, action.player)
 
 
-_CHECKS: dict[type, Any] = {Bid: _check_bid, Choose: _check_choose, Build: _check_build, Pass: _check_pass}
+_CHECKS: dict[type, Callable[[KKTable, KKState, Any], None]] = {
+    Bid: _check_bid, Choose: _check_choose, Build: _check_build, Pass: _check_pass,
+}
 
 
-def legal_actions(game: CapeToCairoGame, player: str | None = None) -> list[Any]:
-    if game.phase == "over":
+def legal_actions(table: KKTable, state: KKState, player: str | None = None) -> list[Action]:
+    if state.phase == "over":
         return []
     if player is None:
-        player = game.current_player
-    if game.phase == "bid":
-        if player in game.bids or player not in game.money:
-            return []
-        return [Bid(player, amount) for amount in range(game.money[player] + 1)]
-    if game.phase == "choose":
-        return [Choose(player, c) for c in game.offer] if player == game.choosers[0] else []
-    if player != game.turn:
+        player = current_player(table, state)
+    if player is None or player not in state.money:
         return []
-    actions: list[Any] = [Pass(player)]
-    actions.extend(Build(player, buy) for buy in build_numbers(game, player).buy_options())
+    if state.phase == "bid":
+        if player in state.bids:
+            return []
+        return [Bid(player, amount) for amount in range(state.money[player] + 1)]
+    if state.phase == "choose":
+        return [Choose(player, c) for c in state.offer] if player == state.choosers[0] else []
+    if player != state.turn:
+        return []
+    actions: list[Action] = [Pass(player)]
+    actions.extend(Build(player, buy) for buy in build_numbers(table, state, player).buy_options())
     return actions
 
 
-def _phase_words(game: CapeToCairoGame) -> str:
-    if game.phase == "bid":
+def phase_words(state: KKState) -> str:
+    if state.phase == "bid":
         return "the auction is waiting for sealed bids"
-    if game.phase == "choose":
-        return f"{game.choosers[0]} is choosing a card"
-    if game.phase == "build":
-        return f"it is {game.turn}'s turn to build or pass"
+    if state.phase == "choose":
+        return f"{state.choosers[0]} is choosing a card"
+    if state.phase == "build":
+        return f"it is {state.turn}'s turn to build or pass"
     return "the game is over"
+

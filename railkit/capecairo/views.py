@@ -6,113 +6,126 @@ bids of an open auction (KK-A2). ``view(p)`` shows only ``p``'s own pending bid.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, NotRequired
 
-from railkit.game import Outcome
-
-if TYPE_CHECKING:
-    from railkit.capecairo.game import CapeToCairoGame
-
+from railkit.capecairo.brief import brief
+from railkit.capecairo.deck import CardDict
+from railkit.capecairo.rules_check import current_player, players_to_act
+from railkit.capecairo.state import AuctionRecord, KKState, KKTable, copy_record
+from railkit.errors import RuleError
+from railkit.game import BaseView, Outcome
+from railkit.words import count, names
 
 Result = Outcome  # the name earlier code used
 
 
-def result(game: CapeToCairoGame) -> Outcome:
+class KKView(BaseView):
+    """What one player (or a spectator) sees of a Vom Kap bis Kairo game."""
+
+    colours: dict[str, str]
+    current_player: str | None
+    money: dict[str, int]  # bids are paid when revealed, so money never gives a sealed bid away
+    queues: dict[str, list[CardDict]]
+    crossed: dict[str, int]
+    bonus_tracks: dict[str, int]
+    flipped: list[CardDict]
+    offer: list[CardDict]
+    deck_count: int
+    discard_count: int
+    auction: int
+    bids_handed_in: list[str]  # who, never how much
+    choosing_order: list[str]
+    last_auction: AuctionRecord | None
+    turn: str | None
+    idle_passes: int
+    win_crossings: int
+    result: dict[str, Any]
+    your_bid: NotRequired[int | None]  # only in a player's own view
+    your_money_after_bid: NotRequired[int | None]
+
+
+def result(table: KKTable, state: KKState) -> Outcome:
     """KK-E1 (eighth crossing) or KK-B8 (stall); ``score`` is the number of terrains crossed."""
-    over = game.phase == "over"
-    crossings = {p: len(game.crossed[p]) for p in game.players}
-    money = dict(game.money)
+    over = state.phase == "over"
+    crossings = {p: len(state.crossed[p]) for p in table.players}
+    money = dict(state.money)
     if not over:
         words = "The game is still going on."
     else:
         scores = "; ".join(
-            f"{p}: {crossings[p]} crossed, {money[p]} pound{'' if money[p] == 1 else 's'}" for p in crossings
+            f"{p}: {count(crossings[p], 'terrain')} crossed, {count(money[p], 'pound')}" for p in crossings
         )
-        if game.ending == "KK-E1":
-            words = f"{game.winners[0]} crossed the last terrain first and wins (KK-E1). {scores}."
+        if state.ending == "KK-E1":
+            words = f"{state.winners[0]} crossed the last terrain first and wins (KK-E1). {scores}."
         else:
-            words = (f"The game stalled and ended (KK-B8); winner(s) by terrain crossed, then money: "
-                     f"{', '.join(game.winners)}. {scores}.")
-    return Outcome(over=over, winners=tuple(game.winners), ending=game.ending, score=crossings,
+            won = "wins" if len(state.winners) == 1 else "share the win"
+            words = (f"The game stalled and ended (KK-B8); by terrain crossed, then money, "
+                     f"{names(state.winners)} {won}. {scores}.")
+    return Outcome(over=over, winners=tuple(state.winners), ending=state.ending, score=crossings,
                    money=money, words=words)
 
 
-def _card(game: CapeToCairoGame, card_id: str) -> dict[str, Any]:
-    return game.cards[card_id].to_dict()
-
-
-def view(game: CapeToCairoGame, player: str | None) -> dict[str, Any]:
+def view(table: KKTable, state: KKState, player: str | None, game: str, log_length: int) -> KKView:
     """Public information plus ``player``'s own secrets (``None``: a spectator)."""
-    if player is not None and player not in game.money:
-        raise ValueError(f"{player!r} is not playing; the players are {', '.join(game.players)}")
-    out: dict[str, Any] = {
-        "game": game.GAME,
-        "you": player,
-        "players": list(game.players),
-        "colours": dict(game.colours),
-        "phase": game.phase,
-        "current_player": game.current_player,
-        "to_act": list(game.players_to_act()),
-        "over": game.phase == "over",
-        "log_length": len(game.log),
-        # Bids are paid when the auction resolves, so public money never reveals a sealed bid.
-        "money": dict(game.money),
-        "queues": {p: [_card(game, c) for c in game.queues[p]] for p in game.players},
-        "crossed": {p: len(game.crossed[p]) for p in game.players},
-        "bonus_tracks": {p: len(game.bonus[p]) for p in game.players},
-        "flipped": [_card(game, c) for c in game.flipped],
-        "offer": [_card(game, c) for c in game.offer],
-        "deck_count": len(game.deck),
-        "discard_count": len(game.discard),
-        "auction": game.auction_no,
-        "bids_handed_in": [p for p in game.players if p in game.bids],  # who, never how much
-        "choosing_order": list(game.choosers),
-        "last_auction": _public_auction(game.last_auction),
-        "turn": game.turn,
-        "idle_passes": game.idle_passes,
-        "win_crossings": game.opt["win_crossings"],
-        "result": result(game).to_dict(),
-    }
+    if player is not None and player not in state.money:
+        raise RuleError("KK-S1", f"{brief(player)} is not playing; the players are {', '.join(table.players)}")
+    cards = table.cards
+    out = KKView(
+        game=game,
+        you=player,
+        players=list(table.players),
+        colours=dict(table.colours),
+        phase=state.phase,
+        current_player=current_player(table, state),
+        to_act=list(players_to_act(table, state)),
+        over=state.phase == "over",
+        log_length=log_length,
+        money=dict(state.money),
+        queues={p: [cards[c].to_dict() for c in state.queues[p]] for p in table.players},
+        crossed={p: len(state.crossed[p]) for p in table.players},
+        bonus_tracks={p: len(state.bonus[p]) for p in table.players},
+        flipped=[cards[c].to_dict() for c in state.flipped],
+        offer=[cards[c].to_dict() for c in state.offer],
+        deck_count=len(state.deck),
+        discard_count=len(state.discard),
+        auction=state.auction_no,
+        bids_handed_in=[p for p in table.players if p in state.bids],
+        choosing_order=list(state.choosers),
+        last_auction=None if state.last_auction is None else copy_record(state.last_auction),
+        turn=state.turn,
+        idle_passes=state.idle_passes,
+        win_crossings=table.win_crossings,
+        result=result(table, state).to_dict(),
+    )
     if player is not None:
-        own = game.bids.get(player)
+        own = state.bids.get(player)
         out["your_bid"] = own
-        out["your_money_after_bid"] = None if own is None else game.money[player] - own
+        out["your_money_after_bid"] = None if own is None else state.money[player] - own
     return out
 
 
-def _public_auction(record: dict[str, Any] | None) -> dict[str, Any] | None:
-    if record is None:
-        return None
-    return {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v) for k, v in record.items()}
-
-
-def state_dict(game: CapeToCairoGame) -> dict[str, Any]:
-    """Everything, hidden parts included, as JSON types. ``deck`` lists bottom to top."""
+def state_dict(state: KKState) -> dict[str, Any]:
+    """The state, hidden parts included, as JSON types. ``deck`` lists bottom to top."""
     return {
-        "players": list(game.players),
-        "seed": game.seed,
-        "options": dict(game.options),
-        "phase": game.phase,
-        "money": dict(game.money),
-        "deck": list(game.deck),
-        "discard": list(game.discard),
-        "flipped": list(game.flipped),
-        "offer": list(game.offer),
-        "queues": {p: list(q) for p, q in game.queues.items()},
-        "crossed": {p: list(c) for p, c in game.crossed.items()},
-        "bonus": {p: list(b) for p, b in game.bonus.items()},
-        "pending_bids": dict(game.bids),
-        "choosers": list(game.choosers),
-        "auction": game.auction_no,
-        "auction_winner": game.auction_winner,
-        "last_auction": _public_auction(game.last_auction),
-        "turn": game.turn,
-        "turn_flipped": game.turn_flipped,
-        "idle_passes": game.idle_passes,
-        "last_builder": game.last_builder,
-        "reshuffles": game.reshuffles,
-        "ending": game.ending,
-        "winners": list(game.winners),
-        "actions": len(game.log),
-        "narrative_length": len(game._narrative),
+        "phase": state.phase,
+        "money": dict(state.money),
+        "deck": list(state.deck),
+        "discard": list(state.discard),
+        "flipped": list(state.flipped),
+        "offer": list(state.offer),
+        "queues": {p: list(q) for p, q in state.queues.items()},
+        "crossed": {p: list(c) for p, c in state.crossed.items()},
+        "bonus": {p: list(b) for p, b in state.bonus.items()},
+        "pending_bids": dict(state.bids),
+        "choosers": list(state.choosers),
+        "auction": state.auction_no,
+        "auction_winner": state.auction_winner,
+        "last_auction": None if state.last_auction is None else dict(copy_record(state.last_auction)),
+        "turn": state.turn,
+        "turn_flipped": state.turn_flipped,
+        "idle_passes": state.idle_passes,
+        "last_builder": state.last_builder,
+        "reshuffles": state.reshuffles,
+        "ending": state.ending,
+        "winners": list(state.winners),
     }

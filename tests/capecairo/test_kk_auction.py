@@ -105,7 +105,8 @@ def test_KK_A5_explain_auction_order_in_words():
     text = str(explained)
     assert "KK-A5" in text and "B coin 8" in text and "Choosing order: B, A, C." in text
     assert explained._repr_html_().startswith("<ol>")
-    assert explained.order == auction_order({"A": 4, "B": 4, "C": 1}, {"A": 10, "B": 10, "C": 0}, scripted({"A": [2], "B": [8]})[0])
+    again = scripted({"A": [2], "B": [8]})[0]
+    assert explained.order == auction_order({"A": 4, "B": 4, "C": 1}, {"A": 10, "B": 10, "C": 0}, again)
 
 
 # -- the auction in the game ------------------------------------------------------------------
@@ -218,8 +219,8 @@ def test_KK_A7_auction_winner_opens_the_building_phase():
 )
 def test_KK_A4_A5_order_is_by_bid_then_least_money(table, coins):
     players = [f"P{i}" for i in range(len(table))]
-    bids = {p: bid for p, (bid, _) in zip(players, table)}
-    money = {p: left for p, (_, left) in zip(players, table)}
+    bids = {p: bid for p, (bid, _) in zip(players, table, strict=True)}
+    money = {p: left for p, (_, left) in zip(players, table, strict=True)}
     pool = iter(coins)
     order = auction_order(bids, money, lambda p: next(pool, None))
     assert sorted(order) == sorted(players)

@@ -5,9 +5,10 @@ from collections import Counter
 
 import pytest
 
-from railkit.capecairo import REQUIREMENT, Bid, load_deck, new_game
+from railkit.capecairo import REQUIREMENT, Bid, load_deck, load_game, new_game
+from railkit.capecairo.brief import brief
 from railkit.capecairo.deck import default_deck_path, parse_deck
-from railkit.errors import DataError, RuleError
+from railkit.errors import DataError, RuleError, SaveFileError
 
 
 def shipped_cards() -> list[dict]:
@@ -123,3 +124,64 @@ def test_KK_C5_everyone_starts_at_100_and_money_never_goes_below_zero():
     game.apply(Bid("Ann", 100))
     game.apply(Bid("Bob", 0))
     assert game.money["Ann"] == 0
+
+
+def test_KK_C4_deck_file_size_is_bounded_before_reading(tmp_path):
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * 1_000_001)
+    with pytest.raises(DataError) as err:
+        load_deck(big)
+    assert (err.value.path, err.value.item) == (str(big), "file") and "at most 1,000,000" in err.value.problem
+    for path, problem in [("/dev/zero", "not a regular file"), (str(tmp_path), "not a regular file")]:
+        with pytest.raises(DataError, match=problem):
+            new_game(2, deck=path)
+
+
+@pytest.mark.parametrize("content, item, problem", [
+    (b"\xff\xfe{}", "file", "not UTF-8 text"),
+    (b"[" * 100_000 + b"]" * 100_000, "file", "too deeply nested"),
+    (b'{"cards": [' + b"1" * 5000 + b"]}", "file", "too large"),
+    (b'{"format": "' + b"x" * 5000 + b'"}', "format", "found 'xxx"),
+])
+def test_KK_C4_broken_deck_files_are_refused_in_words(tmp_path, content, item, problem):
+    path = tmp_path / "deck.json"
+    path.write_bytes(content)
+    with pytest.raises(DataError) as err:
+        load_deck(path)
+    assert (err.value.path, err.value.item) == (str(path), item) and problem in err.value.problem
+    assert len(str(err.value)) < len(str(path)) + 200  # a long value is cut short
+
+
+@pytest.mark.parametrize("change, item, problem", [
+    (lambda cs: cs[0].update(id="R" * 500), "card #1", "at most 20 printable characters"),
+    (lambda cs: cs[0].update(terrain=["river"]), "card 'R01'", "unknown terrain ['river']"),
+    (lambda cs: cs[0].update(coin=10**40), "card 'R01'", "found a number of about 41 digits"),
+    (lambda cs: cs[0].update({f"x{i}": 1 for i in range(9)}), "card 'R01'", "unknown fields 'x0', 'x1'"),
+])
+def test_KK_C4_card_problems_are_named_briefly(tmp_path, change, item, problem):
+    cards = shipped_cards()
+    change(cards)
+    path = tmp_path / "deck.json"
+    path.write_text(json.dumps({"cards": cards}))
+    with pytest.raises(DataError) as err:
+        load_deck(path)
+    assert err.value.item == item and problem in err.value.problem and len(err.value.problem) < 120
+
+
+def test_values_in_messages_are_cut_short_whatever_their_size():
+    assert brief("x" * 1000) == "'" + "x" * 38 + "…"
+    assert brief(10**5000) == "a number of about 5,001 digits"
+    assert brief(-(10**50)) == "a number of about 51 digits"
+    assert brief([1, 2]) == "[1, 2]"
+
+
+def test_KK_C4_a_broken_deck_in_a_save_names_the_file_once(tmp_path):
+    path = tmp_path / "deck.json"
+    path.write_text('{"cards": []}')
+    save = new_game(2).to_dict()
+    save["options"]["deck"] = str(path)
+    with pytest.raises(SaveFileError) as err:
+        load_game(save)
+    message = str(err.value)
+    assert message == f"the game it describes cannot be set up: {path}: cards: the deck must hold 50 cards (KK-C2), found 0"
+    assert message.count(str(path)) == 1

@@ -103,7 +103,7 @@ def play_checked(players, seed):
     else:
         bot_kinds = [rng.choice([RandomBot, HeuristicBot, StingyBot, QuitterBot]) for _ in range(players)]
     game = new_game(players, seed=seed)
-    bots = {p: kind(seed * 10 + i) for i, (p, kind) in enumerate(zip(game.players, bot_kinds))}
+    bots = {p: kind(seed * 10 + i) for i, (p, kind) in enumerate(zip(game.players, bot_kinds, strict=True))}
     all_cards = sorted(game.cards)
     steps = 0
     while not game.is_over:
