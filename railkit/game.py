@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Generic, TypedDict, TypeVar
 
 from railkit.actions import ActionRegistry
 from railkit.errors import GameOverError, RuleError, SaveFileError
+from railkit.words import plural
 
 __all__ = [
     "BaseView",
@@ -196,6 +197,7 @@ class Game(ABC, Generic[A]):
     PLAYER_RANGE: ClassVar[tuple[int, int]]
     PLAYER_RULE: ClassVar[str]  # the rule ID that sets how many may play
     OPTIONS_RULE: ClassVar[str]  # the rule ID cited for an unknown option
+    FILE_OPTIONS: ClassVar[tuple[str, ...]] = ()  # options that name a file on this machine
     OPTION_DEFAULTS: ClassVar[Mapping[str, Any]]
     registry: ClassVar[ActionRegistry[Any]]
 
@@ -211,8 +213,8 @@ class Game(ABC, Generic[A]):
         unknown = sorted(set(options) - set(self.OPTION_DEFAULTS))
         if unknown:
             shown = ", ".join(repr(str(u)[:40]) for u in unknown[:5])
-            raise RuleError(self.OPTIONS_RULE,
-                            f"unknown option(s) {shown}; the options are {', '.join(self.OPTION_DEFAULTS)}")
+            known = ", ".join(self.OPTION_DEFAULTS)
+            raise RuleError(self.OPTIONS_RULE, f"unknown {plural(len(unknown), 'option')} {shown}; the options are {known}")
         for name, value in options.items():
             if isinstance(value, str) and len(value) > MAX_OPTION_TEXT:
                 raise RuleError(self.OPTIONS_RULE,
@@ -325,10 +327,13 @@ class Game(ABC, Generic[A]):
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     @classmethod
-    def load(cls: type[G], save: str | bytes | Mapping[str, Any]) -> G:
+    def load(cls: type[G], save: str | bytes | Mapping[str, Any], *, allow_files: bool = True) -> G:
         """Rebuild a saved game (JSON text, bytes or the mapping of ``to_dict``) by replaying its log.
 
-        Every problem is a ``SaveFileError`` whose message says, in words, what is wrong.
+        Every problem is a ``SaveFileError`` whose message says, in words, what is wrong. A save
+        that came from outside (an upload) is loaded with ``allow_files=False``: options that name
+        a file on this machine (a board or deck file) are then refused, so a save cannot make the
+        server open a file of its choosing.
         """
         data = parse_save(save)
         if data.get("format") != SAVE_FORMAT:
@@ -349,6 +354,10 @@ class Game(ABC, Generic[A]):
             raise SaveFileError("the file's 'options' must be a JSON object")
         if not isinstance(actions, list):
             raise SaveFileError("the file's 'actions' must be a list of moves")
+        named = [k for k in cls.FILE_OPTIONS if options.get(k) is not None]
+        if named and not allow_files:
+            raise SaveFileError(f"the save names a file on the computer ({named[0]} option); "
+                                "an uploaded save can only use the shipped board and deck")
         if len(actions) > MAX_ACTIONS:
             raise SaveFileError(f"the file holds {len(actions):,} moves; a game has at most {MAX_ACTIONS:,}")
         try:

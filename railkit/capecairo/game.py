@@ -41,6 +41,7 @@ class CapeToCairoGame(Game[Action]):
     PLAYER_RULE = "KK-S1"
     OPTIONS_RULE = "KK-S1"
     OPTION_DEFAULTS = DEFAULT_OPTIONS
+    FILE_OPTIONS = ("deck",)
     registry = registry
 
     table: KKTable  # what never changes: seating, colours, the shared cards, the options

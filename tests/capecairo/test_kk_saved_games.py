@@ -56,3 +56,12 @@ def test_save_for_another_game_or_bad_json_is_refused():
         load_game({**data, "game": "union_pacific"})
     with pytest.raises(SaveFileError, match="its text is broken on line 1"):
         load_game("{nope")
+
+
+def test_uploaded_save_naming_a_deck_file_is_refused():
+    """A save from outside may not make the server open a file of its choosing (issue 8)."""
+    game = new_game(2, seed=1)
+    data = {**game.to_dict(), "options": {**game.options, "deck": "/etc/passwd"}}
+    with pytest.raises(SaveFileError, match="names a file on the computer"):
+        type(game).load(data, allow_files=False)
+    assert type(game).load(game.to_dict(), allow_files=False).state_dict() == game.state_dict()
