@@ -28,10 +28,10 @@ import fetch  # noqa: E402
 import pages  # noqa: E402
 import wheels  # noqa: E402
 from package import railkit_wheel  # noqa: E402
+from wheelfile import sha256  # noqa: E402
 
 ROOT = HERE.parent.parent
 PYODIDE_CORE = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
-FONTAWESOME = ("css/all.min.css", "css/v4-shims.min.css", "webfonts/*.woff2", "webfonts/*.woff")
 # Packages the kernel asks for by name that no lesson uses: empty wheels stand in (wheels.placeholder).
 PLACEHOLDERS = {
     "sqlite3": "IPython's command history; Pyodide builds it separately and no registry has it",
@@ -73,32 +73,44 @@ def pyodide_folder(dest: Path, cache: Path, epoch: int) -> list[str]:
     dest.mkdir(parents=True)
     for name in PYODIDE_CORE:
         shutil.copy2(npm["pyodide"] / name, dest / name)
-    shipped = [wheels.slimmed(w, dest) for w in downloaded]
+    slim = cache / "slim"
+    shutil.rmtree(slim, ignore_errors=True)
+    slim.mkdir(parents=True)
+    railkit, added = railkit_wheel(ROOT, cache / "railkit-build", slim, epoch)
+    shipped = compiled([*(wheels.slimmed(w, slim) for w in downloaded), railkit], dest, cache / "pyc", npm["pyodide"])
     shipped += [wheels.placeholder(name, "0", f"Not in the railkit site: {why}.", dest) for name, why in PLACEHOLDERS.items()]
-    railkit, added = railkit_wheel(ROOT, cache / "railkit-build", dest, epoch)
-    shipped.append(railkit)
     core_lock = json.loads((npm["pyodide"] / "pyodide-lock.json").read_text(encoding="utf-8"))
     lock = wheels.lock(core_lock, shipped, set(PLACEHOLDERS))
     wheels.write_lock(lock, dest / "pyodide-lock.json")
     return [f"added to the railkit wheel (not packed by setuptools): {', '.join(added)}"] if added else []
 
 
-def fontawesome_folder(dest: Path, cache: Path) -> None:
-    npm = fetch.npm_packages(HERE / "npm-packages.txt", cache / "npm")
-    src = npm["@fortawesome/fontawesome-free"]
-    for pattern in FONTAWESOME:
-        for path in sorted(src.glob(pattern)):
-            target = dest / path.relative_to(src)
+def compiled(sources: list[Path], dest: Path, cache: Path, pyodide: Path) -> list[Path]:
+    """``sources`` byte-compiled by Pyodide (pyc.py), copied to ``dest``; compiled wheels are cached
+    by the hash of their source wheel and of the compiler scripts."""
+    salt = "".join(sha256(HERE / f) for f in ("pyc.py", "pyc.mjs", "wheelfile.py"))
+    targets, jobs = [], []
+    for src in sources:
+        key = hashlib.sha256((sha256(src) + salt).encode()).hexdigest()[:20]
+        target = cache / key / src.name
+        if not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, target)
-    shutil.copy2(src / "LICENSE.txt", dest / "LICENSE.txt")
+            jobs.append({"src": str(src), "dest": str(target), "keep_sources": src.name.startswith("railkit-")})
+        targets.append(target)
+    if jobs:
+        print(f"site: byte-compiling {len(jobs)} wheel(s) with Pyodide in Node", flush=True)
+        job_file = cache / "jobs.json"
+        job_file.write_text(json.dumps(jobs))
+        subprocess.run(["node", str(HERE / "pyc.mjs"), str(pyodide), str(job_file)], check=True)
+    for target in targets:
+        shutil.copy2(target, dest / target.name)
+    return [dest / t.name for t in targets]
 
 
 def lite_folder(lite: Path, cache: Path, epoch: int) -> list[str]:
     """The JupyterLite project folder ``voici build`` reads."""
     shutil.rmtree(lite, ignore_errors=True)
     notes = pyodide_folder(lite / "static" / "pyodide", cache, epoch)
-    fontawesome_folder(lite / "static" / "fontawesome", cache)
     files = lite / "files"
     files.mkdir()
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
@@ -107,10 +119,10 @@ def lite_folder(lite: Path, cache: Path, epoch: int) -> list[str]:
     templates = lite / "jupyter" / "voila" / "templates"
     repo_template = ROOT / "railkit" / "ui" / "voila_template" / "railkit"
     if not repo_template.is_dir():
-        raise SystemExit(f"site: railkit's Voila template is not at {repo_template.relative_to(ROOT)} "
-                         "(tools/site/build.py and tools/site/template/ name it)")
+        raise SystemExit(f"site: railkit's Voila template is not at {repo_template.relative_to(ROOT)} (tools/site/build.py)")
+    # railkit's Voila template: the look of `make run`, and no CDN links (Voila's lab template links
+    # Font Awesome and mermaid from CDNs; Voici's own bundle already carries Font Awesome 5).
     shutil.copytree(repo_template, templates / "railkit")
-    shutil.copytree(HERE / "template" / "railkit-site", templates / "railkit-site")
     extensions = lite / "labextensions"
     share = Path(sys.prefix) / "share" / "jupyter" / "labextensions"
     for name in EXTENSIONS:
@@ -126,7 +138,7 @@ def voici_build(lite: Path, out: Path, epoch: int) -> None:
     voici = Path(sys.executable).parent / "voici"
     cmd = [str(voici), "build", "--lite-dir", str(lite), "--contents", str(lite / "files"), "--output-dir", str(out),
            "--apps", "voici", "--no-sourcemaps", "--no-unused-shared-packages", "--source-date-epoch", str(epoch),
-           "--template", "railkit-site", "--strip_sources=True", "--show_tracebacks=False"]
+           "--template", "railkit", "--strip_sources=True", "--show_tracebacks=False"]
     env = {**os.environ, "JUPYTER_PATH": str(lite / "jupyter"), "SOURCE_DATE_EPOCH": str(epoch)}
     result = subprocess.run(cmd, cwd=lite, env=env, capture_output=True, text=True)
     if result.returncode != 0:
@@ -150,7 +162,6 @@ def main(argv: list[str] | None = None) -> int:
     notes = lite_folder(lite, cache, epoch)
     shutil.rmtree(staged, ignore_errors=True)
     voici_build(lite, staged, epoch)
-    shutil.copytree(lite / "static" / "fontawesome", staged / "static" / "fontawesome")  # the build copies only Pyodide
     start_page = "index.html" if (lite / "files" / "index.ipynb").exists() else "../tree/index.html"
     pages.finish(staged, start_page)
     shutil.rmtree(staged / ".jupyterlite.doit.db", ignore_errors=True)

@@ -11,7 +11,7 @@ import tarfile
 from pathlib import Path
 
 from packaging.utils import canonicalize_name, parse_wheel_filename
-from wheels import sha256
+from wheelfile import sha256
 
 PYODIDE_PYTHON = "3.13"  # Pyodide 0.29.3's Python
 

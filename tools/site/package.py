@@ -3,6 +3,8 @@
 Two things a plain wheel may lack, added here (the build says which):
 * ``railkit/data/**``: the lessons read it through ``importlib.resources`` (``railkit.paths.data_dir``);
   setuptools packs it only once pyproject declares it as package data.
+* ``railkit/_site_compat.py`` (from ``tools/site/compat.py``), imported by ``railkit/__init__.py``:
+  a fix for widget updates under the browser kernel (see that file).
 * ``docs/rulings.md``: ``railkit.ui.docs`` reads it at ``PROJECT_ROOT/docs/rulings.md``, PROJECT_ROOT
   being the folder above the package; in the browser that is site-packages, so the wheel carries
   the page there (a browser-only copy; nothing else is installed there).
@@ -16,7 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from wheels import read_wheel, write_wheel
+from wheelfile import read_wheel, write_wheel
 
 SOURCES = ("pyproject.toml", "README.md", "railkit")
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints")
@@ -46,6 +48,11 @@ def railkit_wheel(root: Path, work: Path, out_dir: Path, epoch: int) -> tuple[Pa
             if arcname not in files:
                 files[arcname] = path.read_bytes()
                 added.append(arcname)
+    # Browser-only fix for widget updates (tools/site/compat.py), run when railkit is imported.
+    files["railkit/_site_compat.py"] = (Path(__file__).parent / "compat.py").read_bytes()
+    init = files["railkit/__init__.py"].decode("utf-8")
+    hook = "\n\nfrom railkit import _site_compat  # noqa: E402,F401  (static site only)\n"
+    files["railkit/__init__.py"] = (init + hook).encode()
     rulings = root / "docs" / "rulings.md"
     if rulings.exists():
         files["docs/rulings.md"] = rulings.read_bytes()

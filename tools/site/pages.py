@@ -8,7 +8,6 @@ import os
 import re
 from pathlib import Path
 
-ROOT_MARK = "@railkit-site-root@"  # written by the site template where the site's root goes
 # A page must not load anything from another host: stylesheets, scripts, images, frames, imports,
 # CSS urls. (Plain ``<a href>`` links to other sites are fine: following one is the learner's choice.)
 REMOTE = re.compile(r"""(?:<(?:link|script|img|iframe|source|embed)\b[^>]*?\b(?:href|src)\s*=\s*["']"""
@@ -33,7 +32,6 @@ def fix_page(page: Path, site: Path) -> None:
     (a GitHub Pages project site, a folder on a USB stick served by any web server)."""
     text = page.read_text(encoding="utf-8")
     root = relative_root(page, site)
-    text = text.replace(ROOT_MARK, root)
     text = text.replace('"baseUrl": "/"', f'"baseUrl": "{root}/"')
     text = text.replace('data-base-url="/voila/"', f'data-base-url="{root}/voila/"')
     page.write_text(text, encoding="utf-8")

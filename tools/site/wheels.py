@@ -12,9 +12,6 @@ the same bytes and the same lock.
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import io
 import json
 import zipfile
 from collections.abc import Callable, Iterable
@@ -24,6 +21,7 @@ from pathlib import Path
 from packaging.markers import Marker
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name, parse_wheel_filename
+from wheelfile import read_wheel, sha256, write_wheel
 
 # Markers evaluated as Pyodide 0.29 (Python 3.13 in WebAssembly) would.
 PYODIDE_ENV = {
@@ -49,41 +47,6 @@ SLIM = {
     "plotly": ("plotly/package_data/plotly.min.js", "plotly/package_data/widgetbundle.js",
                "plotly/labextension/", "plotly/package_data/datasets/"),
 }
-ZIP_TIME = (1980, 1, 1, 0, 0, 0)
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def _record_line(name: str, data: bytes) -> str:
-    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-    return f"{name},sha256={digest},{len(data)}"
-
-
-def write_wheel(dest: Path, files: dict[str, bytes]) -> Path:
-    """Write ``files`` (archive name -> bytes) as a wheel with a fresh RECORD, deterministically."""
-    dist_info = next(n.split("/")[0] for n in files if n.split("/")[0].endswith(".dist-info"))
-    record = f"{dist_info}/RECORD"
-    body = {n: d for n, d in files.items() if n != record}
-    lines = [_record_line(n, d) for n, d in sorted(body.items())] + [f"{record},,"]
-    body[record] = ("\n".join(lines) + "\n").encode()
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
-        for name in sorted(body, key=lambda n: (n.startswith(dist_info), n)):  # dist-info last, as pip does
-            info = zipfile.ZipInfo(name, ZIP_TIME)
-            info.external_attr = 0o644 << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            z.writestr(info, body[name])
-    dest.write_bytes(buf.getvalue())
-    return dest
-
-
-def read_wheel(path: Path) -> dict[str, bytes]:
-    with zipfile.ZipFile(path) as z:
-        return {i.filename: z.read(i) for i in z.infolist() if not i.is_dir()}
-
-
 def slimmed(src: Path, out_dir: Path, extra: dict[str, bytes] | None = None) -> Path:
     """A copy of wheel ``src`` in ``out_dir`` without the files no lesson loads (``ALWAYS_DROP``,
     ``SLIM``), plus ``extra`` files."""
@@ -132,9 +95,9 @@ def top_level_modules(path: Path) -> list[str]:
             parts = n.split("/")
             if parts[0].endswith((".dist-info", ".data")):
                 continue
-            if len(parts) == 1 and n.endswith(".py"):
-                names.add(n[:-3])
-            elif len(parts) == 2 and parts[1] == "__init__.py":
+            if len(parts) == 1 and n.endswith((".py", ".pyc")):
+                names.add(n.rsplit(".", 1)[0])
+            elif len(parts) == 2 and parts[1] in ("__init__.py", "__init__.pyc"):
                 names.add(parts[0])
     return sorted(names)
 
