@@ -108,20 +108,28 @@ class Offline:
     background: list[str] = field(default_factory=list)  # Chromium's own services
 
 
-def guard_offline(context) -> Offline:
-    """Abort every request of ``context`` (pages, workers) to a host that is not loopback."""
+# For a browser launched with these arguments every host but loopback is unknown: requests to them
+# fail without routing (Playwright's routing turns the HTTP cache off, which a benchmark of cached
+# loads cannot have).
+NO_OTHER_HOSTS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"]
+
+
+def guard_offline(context, route: bool = True) -> Offline:
+    """Record every request of ``context`` (pages, workers) to a host that is not loopback, and abort it
+    (``route=False``: only record; the browser must then be launched with ``NO_OTHER_HOSTS``)."""
     record = Offline()
 
-    def route(r) -> None:
-        url = r.request.url
+    def outside(url: str) -> bool:
         host = urlparse(url).hostname or ""
         if url.startswith(("data:", "blob:", "about:")) or host in LOOPBACK:
-            r.continue_()
-            return
+            return False
         (record.background if CHROMIUM_SERVICES.search(host) else record.blocked).append(url)
-        r.abort()
+        return True
 
-    context.route("**/*", route)
+    if route:
+        context.route("**/*", lambda r: r.abort() if outside(r.request.url) else r.continue_())
+    else:
+        context.on("request", lambda r: outside(r.url))
     return record
 
 
