@@ -1,0 +1,130 @@
+"""Wheels for the browser kernel: slimmed copies, empty placeholders, and the ``pyodide-lock.json``
+that tells Pyodide about them.
+
+Why rewrite the lock: Pyodide's own lock names its own builds (different files, different hashes),
+and lists packages the site does not ship. The site's lock lists exactly the wheels it ships, with
+their real sha256, the modules each provides (``imports``: the kernel loads a package when a cell
+imports it) and their dependencies as declared in the wheels' metadata for Pyodide's platform.
+
+Every wheel is written deterministically (sorted entries, fixed timestamps), so the same inputs give
+the same bytes and the same lock.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from collections.abc import Callable, Iterable
+from email.parser import Parser
+from pathlib import Path
+
+from packaging.markers import Marker
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name, parse_wheel_filename
+from wheelfile import read_wheel, sha256, write_wheel
+
+# Markers evaluated as Pyodide 0.29 (Python 3.13 in WebAssembly) would.
+PYODIDE_ENV = {
+    "sys_platform": "emscripten", "platform_system": "Emscripten", "platform_machine": "wasm32",
+    "os_name": "posix", "implementation_name": "cpython", "platform_python_implementation": "CPython",
+    "python_version": "3.13", "python_full_version": "3.13.2", "implementation_version": "3.13.2",
+    "platform_release": "", "platform_version": "", "extra": "",
+}
+# Requirements the browser kernel does without, and why.
+NOT_IN_BROWSER = {
+    "widgetsnbextension": "the widgets' front end for the classic notebook; Voici's bundle has its own",
+    "jupyterlab-widgets": "the widgets' front end for JupyterLab; Voici's bundle has its own",
+    "ipykernel": "the kernel brings its own ipykernel for Pyodide (from jupyterlite-pyodide-kernel)",
+    "anywidget": "only plotly's FigureWidget needs it; railkit draws figures with FigureView",
+}
+# Never used by a kernel in the browser, in any wheel: test suites and data files for sys.prefix
+# (a JupyterLab extension in ``*.data/``; the site gets plotly's from the build venv instead).
+ALWAYS_DROP = ("/tests/", ".data/")
+# Per package: files the lessons never load. plotly: plotly.js itself (drawn by the labextension in
+# the page, not by Python), the FigureWidget bundle (railkit uses FigureView, not FigureWidget),
+# its JupyterLab extension and the sample data sets of plotly.express.
+SLIM = {
+    "plotly": ("plotly/package_data/plotly.min.js", "plotly/package_data/widgetbundle.js",
+               "plotly/labextension/", "plotly/package_data/datasets/"),
+}
+def slimmed(src: Path, out_dir: Path, extra: dict[str, bytes] | None = None) -> Path:
+    """A copy of wheel ``src`` in ``out_dir`` without the files no lesson loads (``ALWAYS_DROP``,
+    ``SLIM``), plus ``extra`` files."""
+    name = canonicalize_name(parse_wheel_filename(src.name)[0])
+    drop = SLIM.get(name, ())
+    files = {n: d for n, d in read_wheel(src).items()
+             if not any(p in n for p in ALWAYS_DROP) and not n.startswith(drop)}
+    files.update(extra or {})
+    return write_wheel(out_dir / src.name, files)
+
+
+def placeholder(name: str, version: str, reason: str, out_dir: Path) -> Path:
+    """An empty wheel for ``name``: the kernel asks for the package by name, but the lessons never
+    use it, so the kernel's request succeeds without downloading anything big (or anything at all
+    that is not on the site). ``import name`` still fails, which its users handle."""
+    dist = f"{name}-{version}.dist-info"
+    meta = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\nSummary: {reason}\n"
+    wheel = "Wheel-Version: 1.0\nGenerator: railkit tools/site\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    return write_wheel(out_dir / f"{name}-{version}-py3-none-any.whl",
+                       {f"{dist}/METADATA": meta.encode(), f"{dist}/WHEEL": wheel.encode()})
+
+
+def metadata(path: Path) -> tuple[str, str, list[str]]:
+    """(name, version, Requires-Dist lines) of a wheel."""
+    with zipfile.ZipFile(path) as z:
+        meta_name = next(n for n in z.namelist() if n.endswith(".dist-info/METADATA") and n.count("/") == 1)
+        msg = Parser().parsestr(z.read(meta_name).decode("utf-8"))
+    return msg["Name"], msg["Version"], msg.get_all("Requires-Dist") or []
+
+
+def needed_in_browser(requires: Iterable[str]) -> list[str]:
+    """Canonical names of the requirements that apply in Pyodide (no extras, markers evaluated)."""
+    names = []
+    for line in requires:
+        req = Requirement(line)
+        if req.marker is None or Marker(str(req.marker)).evaluate(dict(PYODIDE_ENV)):
+            names.append(canonicalize_name(req.name))
+    return sorted(set(names))
+
+
+def top_level_modules(path: Path) -> list[str]:
+    """The importable top-level names in a wheel (packages with ``__init__.py``, single modules)."""
+    names = set()
+    with zipfile.ZipFile(path) as z:
+        for n in z.namelist():
+            parts = n.split("/")
+            if parts[0].endswith((".dist-info", ".data")):
+                continue
+            if len(parts) == 1 and n.endswith((".py", ".pyc")):
+                names.add(n.rsplit(".", 1)[0])
+            elif len(parts) == 2 and parts[1] in ("__init__.py", "__init__.pyc"):
+                names.add(parts[0])
+    return sorted(names)
+
+
+def lock(core_lock: dict, wheels: list[Path], placeholders: set[str],
+         extra_depends: Callable[[str], list[str]] = lambda _name: []) -> dict:
+    """Pyodide's lock with its packages replaced by ``wheels`` (all beside the lock file).
+
+    A wheel's requirement that is neither shipped nor in ``NOT_IN_BROWSER`` stops the build: the
+    kernel would fail to import it in the browser."""
+    shipped = {canonicalize_name(parse_wheel_filename(w.name)[0]): w for w in wheels}
+    packages = {}
+    for key, path in sorted(shipped.items()):
+        name, version, requires = metadata(path)
+        depends = [d for d in needed_in_browser(requires) if d not in NOT_IN_BROWSER] + extra_depends(key)
+        missing = [d for d in depends if d not in shipped]
+        if missing:
+            raise SystemExit(f"{path.name} needs {missing}, which the site does not ship: "
+                             "add them to tools/site/browser-wheels.txt")
+        packages[key] = {
+            "name": key, "version": version, "file_name": path.name, "install_dir": "site",
+            "sha256": sha256(path), "package_type": "package",
+            "imports": [] if key in placeholders else top_level_modules(path),
+            "depends": sorted(set(depends)), "unvendored_tests": False,
+        }
+    return {"info": core_lock["info"], "packages": packages}
+
+
+def write_lock(data: dict, dest: Path) -> None:
+    dest.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
