@@ -59,3 +59,4 @@ bench: venv
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build dist
+include site.mk
