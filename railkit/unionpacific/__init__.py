@@ -21,7 +21,6 @@ from railkit.unionpacific.actions import (
     Pass,
 )
 from railkit.unionpacific.board import GENERAL, TRACK_TYPES, Board, City, Company, Section, load_board
-from railkit.unionpacific.dividends import IMAGINARY, UP, PayoutRecord
 from railkit.unionpacific.game import OPTION_DEFAULTS, UP_SHARES, UnionPacificGame, invest_choices, new_game
 from railkit.unionpacific.payouts import (
     UP_TABLE,
@@ -41,6 +40,7 @@ from railkit.unionpacific.placement import (
     reachable_cities,
 )
 from railkit.unionpacific.sharedeck import DIVIDEND, Pile, build_share_deck, deck_layout
+from railkit.unionpacific.state import IMAGINARY, UP, PayoutRecord, UPState
 
 
 def load_game(save: str | bytes | dict[str, Any]) -> UnionPacificGame:
@@ -56,7 +56,7 @@ __all__ = [
     "ACTIONS", "Board", "Build", "Check", "ChooseFirstShare", "City", "Company", "DIVIDEND",
     "DiscardUnusable", "DrawShare", "EndTurn", "ExchangeForUP", "GENERAL", "IMAGINARY", "Invest",
     "OPTION_DEFAULTS", "Pass", "PayoutExplanation", "PayoutRecord", "Pile", "PlacementExplanation",
-    "SaveFileError", "Section", "TRACK_TYPES", "UP", "UP_SHARES", "UP_TABLE", "UnionPacificGame",
+    "SaveFileError", "Section", "TRACK_TYPES", "UP", "UPState", "UP_SHARES", "UP_TABLE", "UnionPacificGame",
     "build_share_deck", "company_payout", "company_value", "deck_layout", "explain_company_payout",
     "explain_placement", "explain_union_pacific_payout", "invest_choices", "legal_sections",
     "load_board", "load_game", "new_game", "placement_error", "reachable_cities",

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 import networkx as nx
 
@@ -127,6 +128,20 @@ class Board:
         edges = self.graph.get_edge_data(a, b) or {}  # keyed by section id, insertion order
         return [self.sections[sid] for sid in edges]
 
+    # A board never changes: copies of a game share it, and pickling rebuilds it from its
+    # parts (the shipped board comes back as the one loaded object).
+    def __copy__(self) -> Board:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Board:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        if _default_board.cache_info().currsize and self is _default_board():
+            return (_default_board, ())
+        return (_assemble, (dict(self.cities), dict(self.sections), self.companies, dict(self.track_deck),
+                            self.source, dict(self.track_labels)))
+
 
 def load_board(path: str | Path | None = None) -> Board:
     """Load and validate a board file; ``None`` means the shipped board (loaded once)."""
@@ -138,6 +153,25 @@ def load_board(path: str | Path | None = None) -> Board:
 @lru_cache(maxsize=1)
 def _default_board() -> Board:
     return _Loader(data_dir() / "union_pacific" / "board.json").load()
+
+
+def _assemble(cities: dict[str, City], sections: dict[str, Section], companies: tuple[Company, ...],
+              deck: dict[str, int], source: str, labels: dict[str, str]) -> Board:
+    """A ``Board`` from checked parts (also how a pickled board is rebuilt)."""
+    graph = nx.MultiGraph()
+    for city in cities.values():
+        graph.add_node(city.name, lon=city.lon, lat=city.lat)
+    for s in sections.values():
+        graph.add_edge(s.a, s.b, key=s.id, track_type=s.track_type, spaces=s.spaces, starting=s.starting)
+    return Board(
+        cities=MappingProxyType(dict(cities)),
+        sections=MappingProxyType(dict(sections)),
+        companies=tuple(companies),
+        track_deck=MappingProxyType(dict(deck)),
+        graph=nx.freeze(graph),
+        source=source,
+        track_labels=MappingProxyType(dict(labels)),
+    )
 
 
 def _ordinal(n: int) -> str:
@@ -195,25 +229,11 @@ class _Loader:
         sections = self.sections(raw, cities, companies)
         frozen_companies = self.finish_companies(companies, sections)
 
-        graph = nx.MultiGraph()
-        for city in cities.values():
-            graph.add_node(city.name, lon=city.lon, lat=city.lat)
-        for s in sections.values():
-            graph.add_edge(s.a, s.b, key=s.id, track_type=s.track_type, spaces=s.spaces,
-                           starting=s.starting)
+        board = _assemble(cities, sections, frozen_companies, deck, str(self.path), labels)
         for name in cities:
-            if graph.degree(name) == 0:
+            if board.graph.degree(name) == 0:
                 raise self.fail(f"city {name!r}", "lies on no section; remove it or join it to the map")
-
-        return Board(
-            cities=MappingProxyType(cities),
-            sections=MappingProxyType(sections),
-            companies=frozen_companies,
-            track_deck=MappingProxyType(deck),
-            graph=nx.freeze(graph),
-            source=str(self.path),
-            track_labels=MappingProxyType(labels),
-        )
+        return board
 
     # -- parts -----------------------------------------------------------------
     def track_types(self, raw: dict[str, Any]) -> dict[str, str]:
@@ -274,7 +294,7 @@ class _Loader:
         seen: set[str] = set()
         names: set[str] = set()
         result = []
-        for i, (entry, (colour, trains, shares)) in enumerate(zip(entries, UP_C1)):
+        for i, (entry, (colour, trains, shares)) in enumerate(zip(entries, UP_C1, strict=True)):
             key = self.field(entry, "key", str, f"companies[{i}]")
             item = f"company {key!r}"
             self.no_extra(entry, set(kinds), item)

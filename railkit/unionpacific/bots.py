@@ -9,11 +9,13 @@ deck count only when it is public (UP-V3), otherwise an estimate from the public
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Protocol
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from railkit.errors import RuleError
 from railkit.unionpacific.actions import (
     Build,
+    ChooseFirstShare,
     DiscardUnusable,
     DrawShare,
     ExchangeForUP,
@@ -21,11 +23,10 @@ from railkit.unionpacific.actions import (
     Pass,
 )
 from railkit.unionpacific.board import GENERAL
-from railkit.unionpacific.dividends import UP
 from railkit.unionpacific.game import UnionPacificGame
-from railkit.unionpacific.network import board_companies
 from railkit.unionpacific.payouts import UP_TABLE, company_payout, union_pacific_payout
 from railkit.unionpacific.sharedeck import deck_layout
+from railkit.unionpacific.state import UP
 
 __all__ = ["Bot", "HeuristicBot", "RandomBot", "play_game", "draws_before_next_dividend"]
 
@@ -59,7 +60,7 @@ def play_game(game: UnionPacificGame, bots: Mapping[str, Bot], max_actions: int 
 # -- what a player can know about the next dividend --------------------------------------
 def _initial_deck_cards(game: UnionPacificGame) -> int:
     """Company shares that went into the share deck at setup (public: it follows from the rules)."""
-    total = sum(c.shares for c in board_companies(game.board))
+    total = sum(c.shares for c in game.board.companies)
     return total - 4 * len(game.players) - 4  # UP-S4 hands and the UP-S6 display
 
 
@@ -151,7 +152,8 @@ class HeuristicBot:
     def _share_worth(self, game: UnionPacificGame, me: str, card: str) -> float:
         """What one more share of ``card`` in hand is worth to me (to be laid down later)."""
         if card == UP:
-            return 1.0 + self._gain(game, me, UP, game.share_hand[me].get(UP, 0) + 1) - self._gain(game, me, UP, game.share_hand[me].get(UP, 0))
+            held = game.share_hand[me].get(UP, 0)
+            return 1.0 + self._gain(game, me, UP, held + 1) - self._gain(game, me, UP, held)
         hand = game.share_hand[me].get(card, 0)
         growth = min(6, game.net.supply[card]) * 0.5
         return self._gain(game, me, card, hand + 1, int(growth)) - self._gain(game, me, card, hand, int(growth)) + 0.2
@@ -170,7 +172,9 @@ class HeuristicBot:
             return actions[0]
         step = game.step
         if step == "first_share":
-            return max(actions, key=lambda a: (game.share_hand[player][a.card] * (1 if a.card != UP else 0.9), self.rng.random()))
+            hand = game.share_hand[player]
+            firsts = [a for a in actions if isinstance(a, ChooseFirstShare)]
+            return max(firsts, key=lambda a: (hand[a.card] * (1 if a.card != UP else 0.9), self.rng.random()))
         if step == "draw":
             return self._choose_draw(game, player, actions)
         if step == "exchange":

@@ -18,9 +18,10 @@ appear in the result with 0, and the result keeps the input's player order.
 from __future__ import annotations
 
 import html
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Generic, Hashable, Mapping, TypeVar
+from typing import Generic, TypeVar
 
 from railkit.errors import RuleError
 
@@ -75,7 +76,7 @@ def _check_shares(rule: str, shares: object) -> None:
 
 
 def _table_row(payout_number: object) -> tuple[int, int, int, int, int]:
-    row = UP_TABLE.get(payout_number) if _is_whole(payout_number) else None  # type: ignore[arg-type]
+    row = UP_TABLE.get(payout_number) if isinstance(payout_number, int) and _is_whole(payout_number) else None
     if row is None:
         raise RuleError(
             "UP-D9", f"the payout number must be 1, 2, 3 or 4 (four payouts a game, UP-D12), not {payout_number!r}"
@@ -196,7 +197,7 @@ class PayoutExplanation(Generic[P]):
         )
 
 
-def _names(players: list[object]) -> str:
+def _names(players: Sequence[object]) -> str:
     names = [str(p) for p in players]
     if len(names) <= 2:
         return " and ".join(names)

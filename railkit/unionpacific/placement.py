@@ -13,8 +13,8 @@ read; ``legal_sections`` is the fast bulk version and must agree with it;
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 import networkx as nx
 

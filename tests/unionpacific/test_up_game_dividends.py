@@ -25,7 +25,7 @@ from up_helpers import started
 
 def draw_with_top(game, *top, source="deck"):
     """Rig: the current player has built (no train placed) and the deck starts with ``top``."""
-    game.step = "draw"
+    game.state.step = "draw"
     game.deck[0:0] = list(top)
     p = game.current_player
     return p, game.apply(DrawShare(p, source))
@@ -235,7 +235,7 @@ def test_deck_exhausted_pays_the_remaining_payouts_at_once_DECISION():
 def test_draw_from_empty_deck_is_rejected():
     game = started(4)
     game.deck.clear()
-    game.step = "draw"
+    game.state.step = "draw"
     with pytest.raises(RuleError) as info:
         game.apply(DrawShare(game.current_player, "deck"))
     assert info.value.rule == "UP-B3"
@@ -317,7 +317,7 @@ def test_UP_V4_removed_cards_go_under_the_deck():
     p, _ = draw_with_top(game, "SPS")
     game.apply(ExchangeForUP(p, "SPS"))
     assert game.deck[-1] == "SPS" and "SPS" not in game.box
-    game.step = "draw"
+    game.state.step = "draw"
     game.display[:] = ["DM", "DM", "DM", "PAS"]
     game.deck[0:0] = ["DM", "BNL", "BNL", "CLS", "KCCL"]
     game.apply(DrawShare(game.current_player, "display:3"))

@@ -93,8 +93,8 @@ def test_UP_S2_track_cards_dealt_and_discards_reshuffled():
     assert len(game.track_pile) == 40 - 15
     game = started(3)
     p = game.current_player
-    game.track_discards = list(game.track_pile)  # empty the draw pile into the discards
-    game.track_pile = []
+    game.state.track_discards = list(game.track_pile)  # empty the draw pile into the discards
+    game.state.track_pile = []
     discards = sorted(game.track_discards)
     give_track(game, p, "plains", "hills", "mountain", "river")
     game.apply(Invest(p, (sorted(game.share_hand[p])[0],), "plains"))
@@ -196,7 +196,7 @@ def test_UP_T1_track_card_drawn_when_the_turn_starts():
 
 def _fill_type(game, track_type):
     """Rig: every neutral space of ``track_type`` taken (the caches are edited directly)."""
-    for sid, t in game.net.section_type.items():
+    for sid, t in game.net.idx.section_type.items():
         if t == track_type:
             game.net.set_free(sid, 0)
 
@@ -436,7 +436,7 @@ def test_UP_B4_up_card_may_be_exchanged_and_nothing_happens_with_an_empty_stack(
     assert game.box[-1] == UP
     q = game.current_player
     rejects(game, ExchangeForUP(q, UP), "UP-B4")  # not after drawing
-    game.up_stack = 0  # rig: the stack is used up
+    game.state.up_stack = 0  # rig: the stack is used up
     build_any(game)
     game.apply(DrawShare(q, "deck"))
     assert game.current_player != q, "without UP shares left the turn ends after the draw"
