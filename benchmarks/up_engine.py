@@ -25,8 +25,8 @@ import platform
 import pstats
 import random
 import statistics
-import sys
 import time
+
 from railkit.unionpacific import new_game
 from railkit.unionpacific.bots import HeuristicBot, RandomBot, play_game
 
@@ -115,7 +115,8 @@ def ms(values: list[float]) -> str:
 
 
 def us(values: list[float]) -> str:
-    return f"{statistics.median(values) * 1e6:.1f} µs median (p90 {sorted(values)[int(len(values) * 0.9)] * 1e6:.1f}, n={len(values)})"
+    p90 = sorted(values)[int(len(values) * 0.9)]
+    return f"{statistics.median(values) * 1e6:.1f} µs median (p90 {p90 * 1e6:.1f}, n={len(values)})"
 
 
 def profile(n: int, top: int = 12) -> str:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import networkx as nx
 import pytest
@@ -237,7 +238,8 @@ BROKEN = [
     ("spaces-0", _set("denver--el-paso", spaces=0), "section 'denver--el-paso'", "1 to 4"),
     ("spaces-5", _set("denver--el-paso", spaces=5), "section 'denver--el-paso'", "1 to 4"),
     ("spaces-bool", _set("denver--el-paso", spaces=True), "section 'denver--el-paso'", "wrong type"),
-    ("section-track-type", _set("denver--el-paso", track_type="swamp"), "section 'denver--el-paso'", "unknown track type 'swamp'"),
+    ("section-track-type", _set("denver--el-paso", track_type="swamp"), "section 'denver--el-paso'",
+     "unknown track type 'swamp'"),
     ("company-track-type", _co("DM", track_types=["plains", "swamp"]), "company 'DM'", "unknown track type 'swamp'"),
     ("deck-track-type", lambda r: r["track_deck"].update(swamp=0), "track_deck", "unknown track type 'swamp'"),
     ("duplicate-section", _dup_section, "section 'denver--el-paso'", "duplicate section id"),
@@ -255,8 +257,10 @@ BROKEN = [
     ("unknown-hq", _co("DM", headquarters="Aspen"), "company 'DM'", "headquarters 'Aspen'"),
     ("outside-lower-48", lambda r: r["cities"].append({"name": "Honolulu", "lon": -157.86, "lat": 21.31}),
      "city 'Honolulu'", "outside the contiguous United States"),
-    ("missing-field", lambda r: _section(r, "denver--el-paso").pop("spaces"), "section 'denver--el-paso'", "missing field 'spaces'"),
-    ("typo-field", lambda r: _section(r, "denver--el-paso").update(space=2), "section 'denver--el-paso'", "unknown field(s) ['space']"),
+    ("missing-field", lambda r: _section(r, "denver--el-paso").pop("spaces"), "section 'denver--el-paso'",
+     "missing field 'spaces'"),
+    ("typo-field", lambda r: _section(r, "denver--el-paso").update(space=2), "section 'denver--el-paso'",
+     "unknown field(s) ['space']"),
     ("track-types-list", lambda r: r["track_types"].pop(), "track_types", "must be exactly"),
 ]
 

@@ -6,21 +6,19 @@ choosing the table holdings; those games are not replayed afterwards.
 from __future__ import annotations
 
 import pytest
+from up_helpers import started
 
 from railkit.errors import GameOverError, RuleError
 from railkit.unionpacific import (
     DIVIDEND,
     IMAGINARY,
     UP,
-    ChooseFirstShare,
     DrawShare,
     EndTurn,
     ExchangeForUP,
     PayoutExplanation,
     new_game,
 )
-
-from up_helpers import started
 
 
 def draw_with_top(game, *top, source="deck"):
@@ -36,7 +34,7 @@ def set_tables(game, **holdings):
     for p in game.players:
         game.table[p] = {}
     for key, counts in holdings.items():
-        for p, n in zip(game.players, counts):
+        for p, n in zip(game.players, counts, strict=False):
             if n:
                 game.table[p][key] = n
 
@@ -100,7 +98,7 @@ def test_UP_D3_primary_gets_the_value_secondary_half_rounded_down():
     set_tables(game, DM=(2, 1, 0))
     set_value(game, "DM", 7)
     draw_with_top(game, DIVIDEND, "SPS")
-    assert dict(game.payouts[0].amounts) == dict(zip(game.players, (7, 3, 0)))
+    assert dict(game.payouts[0].amounts) == dict(zip(game.players, (7, 3, 0), strict=True))
 
 
 def test_UP_D4_sole_shareholder_gets_both_amounts():

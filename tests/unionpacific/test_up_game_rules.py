@@ -8,6 +8,7 @@ chosen hand); those games are not replayed afterwards.
 from __future__ import annotations
 
 import pytest
+from up_helpers import started
 
 from railkit.errors import NotYourTurnError, RuleError
 from railkit.unionpacific import (
@@ -26,8 +27,6 @@ from railkit.unionpacific import (
     Pass,
     new_game,
 )
-
-from up_helpers import started
 
 
 def give_track(game, player, *cards):
