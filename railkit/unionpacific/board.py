@@ -21,6 +21,7 @@ import networkx as nx
 
 from railkit.errors import DataError
 from railkit.paths import data_dir
+from railkit.words import count as count_of
 
 # The four track types (UP-C3). The printed names are not in the sources; railkit names
 # them after terrain so a learner can say them (see docs/rulings.md). Order = file order.
@@ -265,7 +266,7 @@ class _Loader:
             raise self.fail("track_deck", f"no count for {missing}")
         total = sum(deck.values())
         if total != DECK_SIZE:
-            raise self.fail("track_deck", f"holds {total} cards; UP-C4 says {DECK_SIZE}")
+            raise self.fail("track_deck", f"holds {count_of(total, 'card')}; UP-C4 says {DECK_SIZE}")
         return {k: deck[k] for k in wanted}
 
     def cities(self, raw: dict[str, Any]) -> dict[str, City]:
@@ -288,7 +289,7 @@ class _Loader:
     def companies(self, raw: dict[str, Any], cities: dict[str, City]) -> list[dict[str, Any]]:
         entries = self.field(raw, "companies", list, "companies")
         if len(entries) != len(UP_C1):
-            raise self.fail("companies", f"lists {len(entries)} companies; UP-C1 has {len(UP_C1)}")
+            raise self.fail("companies", f"lists {count_of(len(entries), 'company')}; UP-C1 has {len(UP_C1)}")
         kinds = {"key": str, "name": str, "colour": str, "hex": str, "trains": int, "shares": int,
                  "headquarters": str, "track_types": list, "invented": bool}
         seen: set[str] = set()
@@ -309,7 +310,7 @@ class _Loader:
                 raise self.fail(item, f"colour {c['colour']!r} is listed {_ordinal(i + 1)}, but UP-C1 puts "
                                 f"{colour} {_ordinal(i + 1)}; list the companies in UP-C1 table order")
             if (c["trains"], c["shares"]) != (trains, shares):
-                raise self.fail(item, f"has {c['trains']} trains and {c['shares']} shares; "
+                raise self.fail(item, f"has {count_of(c['trains'], 'train')} and {count_of(c['shares'], 'share')}; "
                                 f"UP-C1 gives {colour} {trains} trains and {shares} shares")
             if not _HEX.fullmatch(c["hex"]):
                 raise self.fail(item, f"hex colour {c['hex']!r} is not of the form '#rrggbb'")
@@ -324,7 +325,7 @@ class _Loader:
             if colour == ALL_TYPES_COLOUR and len(types) != len(TRACK_TYPES):
                 raise self.fail(item, "the green company (EP&RG) may use all four track types (UP-C2)")
             if colour != ALL_TYPES_COLOUR and not 1 <= len(types) <= 3:
-                raise self.fail(item, f"may use {len(types)} track types; UP-C3 allows one to three")
+                raise self.fail(item, f"may use {count_of(len(types), 'track type')}; UP-C3 allows one to three")
             c["order"] = i + 1
             result.append(c)
         return result
@@ -352,11 +353,11 @@ class _Loader:
             if track not in TRACK_TYPES:
                 raise self.fail(item, f"unknown track type {track!r}; use one of {list(TRACK_TYPES)}")
             if not 1 <= spaces <= 4:
-                raise self.fail(item, f"has {spaces} train spaces; UP-C3 allows 1 to 4")
+                raise self.fail(item, f"has {count_of(spaces, 'train space')}; UP-C3 allows 1 to 4")
             if len(set(starting)) != len(starting):
-                raise self.fail(item, "lists a starting space twice (one train per company per section, UP-B2d)")
+                raise self.fail(item, "lists a starting space twice (one train per company per connection, UP-B2d)")
             if len(starting) > spaces:
-                raise self.fail(item, f"has {len(starting)} starting spaces but only {spaces} spaces")
+                raise self.fail(item, f"has {count_of(len(starting), 'starting space')} but only {count_of(spaces, 'space')}")
             for key in starting:
                 company = by_key.get(key)
                 if company is None:
@@ -377,8 +378,12 @@ class _Loader:
             starts = tuple(s.id for s in sections.values() if c["key"] in s.starting)
             wanted = 2 if c["colour"] == ALL_TYPES_COLOUR else 1
             if len(starts) != wanted:
-                raise self.fail(f"company {c['key']!r}", f"has {len(starts)} starting spaces; UP-C3 gives "
+                raise self.fail(f"company {c['key']!r}", f"has {count_of(len(starts), 'starting space')}; UP-C3 gives "
                                 f"it {wanted} (EP&RG two on two sections, every other company one)")
+            pairs = {frozenset((sections[sid].a, sections[sid].b)) for sid in starts}
+            if len(pairs) != len(starts):
+                raise self.fail(f"company {c['key']!r}", "has two starting spaces between the same two cities; "
+                                "a company runs one train per connection (UP-B2d)")
             result.append(Company(
                 key=c["key"], name=c["name"], colour=c["colour"], hex=c["hex"],
                 trains=c["trains"], shares=c["shares"], headquarters=c["headquarters"],

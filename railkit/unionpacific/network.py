@@ -60,12 +60,16 @@ class BoardIndex:
         self.totals: dict[str, int] = {c.key: c.trains for c in board.companies}
         self.by_city: dict[str, list[int]] = {}
         self.type_mask: dict[str, int] = {}
+        pairs: dict[frozenset[str], int] = {}
         for i, s in enumerate(sections):
             self.by_city.setdefault(s.a, []).append(i)
             self.by_city.setdefault(s.b, []).append(i)
             self.type_mask[s.track_type] = self.type_mask.get(s.track_type, 0) | (1 << i)
-        # UP-B2d: the mask of the sections a company may hold only one train on.
-        self.connection: tuple[int, ...] = tuple(1 << i for i in range(len(sections)))
+            pair = frozenset((s.a, s.b))
+            pairs[pair] = pairs.get(pair, 0) | (1 << i)
+        # UP-B2d: per section, the mask of its whole connection (every section between the
+        # same two cities); a company may hold one train on a connection.
+        self.connection: tuple[int, ...] = tuple(pairs[frozenset(end)] for end in self.ends)
         self.all_mask = (1 << len(sections)) - 1
         self.type_mask[GENERAL] = self.all_mask  # UP-B2a: the wild card matches any type
 

@@ -111,6 +111,13 @@ def _free_neutral(section: Section, trains: Sequence[str]) -> int:
     return section.neutral_spaces - sum(1 for key in trains if key not in section.starting)
 
 
+def connection_trains(board: Board, trains_on: Mapping[str, Sequence[str]], section: Section,
+                      company_key: str) -> list[Section]:
+    """UP-B2d: the sections of ``section``'s connection (every section between the same two
+    cities, parallel ones included) that already carry a ``company_key`` train."""
+    return [s for s in board.sections_between(section.a, section.b) if company_key in trains_on.get(s.id, ())]
+
+
 def legal_sections(board: Board, trains_on: Mapping[str, Sequence[str]], supply: Mapping[str, int],
                    company_key: str, card: str) -> list[str]:
     """Every section id (file order) where ``card`` may place a ``company_key`` train now."""
@@ -125,7 +132,7 @@ def legal_sections(board: Board, trains_on: Mapping[str, Sequence[str]], supply:
         if ((card == GENERAL or card == section.track_type)          # a
                 and section.track_type in company.track_types         # b
                 and _free_neutral(section, trains) > 0                # c
-                and company_key not in trains                         # d
+                and not connection_trains(board, trains_on, section, company_key)  # d
                 and (section.a in reach or section.b in reach)):      # e
             result.append(sid)
     return result
@@ -184,12 +191,21 @@ def _explain(board: Board, trains_on: Mapping[str, Sequence[str]], supply: Mappi
     else:
         add("UP-B2c", False, f"{section.name} has no empty neutral space left", "pick another section")
 
-    # UP-B2d: one train per company per section
-    if company_key not in trains:
-        add("UP-B2d", True, f"{who} has no train on {section.name} yet")
-    else:
+    # UP-B2d: one train per company per connection (parallel sections between the same two
+    # cities are one connection, DECISION in docs/rulings.md)
+    held = connection_trains(board, trains_on, section, company_key)
+    parallel = len(board.sections_between(section.a, section.b)) > 1
+    if not held:
+        between = f"between {section.a} and {section.b}" if parallel else f"on {section.name}"
+        add("UP-B2d", True, f"{who} has no train {between} yet")
+    elif held[0].id == section.id:
         add("UP-B2d", False, f"{who} already has a train on {section.name}",
-            "a company runs at most one train per section; pick another section")
+            "a company runs at most one train per connection; pick another section")
+    else:
+        add("UP-B2d", False, f"{who} already has a train between {section.a} and {section.b}, on the "
+            f"{label[held[0].track_type]} section",
+            "a company runs at most one train per connection, even where two sections join the same "
+            "cities; pick another section")
 
     # UP-B2e: linked to the headquarters by the company's own trains
     hq = company.headquarters

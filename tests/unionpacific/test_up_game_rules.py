@@ -322,6 +322,30 @@ def test_UP_B2d_one_train_per_company_per_section():
     rejects(game, Build(p, GENERAL, key, sid), "UP-B2d")
 
 
+def test_UP_B2d_one_train_per_company_per_connection_parallel_sections_included():
+    game = started(4)
+    p = game.current_player
+    give_track(game, p, GENERAL, GENERAL)
+    game.apply(Build(p, GENERAL, "DM", "denver--pueblo--plains"))
+    assert not game.net.is_legal("DM", "denver--pueblo--hills", GENERAL)
+    ex = game.explain_placement("DM", "denver--pueblo--hills", GENERAL)
+    assert [c.rule for c in ex.failed] == ["UP-B2d"] and "between Denver and Pueblo" in ex.failed[0].sentence
+    for a in game.legal_actions():
+        if isinstance(a, DrawShare):
+            game.apply(a)
+            break
+    while game.step != "action" or game.current_player != p:  # round the table to p again
+        q = game.current_player
+        if game.step == "exchange":
+            game.apply(EndTurn(q))
+        else:
+            game.apply(next(a for a in game.legal_actions() if not isinstance(a, Build) or a.company != "DM"))
+    give_track(game, p, GENERAL, "hills")
+    assert not any(isinstance(a, Build) and a.company == "DM" and a.section.startswith("denver--pueblo")
+                   for a in game.legal_actions())
+    rejects(game, Build(p, "hills", "DM", "denver--pueblo--hills"), "UP-B2d")
+
+
 def test_UP_B2e_section_must_link_to_the_headquarters_by_own_trains():
     game = started(4)
     p = game.current_player
