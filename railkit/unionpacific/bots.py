@@ -201,11 +201,19 @@ class HeuristicBot:
                     best, margin = a, up - loss
         return best
 
+    @staticmethod
+    def _rarity(game: UnionPacificGame, card: str) -> float:
+        """How hard another card of this kind is to draw, from the deck's split (UP-C4): 1 for the
+        rarest kind (the 4 general cards), 4/14 for the most common (plains on the shipped board)."""
+        deck = game.board.track_deck
+        rarest = min((n for n in deck.values() if n), default=1)
+        return rarest / max(deck.get(card, 0), rarest)
+
     def _track_keep(self, game: UnionPacificGame, me: str, card: str) -> float:
         """How much I want to keep a track card (higher = keep)."""
         if card == GENERAL:
             return 100.0
-        score = 0.0
+        score = 0.2 * self._rarity(game, card)
         for key in game.company_order:
             if game.net.sections_for(key, card):
                 score += max(0.0, self._stake(game, me, key)) + 0.1
@@ -228,7 +236,8 @@ class HeuristicBot:
             [0.8] + [self._share_worth(game, me, c) for c in game.display if c is not None]
         )
         for a in builds:
-            s = stakes[a.company] * left - (0.7 if a.card == GENERAL else 0.0) + self.rng.random() * 0.05
+            # spending a rare card costs more: 0.7 for a general card, little for a common type
+            s = stakes[a.company] * left - 0.7 * self._rarity(game, a.card) ** 2 + self.rng.random() * 0.05
             if s > build_score:
                 best_build, build_score = a, s
         build_score += draw_bonus * (1.0 - 0.5 * soon)

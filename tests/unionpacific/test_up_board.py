@@ -109,11 +109,30 @@ def test_UP_C3_track_types_per_company_and_section(board: Board) -> None:
     assert neutral >= 1.5 * (131 - 11)  # comfortably more room than trains to place
 
 
+def test_UP_C3_sections_of_one_to_four_spaces_all_occur(board: Board) -> None:
+    """All three rulebooks give sections of one to four spaces; the map has each size."""
+    sizes = Counter(s.spaces for s in board.sections.values())
+    assert set(sizes) == {1, 2, 3, 4}
+    four = {s.name for s in board.sections.values() if s.spaces == 4}
+    assert {"Washington–New York", "Omaha–Chicago"} <= four  # busy eastern and central corridors
+
+
 def test_UP_C4_forty_track_cards_with_general_cards(board: Board) -> None:
     assert set(board.track_deck) == {*TRACK_TYPES, GENERAL}
     assert sum(board.track_deck.values()) == 40
     assert board.track_deck[GENERAL] > 0
     assert all(board.track_deck[t] > 0 for t in TRACK_TYPES)
+
+
+def test_UP_C4_track_deck_is_the_hungarian_split_ordered_by_spaces(board: Board) -> None:
+    """Hungarian parts list: 4, 6, 9, 7 and 14 track cards. The 4 are the general cards; 14, 9, 7
+    and 6 go to the track types by how many neutral spaces each has (DECISION, docs/rulings.md)."""
+    assert sorted(board.track_deck.values()) == sorted([4, 6, 9, 7, 14]) and board.track_deck[GENERAL] == 4
+    neutral = Counter()
+    for s in board.sections.values():
+        neutral[s.track_type] += s.neutral_spaces
+    by_spaces = sorted(TRACK_TYPES, key=lambda t: -neutral[t])
+    assert [board.track_deck[t] for t in by_spaces] == [14, 9, 7, 6]
 
 
 def test_UP_B2e_rulebook_example_is_on_the_map(board: Board) -> None:
@@ -245,7 +264,7 @@ BROKEN = [
     ("duplicate-section", _dup_section, "section 'denver--el-paso'", "duplicate section id"),
     ("duplicate-city", _dup_city, "city 'Denver'", "duplicate city name"),
     ("duplicate-company", _co("CLS", key="DM"), "company 'DM'", "duplicate company key"),
-    ("deck-41", lambda r: r["track_deck"].update(plains=10), "track_deck", "holds 41 cards; UP-C4 says 40"),
+    ("deck-41", lambda r: r["track_deck"].update(plains=15), "track_deck", "holds 41 cards; UP-C4 says 40"),
     ("deck-missing-general", lambda r: r["track_deck"].pop("general"), "track_deck", "no count for ['general']"),
     ("EPRG-one-start", _set("tucson--el-paso", starting=[]), "company 'EPRG'", "has 1 starting space;"),
     ("DM-two-starts", _second_dm_start, "company 'DM'", "has 2 starting spaces;"),

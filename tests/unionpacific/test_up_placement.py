@@ -89,8 +89,8 @@ def test_UP_B2b_denver_midland_cannot_use_denver_el_paso(board: Board) -> None:
 
 def test_UP_B2c_space_must_be_empty_and_neutral(board: Board) -> None:
     state = setup_state(board)
-    sid = "denver--kansas-city"  # plains, 3 neutral spaces, touches Denver
-    state[0][sid] = ["EPRG", "BNL"]
+    sid = "denver--kansas-city"  # plains, 4 neutral spaces, touches Denver
+    state[0][sid] = ["EPRG", "BNL", "KCCL"]
     assert failed_rules(board, state, "DM", sid, "plains") == []
     state[0][sid].append("SFRB")
     assert failed_rules(board, state, "DM", sid, "plains") == ["UP-B2c"]
