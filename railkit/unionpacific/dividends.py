@@ -41,6 +41,8 @@ def deck_card(board: Board, state: UPState, events: list[str], drawer: str | Non
     while deck:
         card = deck.pop(0)
         state.share_draws += 1
+        if state.under_deck > len(deck):  # the draws have reached the cards put under the deck (UP-V4)
+            state.under_deck = len(deck)
         if card != DIVIDEND:
             return card
         state.box.append(card)  # UP-D1: dividend cards go to the box
@@ -78,6 +80,7 @@ def _four_of_a_kind(board: Board, state: UPState, events: list[str], drawer: str
         name = card_name(board, removed[0])
         if state.options["removed_to_bottom"]:
             state.deck.extend(removed)
+            state.under_deck += len(removed)
             events.append(f"All four display cards are {name}: they go face down under the share deck (UP-B5, UP-V4).")
         else:
             state.box.extend(removed)
@@ -174,9 +177,16 @@ def _payout(board: Board, state: UPState, events: list[str], drawer: str | None,
 
 
 def _form_imaginary(board: Board, state: UPState, events: list[str]) -> None:
-    """UP-2P2: display, deck, reserve and UP stack become the imaginary third player's table."""
+    """UP-2P2: display, deck, reserve and UP stack become the imaginary third player's table.
+
+    Cards put under the deck by UP-V4 do not count: the Finnish book puts them where they do
+    not affect the game, so they go to the box with the dividend cards."""
     holdings: dict[str, int] = {}
-    for card in [c for c in state.display if c is not None] + state.deck + state.reserve:
+    removed = state.deck[len(state.deck) - state.under_deck:] if state.under_deck else []
+    kept = state.deck[:len(state.deck) - state.under_deck]
+    state.box.extend(removed)
+    state.under_deck = 0
+    for card in [c for c in state.display if c is not None] + kept + state.reserve:
         if card == DIVIDEND:
             state.box.append(card)
         else:

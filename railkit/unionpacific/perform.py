@@ -108,6 +108,7 @@ def setup(board: Board, players: tuple[str, ...], options: dict[str, Any],
         table={p: {} for p in players},
         money=dict.fromkeys(players, 0),  # DECISION: no starting money
         payouts=[],
+        under_deck=len(removed) if options["removed_to_bottom"] else 0,
     )
     words = []
     if removed:
@@ -204,6 +205,7 @@ def _do_exchange(board: Board, state: UPState, a: ExchangeForUP, events: list[st
     _put(state.share_hand[a.player], UP)
     if state.options["removed_to_bottom"]:
         state.deck.append(a.card)  # UP-V4
+        state.under_deck += 1
         events.append(f"{a.player} exchanges a share for a UP share; the card goes face down under the deck "
                       "(UP-B4, UP-V4).")
     else:

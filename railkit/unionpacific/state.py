@@ -115,6 +115,7 @@ class UPState:
     money: dict[str, int]
     payouts: list[PayoutRecord]
     imaginary: dict[str, int] | None = None  # UP-2P2, once formed
+    under_deck: int = 0  # UP-V4: removed cards at the bottom of the deck (never the imaginary player's)
     dividends_drawn: int = 0
     pending_payouts: int = 0
     share_draws: int = 0  # cards that have left the share deck (public when counted, UP-V3)
@@ -181,6 +182,7 @@ class UPState:
             money=dict(self.money),
             payouts=list(self.payouts),
             imaginary=None if self.imaginary is None else dict(self.imaginary),
+            under_deck=self.under_deck,
             dividends_drawn=self.dividends_drawn,
             pending_payouts=self.pending_payouts,
             share_draws=self.share_draws,

@@ -129,6 +129,7 @@ def state_dict(state: UPState, game: str, log_length: int, seed: int, narrative_
             "deck": list(state.deck),
             "reserve": list(state.reserve),
             "box": list(state.box),
+            "under_deck": state.under_deck,
             "track_pile": list(state.track_pile),
             "turn_index": state.turn_index,
             "t2_used": state.t2_used,

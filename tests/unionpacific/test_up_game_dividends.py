@@ -322,6 +322,34 @@ def test_UP_V4_removed_cards_go_under_the_deck():
     assert game.deck[-4:] == ["DM"] * 4 and game.display == ["BNL", "BNL", "CLS", "KCCL"]
 
 
+def test_UP_V4_removed_shares_do_not_count_for_the_imaginary_player_with_two_players():
+    """Finnish book: removed cards go under the deck "where they do not affect the game"; with two
+    players they are not sorted into the imaginary third player's holdings (UP-2P2)."""
+    game = started(2, removed_to_bottom=True)
+    set_tables(game)
+    p, _ = draw_with_top(game, "DM")
+    game.apply(ExchangeForUP(p, "DM"))  # the DM share goes face down under the deck
+    assert game.deck[-1] == "DM" and game.state.under_deck >= 1
+    in_play = [c for c in game.display + game.deck[:len(game.deck) - game.state.under_deck]
+               if c not in (None, DIVIDEND)]
+    box_before = len(game.box)
+    removed = game.deck[len(game.deck) - game.state.under_deck:]
+    draw_with_top(game, DIVIDEND, DIVIDEND, DIVIDEND, "SPS")
+    expected = {}
+    for card in in_play:
+        expected[card] = expected.get(card, 0) + 1
+    assert game.imaginary is not None and game.is_over
+    assert {k: v for k, v in game.imaginary.items() if k != UP} == expected
+    assert game.box[box_before:].count("DM") >= removed.count("DM") >= 1  # the removed card is boxed
+    # the same game without the option: the exchanged share is boxed at once, the count agrees
+    plain = started(2)
+    set_tables(plain)
+    q, _ = draw_with_top(plain, "DM")
+    plain.apply(ExchangeForUP(q, "DM"))
+    draw_with_top(plain, DIVIDEND, DIVIDEND, DIVIDEND, "SPS")
+    assert plain.imaginary.get("DM", 0) == game.imaginary.get("DM", 0)
+
+
 def test_UP_V4_setup_removal_follows_the_option():
     for seed in range(3000):
         plain = new_game(3, seed=seed)
