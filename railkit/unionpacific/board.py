@@ -22,12 +22,14 @@ import networkx as nx
 from railkit.errors import DataError
 from railkit.paths import data_dir
 from railkit.words import count as count_of
+from railkit.words import plural
 
 # The four track types (UP-C3). The printed names are not in the sources; railkit names
 # them after terrain so a learner can say them (see docs/rulings.md). Order = file order.
 TRACK_TYPES: tuple[str, ...] = ("plains", "hills", "mountain", "river")
 GENERAL = "general"  # the wild track card (UP-C4, Hungarian rulebook)
 DECK_SIZE = 40  # UP-C4
+MAX_BOARD_BYTES = 1_000_000  # the shipped board is about 20 kB
 FORMAT = "railkit-union-pacific-board"
 VERSION = 1
 
@@ -203,19 +205,28 @@ class _Loader:
     def no_extra(self, obj: dict[str, Any], allowed: set[str], item: str) -> None:
         extra = sorted(set(obj) - allowed)
         if extra:  # a typo such as "space" should not silently fall back to nothing
-            raise self.fail(item, f"unknown field(s) {extra}; allowed: {sorted(allowed)}")
+            raise self.fail(item, f"unknown {plural(len(extra), 'field')} {extra}; allowed: {sorted(allowed)}")
 
     # -- the file as a whole ---------------------------------------------------
     def load(self) -> Board:
         try:
-            text = self.path.read_text(encoding="utf-8")
+            if not self.path.is_file():
+                raise self.fail("file", "cannot be read: it does not exist or is not a regular file")
+            with self.path.open("rb") as handle:  # bounded: never read more than the limit
+                data = handle.read(MAX_BOARD_BYTES + 1)
         except OSError as exc:
             raise self.fail("file", f"cannot be read ({exc.strerror or exc})") from exc
+        if len(data) > MAX_BOARD_BYTES:
+            raise self.fail("file", f"is larger than {MAX_BOARD_BYTES:,} bytes; a board file is about 20 kB")
         try:
-            raw = json.loads(text)
+            raw = json.loads(data.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise self.fail("file", "is not UTF-8 text") from None
         except json.JSONDecodeError as exc:
             where = f"line {exc.lineno}, column {exc.colno}"
             raise self.fail(where, f"not valid JSON: {exc.msg}") from exc
+        except (ValueError, RecursionError):  # a number of thousands of digits, or deep nesting
+            raise self.fail("file", "holds a value too large or too deeply nested") from None
         if not isinstance(raw, dict):
             raise self.fail("file", "must hold one JSON object")
         if raw.get("format") != FORMAT or raw.get("version") != VERSION:

@@ -24,6 +24,7 @@ from railkit.unionpacific.actions import (
 from railkit.unionpacific.board import Board
 from railkit.unionpacific.placement import placement_error
 from railkit.unionpacific.state import DISPLAY_SOURCES, UPState
+from railkit.words import a as article
 
 __all__ = ["DISPLAY_SOURCES", "check", "step_words"]
 
@@ -92,8 +93,8 @@ def _check_discard_unusable(board: Board, state: UPState, a: DiscardUnusable) ->
         raise RuleError("UP-T2", "only one unusable track card may be swapped per turn; now build, invest or pass")
     _need_track(state, a.player, a.card, "UP-T2")
     if state.net.usable(a.card):
-        raise RuleError("UP-T2", f"a {a.card} card is still usable: some {a.card} section has an empty neutral "
-                                 "space; keep it")
+        raise RuleError("UP-T2", f"{article(a.card + ' card')} is still usable: some {a.card} section has an "
+                                 "empty neutral space; keep it")
 
 
 def _check_build(board: Board, state: UPState, a: Build) -> None:
@@ -105,7 +106,7 @@ def _check_build(board: Board, state: UPState, a: Build) -> None:
     if not net.is_legal(a.company, a.section, a.card):
         err = placement_error(board, net.trains_on, net.supply, a.company, a.section, a.card)
         # The fast index and placement.py agree (tested); this fallback only guards typos.
-        raise err or RuleError("UP-B2", f"a {a.company} train may not go on {a.section} now")
+        raise err or RuleError("UP-B2", f"{article(_short(a.company) + ' train')} may not go on {_short(a.section)} now")
 
 
 def _check_draw(board: Board, state: UPState, a: DrawShare) -> None:

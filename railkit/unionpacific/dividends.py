@@ -19,6 +19,7 @@ from railkit.unionpacific.payouts import (
 )
 from railkit.unionpacific.sharedeck import DIVIDEND
 from railkit.unionpacific.state import IMAGINARY, UP, PayoutRecord, UPState, card_name
+from railkit.words import count, names, plural
 
 __all__ = [
     "IMAGINARY",
@@ -47,13 +48,13 @@ def deck_card(board: Board, state: UPState, events: list[str], drawer: str | Non
             return card
         state.box.append(card)  # UP-D1: dividend cards go to the box
         state.dividends_drawn += 1
-        who = drawer or "The setup"
+        who, again = (drawer, drawer) if drawer else ("The setup", "the setup")
         if state.dividends_drawn <= state.max_payouts:
             state.pending_payouts += 1
             events.append(
                 f"{who} turns up a dividend card while {purpose}: payout "
                 f"{len(state.payouts) + state.pending_payouts} will be paid once the draw is complete; "
-                f"{who} draws again for the same purpose (UP-D1)."
+                f"{again} draws again for the same purpose (UP-D1)."
             )
         else:  # UP-2P1: with two players the fourth dividend card is not used
             events.append(f"{who} turns up the unused last dividend card (UP-2P1) and draws again.")
@@ -81,10 +82,11 @@ def _four_of_a_kind(board: Board, state: UPState, events: list[str], drawer: str
         if state.options["removed_to_bottom"]:
             state.deck.extend(removed)
             state.under_deck += len(removed)
-            events.append(f"All four display cards are {name}: they go face down under the share deck (UP-B5, UP-V4).")
+            events.append(f"All four display cards are shares of {name}: they go face down under the share deck "
+                          "(UP-B5, UP-V4).")
         else:
             state.box.extend(removed)
-            events.append(f"All four display cards are {name}: they leave the game face down (UP-B5).")
+            events.append(f"All four display cards are shares of {name}: they leave the game face down (UP-B5).")
         for i in range(4):
             display[i] = deck_card(board, state, events, drawer, "replacing the display")
         events.append(f"New display: {display_words(board, state)}.")
@@ -173,7 +175,8 @@ def _payout(board: Board, state: UPState, events: list[str], drawer: str | None,
         n = len(state.players)
         moved, state.reserve[:] = state.reserve[:n], state.reserve[n:]
         state.deck[0:0] = moved
-        events.append(f"Safe round: {len(moved)} reserve cards go on top of the share deck (UP-V2).")
+        events.append(f"Safe round: {count(len(moved), 'reserve card')} {plural(len(moved), 'goes', 'go')} on top "
+                      "of the share deck (UP-V2).")
 
 
 def _form_imaginary(board: Board, state: UPState, events: list[str]) -> None:
@@ -210,5 +213,5 @@ def _final_words(state: UPState) -> str:
     ranking = ", ".join(f"{h} {m}" for h, m in sorted(state.money.items(), key=lambda x: -x[1]))
     if len(winners) == 1:
         return f"The game is over (UP-D12). {winners[0]} wins with {best} million. Money: {ranking}."
-    return (f"The game is over (UP-D12). {' and '.join(winners)} share the win with {best} million each "
+    return (f"The game is over (UP-D12). {names(winners)} share the win with {best} million each "
             f"(DECISION). Money: {ranking}.")

@@ -26,7 +26,6 @@ from railkit.unionpacific.actions import (
     EndTurn,
     ExchangeForUP,
     Invest,
-    Pass,
     UPAction,
 )
 from railkit.unionpacific.board import Board, load_board
@@ -44,8 +43,10 @@ from railkit.unionpacific.state import (
     PayoutRecord,
     UPState,
     card_name,
+    shares_words,
 )
 from railkit.unionpacific.views import UPView
+from railkit.words import a
 
 __all__ = [
     "DISPLAY", "HAND_SHARES", "HAND_TRACK", "OPTION_DEFAULTS", "UP_SHARES", "UnionPacificGame",
@@ -161,24 +162,25 @@ class UnionPacificGame(Game[UPAction]):
         if isinstance(action, ChooseFirstShare):
             return f"{p} chooses a first share (UP-S5)"
         if isinstance(action, DiscardUnusable):
-            return f"{p} discards an unusable {action.card} card (UP-T2)"
+            return f"{p} discards {a('unusable ' + str(action.card) + ' card')} and draws another (UP-T2)"
         if isinstance(action, Build):
-            s = board.sections[action.section]
-            return (f"{p} plays a {action.card} card to build a {card_name(board, action.company)} train "
-                    f"on {s.a}–{s.b} (UP-B1)")
+            section = board.sections.get(action.section)
+            where = section.name if section is not None else str(action.section)
+            train = a(f"{card_name(board, action.company)} train")
+            return f"{p} plays {a(str(action.card) + ' card')} to build {train} on {where} (UP-B1, UP-B2)"
         if isinstance(action, DrawShare):
-            where = {"deck": "the top of the share deck", "up": "the UP stack"}.get(action.source, "the display")
+            where = {"deck": "the top of the share deck", "up": "the Union Pacific stack"}.get(
+                action.source, "the display")
             return f"{p} takes a share from {where} (UP-B3)"
         if isinstance(action, ExchangeForUP):
-            return f"{p} exchanges a {card_name(board, action.card)} share for a UP share (UP-B4)"
+            return (f"{p} exchanges a share of {card_name(board, action.card)} for a Union Pacific share "
+                    "(UP-B4)")
         if isinstance(action, EndTurn):
             return f"{p} ends the turn (UP-B6)"
         if isinstance(action, Invest):
-            laid = ", ".join(f"{action.cards.count(k)} {card_name(board, k)}" for k in dict.fromkeys(action.cards))
-            return f"{p} invests {laid} and discards a {action.discard} card (UP-I1)"
-        if isinstance(action, Pass):
-            return f"{p} passes, discarding a {action.discard} card (UP-T4)"
-        raise TypeError(f"{action!r} is not a Union Pacific action")
+            return (f"{p} lays {shares_words(board, action.cards)} on the table and discards "
+                    f"{a(str(action.discard) + ' card')} (UP-I1, UP-I3)")
+        return f"{p} passes, discarding {a(str(action.discard) + ' card')} (UP-T4)"
 
     # -- how a game shows itself ------------------------------------------------------------
     def __repr__(self) -> str:

@@ -24,6 +24,7 @@ from types import MappingProxyType
 from typing import Generic, TypeVar
 
 from railkit.errors import RuleError
+from railkit.words import names
 
 __all__ = [
     "UP_TABLE",
@@ -198,10 +199,7 @@ class PayoutExplanation(Generic[P]):
 
 
 def _names(players: Sequence[object]) -> str:
-    names = [str(p) for p in players]
-    if len(names) <= 2:
-        return " and ".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return names([str(p) for p in players])
 
 
 def _split(total: int, ways: int) -> str:
@@ -256,7 +254,8 @@ def explain_company_payout(value: int, shares: Mapping[P, int], company: str | N
     """``company_payout`` with every step written out (UP-D3..UP-D6)."""
     _check_value(value)
     _validated("UP-D3", shares)
-    name = company or "The company"
+    name = company or "The company"  # at the start of a sentence
+    inner = company or "the company"  # inside one
     title = f"{company}, value {value}" if company else f"A company worth {value}"
     half = value // 2
     amounts: dict[P, int] = dict.fromkeys(shares, 0)
@@ -264,7 +263,7 @@ def explain_company_payout(value: int, shares: Mapping[P, int], company: str | N
     steps += _holdings_step(shares, company or "the company")
     groups = _groups(shares)
     if not groups:
-        steps.append(f"With no shareholders, {name} pays nothing.")
+        steps.append(f"With no shareholders, {inner} pays nothing.")
     else:
         top_n, top = groups[0]
         both = (

@@ -38,7 +38,9 @@ from railkit.unionpacific.state import (
     UP_SHARES,
     UPState,
     card_name,
+    shares_words,
 )
+from railkit.words import a as article
 
 __all__ = ["perform", "setup"]
 
@@ -149,7 +151,7 @@ def _do_discard_unusable(board: Board, state: UPState, a: DiscardUnusable, event
     new = _draw_track(state, events)
     if new is not None:
         _put(state.track_hand[a.player], new)
-    events.append(f"{a.player} discards an unusable {a.card} card and draws a replacement (UP-T2).")
+    events.append(f"{a.player} discards {article('unusable ' + a.card + ' card')} and draws a replacement (UP-T2).")
 
 
 def _do_build(board: Board, state: UPState, a: Build, events: list[str]) -> None:
@@ -159,8 +161,8 @@ def _do_build(board: Board, state: UPState, a: Build, events: list[str]) -> None
     s = board.sections[a.section]
     name = card_name(board, a.company)
     events.append(
-        f"{a.player} plays a {a.card} card and builds a {name} train on {s.a}–{s.b} "
-        f"(UP-B1/B2); {name} is now worth {state.net.on_board(a.company) + 1}."
+        f"{a.player} plays {article(a.card + ' card')} and builds {article(name + ' train')} on {s.name} "
+        f"(UP-B1, UP-B2); {name} is now worth {state.net.on_board(a.company) + 1}."
     )
     state.step = "draw"
     if not state.draw_sources():  # DECISION: nothing left to draw, so the draw is skipped
@@ -186,7 +188,7 @@ def _do_draw(board: Board, state: UPState, a: DrawShare, events: list[str]) -> N
         taken = state.display[slot]
         assert taken is not None  # checked
         _put(state.share_hand[p], taken)
-        events.append(f"{p} takes {card_name(board, taken)} from the display (UP-B3).")
+        events.append(f"{p} takes {article(card_name(board, taken) + ' share')} from the display (UP-B3).")
         refill(board, state, slot, events, p)
     settle(board, state, events, p)
     if not state.over:
@@ -206,11 +208,12 @@ def _do_exchange(board: Board, state: UPState, a: ExchangeForUP, events: list[st
     if state.options["removed_to_bottom"]:
         state.deck.append(a.card)  # UP-V4
         state.under_deck += 1
-        events.append(f"{a.player} exchanges a share for a UP share; the card goes face down under the deck "
-                      "(UP-B4, UP-V4).")
+        events.append(f"{a.player} exchanges a share for a Union Pacific share; the card goes face down under "
+                      "the deck (UP-B4, UP-V4).")
     else:
         state.box.append(a.card)
-        events.append(f"{a.player} exchanges a share for a UP share; the card goes face down into the box (UP-B4).")
+        events.append(f"{a.player} exchanges a share for a Union Pacific share; the card goes face down into the box "
+                      "(UP-B4).")
     _end_turn(board, state, events)
 
 
@@ -225,15 +228,16 @@ def _do_invest(board: Board, state: UPState, a: Invest, events: list[str]) -> No
         _put(table, card)
     _take(state.track_hand[a.player], a.discard)
     state.track_discards.append(a.discard)
-    laid = ", ".join(f"{a.cards.count(k)} {card_name(board, k)}" for k in dict.fromkeys(a.cards))
-    events.append(f"{a.player} invests: {laid} onto the table, and discards a {a.discard} card (UP-I1..I3).")
+    events.append(f"{a.player} invests {shares_words(board, a.cards)} on the table and discards "
+                  f"{article(a.discard + ' card')} (UP-I1, UP-I3).")
     _end_turn(board, state, events)
 
 
 def _do_pass(board: Board, state: UPState, a: Pass, events: list[str]) -> None:
     _take(state.track_hand[a.player], a.discard)
     state.track_discards.append(a.discard)
-    events.append(f"{a.player} can neither build nor invest and passes, discarding a {a.discard} card (UP-T4).")
+    events.append(f"{a.player} can neither build nor invest and passes, discarding {article(a.discard + ' card')} "
+                  "(UP-T4).")
     _end_turn(board, state, events)
 
 

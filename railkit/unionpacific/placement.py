@@ -20,6 +20,7 @@ import networkx as nx
 
 from railkit.errors import RuleError
 from railkit.unionpacific.board import GENERAL, TRACK_TYPES, Board, Company, Section
+from railkit.words import a, count, names
 
 RULES = ("UP-B2a", "UP-B2b", "UP-B2c", "UP-B2d", "UP-B2e", "UP-B2f")
 
@@ -140,8 +141,7 @@ def legal_sections(board: Board, trains_on: Mapping[str, Sequence[str]], supply:
 
 # -- explanations ----------------------------------------------------------------------
 def _words(items: Sequence[str], joiner: str = "and") -> str:
-    items = list(items)
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {joiner} {items[-1]}"
+    return names(items, joiner)
 
 
 def _explain(board: Board, trains_on: Mapping[str, Sequence[str]], supply: Mapping[str, int],
@@ -171,20 +171,20 @@ def _explain(board: Board, trains_on: Mapping[str, Sequence[str]], supply: Mappi
     elif card == section.track_type:
         add("UP-B2a", True, f"the {kind} card matches the {kind} track of {section.name}")
     else:
-        add("UP-B2a", False, f"{section.name} is a {kind} section, but the card played is a "
-            f"{label[card]} card", f"play a {kind} card or a general card")
+        add("UP-B2a", False, f"{section.name} is {a(kind + ' section')}, but the card played is "
+            f"{a(label[card] + ' card')}", f"play {a(kind + ' card')} or a general card")
 
     # UP-B2b: the company's own track types
     if section.track_type in company.track_types:
         add("UP-B2b", True, f"{who} may build on {kind} track")
     else:
-        add("UP-B2b", False, f"{section.name} is a {kind} section and {who} may only build on "
-            f"{_words(allowed)}", f"pick a {_words(allowed, 'or')} section for it, or build for another company")
+        add("UP-B2b", False, f"{section.name} is {a(kind + ' section')} and {who} may only build on "
+            f"{_words(allowed)}", f"pick {a(_words(allowed, 'or') + ' section')} for it, or build for another company")
 
     # UP-B2c: an empty neutral space (coloured starting spaces never take trains)
     free = _free_neutral(section, trains)
     if free > 0:
-        add("UP-B2c", True, f"{section.name} has {free} empty neutral space{'s' if free != 1 else ''}")
+        add("UP-B2c", True, f"{section.name} has {count(free, 'empty neutral space')}")
     elif section.neutral_spaces == 0:
         add("UP-B2c", False, f"{section.name} has no neutral space: its only space is a coloured "
             "starting space", "starting spaces never take trains; pick another section")
@@ -224,12 +224,12 @@ def _explain(board: Board, trains_on: Mapping[str, Sequence[str]], supply: Mappi
     # UP-B2f: a train left in the supply
     left = supply.get(company_key, 0)
     if left > 0:
-        add("UP-B2f", True, f"{who} has {left} train{'s' if left != 1 else ''} left in the supply")
+        add("UP-B2f", True, f"{who} has {count(left, 'train')} left in the supply")
     else:
         add("UP-B2f", False, f"all {company.trains} trains of {who} are on the board",
             "a company with no trains left cannot expand; build for another company")
 
-    title = f"{company.name} train on {section.name} with a {label[card]} card"
+    title = f"{company.name} train on {section.name} with {a(label[card] + ' card')}"
     return PlacementExplanation(company_key, section_id, card, tuple(checks), title), advice
 
 

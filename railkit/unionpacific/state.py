@@ -13,13 +13,14 @@ never changes and is shared by every copy of a game. The rule modules (``checks`
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from railkit.unionpacific.board import Board
 from railkit.unionpacific.network import Network
 from railkit.unionpacific.payouts import PayoutExplanation
+from railkit.words import count, names
 
 __all__ = [
     "DISPLAY",
@@ -33,6 +34,7 @@ __all__ = [
     "UPState",
     "UP_SHARES",
     "card_name",
+    "shares_words",
 ]
 
 UP = "UP"  # a Union Pacific share card
@@ -56,6 +58,11 @@ def card_name(board: Board, card: str | None) -> str:
         if company.key == card:
             return company.name
     return card
+
+
+def shares_words(board: Board, cards: Sequence[str]) -> str:
+    """ "2 shares of Denver Midland and 1 share of Union Pacific" (in the order first met)."""
+    return names([f"{count(cards.count(k), 'share')} of {card_name(board, k)}" for k in dict.fromkeys(cards)])
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from typing import Any, NotRequired, TypedDict
 
 from railkit.game import BaseView, Outcome
 from railkit.unionpacific.state import IMAGINARY, UPState
+from railkit.words import names
 
 __all__ = ["HandView", "UPView", "public", "result", "state_dict", "view"]
 
@@ -154,7 +155,7 @@ def result(state: UPState) -> Outcome:
         words = "The game is still going on."
     else:
         ranked = "; ".join(f"{h}: {m}" for h, m in sorted(money.items(), key=lambda hm: -hm[1]))
-        who = " and ".join(winners)
+        who = names(winners)
         words = f"{who} {'wins' if len(winners) == 1 else 'share the win'} with the most money (UP-D12). {ranked}."
     return Outcome(
         over=state.over,

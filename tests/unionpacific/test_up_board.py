@@ -279,7 +279,7 @@ BROKEN = [
     ("missing-field", lambda r: _section(r, "denver--el-paso").pop("spaces"), "section 'denver--el-paso'",
      "missing field 'spaces'"),
     ("typo-field", lambda r: _section(r, "denver--el-paso").update(space=2), "section 'denver--el-paso'",
-     "unknown field(s) ['space']"),
+     "unknown field ['space']"),
     ("track-types-list", lambda r: r["track_types"].pop(), "track_types", "must be exactly"),
 ]
 
@@ -315,6 +315,31 @@ def test_loader_reports_missing_file(tmp_path: Path) -> None:
     with pytest.raises(DataError) as info:
         load_board(tmp_path / "nope.json")
     assert info.value.item == "file" and "cannot be read" in info.value.problem
+
+
+def test_loader_bounds_what_it_reads(tmp_path: Path) -> None:
+    """A board option is a file path from outside: size, kind of file and nesting are bounded."""
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * 1_000_001)
+    with pytest.raises(DataError, match="larger than 1,000,000 bytes"):
+        load_board(big)
+    with pytest.raises(DataError, match="not a regular file"):
+        load_board(tmp_path)  # a folder
+    if Path("/dev/zero").exists():
+        with pytest.raises(DataError, match="not a regular file"):
+            load_board("/dev/zero")  # endless: never read
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(DataError, match="too deeply nested|not valid JSON|must hold one JSON object"):
+        load_board(deep)
+    huge = tmp_path / "huge.json"
+    huge.write_text('{"format": ' + "9" * 5000 + "}")
+    with pytest.raises(DataError, match="too large"):
+        load_board(huge)
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\xff\xfe{}")
+    with pytest.raises(DataError, match="not UTF-8"):
+        load_board(binary)
 
 
 def test_loader_reads_an_explicit_copy(tmp_path: Path) -> None:
