@@ -1,7 +1,9 @@
 """Union Pacific: board, placement rules, payouts, share deck and the game engine.
 
 ``new_game(players, seed, **options)`` starts a game; ``load_game(save)`` replays a saved
-one. The engine never imports widgets; the teaching layer asks it what is legal and why.
+one. Everything that changes during play is ``game.state`` (a ``UPState``); the rules are
+plain functions over the board and that state. The engine never imports widgets; the teaching
+layer asks it what is legal and why.
 """
 
 from __future__ import annotations

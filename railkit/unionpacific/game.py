@@ -5,13 +5,12 @@ object, ``game.state`` (``state.py``); the board never changes and is shared by 
 rules are plain functions over ``(board, state)``: ``checks.check`` (raises ``RuleError``,
 changes nothing), ``perform.perform`` (setup and what each action does), ``dividends``
 (share-deck draws and payouts), ``moves`` (legal-action lists), ``views`` (what players may
-see). The attributes the lessons read (``game.money``, ``game.step``, ...) are read-only
+see), ``describe`` (an action in words, the notebook status card). The attributes the lessons read (``game.money``, ``game.step``, ...) are read-only
 properties of the state.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,15 +19,10 @@ from railkit.unionpacific import checks, moves, perform, views
 from railkit.unionpacific.actions import (
     ACTIONS,
     Build,
-    ChooseFirstShare,
-    DiscardUnusable,
-    DrawShare,
-    EndTurn,
-    ExchangeForUP,
-    Invest,
     UPAction,
 )
 from railkit.unionpacific.board import Board, load_board
+from railkit.unionpacific.describe import describe_action, status_card
 from railkit.unionpacific.dividends import compute_payout
 from railkit.unionpacific.moves import MoveCache, invest_choices
 from railkit.unionpacific.network import Network
@@ -42,11 +36,8 @@ from railkit.unionpacific.state import (
     UP_SHARES,
     PayoutRecord,
     UPState,
-    card_name,
-    shares_words,
 )
 from railkit.unionpacific.views import UPView
-from railkit.words import a
 
 __all__ = [
     "DISPLAY", "HAND_SHARES", "HAND_TRACK", "OPTION_DEFAULTS", "UP_SHARES", "UnionPacificGame",
@@ -158,29 +149,7 @@ class UnionPacificGame(Game[UPAction]):
     def describe(self, action: UPAction) -> str:
         """``action`` in plain words (hidden cards stay hidden: a first share is not named)."""
         self.registry.type_name(action)  # TypeError for anything else
-        board, p = self.board, action.player
-        if isinstance(action, ChooseFirstShare):
-            return f"{p} chooses a first share (UP-S5)"
-        if isinstance(action, DiscardUnusable):
-            return f"{p} discards {a('unusable ' + str(action.card) + ' card')} and draws another (UP-T2)"
-        if isinstance(action, Build):
-            section = board.sections.get(action.section)
-            where = section.name if section is not None else str(action.section)
-            train = a(f"{card_name(board, action.company)} train")
-            return f"{p} plays {a(str(action.card) + ' card')} to build {train} on {where} (UP-B1, UP-B2)"
-        if isinstance(action, DrawShare):
-            where = {"deck": "the top of the share deck", "up": "the Union Pacific stack"}.get(
-                action.source, "the display")
-            return f"{p} takes a share from {where} (UP-B3)"
-        if isinstance(action, ExchangeForUP):
-            return (f"{p} exchanges a share of {card_name(board, action.card)} for a Union Pacific share "
-                    "(UP-B4)")
-        if isinstance(action, EndTurn):
-            return f"{p} ends the turn (UP-B6)"
-        if isinstance(action, Invest):
-            return (f"{p} lays {shares_words(board, action.cards)} on the table and discards "
-                    f"{a(str(action.discard) + ' card')} (UP-I1, UP-I3)")
-        return f"{p} passes, discarding {a(str(action.discard) + ' card')} (UP-T4)"
+        return describe_action(self.board, action)
 
     # -- how a game shows itself ------------------------------------------------------------
     def __repr__(self) -> str:
@@ -194,28 +163,8 @@ class UnionPacificGame(Game[UPAction]):
 
     def _repr_html_(self) -> str:
         """A status card: step, who acts, payouts, companies' values, money when public."""
-        esc, s = html.escape, self.state
-        if s.over:
-            status = f"<b>Over.</b> {esc(str(self.result()))}"
-        else:
-            status = f"turn {s.turn_number}, {esc(s.phase)}; to act: {esc(', '.join(s.players_to_act()))}"
-        values = "".join(
-            f"<td>{esc(c.name)}</td><td style='text-align:right'>{s.net.on_board(c.key) + 1}</td></tr><tr>"
-            for c in self.board.companies
-        )
-        if s.options["public_money"] or s.over:
-            money = ", ".join(f"{esc(h)} {m}" for h, m in s.money.items())
-        else:
-            money = "hidden (UP-D13)"
-        return (
-            "<div class='railkit-up-game' style='border:1px solid #999;border-radius:6px;padding:6px 10px;"
-            "display:inline-block'>"
-            f"<b>{esc(self.TITLE)}</b> — {esc(', '.join(self.players))}<br>"
-            f"{len(self.log)} moves · {status}<br>"
-            f"payouts {len(s.payouts)} of {s.max_payouts} · money (millions): {money}"
-            f"<table><tr><th>company</th><th>value</th></tr><tr>{values}</tr></table>"
-            "</div>"
-        )
+        outcome = str(self.result()) if self.state.over else ""
+        return status_card(self.board, self.state, self.TITLE, len(self.log), outcome)
 
     # -- the state, read-only, under the names the lessons and bots use ---------------------
     @property
