@@ -5,8 +5,8 @@ object, ``game.state`` (``state.py``); the board never changes and is shared by 
 rules are plain functions over ``(board, state)``: ``checks.check`` (raises ``RuleError``,
 changes nothing), ``perform.perform`` (setup and what each action does), ``dividends``
 (share-deck draws and payouts), ``moves`` (legal-action lists), ``views`` (what players may
-see), ``describe`` (an action in words, the notebook status card). The attributes the lessons read (``game.money``, ``game.step``, ...) are read-only
-properties of the state.
+see), ``describe`` (an action in words, the notebook status card). The attributes the
+lessons read (``game.money``, ``game.step``, ...) are read-only properties of the state.
 """
 
 from __future__ import annotations

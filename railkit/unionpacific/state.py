@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from railkit.unionpacific.board import Board
@@ -48,16 +49,20 @@ DISPLAY_SOURCES = tuple(f"display:{i}" for i in range(DISPLAY))  # UP-B3: the di
 STEPS = ("first_share", "action", "draw", "exchange", "over")
 
 
+@lru_cache(maxsize=8)
+def _card_names(board: Board) -> dict[str, str]:
+    names = {c.key: c.name for c in board.companies}
+    names[UP] = "Union Pacific"
+    return names
+
+
 def card_name(board: Board, card: str | None) -> str:
     """How a share card is named in sentences: the company's name, "Union Pacific", "(empty)"."""
     if card is None:
         return "(empty)"
-    if card == UP:
-        return "Union Pacific"
-    for company in board.companies:
-        if company.key == card:
-            return company.name
-    return card
+    if isinstance(card, str):
+        return _card_names(board).get(card, card)
+    return str(card)
 
 
 def shares_words(board: Board, cards: Sequence[str]) -> str:
