@@ -25,7 +25,7 @@ __all__ = [
     "UPAction",
 ]
 
-ACTIONS: ActionRegistry["UPAction"] = ActionRegistry("union_pacific")
+ACTIONS: ActionRegistry[UPAction] = ActionRegistry("union_pacific")
 registry = ACTIONS  # the same name as in every game
 
 

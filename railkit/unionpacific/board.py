@@ -10,22 +10,26 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 import networkx as nx
 
 from railkit.errors import DataError
 from railkit.paths import data_dir
+from railkit.words import count as count_of
+from railkit.words import plural
 
 # The four track types (UP-C3). The printed names are not in the sources; railkit names
 # them after terrain so a learner can say them (see docs/rulings.md). Order = file order.
 TRACK_TYPES: tuple[str, ...] = ("plains", "hills", "mountain", "river")
 GENERAL = "general"  # the wild track card (UP-C4, Hungarian rulebook)
 DECK_SIZE = 40  # UP-C4
+MAX_BOARD_BYTES = 1_000_000  # the shipped board is about 20 kB
 FORMAT = "railkit-union-pacific-board"
 VERSION = 1
 
@@ -127,6 +131,20 @@ class Board:
         edges = self.graph.get_edge_data(a, b) or {}  # keyed by section id, insertion order
         return [self.sections[sid] for sid in edges]
 
+    # A board never changes: copies of a game share it, and pickling rebuilds it from its
+    # parts (the shipped board comes back as the one loaded object).
+    def __copy__(self) -> Board:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Board:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        if _default_board.cache_info().currsize and self is _default_board():
+            return (_default_board, ())
+        return (_assemble, (dict(self.cities), dict(self.sections), self.companies, dict(self.track_deck),
+                            self.source, dict(self.track_labels)))
+
 
 def load_board(path: str | Path | None = None) -> Board:
     """Load and validate a board file; ``None`` means the shipped board (loaded once)."""
@@ -138,6 +156,25 @@ def load_board(path: str | Path | None = None) -> Board:
 @lru_cache(maxsize=1)
 def _default_board() -> Board:
     return _Loader(data_dir() / "union_pacific" / "board.json").load()
+
+
+def _assemble(cities: dict[str, City], sections: dict[str, Section], companies: tuple[Company, ...],
+              deck: dict[str, int], source: str, labels: dict[str, str]) -> Board:
+    """A ``Board`` from checked parts (also how a pickled board is rebuilt)."""
+    graph = nx.MultiGraph()
+    for city in cities.values():
+        graph.add_node(city.name, lon=city.lon, lat=city.lat)
+    for s in sections.values():
+        graph.add_edge(s.a, s.b, key=s.id, track_type=s.track_type, spaces=s.spaces, starting=s.starting)
+    return Board(
+        cities=MappingProxyType(dict(cities)),
+        sections=MappingProxyType(dict(sections)),
+        companies=tuple(companies),
+        track_deck=MappingProxyType(dict(deck)),
+        graph=nx.freeze(graph),
+        source=source,
+        track_labels=MappingProxyType(dict(labels)),
+    )
 
 
 def _ordinal(n: int) -> str:
@@ -168,19 +205,28 @@ class _Loader:
     def no_extra(self, obj: dict[str, Any], allowed: set[str], item: str) -> None:
         extra = sorted(set(obj) - allowed)
         if extra:  # a typo such as "space" should not silently fall back to nothing
-            raise self.fail(item, f"unknown field(s) {extra}; allowed: {sorted(allowed)}")
+            raise self.fail(item, f"unknown {plural(len(extra), 'field')} {extra}; allowed: {sorted(allowed)}")
 
     # -- the file as a whole ---------------------------------------------------
     def load(self) -> Board:
         try:
-            text = self.path.read_text(encoding="utf-8")
+            if not self.path.is_file():
+                raise self.fail("file", "cannot be read: it does not exist or is not a regular file")
+            with self.path.open("rb") as handle:  # bounded: never read more than the limit
+                data = handle.read(MAX_BOARD_BYTES + 1)
         except OSError as exc:
             raise self.fail("file", f"cannot be read ({exc.strerror or exc})") from exc
+        if len(data) > MAX_BOARD_BYTES:
+            raise self.fail("file", f"is larger than {MAX_BOARD_BYTES:,} bytes; a board file is about 20 kB")
         try:
-            raw = json.loads(text)
+            raw = json.loads(data.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise self.fail("file", "is not UTF-8 text") from None
         except json.JSONDecodeError as exc:
             where = f"line {exc.lineno}, column {exc.colno}"
             raise self.fail(where, f"not valid JSON: {exc.msg}") from exc
+        except (ValueError, RecursionError):  # a number of thousands of digits, or deep nesting
+            raise self.fail("file", "holds a value too large or too deeply nested") from None
         if not isinstance(raw, dict):
             raise self.fail("file", "must hold one JSON object")
         if raw.get("format") != FORMAT or raw.get("version") != VERSION:
@@ -195,25 +241,11 @@ class _Loader:
         sections = self.sections(raw, cities, companies)
         frozen_companies = self.finish_companies(companies, sections)
 
-        graph = nx.MultiGraph()
-        for city in cities.values():
-            graph.add_node(city.name, lon=city.lon, lat=city.lat)
-        for s in sections.values():
-            graph.add_edge(s.a, s.b, key=s.id, track_type=s.track_type, spaces=s.spaces,
-                           starting=s.starting)
+        board = _assemble(cities, sections, frozen_companies, deck, str(self.path), labels)
         for name in cities:
-            if graph.degree(name) == 0:
+            if board.graph.degree(name) == 0:
                 raise self.fail(f"city {name!r}", "lies on no section; remove it or join it to the map")
-
-        return Board(
-            cities=MappingProxyType(cities),
-            sections=MappingProxyType(sections),
-            companies=frozen_companies,
-            track_deck=MappingProxyType(deck),
-            graph=nx.freeze(graph),
-            source=str(self.path),
-            track_labels=MappingProxyType(labels),
-        )
+        return board
 
     # -- parts -----------------------------------------------------------------
     def track_types(self, raw: dict[str, Any]) -> dict[str, str]:
@@ -245,7 +277,7 @@ class _Loader:
             raise self.fail("track_deck", f"no count for {missing}")
         total = sum(deck.values())
         if total != DECK_SIZE:
-            raise self.fail("track_deck", f"holds {total} cards; UP-C4 says {DECK_SIZE}")
+            raise self.fail("track_deck", f"holds {count_of(total, 'card')}; UP-C4 says {DECK_SIZE}")
         return {k: deck[k] for k in wanted}
 
     def cities(self, raw: dict[str, Any]) -> dict[str, City]:
@@ -268,13 +300,13 @@ class _Loader:
     def companies(self, raw: dict[str, Any], cities: dict[str, City]) -> list[dict[str, Any]]:
         entries = self.field(raw, "companies", list, "companies")
         if len(entries) != len(UP_C1):
-            raise self.fail("companies", f"lists {len(entries)} companies; UP-C1 has {len(UP_C1)}")
+            raise self.fail("companies", f"lists {count_of(len(entries), 'company')}; UP-C1 has {len(UP_C1)}")
         kinds = {"key": str, "name": str, "colour": str, "hex": str, "trains": int, "shares": int,
                  "headquarters": str, "track_types": list, "invented": bool}
         seen: set[str] = set()
         names: set[str] = set()
         result = []
-        for i, (entry, (colour, trains, shares)) in enumerate(zip(entries, UP_C1)):
+        for i, (entry, (colour, trains, shares)) in enumerate(zip(entries, UP_C1, strict=True)):
             key = self.field(entry, "key", str, f"companies[{i}]")
             item = f"company {key!r}"
             self.no_extra(entry, set(kinds), item)
@@ -289,7 +321,7 @@ class _Loader:
                 raise self.fail(item, f"colour {c['colour']!r} is listed {_ordinal(i + 1)}, but UP-C1 puts "
                                 f"{colour} {_ordinal(i + 1)}; list the companies in UP-C1 table order")
             if (c["trains"], c["shares"]) != (trains, shares):
-                raise self.fail(item, f"has {c['trains']} trains and {c['shares']} shares; "
+                raise self.fail(item, f"has {count_of(c['trains'], 'train')} and {count_of(c['shares'], 'share')}; "
                                 f"UP-C1 gives {colour} {trains} trains and {shares} shares")
             if not _HEX.fullmatch(c["hex"]):
                 raise self.fail(item, f"hex colour {c['hex']!r} is not of the form '#rrggbb'")
@@ -304,7 +336,7 @@ class _Loader:
             if colour == ALL_TYPES_COLOUR and len(types) != len(TRACK_TYPES):
                 raise self.fail(item, "the green company (EP&RG) may use all four track types (UP-C2)")
             if colour != ALL_TYPES_COLOUR and not 1 <= len(types) <= 3:
-                raise self.fail(item, f"may use {len(types)} track types; UP-C3 allows one to three")
+                raise self.fail(item, f"may use {count_of(len(types), 'track type')}; UP-C3 allows one to three")
             c["order"] = i + 1
             result.append(c)
         return result
@@ -332,11 +364,11 @@ class _Loader:
             if track not in TRACK_TYPES:
                 raise self.fail(item, f"unknown track type {track!r}; use one of {list(TRACK_TYPES)}")
             if not 1 <= spaces <= 4:
-                raise self.fail(item, f"has {spaces} train spaces; UP-C3 allows 1 to 4")
+                raise self.fail(item, f"has {count_of(spaces, 'train space')}; UP-C3 allows 1 to 4")
             if len(set(starting)) != len(starting):
-                raise self.fail(item, "lists a starting space twice (one train per company per section, UP-B2d)")
+                raise self.fail(item, "lists a starting space twice (one train per company per connection, UP-B2d)")
             if len(starting) > spaces:
-                raise self.fail(item, f"has {len(starting)} starting spaces but only {spaces} spaces")
+                raise self.fail(item, f"has {count_of(len(starting), 'starting space')} but only {count_of(spaces, 'space')}")
             for key in starting:
                 company = by_key.get(key)
                 if company is None:
@@ -357,8 +389,12 @@ class _Loader:
             starts = tuple(s.id for s in sections.values() if c["key"] in s.starting)
             wanted = 2 if c["colour"] == ALL_TYPES_COLOUR else 1
             if len(starts) != wanted:
-                raise self.fail(f"company {c['key']!r}", f"has {len(starts)} starting spaces; UP-C3 gives "
+                raise self.fail(f"company {c['key']!r}", f"has {count_of(len(starts), 'starting space')}; UP-C3 gives "
                                 f"it {wanted} (EP&RG two on two sections, every other company one)")
+            pairs = {frozenset((sections[sid].a, sections[sid].b)) for sid in starts}
+            if len(pairs) != len(starts):
+                raise self.fail(f"company {c['key']!r}", "has two starting spaces between the same two cities; "
+                                "a company runs one train per connection (UP-B2d)")
             result.append(Company(
                 key=c["key"], name=c["name"], colour=c["colour"], hex=c["hex"],
                 trains=c["trains"], shares=c["shares"], headquarters=c["headquarters"],

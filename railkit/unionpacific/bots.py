@@ -9,11 +9,13 @@ deck count only when it is public (UP-V3), otherwise an estimate from the public
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Protocol
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from railkit.errors import RuleError
 from railkit.unionpacific.actions import (
     Build,
+    ChooseFirstShare,
     DiscardUnusable,
     DrawShare,
     ExchangeForUP,
@@ -21,11 +23,10 @@ from railkit.unionpacific.actions import (
     Pass,
 )
 from railkit.unionpacific.board import GENERAL
-from railkit.unionpacific.dividends import UP
 from railkit.unionpacific.game import UnionPacificGame
-from railkit.unionpacific.network import board_companies
 from railkit.unionpacific.payouts import UP_TABLE, company_payout, union_pacific_payout
 from railkit.unionpacific.sharedeck import deck_layout
+from railkit.unionpacific.state import UP
 
 __all__ = ["Bot", "HeuristicBot", "RandomBot", "play_game", "draws_before_next_dividend"]
 
@@ -59,7 +60,7 @@ def play_game(game: UnionPacificGame, bots: Mapping[str, Bot], max_actions: int 
 # -- what a player can know about the next dividend --------------------------------------
 def _initial_deck_cards(game: UnionPacificGame) -> int:
     """Company shares that went into the share deck at setup (public: it follows from the rules)."""
-    total = sum(c.shares for c in board_companies(game.board))
+    total = sum(c.shares for c in game.board.companies)
     return total - 4 * len(game.players) - 4  # UP-S4 hands and the UP-S6 display
 
 
@@ -151,7 +152,8 @@ class HeuristicBot:
     def _share_worth(self, game: UnionPacificGame, me: str, card: str) -> float:
         """What one more share of ``card`` in hand is worth to me (to be laid down later)."""
         if card == UP:
-            return 1.0 + self._gain(game, me, UP, game.share_hand[me].get(UP, 0) + 1) - self._gain(game, me, UP, game.share_hand[me].get(UP, 0))
+            held = game.share_hand[me].get(UP, 0)
+            return 1.0 + self._gain(game, me, UP, held + 1) - self._gain(game, me, UP, held)
         hand = game.share_hand[me].get(card, 0)
         growth = min(6, game.net.supply[card]) * 0.5
         return self._gain(game, me, card, hand + 1, int(growth)) - self._gain(game, me, card, hand, int(growth)) + 0.2
@@ -170,7 +172,9 @@ class HeuristicBot:
             return actions[0]
         step = game.step
         if step == "first_share":
-            return max(actions, key=lambda a: (game.share_hand[player][a.card] * (1 if a.card != UP else 0.9), self.rng.random()))
+            hand = game.share_hand[player]
+            firsts = [a for a in actions if isinstance(a, ChooseFirstShare)]
+            return max(firsts, key=lambda a: (hand[a.card] * (1 if a.card != UP else 0.9), self.rng.random()))
         if step == "draw":
             return self._choose_draw(game, player, actions)
         if step == "exchange":
@@ -197,11 +201,19 @@ class HeuristicBot:
                     best, margin = a, up - loss
         return best
 
+    @staticmethod
+    def _rarity(game: UnionPacificGame, card: str) -> float:
+        """How hard another card of this kind is to draw, from the deck's split (UP-C4): 1 for the
+        rarest kind (the 4 general cards), 4/14 for the most common (plains on the shipped board)."""
+        deck = game.board.track_deck
+        rarest = min((n for n in deck.values() if n), default=1)
+        return rarest / max(deck.get(card, 0), rarest)
+
     def _track_keep(self, game: UnionPacificGame, me: str, card: str) -> float:
         """How much I want to keep a track card (higher = keep)."""
         if card == GENERAL:
             return 100.0
-        score = 0.0
+        score = 0.2 * self._rarity(game, card)
         for key in game.company_order:
             if game.net.sections_for(key, card):
                 score += max(0.0, self._stake(game, me, key)) + 0.1
@@ -224,7 +236,8 @@ class HeuristicBot:
             [0.8] + [self._share_worth(game, me, c) for c in game.display if c is not None]
         )
         for a in builds:
-            s = stakes[a.company] * left - (0.7 if a.card == GENERAL else 0.0) + self.rng.random() * 0.05
+            # spending a rare card costs more: 0.7 for a general card, little for a common type
+            s = stakes[a.company] * left - 0.7 * self._rarity(game, a.card) ** 2 + self.rng.random() * 0.05
             if s > build_score:
                 best_build, build_score = a, s
         build_score += draw_bonus * (1.0 - 0.5 * soon)

@@ -1,8 +1,9 @@
 """Listing the legal Union Pacific actions, fast (UP-S5, UP-T2..T4, UP-B2..B4, UP-I1).
 
-A mixin of ``UnionPacificGame``. The lists are built from the placement index in
-``network.py``; action objects are immutable, so each distinct one is built once per
-game and reused (simulations ask for the legal actions at every step).
+Plain functions over the state. The lists are built from the placement index in
+``network.py``. Action objects are immutable, so each distinct one is built once and reused
+(simulations ask for the legal actions at every step); ``MoveCache`` keeps them. It is a
+speed cache, not game state: copies of a game may share it, and saving drops it.
 """
 
 from __future__ import annotations
@@ -18,142 +19,125 @@ from railkit.unionpacific.actions import (
     ExchangeForUP,
     Invest,
     Pass,
+    UPAction,
 )
-from railkit.unionpacific.checks import DISPLAY_SOURCES
 from railkit.unionpacific.network import bits
-from railkit.unionpacific.placement import PlacementExplanation, explain_placement
+from railkit.unionpacific.state import UPState
 
-__all__ = ["Moves", "invest_choices"]
+__all__ = ["MoveCache", "invest_choices", "legal_actions", "legal_placements"]
 
 
-class Moves:
-    """``legal_actions``, ``legal_placements`` and ``explain_placement`` (state lives on the game)."""
+class MoveCache:
+    """Immutable action objects, built once each (keys are deterministic; never state)."""
 
-    players: tuple[str, ...]
-    step: str
-    over: bool
-    turn_index: int
-    t2_used: bool
-    first_choices: dict[str, str]
-    share_hand: dict[str, dict[str, int]]
-    track_hand: dict[str, dict[str, int]]
-    company_order: tuple[str, ...]
-    up_stack: int
-    display: list[str | None]
-    deck: list[str]
-    options: dict[str, Any]
-    net: Any
-    board: Any
-    current_player: Any
-    _actions: dict[tuple[Any, ...], Any]
-    _build_lists: dict[tuple[str, str, str], tuple[int, list[Build]]]
-    _build_memo: dict[tuple[str, str, str, int], Build]
-    _invest_lists: dict[tuple[Any, ...], dict[str, list[Any]]]
-    _invest_memo: dict[tuple[Any, ...], Invest]
+    __slots__ = ("actions", "build_lists", "build_memo", "invest_choices", "invest_lists", "invest_memo")
 
-    def _draw_sources(self) -> list[str]:
-        out = [src for src, card in zip(DISPLAY_SOURCES, self.display) if card is not None]
-        if self.deck:
-            out.append("deck")
-        if self.up_stack and self.options["direct_up_draw"]:
-            out.append("up")
-        return out
+    def __init__(self) -> None:
+        self.actions: dict[tuple[Any, ...], Any] = {}
+        self.build_lists: dict[tuple[str, str, str], tuple[int, list[Build]]] = {}
+        self.build_memo: dict[tuple[str, str, str, int], Build] = {}
+        self.invest_lists: dict[tuple[Any, ...], dict[str, list[Invest]]] = {}
+        self.invest_choices: dict[tuple[Any, ...], list[tuple[str, ...]]] = {}
+        self.invest_memo: dict[tuple[Any, ...], Invest] = {}
 
-    # -- legal actions ----------------------------------------------------------------------------
-    def legal_actions(self, player: str | None = None) -> list[Any]:
-        if self.over:
-            return []
-        if player is None:
-            player = self.current_player
-        if player not in self.track_hand:
-            return []
-        step = self.step
-        if step == "first_share":
-            if player in self.first_choices:
-                return []
-            return [ChooseFirstShare(player, c) for c in sorted(self.share_hand[player])]
-        if player != self.players[self.turn_index]:
-            return []
-        if step == "action":
-            return self._action_step_moves(player)
-        memo = self._memo
-        if step == "draw":
-            return [memo(DrawShare, player, s) for s in self._draw_sources()]
-        moves: list[Any] = [memo(EndTurn, player)]
-        if self.up_stack:
-            moves += [memo(ExchangeForUP, player, c) for c in sorted(self.share_hand[player])]
-        return moves
-
-    def _memo(self, cls: type, *args: Any) -> Any:
-        """Actions are immutable values, so each distinct one is built once per game (speed)."""
+    def memo(self, cls: type, *args: Any) -> Any:
         key = (cls, args)
-        action = self._actions.get(key)
+        action = self.actions.get(key)
         if action is None:
-            action = self._actions[key] = cls(*args)
+            action = self.actions[key] = cls(*args)
         return action
 
-    def _action_step_moves(self, player: str) -> list[Any]:
-        track = sorted(self.track_hand[player])
-        moves: list[Any] = []
-        if not self.t2_used:
-            moves += [self._memo(DiscardUnusable, player, c) for c in track if not self.net.usable(c)]
-        builds = self.legal_placements(player)
-        moves += builds
-        hand = self.share_hand[player]
-        if hand:
-            # Per hand of shares, one list of Invest actions per discard (the track hand
-            # changes every turn, the share hand far less often).
-            key = (player, tuple(sorted(hand.items())))
-            by_discard = self._invest_lists.get(key)
-            if by_discard is None:
-                by_discard = self._invest_lists[key] = {"": invest_choices(hand)}  # type: ignore[dict-item]
-            for d in track:
-                invests = by_discard.get(d)
-                if invests is None:
-                    memo, out = self._invest_memo, []
-                    for cards in by_discard[""]:
-                        k = (player, cards, d)
-                        a = memo.get(k)
-                        if a is None:
-                            a = memo[k] = Invest(player, cards, d)
-                        out.append(a)
-                    invests = by_discard[d] = out
-                moves += invests
-        elif not builds:
-            moves += [self._memo(Pass, player, d) for d in track]  # UP-T4
-        return moves
 
-    def legal_placements(self, player: str | None = None) -> list[Build]:
-        """Every legal ``Build`` for ``player`` (default: the one to act) with the cards in hand."""
-        if player is None:
-            player = self.current_player
-        if self.over or self.step != "action" or player != self.players[self.turn_index]:
+def legal_actions(state: UPState, cache: MoveCache, player: str | None = None) -> list[UPAction]:
+    """Every legal action for ``player`` (default: the one to act)."""
+    if state.over:
+        return []
+    if player is None:
+        player = state.current_player()
+    if player not in state.track_hand:
+        return []
+    step = state.step
+    if step == "first_share":
+        if player in state.first_choices:
             return []
-        net, out = self.net, []
-        cache, memo, sids = self._build_lists, self._build_memo, net.sids
-        frontier, supply, free = net.frontier, net.supply, net.free_mask
-        for card in sorted(self.track_hand[player]):
-            usable = net.type_mask.get(card, 0) & free  # UP-B2a + UP-B2c
-            for key in self.company_order:
-                mask = frontier[key] & usable  # + UP-B2b, d, e (the frontier)
-                if not mask or supply[key] <= 0:  # UP-B2f
-                    continue
-                hit = cache.get((player, card, key))
-                if hit is None or hit[0] != mask:  # rebuilt only when the company's options change
-                    builds = []
-                    for i in bits(mask):
-                        k = (player, card, key, i)
-                        b = memo.get(k)
-                        if b is None:
-                            b = memo[k] = Build(player, card, key, sids[i])
-                        builds.append(b)
-                    hit = cache[(player, card, key)] = (mask, builds)
-                out += hit[1]
-        return out
+        return [ChooseFirstShare(player, c) for c in sorted(state.share_hand[player])]
+    if player != state.players[state.turn_index]:
+        return []
+    if step == "action":
+        return _action_step_moves(state, cache, player)
+    memo = cache.memo
+    if step == "draw":
+        return [memo(DrawShare, player, s) for s in state.draw_sources()]
+    moves: list[UPAction] = [memo(EndTurn, player)]
+    if state.up_stack:
+        moves += [memo(ExchangeForUP, player, c) for c in sorted(state.share_hand[player])]
+    return moves
 
-    def explain_placement(self, company: str, section: str, card: str) -> PlacementExplanation:
-        """Why a ``company`` train may or may not go on ``section`` with ``card`` right now (UP-B2)."""
-        return explain_placement(self.board, self.net.trains_on, self.net.supply, company, section, card)
+
+def _action_step_moves(state: UPState, cache: MoveCache, player: str) -> list[UPAction]:
+    track = sorted(state.track_hand[player])
+    moves: list[UPAction] = []
+    if not state.t2_used:
+        net = state.net
+        moves += [cache.memo(DiscardUnusable, player, c) for c in track if not net.usable(c)]
+    builds = legal_placements(state, cache, player)
+    moves += builds
+    hand = state.share_hand[player]
+    if hand:
+        # Per hand of shares, one list of Invest actions per discard (the track hand
+        # changes every turn, the share hand far less often).
+        key = (player, tuple(sorted(hand.items())))
+        by_discard = cache.invest_lists.get(key)
+        if by_discard is None:
+            by_discard = cache.invest_lists[key] = {}
+            cache.invest_choices[key] = invest_choices(hand)
+        for d in track:
+            invests = by_discard.get(d)
+            if invests is None:
+                memo, out = cache.invest_memo, []
+                for cards in cache.invest_choices[key]:
+                    k = (player, cards, d)
+                    a = memo.get(k)
+                    if a is None:
+                        a = memo[k] = Invest(player, cards, d)
+                    out.append(a)
+                invests = by_discard[d] = out
+            moves += invests
+    elif not builds:
+        moves += [cache.memo(Pass, player, d) for d in track]  # UP-T4
+    return moves
+
+
+def legal_placements(state: UPState, cache: MoveCache, player: str | None = None) -> list[Build]:
+    """Every legal ``Build`` for ``player`` (default: the one to act) with the cards in hand."""
+    if player is None:
+        player = state.current_player()
+    if state.over or state.step != "action" or player is None or player != state.players[state.turn_index]:
+        return []
+    net = state.net
+    out: list[Build] = []
+    lists, memo = cache.build_lists, cache.build_memo
+    idx = net.idx
+    sids, type_mask, order = idx.sids, idx.type_mask, idx.company_order
+    frontier, supply, free = net.frontier, net.supply, net.free_mask
+    for card in sorted(state.track_hand[player]):
+        usable = type_mask.get(card, 0) & free  # UP-B2a + UP-B2c
+        for key in order:
+            mask = frontier[key] & usable  # + UP-B2b, d, e (the frontier)
+            if not mask or supply[key] <= 0:  # UP-B2f
+                continue
+            hit = lists.get((player, card, key))
+            if hit is None or hit[0] != mask:  # rebuilt only when the company's options change
+                builds = []
+                for i in bits(mask):
+                    k = (player, card, key, i)
+                    b = memo.get(k)
+                    if b is None:
+                        b = memo[k] = Build(player, card, key, sids[i])
+                    builds.append(b)
+                hit = lists[(player, card, key)] = (mask, builds)
+            out += hit[1]
+    return out
 
 
 def invest_choices(hand: dict[str, int]) -> list[tuple[str, ...]]:

@@ -1,7 +1,9 @@
 """Game options of Union Pacific: which variant rules are in play (UP-S7, UP-V1..V4, UP-B3-FI, UP-D13).
 
-Options are plain JSON values so a save file can carry them; anything unknown or of the
-wrong type is refused with a ``RuleError`` that names the valid choices.
+Options are plain JSON values so a save file can carry them. One convention, as everywhere
+in railkit: a value of the wrong type (``"yes"`` for a switch, a number for the deck) is a
+``TypeError``; a value of the right type that no rule allows (``deck="german"``) or an
+unknown option is a ``RuleError`` naming the rule and the valid choices.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from typing import Any
 
 from railkit.errors import RuleError
 from railkit.unionpacific.sharedeck import DECK_OPTIONS
+from railkit.words import plural
 
 __all__ = ["OPTION_DEFAULTS", "validate_options"]
 
@@ -31,17 +34,25 @@ _BOOL_OPTION_RULE = {
 }
 
 
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def validate_options(options: dict[str, Any]) -> dict[str, Any]:
-    """All options with defaults filled in; anything unknown or mistyped is a ``RuleError``."""
-    unknown = sorted(set(options) - set(OPTION_DEFAULTS))
+    """All options with defaults filled in: ``TypeError`` for a wrong type, ``RuleError`` otherwise."""
+    unknown = sorted(str(k)[:40] for k in set(options) - set(OPTION_DEFAULTS))
     if unknown:
-        raise RuleError("UP-V", f"unknown option(s) {unknown}; valid options: {', '.join(OPTION_DEFAULTS)}")
+        raise RuleError("UP-V", f"unknown {plural(len(unknown), 'option')} {', '.join(unknown[:5])}; "
+                                f"the options are {', '.join(OPTION_DEFAULTS)}")
     out = {**OPTION_DEFAULTS, **options}
+    if not isinstance(out["deck"], str):
+        raise TypeError(f"option deck must be text (one of {', '.join(DECK_OPTIONS)}), not {type(out['deck']).__name__}")
     if out["deck"] not in DECK_OPTIONS:
-        raise RuleError("UP-S7", f"deck must be one of {', '.join(DECK_OPTIONS)}, not {out['deck']!r}")
+        raise RuleError("UP-S7", f"deck must be one of {', '.join(DECK_OPTIONS)}, not {_shown(out['deck'])}")
     for name, rule in _BOOL_OPTION_RULE.items():
         if not isinstance(out[name], bool):
-            raise RuleError(rule, f"option {name} must be true or false, not {out[name]!r}")
+            raise TypeError(f"option {name} ({rule}) must be true or false, not {_shown(out[name])}")
     if out["board"] is not None and not isinstance(out["board"], str):
-        raise RuleError("UP-C3", f"option board must be a file path (text) or None, not {out['board']!r}")
+        raise TypeError(f"option board must be a file path (text) or None, not {type(out['board']).__name__}")
     return out

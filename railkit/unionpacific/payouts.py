@@ -18,11 +18,13 @@ appear in the result with 0, and the result keeps the input's player order.
 from __future__ import annotations
 
 import html
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Generic, Hashable, Mapping, TypeVar
+from typing import Generic, TypeVar
 
 from railkit.errors import RuleError
+from railkit.words import names
 
 __all__ = [
     "UP_TABLE",
@@ -75,7 +77,7 @@ def _check_shares(rule: str, shares: object) -> None:
 
 
 def _table_row(payout_number: object) -> tuple[int, int, int, int, int]:
-    row = UP_TABLE.get(payout_number) if _is_whole(payout_number) else None  # type: ignore[arg-type]
+    row = UP_TABLE.get(payout_number) if isinstance(payout_number, int) and _is_whole(payout_number) else None
     if row is None:
         raise RuleError(
             "UP-D9", f"the payout number must be 1, 2, 3 or 4 (four payouts a game, UP-D12), not {payout_number!r}"
@@ -196,11 +198,8 @@ class PayoutExplanation(Generic[P]):
         )
 
 
-def _names(players: list[object]) -> str:
-    names = [str(p) for p in players]
-    if len(names) <= 2:
-        return " and ".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+def _names(players: Sequence[object]) -> str:
+    return names([str(p) for p in players])
 
 
 def _split(total: int, ways: int) -> str:
@@ -255,7 +254,8 @@ def explain_company_payout(value: int, shares: Mapping[P, int], company: str | N
     """``company_payout`` with every step written out (UP-D3..UP-D6)."""
     _check_value(value)
     _validated("UP-D3", shares)
-    name = company or "The company"
+    name = company or "The company"  # at the start of a sentence
+    inner = company or "the company"  # inside one
     title = f"{company}, value {value}" if company else f"A company worth {value}"
     half = value // 2
     amounts: dict[P, int] = dict.fromkeys(shares, 0)
@@ -263,7 +263,7 @@ def explain_company_payout(value: int, shares: Mapping[P, int], company: str | N
     steps += _holdings_step(shares, company or "the company")
     groups = _groups(shares)
     if not groups:
-        steps.append(f"With no shareholders, {name} pays nothing.")
+        steps.append(f"With no shareholders, {inner} pays nothing.")
     else:
         top_n, top = groups[0]
         both = (

@@ -13,13 +13,14 @@ read; ``legal_sections`` is the fast bulk version and must agree with it;
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 import networkx as nx
 
 from railkit.errors import RuleError
 from railkit.unionpacific.board import GENERAL, TRACK_TYPES, Board, Company, Section
+from railkit.words import a, count, names
 
 RULES = ("UP-B2a", "UP-B2b", "UP-B2c", "UP-B2d", "UP-B2e", "UP-B2f")
 
@@ -111,6 +112,13 @@ def _free_neutral(section: Section, trains: Sequence[str]) -> int:
     return section.neutral_spaces - sum(1 for key in trains if key not in section.starting)
 
 
+def connection_trains(board: Board, trains_on: Mapping[str, Sequence[str]], section: Section,
+                      company_key: str) -> list[Section]:
+    """UP-B2d: the sections of ``section``'s connection (every section between the same two
+    cities, parallel ones included) that already carry a ``company_key`` train."""
+    return [s for s in board.sections_between(section.a, section.b) if company_key in trains_on.get(s.id, ())]
+
+
 def legal_sections(board: Board, trains_on: Mapping[str, Sequence[str]], supply: Mapping[str, int],
                    company_key: str, card: str) -> list[str]:
     """Every section id (file order) where ``card`` may place a ``company_key`` train now."""
@@ -125,7 +133,7 @@ def legal_sections(board: Board, trains_on: Mapping[str, Sequence[str]], supply:
         if ((card == GENERAL or card == section.track_type)          # a
                 and section.track_type in company.track_types         # b
                 and _free_neutral(section, trains) > 0                # c
-                and company_key not in trains                         # d
+                and not connection_trains(board, trains_on, section, company_key)  # d
                 and (section.a in reach or section.b in reach)):      # e
             result.append(sid)
     return result
@@ -133,8 +141,7 @@ def legal_sections(board: Board, trains_on: Mapping[str, Sequence[str]], supply:
 
 # -- explanations ----------------------------------------------------------------------
 def _words(items: Sequence[str], joiner: str = "and") -> str:
-    items = list(items)
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {joiner} {items[-1]}"
+    return names(items, joiner)
 
 
 def _explain(board: Board, trains_on: Mapping[str, Sequence[str]], supply: Mapping[str, int],
@@ -164,32 +171,41 @@ def _explain(board: Board, trains_on: Mapping[str, Sequence[str]], supply: Mappi
     elif card == section.track_type:
         add("UP-B2a", True, f"the {kind} card matches the {kind} track of {section.name}")
     else:
-        add("UP-B2a", False, f"{section.name} is a {kind} section, but the card played is a "
-            f"{label[card]} card", f"play a {kind} card or a general card")
+        add("UP-B2a", False, f"{section.name} is {a(kind + ' section')}, but the card played is "
+            f"{a(label[card] + ' card')}", f"play {a(kind + ' card')} or a general card")
 
     # UP-B2b: the company's own track types
     if section.track_type in company.track_types:
         add("UP-B2b", True, f"{who} may build on {kind} track")
     else:
-        add("UP-B2b", False, f"{section.name} is a {kind} section and {who} may only build on "
-            f"{_words(allowed)}", f"pick a {_words(allowed, 'or')} section for it, or build for another company")
+        add("UP-B2b", False, f"{section.name} is {a(kind + ' section')} and {who} may only build on "
+            f"{_words(allowed)}", f"pick {a(_words(allowed, 'or') + ' section')} for it, or build for another company")
 
     # UP-B2c: an empty neutral space (coloured starting spaces never take trains)
     free = _free_neutral(section, trains)
     if free > 0:
-        add("UP-B2c", True, f"{section.name} has {free} empty neutral space{'s' if free != 1 else ''}")
+        add("UP-B2c", True, f"{section.name} has {count(free, 'empty neutral space')}")
     elif section.neutral_spaces == 0:
         add("UP-B2c", False, f"{section.name} has no neutral space: its only space is a coloured "
             "starting space", "starting spaces never take trains; pick another section")
     else:
         add("UP-B2c", False, f"{section.name} has no empty neutral space left", "pick another section")
 
-    # UP-B2d: one train per company per section
-    if company_key not in trains:
-        add("UP-B2d", True, f"{who} has no train on {section.name} yet")
-    else:
+    # UP-B2d: one train per company per connection (parallel sections between the same two
+    # cities are one connection, DECISION in docs/rulings.md)
+    held = connection_trains(board, trains_on, section, company_key)
+    parallel = len(board.sections_between(section.a, section.b)) > 1
+    if not held:
+        between = f"between {section.a} and {section.b}" if parallel else f"on {section.name}"
+        add("UP-B2d", True, f"{who} has no train {between} yet")
+    elif held[0].id == section.id:
         add("UP-B2d", False, f"{who} already has a train on {section.name}",
-            "a company runs at most one train per section; pick another section")
+            "a company runs at most one train per connection; pick another section")
+    else:
+        add("UP-B2d", False, f"{who} already has a train between {section.a} and {section.b}, on the "
+            f"{label[held[0].track_type]} section",
+            "a company runs at most one train per connection, even where two sections join the same "
+            "cities; pick another section")
 
     # UP-B2e: linked to the headquarters by the company's own trains
     hq = company.headquarters
@@ -208,12 +224,12 @@ def _explain(board: Board, trains_on: Mapping[str, Sequence[str]], supply: Mappi
     # UP-B2f: a train left in the supply
     left = supply.get(company_key, 0)
     if left > 0:
-        add("UP-B2f", True, f"{who} has {left} train{'s' if left != 1 else ''} left in the supply")
+        add("UP-B2f", True, f"{who} has {count(left, 'train')} left in the supply")
     else:
         add("UP-B2f", False, f"all {company.trains} trains of {who} are on the board",
             "a company with no trains left cannot expand; build for another company")
 
-    title = f"{company.name} train on {section.name} with a {label[card]} card"
+    title = f"{company.name} train on {section.name} with {a(label[card] + ' card')}"
     return PlacementExplanation(company_key, section_id, card, tuple(checks), title), advice
 
 

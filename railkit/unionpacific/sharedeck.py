@@ -11,8 +11,8 @@ never disagree.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from railkit.errors import RuleError
 
@@ -55,7 +55,7 @@ def safe_round_reserve_size(players: int, safe_round: bool) -> int:
 def _check_option(option: object) -> str:
     if option not in _RULE:
         raise RuleError("UP-S7", f"unknown share-deck option {option!r}; choose one of {', '.join(DECK_OPTIONS)}")
-    return option  # type: ignore[return-value]
+    return str(option)
 
 
 def _check_players(players: object) -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import networkx as nx
 import pytest
@@ -108,11 +109,30 @@ def test_UP_C3_track_types_per_company_and_section(board: Board) -> None:
     assert neutral >= 1.5 * (131 - 11)  # comfortably more room than trains to place
 
 
+def test_UP_C3_sections_of_one_to_four_spaces_all_occur(board: Board) -> None:
+    """All three rulebooks give sections of one to four spaces; the map has each size."""
+    sizes = Counter(s.spaces for s in board.sections.values())
+    assert set(sizes) == {1, 2, 3, 4}
+    four = {s.name for s in board.sections.values() if s.spaces == 4}
+    assert {"Washington–New York", "Omaha–Chicago"} <= four  # busy eastern and central corridors
+
+
 def test_UP_C4_forty_track_cards_with_general_cards(board: Board) -> None:
     assert set(board.track_deck) == {*TRACK_TYPES, GENERAL}
     assert sum(board.track_deck.values()) == 40
     assert board.track_deck[GENERAL] > 0
     assert all(board.track_deck[t] > 0 for t in TRACK_TYPES)
+
+
+def test_UP_C4_track_deck_is_the_hungarian_split_ordered_by_spaces(board: Board) -> None:
+    """Hungarian parts list: 4, 6, 9, 7 and 14 track cards. The 4 are the general cards; 14, 9, 7
+    and 6 go to the track types by how many neutral spaces each has (DECISION, docs/rulings.md)."""
+    assert sorted(board.track_deck.values()) == sorted([4, 6, 9, 7, 14]) and board.track_deck[GENERAL] == 4
+    neutral = Counter()
+    for s in board.sections.values():
+        neutral[s.track_type] += s.neutral_spaces
+    by_spaces = sorted(TRACK_TYPES, key=lambda t: -neutral[t])
+    assert [board.track_deck[t] for t in by_spaces] == [14, 9, 7, 6]
 
 
 def test_UP_B2e_rulebook_example_is_on_the_map(board: Board) -> None:
@@ -237,16 +257,17 @@ BROKEN = [
     ("spaces-0", _set("denver--el-paso", spaces=0), "section 'denver--el-paso'", "1 to 4"),
     ("spaces-5", _set("denver--el-paso", spaces=5), "section 'denver--el-paso'", "1 to 4"),
     ("spaces-bool", _set("denver--el-paso", spaces=True), "section 'denver--el-paso'", "wrong type"),
-    ("section-track-type", _set("denver--el-paso", track_type="swamp"), "section 'denver--el-paso'", "unknown track type 'swamp'"),
+    ("section-track-type", _set("denver--el-paso", track_type="swamp"), "section 'denver--el-paso'",
+     "unknown track type 'swamp'"),
     ("company-track-type", _co("DM", track_types=["plains", "swamp"]), "company 'DM'", "unknown track type 'swamp'"),
     ("deck-track-type", lambda r: r["track_deck"].update(swamp=0), "track_deck", "unknown track type 'swamp'"),
     ("duplicate-section", _dup_section, "section 'denver--el-paso'", "duplicate section id"),
     ("duplicate-city", _dup_city, "city 'Denver'", "duplicate city name"),
     ("duplicate-company", _co("CLS", key="DM"), "company 'DM'", "duplicate company key"),
-    ("deck-41", lambda r: r["track_deck"].update(plains=10), "track_deck", "holds 41 cards; UP-C4 says 40"),
+    ("deck-41", lambda r: r["track_deck"].update(plains=15), "track_deck", "holds 41 cards; UP-C4 says 40"),
     ("deck-missing-general", lambda r: r["track_deck"].pop("general"), "track_deck", "no count for ['general']"),
-    ("EPRG-one-start", _set("tucson--el-paso", starting=[]), "company 'EPRG'", "has 1 starting spaces"),
-    ("DM-two-starts", _second_dm_start, "company 'DM'", "has 2 starting spaces"),
+    ("EPRG-one-start", _set("tucson--el-paso", starting=[]), "company 'EPRG'", "has 1 starting space;"),
+    ("DM-two-starts", _second_dm_start, "company 'DM'", "has 2 starting spaces;"),
     ("start-type-not-allowed", _set("helena--billings", track_type="river"), "section 'helena--billings'", "BNL may not use"),
     ("start-unknown-company", _set("denver--el-paso", starting=["UP"]), "section 'denver--el-paso'", "unknown company 'UP'"),
     ("companies-out-of-order", _swap_companies, "company 'SGR'", "UP-C1 puts red 2nd"),
@@ -255,8 +276,10 @@ BROKEN = [
     ("unknown-hq", _co("DM", headquarters="Aspen"), "company 'DM'", "headquarters 'Aspen'"),
     ("outside-lower-48", lambda r: r["cities"].append({"name": "Honolulu", "lon": -157.86, "lat": 21.31}),
      "city 'Honolulu'", "outside the contiguous United States"),
-    ("missing-field", lambda r: _section(r, "denver--el-paso").pop("spaces"), "section 'denver--el-paso'", "missing field 'spaces'"),
-    ("typo-field", lambda r: _section(r, "denver--el-paso").update(space=2), "section 'denver--el-paso'", "unknown field(s) ['space']"),
+    ("missing-field", lambda r: _section(r, "denver--el-paso").pop("spaces"), "section 'denver--el-paso'",
+     "missing field 'spaces'"),
+    ("typo-field", lambda r: _section(r, "denver--el-paso").update(space=2), "section 'denver--el-paso'",
+     "unknown field ['space']"),
     ("track-types-list", lambda r: r["track_types"].pop(), "track_types", "must be exactly"),
 ]
 
@@ -292,6 +315,31 @@ def test_loader_reports_missing_file(tmp_path: Path) -> None:
     with pytest.raises(DataError) as info:
         load_board(tmp_path / "nope.json")
     assert info.value.item == "file" and "cannot be read" in info.value.problem
+
+
+def test_loader_bounds_what_it_reads(tmp_path: Path) -> None:
+    """A board option is a file path from outside: size, kind of file and nesting are bounded."""
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * 1_000_001)
+    with pytest.raises(DataError, match="larger than 1,000,000 bytes"):
+        load_board(big)
+    with pytest.raises(DataError, match="not a regular file"):
+        load_board(tmp_path)  # a folder
+    if Path("/dev/zero").exists():
+        with pytest.raises(DataError, match="not a regular file"):
+            load_board("/dev/zero")  # endless: never read
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(DataError, match="too deeply nested|not valid JSON|must hold one JSON object"):
+        load_board(deep)
+    huge = tmp_path / "huge.json"
+    huge.write_text('{"format": ' + "9" * 5000 + "}")
+    with pytest.raises(DataError, match="too large"):
+        load_board(huge)
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\xff\xfe{}")
+    with pytest.raises(DataError, match="not UTF-8"):
+        load_board(binary)
 
 
 def test_loader_reads_an_explicit_copy(tmp_path: Path) -> None:

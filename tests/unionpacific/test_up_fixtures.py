@@ -23,7 +23,8 @@ FIXTURES = Path(__file__).parent / "fixtures"
 # name -> (players, seed, options, seats played by HeuristicBot)
 GAMES = {
     "up_2p_standard": (2, 101, {}, (0,)),
-    "up_3p_finnish_safe_countable": (["Ada", "Bo", "Cy"], 202, {"deck": "finnish", "safe_round": True, "countable_deck": True}, (1,)),
+    "up_3p_finnish_safe_countable": (["Ada", "Bo", "Cy"], 202,
+                                     {"deck": "finnish", "safe_round": True, "countable_deck": True}, (1,)),
     "up_4p_dividend_cards_fi_bottom_hidden": (
         4, 303, {"deck": "dividend_cards", "direct_up_draw": False, "removed_to_bottom": True, "public_money": False}, (0, 2)),
     "up_6p_safe_round": (6, 404, {"safe_round": True}, ()),

@@ -6,13 +6,13 @@ choosing the table holdings; those games are not replayed afterwards.
 from __future__ import annotations
 
 import pytest
+from up_helpers import started
 
 from railkit.errors import GameOverError, RuleError
 from railkit.unionpacific import (
     DIVIDEND,
     IMAGINARY,
     UP,
-    ChooseFirstShare,
     DrawShare,
     EndTurn,
     ExchangeForUP,
@@ -20,12 +20,10 @@ from railkit.unionpacific import (
     new_game,
 )
 
-from up_helpers import started
-
 
 def draw_with_top(game, *top, source="deck"):
     """Rig: the current player has built (no train placed) and the deck starts with ``top``."""
-    game.step = "draw"
+    game.state.step = "draw"
     game.deck[0:0] = list(top)
     p = game.current_player
     return p, game.apply(DrawShare(p, source))
@@ -36,7 +34,7 @@ def set_tables(game, **holdings):
     for p in game.players:
         game.table[p] = {}
     for key, counts in holdings.items():
-        for p, n in zip(game.players, counts):
+        for p, n in zip(game.players, counts, strict=False):
             if n:
                 game.table[p][key] = n
 
@@ -100,7 +98,7 @@ def test_UP_D3_primary_gets_the_value_secondary_half_rounded_down():
     set_tables(game, DM=(2, 1, 0))
     set_value(game, "DM", 7)
     draw_with_top(game, DIVIDEND, "SPS")
-    assert dict(game.payouts[0].amounts) == dict(zip(game.players, (7, 3, 0)))
+    assert dict(game.payouts[0].amounts) == dict(zip(game.players, (7, 3, 0), strict=True))
 
 
 def test_UP_D4_sole_shareholder_gets_both_amounts():
@@ -235,7 +233,7 @@ def test_deck_exhausted_pays_the_remaining_payouts_at_once_DECISION():
 def test_draw_from_empty_deck_is_rejected():
     game = started(4)
     game.deck.clear()
-    game.step = "draw"
+    game.state.step = "draw"
     with pytest.raises(RuleError) as info:
         game.apply(DrawShare(game.current_player, "deck"))
     assert info.value.rule == "UP-B3"
@@ -317,11 +315,39 @@ def test_UP_V4_removed_cards_go_under_the_deck():
     p, _ = draw_with_top(game, "SPS")
     game.apply(ExchangeForUP(p, "SPS"))
     assert game.deck[-1] == "SPS" and "SPS" not in game.box
-    game.step = "draw"
+    game.state.step = "draw"
     game.display[:] = ["DM", "DM", "DM", "PAS"]
     game.deck[0:0] = ["DM", "BNL", "BNL", "CLS", "KCCL"]
     game.apply(DrawShare(game.current_player, "display:3"))
     assert game.deck[-4:] == ["DM"] * 4 and game.display == ["BNL", "BNL", "CLS", "KCCL"]
+
+
+def test_UP_V4_removed_shares_do_not_count_for_the_imaginary_player_with_two_players():
+    """Finnish book: removed cards go under the deck "where they do not affect the game"; with two
+    players they are not sorted into the imaginary third player's holdings (UP-2P2)."""
+    game = started(2, removed_to_bottom=True)
+    set_tables(game)
+    p, _ = draw_with_top(game, "DM")
+    game.apply(ExchangeForUP(p, "DM"))  # the DM share goes face down under the deck
+    assert game.deck[-1] == "DM" and game.state.under_deck >= 1
+    in_play = [c for c in game.display + game.deck[:len(game.deck) - game.state.under_deck]
+               if c not in (None, DIVIDEND)]
+    box_before = len(game.box)
+    removed = game.deck[len(game.deck) - game.state.under_deck:]
+    draw_with_top(game, DIVIDEND, DIVIDEND, DIVIDEND, "SPS")
+    expected = {}
+    for card in in_play:
+        expected[card] = expected.get(card, 0) + 1
+    assert game.imaginary is not None and game.is_over
+    assert {k: v for k, v in game.imaginary.items() if k != UP} == expected
+    assert game.box[box_before:].count("DM") >= removed.count("DM") >= 1  # the removed card is boxed
+    # the same game without the option: the exchanged share is boxed at once, the count agrees
+    plain = started(2)
+    set_tables(plain)
+    q, _ = draw_with_top(plain, "DM")
+    plain.apply(ExchangeForUP(q, "DM"))
+    draw_with_top(plain, DIVIDEND, DIVIDEND, DIVIDEND, "SPS")
+    assert plain.imaginary.get("DM", 0) == game.imaginary.get("DM", 0)
 
 
 def test_UP_V4_setup_removal_follows_the_option():

@@ -8,6 +8,7 @@ chosen hand); those games are not replayed afterwards.
 from __future__ import annotations
 
 import pytest
+from up_helpers import started
 
 from railkit.errors import NotYourTurnError, RuleError
 from railkit.unionpacific import (
@@ -26,8 +27,6 @@ from railkit.unionpacific import (
     Pass,
     new_game,
 )
-
-from up_helpers import started
 
 
 def give_track(game, player, *cards):
@@ -93,8 +92,8 @@ def test_UP_S2_track_cards_dealt_and_discards_reshuffled():
     assert len(game.track_pile) == 40 - 15
     game = started(3)
     p = game.current_player
-    game.track_discards = list(game.track_pile)  # empty the draw pile into the discards
-    game.track_pile = []
+    game.state.track_discards = list(game.track_pile)  # empty the draw pile into the discards
+    game.state.track_pile = []
     discards = sorted(game.track_discards)
     give_track(game, p, "plains", "hills", "mountain", "river")
     game.apply(Invest(p, (sorted(game.share_hand[p])[0],), "plains"))
@@ -196,7 +195,7 @@ def test_UP_T1_track_card_drawn_when_the_turn_starts():
 
 def _fill_type(game, track_type):
     """Rig: every neutral space of ``track_type`` taken (the caches are edited directly)."""
-    for sid, t in game.net.section_type.items():
+    for sid, t in game.net.idx.section_type.items():
         if t == track_type:
             game.net.set_free(sid, 0)
 
@@ -323,6 +322,30 @@ def test_UP_B2d_one_train_per_company_per_section():
     rejects(game, Build(p, GENERAL, key, sid), "UP-B2d")
 
 
+def test_UP_B2d_one_train_per_company_per_connection_parallel_sections_included():
+    game = started(4)
+    p = game.current_player
+    give_track(game, p, GENERAL, GENERAL)
+    game.apply(Build(p, GENERAL, "DM", "denver--pueblo--plains"))
+    assert not game.net.is_legal("DM", "denver--pueblo--hills", GENERAL)
+    ex = game.explain_placement("DM", "denver--pueblo--hills", GENERAL)
+    assert [c.rule for c in ex.failed] == ["UP-B2d"] and "between Denver and Pueblo" in ex.failed[0].sentence
+    for a in game.legal_actions():
+        if isinstance(a, DrawShare):
+            game.apply(a)
+            break
+    while game.step != "action" or game.current_player != p:  # round the table to p again
+        q = game.current_player
+        if game.step == "exchange":
+            game.apply(EndTurn(q))
+        else:
+            game.apply(next(a for a in game.legal_actions() if not isinstance(a, Build) or a.company != "DM"))
+    give_track(game, p, GENERAL, "hills")
+    assert not any(isinstance(a, Build) and a.company == "DM" and a.section.startswith("denver--pueblo")
+                   for a in game.legal_actions())
+    rejects(game, Build(p, "hills", "DM", "denver--pueblo--hills"), "UP-B2d")
+
+
 def test_UP_B2e_section_must_link_to_the_headquarters_by_own_trains():
     game = started(4)
     p = game.current_player
@@ -436,7 +459,7 @@ def test_UP_B4_up_card_may_be_exchanged_and_nothing_happens_with_an_empty_stack(
     assert game.box[-1] == UP
     q = game.current_player
     rejects(game, ExchangeForUP(q, UP), "UP-B4")  # not after drawing
-    game.up_stack = 0  # rig: the stack is used up
+    game.state.up_stack = 0  # rig: the stack is used up
     build_any(game)
     game.apply(DrawShare(q, "deck"))
     assert game.current_player != q, "without UP shares left the turn ends after the draw"

@@ -45,10 +45,14 @@ def test_options_are_validated_and_stored_in_full():
     with pytest.raises(RuleError) as info:
         new_game(3, deck="german")
     assert info.value.rule == "UP-S7"
-    with pytest.raises(RuleError) as info:
+    # one convention: a wrongly typed value is a TypeError, a value no rule allows a RuleError
+    with pytest.raises(TypeError, match="countable_deck .UP-V3. must be true or false"):
         new_game(3, countable_deck="yes")
-    assert info.value.rule == "UP-V3"
-    with pytest.raises(TypeError):  # a wrongly typed argument is a TypeError (one convention)
+    with pytest.raises(TypeError):
+        new_game(3, deck=3)
+    with pytest.raises(TypeError):
+        new_game(3, board=7)
+    with pytest.raises(TypeError):
         new_game(3, seed="1")
 
 

@@ -76,7 +76,7 @@ def test_UP_D9_table():
     }
     shares = {"A": 5, "B": 4, "C": 3, "D": 2, "E": 1}
     for number, row in UP_TABLE.items():
-        assert union_pacific_payout(number, shares) == dict(zip("ABCDE", row))
+        assert union_pacific_payout(number, shares) == dict(zip("ABCDE", row, strict=True))
 
 
 def test_UP_D9_first_payout_pays_nothing():

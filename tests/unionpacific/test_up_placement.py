@@ -89,8 +89,8 @@ def test_UP_B2b_denver_midland_cannot_use_denver_el_paso(board: Board) -> None:
 
 def test_UP_B2c_space_must_be_empty_and_neutral(board: Board) -> None:
     state = setup_state(board)
-    sid = "denver--kansas-city"  # plains, 3 neutral spaces, touches Denver
-    state[0][sid] = ["EPRG", "BNL"]
+    sid = "denver--kansas-city"  # plains, 4 neutral spaces, touches Denver
+    state[0][sid] = ["EPRG", "BNL", "KCCL"]
     assert failed_rules(board, state, "DM", sid, "plains") == []
     state[0][sid].append("SFRB")
     assert failed_rules(board, state, "DM", sid, "plains") == ["UP-B2c"]
@@ -126,6 +126,24 @@ def test_UP_B2d_one_train_per_company_per_section(board: Board) -> None:
     place(state, "DM", "denver--casper")
     assert failed_rules(board, state, "DM", "denver--casper", "hills") == ["UP-B2d"]
     assert failed_rules(board, state, "BNL", "denver--casper", "hills") == ["UP-B2e"]  # other companies may
+
+
+def test_UP_B2d_parallel_sections_are_one_connection(board: Board) -> None:
+    """Two sections between Denver and Pueblo are one connection: a company builds on one of them."""
+    state = setup_state(board)
+    plains, hills = "denver--pueblo--plains", "denver--pueblo--hills"
+    first = explain_placement(board, *state, "DM", plains, "plains")
+    assert first.legal and "has no train between Denver and Pueblo yet (UP-B2d)" in first.checks[3].sentence
+    place(state, "DM", plains)
+    assert failed_rules(board, state, "DM", hills, "hills") == ["UP-B2d"]
+    again = explain_placement(board, *state, "DM", hills, "hills")
+    assert "already has a train between Denver and Pueblo, on the plains section" in again.checks[3].sentence
+    assert "has no train" not in str(again)
+    err = placement_error(board, *state, "DM", hills, "hills")
+    assert err is not None and err.rule == "UP-B2d" and "one train per connection" in err.message
+    assert hills not in legal_sections(board, *state, "DM", "hills")
+    assert hills not in legal_sections(board, *state, "DM", GENERAL)
+    assert failed_rules(board, state, "EPRG", hills, "hills") == ["UP-B2e"]  # another company may
 
 
 def test_UP_B2e_section_must_connect_to_headquarters(board: Board) -> None:

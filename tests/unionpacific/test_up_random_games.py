@@ -62,11 +62,14 @@ def options_of(combo):
 def check_trains(game):
     board, net = game.board, game.net
     on_board = Counter()
+    per_connection = Counter()
     for sid, keys in net.trains_on.items():
         section = board.sections[sid]
         assert len(keys) == len(set(keys)), f"a company twice on {sid} (UP-B2d)"
+        per_connection.update((frozenset((section.a, section.b)), key) for key in keys)
         assert len(keys) <= section.spaces, f"{sid} over its spaces (UP-B2c)"
         on_board.update(keys)
+    assert max(per_connection.values()) == 1, "a company twice on one connection (UP-B2d)"
     for company in board.companies:
         assert on_board[company.key] + net.supply[company.key] == company.trains, company.key
         assert net.supply[company.key] >= 0

@@ -1,0 +1,285 @@
+"""Setting up a Union Pacific game and carrying out checked actions: plain functions over
+``(board, state)`` that return what happened in words.
+
+Steps of play (``state.step``): ``first_share`` (UP-S5, everyone at once) → per turn
+``action`` (UP-T2 optional discard, then build, invest or pass) → after a build ``draw``
+(UP-B3) → ``exchange`` (UP-B4, or end the turn) → the next player's turn starts with the
+automatic track draw (UP-T1). The game ends after the last payout (``over``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from railkit.errors import RuleError
+from railkit.unionpacific.actions import (
+    Build,
+    ChooseFirstShare,
+    DiscardUnusable,
+    DrawShare,
+    EndTurn,
+    ExchangeForUP,
+    Invest,
+    Pass,
+    UPAction,
+)
+from railkit.unionpacific.board import GENERAL, Board
+from railkit.unionpacific.dividends import deck_card, display_words, pay_the_rest, refill, settle
+from railkit.unionpacific.network import Network
+from railkit.unionpacific.sharedeck import build_share_deck
+from railkit.unionpacific.state import (
+    DISPLAY,
+    HAND_SHARES,
+    HAND_TRACK,
+    IMAGINARY,
+    UP,
+    UP_SHARES,
+    UPState,
+    card_name,
+    shares_words,
+)
+from railkit.words import a as article
+
+__all__ = ["perform", "setup"]
+
+
+def _take(counts: dict[str, int], card: str, n: int = 1) -> None:
+    left = counts[card] - n
+    if left:
+        counts[card] = left
+    else:
+        del counts[card]
+
+
+def _put(counts: dict[str, int], card: str, n: int = 1) -> None:
+    counts[card] = counts.get(card, 0) + n
+
+
+# -- setup (UP-S1..S8); the random generator is used in this fixed order -------------------
+def setup(board: Board, players: tuple[str, ...], options: dict[str, Any],
+          rng: random.Random) -> tuple[UPState, list[str]]:
+    """The state after setup, and the setup in words."""
+    n = len(players)
+    if n == 2 and IMAGINARY in players:
+        raise RuleError("UP-2P2", f"{IMAGINARY!r} is the name of the imaginary shareholder; pick another name")
+    # UP-S2: shuffle the 40 track cards, deal three each; the rest is the draw pile.
+    track = [t for t, count in board.track_deck.items() for _ in range(count)]
+    rng.shuffle(track)
+    track_hand: dict[str, dict[str, int]] = {p: {} for p in players}
+    for p in players:
+        for _ in range(HAND_TRACK):
+            _put(track_hand[p], track.pop())
+    # UP-S3: one UP share each; the rest is the UP stack.
+    share_hand: dict[str, dict[str, int]] = {p: {UP: 1} for p in players}
+    # UP-S4: shuffle the company shares and deal four each.
+    shares = [c.key for c in board.companies for _ in range(c.shares)]
+    rng.shuffle(shares)
+    for p in players:
+        for _ in range(HAND_SHARES):
+            _put(share_hand[p], shares.pop())
+    # UP-S6: four shares face up; UP-B5 applies from the start.
+    removed: list[str] = []
+    display = [shares.pop() for _ in range(DISPLAY)]
+    while len(set(display)) == 1 and len(shares) >= DISPLAY:
+        removed += display
+        display = [shares.pop() for _ in range(DISPLAY)]
+    # UP-S7 / UP-S7-FI / UP-V1 (+ UP-V2 reserve): the share deck, index 0 = top.
+    deck, reserve = build_share_deck(shares, rng, options["deck"], players=n, safe_round=options["safe_round"])
+    box: list[str] = []
+    if options["removed_to_bottom"]:
+        deck.extend(removed)  # UP-V4
+    else:
+        box.extend(removed)
+    state = UPState(
+        players=players,
+        options=options,
+        max_payouts=3 if n == 2 else 4,  # UP-2P1 / UP-D12
+        rng=rng,
+        net=Network(board),  # UP-S1: starting trains placed, the rest is the supply
+        track_hand=track_hand,
+        track_pile=track,  # top = last
+        track_discards=[],
+        share_hand=share_hand,
+        up_stack=UP_SHARES - n,
+        display=list(display),
+        deck=deck,
+        reserve=reserve,
+        box=box,
+        table={p: {} for p in players},
+        money=dict.fromkeys(players, 0),  # DECISION: no starting money
+        payouts=[],
+        under_deck=len(removed) if options["removed_to_bottom"] else 0,
+    )
+    words = []
+    if removed:
+        words.append("Setup: the first display was four cards of one company; replaced (UP-B5).")
+    words.append(
+        f"Setup for {n} players: three track cards and five shares each (one UP); "
+        f"display {display_words(board, state)}. Everyone now chooses a first share (UP-S5)."
+    )
+    return state, words
+
+
+# -- performing (only after check) ------------------------------------------------------
+def perform(board: Board, state: UPState, action: UPAction) -> list[str]:
+    """Carry out a checked ``action``; what happened, in words."""
+    events: list[str] = []
+    _PERFORMS[type(action)](board, state, action, events)
+    return events
+
+
+def _do_first(board: Board, state: UPState, a: ChooseFirstShare, events: list[str]) -> None:
+    state.first_choices[a.player] = a.card
+    events.append(f"{a.player} has chosen a first share (face down, UP-S5).")
+    if len(state.first_choices) < len(state.players):
+        return
+    for p in state.players:  # UP-S5: revealed together
+        card = state.first_choices[p]
+        _take(state.share_hand[p], card)
+        _put(state.table[p], card)
+    shown = ", ".join(f"{p}: {card_name(board, state.first_choices[p])}" for p in state.players)
+    events.append(f"First shares revealed together (UP-S5): {shown}.")
+    _start_turn(board, state, events)
+
+
+def _do_discard_unusable(board: Board, state: UPState, a: DiscardUnusable, events: list[str]) -> None:
+    state.t2_used = True
+    _take(state.track_hand[a.player], a.card)
+    state.track_discards.append(a.card)
+    new = _draw_track(state, events)
+    if new is not None:
+        _put(state.track_hand[a.player], new)
+    events.append(f"{a.player} discards {article('unusable ' + a.card + ' card')} and draws a replacement (UP-T2).")
+
+
+def _do_build(board: Board, state: UPState, a: Build, events: list[str]) -> None:
+    _take(state.track_hand[a.player], a.card)
+    state.track_discards.append(a.card)  # UP-B1: face up onto the discard pile
+    state.net.place(a.company, a.section)
+    s = board.sections[a.section]
+    name = card_name(board, a.company)
+    events.append(
+        f"{a.player} plays {article(a.card + ' card')} and builds {article(name + ' train')} on {s.name} "
+        f"(UP-B1, UP-B2); {name} is now worth {state.net.on_board(a.company) + 1}."
+    )
+    state.step = "draw"
+    if not state.draw_sources():  # DECISION: nothing left to draw, so the draw is skipped
+        events.append(f"No share can be drawn (deck, display and UP stack unavailable); {a.player} skips the draw.")
+        _after_draw(board, state, a.player, events)
+
+
+def _do_draw(board: Board, state: UPState, a: DrawShare, events: list[str]) -> None:
+    p, src = a.player, a.source
+    if src == "up":
+        state.up_stack -= 1
+        _put(state.share_hand[p], UP)
+        events.append(f"{p} takes a Union Pacific share from the UP stack (UP-B3).")
+    elif src == "deck":
+        card = deck_card(board, state, events, p, "drawing the top card")
+        if card is not None:
+            _put(state.share_hand[p], card)
+            events.append(f"{p} takes the top card of the share deck (UP-B3).")
+        else:
+            events.append(f"{p} finds no share left in the deck (UP-B3).")
+    else:
+        slot = int(src[-1])
+        taken = state.display[slot]
+        assert taken is not None  # checked
+        _put(state.share_hand[p], taken)
+        events.append(f"{p} takes {article(card_name(board, taken) + ' share')} from the display (UP-B3).")
+        refill(board, state, slot, events, p)
+    settle(board, state, events, p)
+    if not state.over:
+        _after_draw(board, state, p, events)
+
+
+def _after_draw(board: Board, state: UPState, player: str, events: list[str]) -> None:
+    state.step = "exchange"
+    if not state.up_stack or not state.share_hand[player]:  # UP-B4 impossible: the turn just ends
+        _end_turn(board, state, events)
+
+
+def _do_exchange(board: Board, state: UPState, a: ExchangeForUP, events: list[str]) -> None:
+    _take(state.share_hand[a.player], a.card)
+    state.up_stack -= 1
+    _put(state.share_hand[a.player], UP)
+    if state.options["removed_to_bottom"]:
+        state.deck.append(a.card)  # UP-V4
+        state.under_deck += 1
+        events.append(f"{a.player} exchanges a share for a Union Pacific share; the card goes face down under "
+                      "the deck (UP-B4, UP-V4).")
+    else:
+        state.box.append(a.card)
+        events.append(f"{a.player} exchanges a share for a Union Pacific share; the card goes face down into the box "
+                      "(UP-B4).")
+    _end_turn(board, state, events)
+
+
+def _do_end_turn(board: Board, state: UPState, a: EndTurn, events: list[str]) -> None:
+    _end_turn(board, state, events)
+
+
+def _do_invest(board: Board, state: UPState, a: Invest, events: list[str]) -> None:
+    hand, table = state.share_hand[a.player], state.table[a.player]
+    for card in a.cards:
+        _take(hand, card)
+        _put(table, card)
+    _take(state.track_hand[a.player], a.discard)
+    state.track_discards.append(a.discard)
+    events.append(f"{a.player} invests {shares_words(board, a.cards)} on the table and discards "
+                  f"{article(a.discard + ' card')} (UP-I1, UP-I3).")
+    _end_turn(board, state, events)
+
+
+def _do_pass(board: Board, state: UPState, a: Pass, events: list[str]) -> None:
+    _take(state.track_hand[a.player], a.discard)
+    state.track_discards.append(a.discard)
+    events.append(f"{a.player} can neither build nor invest and passes, discarding {article(a.discard + ' card')} "
+                  "(UP-T4).")
+    _end_turn(board, state, events)
+
+
+_PERFORMS: dict[type, Callable[[Board, UPState, Any, list[str]], None]] = {
+    ChooseFirstShare: _do_first,
+    DiscardUnusable: _do_discard_unusable,
+    Build: _do_build,
+    DrawShare: _do_draw,
+    ExchangeForUP: _do_exchange,
+    EndTurn: _do_end_turn,
+    Invest: _do_invest,
+    Pass: _do_pass,
+}
+
+
+# -- turn flow ----------------------------------------------------------------------------
+def _end_turn(board: Board, state: UPState, events: list[str]) -> None:
+    state.turn_index = (state.turn_index + 1) % len(state.players)  # UP-S8: clockwise
+    _start_turn(board, state, events)
+
+
+def _start_turn(board: Board, state: UPState, events: list[str]) -> None:
+    p = state.players[state.turn_index]
+    state.turn_number += 1
+    state.step = "action"
+    state.t2_used = False
+    card = _draw_track(state, events)  # UP-T1
+    if card is not None:
+        _put(state.track_hand[p], card)
+    events.append(f"Turn {state.turn_number}: {p} draws a track card (UP-T1).")
+    if not any(state.share_hand.values()) and not state.net.any_build((GENERAL,)):
+        # DECISION: nobody can ever build or invest again, so nothing can draw the
+        # remaining dividend cards; the remaining payouts are paid now.
+        events.append("No train can be placed anywhere and no one holds a share: the remaining payouts are paid now "
+                      "(DECISION).")
+        pay_the_rest(board, state, events, "no move left")
+
+
+def _draw_track(state: UPState, events: list[str]) -> str | None:
+    if not state.track_pile and state.track_discards:
+        state.track_pile = state.track_discards  # UP-S2: reshuffle the discards
+        state.track_discards = []
+        state.rng.shuffle(state.track_pile)
+        events.append("The track draw pile is empty: the discards are shuffled into a new pile (UP-S2).")
+    return state.track_pile.pop() if state.track_pile else None

@@ -1,0 +1,226 @@
+"""One visible state (issue 7): ``game.state`` holds everything that changes; copies, pickles
+and deep copies of a game evolve independently and continue exactly like the original; the
+board is shared, never copied; the package has no import cycles; a game shows itself well."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import dataclasses
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from railkit.unionpacific import (
+    Build,
+    ChooseFirstShare,
+    DiscardUnusable,
+    DrawShare,
+    EndTurn,
+    ExchangeForUP,
+    Invest,
+    Pass,
+    UPState,
+    new_game,
+)
+from railkit.unionpacific.board import load_board
+from railkit.unionpacific.bots import RandomBot
+
+PACKAGE = Path(__file__).resolve().parents[2] / "railkit" / "unionpacific"
+
+
+def played(players=4, seed=0, actions=80, **options):
+    game = new_game(players, seed=seed, **options)
+    bot = RandomBot(seed)
+    for _ in range(actions):
+        if game.is_over:
+            break
+        game.apply(bot.choose(game, game.players_to_act()[0]))
+    return game
+
+
+def finish(game, seed=1):
+    bot = RandomBot(seed)
+    while not game.is_over:
+        game.apply(bot.choose(game, game.players_to_act()[0]))
+    return game
+
+
+# -- the state is one visible object ---------------------------------------------------------------
+def test_the_whole_changing_state_is_one_dataclass():
+    game = played()
+    assert isinstance(game.state, UPState) and dataclasses.is_dataclass(game.state)
+    names = {f.name for f in dataclasses.fields(UPState)}
+    for part in ("track_hand", "share_hand", "display", "deck", "table", "money", "payouts", "imaginary",
+                 "step", "turn_index", "net", "rng"):
+        assert part in names
+    # the attributes the lessons read are the state's, read-only
+    assert game.money is game.state.money and game.step == game.state.step and game.net is game.state.net
+    with pytest.raises(AttributeError):
+        game.step = "draw"
+
+
+# -- copy, pickle, deepcopy -----------------------------------------------------------------------------
+@pytest.mark.parametrize("how", ["copy", "pickle", "deepcopy"])
+def test_a_duplicate_has_the_same_state_and_continues_identically(how):
+    game = played(4, seed=5, actions=90, safe_round=True, removed_to_bottom=True)
+    twin = {"copy": lambda g: g.copy(),
+            "pickle": lambda g: pickle.loads(pickle.dumps(g)),
+            "deepcopy": copy.deepcopy}[how](game)
+    assert twin.state_dict() == game.state_dict()
+    assert twin.narrative == game.narrative and twin.log == game.log
+    assert twin.board is game.board  # the shipped board is shared, never copied
+    finish(game, seed=11)
+    finish(twin, seed=11)
+    assert twin.state_dict() == game.state_dict()
+    assert twin.narrative == game.narrative
+    assert twin.result().to_dict() == game.result().to_dict()
+
+
+@pytest.mark.parametrize("how", ["copy", "pickle", "deepcopy"])
+def test_a_duplicate_evolves_independently(how):
+    game = played(3, seed=2, actions=40)
+    twin = {"copy": lambda g: g.copy(),
+            "pickle": lambda g: pickle.loads(pickle.dumps(g)),
+            "deepcopy": copy.deepcopy}[how](game)
+    before = game.state_dict()
+    finish(twin, seed=3)
+    assert twin.is_over and game.state_dict() == before
+    assert len(game.log) < len(twin.log)
+
+
+def test_copy_shares_only_what_never_changes():
+    game = played(4, seed=8, actions=60)
+    twin = game.copy()
+    s, t = game.state, twin.state
+    assert t.net.idx is s.net.idx and twin.board is game.board
+    for name in ("track_hand", "share_hand", "display", "deck", "table", "money", "payouts", "box", "reserve"):
+        assert getattr(t, name) is not getattr(s, name), name
+    assert t.net.trains_on is not s.net.trains_on and t.rng is not s.rng
+    assert twin.log is not game.log and twin.rng is t.rng
+
+
+def test_copy_is_much_faster_than_replay():
+    import time
+
+    game = played(4, seed=3, actions=150)
+    t0 = time.perf_counter()
+    for _ in range(20):
+        game.copy()
+    fast = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for _ in range(20):
+        game.replay()
+    slow = time.perf_counter() - t0
+    assert fast < slow
+
+
+def test_a_board_from_a_file_pickles_by_content(tmp_path):
+    from railkit.paths import data_dir
+
+    path = tmp_path / "board.json"
+    path.write_text((data_dir() / "union_pacific" / "board.json").read_text())
+    game = played(3, seed=4, actions=30, board=str(path))
+    path.unlink()  # the pickle does not need the file any more
+    again = pickle.loads(pickle.dumps(game))
+    assert again.board.source == str(path) and again.state_dict() == game.state_dict()
+    assert list(again.board.sections) == list(game.board.sections)
+    assert again.board.graph.number_of_edges() == game.board.graph.number_of_edges()
+    finish(again, 2)
+    finish(game, 2)
+    assert again.state_dict() == game.state_dict()
+
+
+def test_the_board_copies_as_itself():
+    board = load_board()
+    assert copy.copy(board) is board and copy.deepcopy(board) is board
+    assert pickle.loads(pickle.dumps(board)) is board  # the shipped board comes back as the loaded one
+
+
+# -- no import cycles -----------------------------------------------------------------------------
+PACKAGE_NAME = "railkit.unionpacific"
+
+
+def _imports(path: Path, modules: set[str]) -> set[str]:
+    """The package modules ``path`` imports. ``from railkit.unionpacific import checks`` imports the
+    module ``checks``; ``from railkit.unionpacific import new_game`` imports the package itself."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(PACKAGE_NAME):
+            if node.module == PACKAGE_NAME:
+                for alias in node.names:
+                    sub = f"{PACKAGE_NAME}.{alias.name}"
+                    found.add(sub if sub in modules else PACKAGE_NAME)
+            else:
+                found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith(PACKAGE_NAME)}
+    return found
+
+
+def test_the_unionpacific_modules_import_each_other_without_cycles():
+    paths = {f"{PACKAGE_NAME}.{p.stem}": p for p in PACKAGE.glob("*.py") if p.stem != "__init__"}
+    modules = set(paths)
+    graph = {}
+    for name, path in paths.items():
+        deps = _imports(path, modules)
+        # the package's __init__ imports every module, so a module importing the package is a cycle
+        assert PACKAGE_NAME not in deps, f"{name} imports the package {PACKAGE_NAME}; import the module instead"
+        graph[name] = sorted(deps & modules)
+    done: set[str] = set()
+
+    def visit(name: str, trail: tuple[str, ...]) -> None:
+        assert name not in trail, "import cycle: " + " -> ".join(trail + (name,))
+        if name in done:
+            return
+        for dep in graph[name]:
+            visit(dep, trail + (name,))
+        done.add(name)
+
+    for name in graph:
+        visit(name, ())
+
+
+def test_each_module_imports_first_in_a_fresh_interpreter():
+    """Each module imported first (nothing of railkit loaded yet) works, whatever the order."""
+    names = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__")
+    code = (
+        "import importlib, sys\n"
+        "for n in sys.argv[1:]:\n"
+        "    for m in [m for m in sys.modules if m.startswith('railkit')]:\n"
+        "        del sys.modules[m]\n"
+        "    importlib.import_module('railkit.unionpacific.' + n)\n"
+    )
+    subprocess.run([sys.executable, "-c", code, *names], check=True, timeout=120)
+
+
+# -- how a game shows itself --------------------------------------------------------------------------
+def test_repr_and_html_status_card_escape_names():
+    game = new_game(["<b>Ann</b>", "Ben & Co"], seed=1)
+    text = repr(game)
+    assert "UnionPacificGame" in text and "first_share" in text and "payouts 0 of 3" in text
+    card = game._repr_html_()
+    assert "<b>Ann</b>" not in card and "&lt;b&gt;Ann&lt;/b&gt;" in card and "Ben &amp; Co" in card
+    assert "El Paso &amp; Rio Grande" in card  # companies' values, escaped
+    hidden = new_game(3, public_money=False)._repr_html_()
+    assert "hidden (UP-D13)" in hidden
+
+
+def test_describe_names_every_kind_of_action_with_its_rule():
+    game = new_game(4, seed=0)
+    p = game.players[0]
+    section = next(iter(game.board.sections))
+    actions = [
+        ChooseFirstShare(p, "UP"), DiscardUnusable(p, "plains"), Build(p, "plains", "DM", section),
+        DrawShare(p, "deck"), DrawShare(p, "up"), DrawShare(p, "display:2"), ExchangeForUP(p, "EPRG"),
+        EndTurn(p), Invest(p, ("BNL", "BNL"), "hills"), Invest(p, ("BNL", "UP"), "river"), Pass(p, "mountain"),
+    ]
+    for action in actions:
+        words = game.describe(action)
+        assert words.startswith(p) and "(UP-" in words, words
+    assert "UP" not in game.describe(ChooseFirstShare(p, "UP")).split("(")[0]  # hidden
+    with pytest.raises(TypeError):
+        game.describe("build")  # type: ignore[arg-type]
