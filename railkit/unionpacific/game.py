@@ -54,6 +54,7 @@ class UnionPacificGame(Game[UPAction]):
     PLAYER_RULE = "UP-S8"
     OPTIONS_RULE = "UP-V"
     OPTION_DEFAULTS = OPTION_DEFAULTS
+    FILE_OPTIONS = ("board",)
     registry = ACTIONS
 
     board: Board

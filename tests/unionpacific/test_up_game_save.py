@@ -218,3 +218,12 @@ def test_random_illegal_actions_never_change_the_state():
         except RuleError:
             pass
         assert game.state_dict() == before
+
+
+def test_uploaded_save_naming_a_board_file_is_refused():
+    """A save from outside may not make the server open a file of its choosing (issue 8)."""
+    game = new_game(3, seed=2)
+    data = {**game.to_dict(), "options": {**game.options, "board": "/etc/passwd"}}
+    with pytest.raises(SaveFileError, match="names a file on the computer"):
+        type(game).load(data, allow_files=False)
+    assert type(game).load(game.to_dict(), allow_files=False).state_dict() == game.state_dict()
