@@ -22,7 +22,7 @@ def setting(name: str, default: str) -> str:
 PREFIX = Path(setting("RAILKIT_HUB_PREFIX", "/opt/railkit-hub"))  # where install.sh put the two venvs
 STATE = Path(setting("RAILKIT_HUB_STATE", str(PREFIX / "state")))  # database, secrets, passwords
 NOTEBOOKS = Path(setting("RAILKIT_NOTEBOOKS", str(HERE.parent / "notebooks")))  # served read-only
-MEM_LIMIT = setting("RAILKIT_MEM_LIMIT", "2G")  # per learner's server (see README: sizing); "none": no limit
+MEM_LIMIT = setting("RAILKIT_MEM_LIMIT", "1G")  # per learner's server (see README: sizing); "none": no limit
 CULL_AFTER = int(setting("RAILKIT_CULL_SECONDS", "3600"))  # stop a learner's server idle this long
 STATE.mkdir(mode=0o700, parents=True, exist_ok=True)
 
