@@ -62,19 +62,8 @@ fi
 
 # 3. The learners' environment: the apps' pins plus jupyterhub-singleuser, then railkit itself.
 USERS="$PREFIX/users"
-USERS_REQS="$USERS_LOCK"
-if "$PYTHON" -c 'import sys; sys.exit(sys.version_info >= (3, 11, 5))'; then
-  USERS_REQS="$PREFIX/users-lock-for-this-python.txt"
-  say "Python $("$PYTHON" -c 'import platform; print(platform.python_version())') is older than some pins need: $(basename "$DEPLOY")/overrides-python-before-3.11.5.txt replaces them"
-  "$PYTHON" - "$USERS_LOCK" "$DEPLOY/overrides-python-before-3.11.5.txt" > "$USERS_REQS" <<'PY'
-import re, sys
-def name(line): return re.split(r"[=<>!~;\[ ]", line, maxsplit=1)[0].strip().lower().replace("_", "-")
-lock, overrides = (open(p).read().splitlines() for p in sys.argv[1:])
-overrides = [o for o in overrides if o.strip() and not o.startswith("#")]
-replaced = {name(o) for o in overrides}
-print("\n".join([line for line in lock if name(line) not in replaced] + overrides))
-PY
-fi
+USERS_REQS="$PREFIX/users-lock-for-this-python.txt"  # the lock, with replacements before Python 3.11.5
+"$PYTHON" "$DEPLOY/lock_for_python.py" "$USERS_LOCK" > "$USERS_REQS"
 venv "$USERS" "$USERS/.railkit-installed" "$USERS_REQS" "$DEPLOY/requirements-users.txt"
 if [ "$(cat "$USERS/.railkit-source" 2>/dev/null)" != "$REPO $(fingerprint "$REPO/pyproject.toml")" ]; then
   say "installing railkit from $REPO (editable: a git pull updates the lessons)"

@@ -14,6 +14,7 @@ are not asserted (CONTRIBUTING: speed goals live in benchmarks). The machine is 
 from __future__ import annotations
 
 import json
+import os
 import pwd
 import secrets
 import subprocess
@@ -109,11 +110,13 @@ def lesson_in_browser(browser, hub: Hub, name: str) -> dict:
 
 
 def test_two_learners_on_the_class_hub(prefix, tmp_path, request):
-    local = can_create_users()
+    # RAILKIT_HUB_SPAWNER=shared tries the no-root path as root.
+    spawner = os.environ.get("RAILKIT_HUB_SPAWNER") or ("local" if can_create_users() else "shared")
+    local = spawner == "local"
     tag = secrets.token_hex(3)
     names = [f"ada{tag}", f"bo{tag}"]
     unix_names = [f"jupyter-{n}" for n in names]
-    hub = Hub(state=tmp_path / "state", spawner="local" if local else "shared", mem_limit=MEM_LIMIT)
+    hub = Hub(state=tmp_path / "state", spawner=spawner, mem_limit=MEM_LIMIT)
     figures: dict = {"spawner": hub.spawner, "mem_limit": MEM_LIMIT, "lesson": app_lesson()}
     try:
         start = time.monotonic()
@@ -198,3 +201,32 @@ def test_config_loads_for_each_kind_of_host(prefix, tmp_path, spawner, expected)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"spawner": expected, "url": landing_path(), "mem": "1500M",
                                        "services": ["idle-culler"]}
+
+
+def test_tljh_script_against_a_stand_in(prefix, tmp_path):
+    """deploy/tljh/install-railkit.sh on a stand-in TLJH: its Python is the learners' venv, and
+    tljh-config only records what it is asked. The snippet it installs sends learners to Voila."""
+    tljh = tmp_path / "tljh"
+    (tljh / "user" / "bin").mkdir(parents=True)
+    python = tljh / "user" / "bin" / "python"
+    python.write_text(f'#!/bin/sh\nexec {prefix / "users" / "bin" / "python"} "$@"\n')
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    (tools / "tljh-config").write_text(f'#!/bin/sh\necho "$@" >> {tmp_path / "tljh-config.log"}\n')
+    for script in (python, tools / "tljh-config"):
+        script.chmod(0o755)
+    env = {**os.environ, "TLJH_PREFIX": str(tljh), "PATH": f"{tools}:{os.environ['PATH']}"}
+    done = subprocess.run([str(DEPLOY / "tljh" / "install-railkit.sh")], env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    assert (tljh / "user" / "etc" / "jupyter" / "voila.json").read_text() == (NOTEBOOKS_DIR / "voila.json").read_text()
+    assert (tljh / "user" / "share" / "jupyter" / "voila" / "templates" / "railkit").exists()
+    assert (tmp_path / "tljh-config.log").read_text().splitlines() == [
+        "set limits.memory 1G", "set services.cull.timeout 3600", "reload hub"]
+    snippet = tljh / "config" / "jupyterhub_config.d" / "railkit.py"
+    script = ("from traitlets.config.loader import PyFileConfigLoader\n"
+              f"c = PyFileConfigLoader('railkit.py', path='{snippet.parent}').load_config()\n"
+              "print(c.Spawner.notebook_dir, c.Spawner.default_url)\n")
+    shown = subprocess.run([str(prefix / "hub" / "bin" / "python"), "-c", script], capture_output=True, text=True,
+                           timeout=60)
+    assert shown.stdout.split() == [str(NOTEBOOKS_DIR), landing_path()], shown.stderr
