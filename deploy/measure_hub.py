@@ -26,7 +26,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "deploy")]
 
 from conftest import CHROMIUM, NOTEBOOKS_DIR, has_app, notebooks  # noqa: E402
-from hub_runner import PASSWORD, Hub, can_create_users, children, install, memory_mb, remove_unix_users, start_time  # noqa: E402
+from hub_runner import (  # noqa: E402
+    PASSWORD,
+    Hub,
+    can_create_users,
+    children,
+    cpu_seconds,
+    install,
+    memory_mb,
+    remove_unix_users,
+    start_time,
+)
 
 
 def landing() -> str:
@@ -55,6 +65,8 @@ async def learner(browser, hub: Hub, name: str, lessons: list[str]) -> dict:
         server = hub.server_pid(name)
         result["server_mb"] = memory_mb(server)["pss"]
         result["all_kernels_mb"] = round(sum(memory_mb(k)["pss"] for k in children(server)), 1)
+        # CPU used by the learner's server and the kernels still open (closed pages' kernels are gone).
+        result["cpu_s"] = round(cpu_seconds(server) + sum(cpu_seconds(k) for k in children(server)), 1)
     finally:
         await context.close()
     return result

@@ -104,6 +104,12 @@ def uid(pid: int) -> int:
     raise AssertionError(f"no Uid in /proc/{pid}/status")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def memory_mb(pid: int) -> dict[str, float]:
     """Resident (RSS) and proportional (PSS: shared pages split between their users) memory in MB."""
     values = {}

@@ -132,6 +132,9 @@ def test_two_learners_on_the_class_hub(prefix, tmp_path, request):
         # A learner's server is theirs alone: the other's session is refused.
         other = results[names[0]]["session"].get(f"{hub.base}/user/{names[1]}{landing_path()}", timeout=60)
         assert other.status_code == 403, f"{names[0]} reached {names[1]}'s server: HTTP {other.status_code} at {other.url}"
+        # Learners' servers serve Voila only: no JupyterLab (and so no terminals) behind the lessons.
+        lab = results[names[0]]["session"].get(f"{hub.base}/user/{names[0]}/lab", timeout=60)
+        assert lab.status_code == 404, f"JupyterLab answers on a learner's server: HTTP {lab.status_code}"
 
         # The memory limit is in force on each server and on every kernel it started.
         uids = set()
