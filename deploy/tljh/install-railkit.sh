@@ -23,7 +23,16 @@ MEM_LIMIT="${RAILKIT_MEM_LIMIT:-1G}"
 # 2. Voila's settings as `make run` uses them; the server: no MathJax from a CDN, idle kernels culled.
 mkdir -p "$TLJH/user/etc/jupyter"
 cp "$REPO/notebooks/voila.json" "$TLJH/user/etc/jupyter/voila.json"
-cp "$TLJH_DIR/jupyter_server_config.json" "$TLJH/user/etc/jupyter/jupyter_server_config.json"
+# Merged into the environment's jupyter_server_config.json, which may hold settings of TLJH or of the admin.
+"$USER_PY" - "$TLJH_DIR/jupyter_server_config.json" "$TLJH/user/etc/jupyter/jupyter_server_config.json" <<'PY'
+import json, sys
+from pathlib import Path
+ours, target = (Path(p) for p in sys.argv[1:])
+config = json.loads(target.read_text()) if target.exists() else {}
+for section, values in json.loads(ours.read_text()).items():
+    config.setdefault(section, {}).update(values)
+target.write_text(json.dumps(config, indent=2) + "\n")
+PY
 
 # 3. Learners land on the Voila apps; memory limit and idle culling through tljh-config.
 mkdir -p "$TLJH/config/jupyterhub_config.d"

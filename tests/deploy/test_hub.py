@@ -216,6 +216,8 @@ def test_tljh_script_against_a_stand_in(prefix, tmp_path):
     tools = tmp_path / "bin"
     tools.mkdir()
     (tools / "tljh-config").write_text(f'#!/bin/sh\necho "$@" >> {tmp_path / "tljh-config.log"}\n')
+    (tljh / "user" / "etc" / "jupyter").mkdir(parents=True)  # a setting already there is kept
+    (tljh / "user" / "etc" / "jupyter" / "jupyter_server_config.json").write_text('{"ServerApp": {"answer_yes": true}}')
     for script in (python, tools / "tljh-config"):
         script.chmod(0o755)
     env = {**os.environ, "TLJH_PREFIX": str(tljh), "PATH": f"{tools}:{os.environ['PATH']}"}
@@ -224,6 +226,8 @@ def test_tljh_script_against_a_stand_in(prefix, tmp_path):
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     assert (tljh / "user" / "etc" / "jupyter" / "voila.json").read_text() == (NOTEBOOKS_DIR / "voila.json").read_text()
     assert (tljh / "user" / "share" / "jupyter" / "voila" / "templates" / "railkit").exists()
+    server_config = json.loads((tljh / "user" / "etc" / "jupyter" / "jupyter_server_config.json").read_text())
+    assert server_config["ServerApp"] == {"answer_yes": True, "tornado_settings": {"mathjax_url": None, "mathjax_config": None}}
     assert (tmp_path / "tljh-config.log").read_text().splitlines() == [
         "set limits.memory 1G", "set services.cull.timeout 3600", "reload hub"]
     snippet = tljh / "config" / "jupyterhub_config.d" / "railkit.py"
