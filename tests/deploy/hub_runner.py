@@ -1,0 +1,246 @@
+"""Run deploy/'s class hub on loopback for the tests, and look at its processes through /proc.
+
+``install()`` runs ``deploy/install.sh`` into ``.cache/deploy/prefix`` (pinned, from PyPI and npm;
+the second run only checks the pins). ``Hub`` starts ``deploy/start-hub.sh`` on free ports with a
+fresh state folder, ``login()`` logs a learner in over HTTP, ``Hub.stop()`` ends the hub and
+returns every process it had started that is still alive (after killing it).
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import requests
+from conftest import ARTIFACTS, ROOT, free_port, own_log_path
+
+DEPLOY = ROOT / "deploy"
+CACHE = ROOT / ".cache" / "deploy"
+PREFIX = CACHE / "prefix"
+PASSWORD = "class-password-1"
+
+
+def install() -> Path:
+    CACHE.mkdir(parents=True, exist_ok=True)
+    (CACHE / ".gitignore").write_text("*\n")  # keep the cache out of git without touching the root .gitignore
+    done = subprocess.run([str(DEPLOY / "install.sh")], env={**os.environ, "RAILKIT_HUB_PREFIX": str(PREFIX)},
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, f"deploy/install.sh failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return PREFIX
+
+
+def can_create_users() -> bool:
+    return os.geteuid() == 0 and shutil.which("useradd") is not None
+
+
+# --- /proc ----------------------------------------------------------------------------------------------
+
+def _stat(pid: int) -> tuple[int, int] | None:
+    """(parent pid, start time) of a process, or None when it has gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return int(fields[1]), int(fields[19])
+
+
+def descendants(root: int) -> dict[int, int]:
+    """Every live descendant of ``root``: pid -> start time (to tell a reused pid apart)."""
+    table = {int(p): _stat(int(p)) for p in os.listdir("/proc") if p.isdigit()}
+    found: dict[int, int] = {}
+    frontier = [root]
+    while frontier:
+        parent = frontier.pop()
+        for pid, info in table.items():
+            if info and info[0] == parent and pid not in found:
+                found[pid] = info[1]
+                frontier.append(pid)
+    return found
+
+
+def children(pid: int) -> list[int]:
+    return [p for p, info in ((int(p), _stat(int(p))) for p in os.listdir("/proc") if p.isdigit()) if info and info[0] == pid]
+
+
+def start_time(pid: int) -> int:
+    info = _stat(pid)
+    assert info is not None, f"process {pid} has gone"
+    return info[1]
+
+
+def alive(pid: int, started: int) -> bool:
+    info = _stat(pid)
+    return info is not None and info[1] == started
+
+
+def environ(pid: int) -> dict[str, str]:
+    raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    return dict(item.decode(errors="replace").split("=", 1) for item in raw if b"=" in item)
+
+
+def cmdline(pid: int) -> str:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+
+
+def address_space_limit(pid: int) -> tuple[str, str]:
+    """Soft and hard 'Max address space' from /proc/<pid>/limits."""
+    for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+        if line.startswith("Max address space"):
+            soft, hard = line.split()[3:5]
+            return soft, hard
+    raise AssertionError(f"no address-space line in /proc/{pid}/limits")
+
+
+def uid(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("Uid:"):
+            return int(line.split()[1])
+    raise AssertionError(f"no Uid in /proc/{pid}/status")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def memory_mb(pid: int) -> dict[str, float]:
+    """Resident (RSS) and proportional (PSS: shared pages split between their users) memory in MB."""
+    values = {}
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        key, _, rest = line.partition(":")
+        if key in ("Rss", "Pss"):
+            values[key.lower()] = round(int(rest.split()[0]) / 1024, 1)
+    return values
+
+
+# --- the hub --------------------------------------------------------------------------------------------
+
+@dataclass
+class Hub:
+    state: Path
+    spawner: str
+    mem_limit: str
+    base: str = ""
+    proc: subprocess.Popen | None = None
+    log_path: Path | None = None
+    seen: dict[int, int] = field(default_factory=dict)  # every process of the hub's tree seen so far
+
+    def start(self, timeout: float = 120.0) -> Hub:
+        port, hub_port, api_port = free_port(), free_port(), free_port()
+        self.base = f"http://127.0.0.1:{port}"
+        env = {**os.environ, "RAILKIT_HUB_PREFIX": str(PREFIX), "RAILKIT_HUB_STATE": str(self.state),
+               "RAILKIT_HUB_SPAWNER": self.spawner, "RAILKIT_MEM_LIMIT": self.mem_limit,
+               "RAILKIT_HUB_IP": "127.0.0.1", "RAILKIT_HUB_PORT": str(port)}
+        self.log_path = own_log_path(ARTIFACTS / "deploy_hub.log", self.base)
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.log_path, "w") as log:
+            self.proc = subprocess.Popen(
+                [str(DEPLOY / "start-hub.sh"), f"--JupyterHub.hub_port={hub_port}",
+                 f"--ConfigurableHTTPProxy.api_url=http://127.0.0.1:{api_port}"],
+                env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, f"the hub exited ({self.proc.returncode}):\n{self.log()[-3000:]}"
+            try:
+                if requests.get(self.base + "/hub/api", timeout=5).status_code == 200:
+                    return self
+            except requests.ConnectionError:
+                pass
+            time.sleep(0.3)
+        raise AssertionError(f"the hub did not answer within {timeout} s:\n{self.log()[-3000:]}")
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path else ""
+
+    def track(self) -> dict[int, int]:
+        """Remember the hub's current processes (proxy, culler, learners' servers, kernels)."""
+        assert self.proc is not None
+        self.seen.update(descendants(self.proc.pid))
+        return self.seen
+
+    def parts(self) -> dict[str, int]:
+        """The process ids of the hub, its proxy and its idle culler."""
+        assert self.proc is not None
+        found = {"hub": self.proc.pid}
+        for pid in self.track():
+            try:
+                cmd = cmdline(pid)
+            except OSError:
+                continue
+            if "configurable-http-proxy" in cmd:
+                found["proxy"] = pid
+            elif "jupyterhub_idle_culler" in cmd:
+                found["idle_culler"] = pid
+        return found
+
+    def server_pid(self, user: str) -> int:
+        """The process id of ``user``'s single-user server."""
+        for pid in self.track():
+            try:
+                if "jupyterhub-singleuser" in cmdline(pid) and environ(pid).get("JUPYTERHUB_USER") == user:
+                    return pid
+            except OSError:
+                continue
+        raise AssertionError(f"no single-user server process for {user}")
+
+    def stop(self, timeout: float = 90.0) -> tuple[float, list[str]]:
+        """SIGTERM the hub (it stops the learners' servers and the proxy); returns the seconds it took
+        and the processes still alive afterwards, which are then killed."""
+        if self.proc is None:
+            return 0.0, []
+        self.track()
+        start = time.monotonic()
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        took = time.monotonic() - start
+        strays = []
+        deadline = time.monotonic() + 10  # the hub reaps its children last: give them a moment
+        while (left := [p for p, t in self.seen.items() if alive(p, t)]) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        for pid in left:
+            strays.append(f"{pid}: {cmdline(pid)[:120]}")
+            os.kill(pid, signal.SIGKILL)
+        return took, strays
+
+
+def login(base: str, name: str) -> requests.Session:
+    """Log ``name`` in with the class password (FirstUseAuthenticator: the first login sets it)."""
+    session = requests.Session()
+    session.get(base + "/hub/login", timeout=30)
+    reply = session.post(base + "/hub/login", data={"username": name, "password": PASSWORD,
+                                                     "_xsrf": session.cookies.get("_xsrf", "")}, timeout=60)
+    assert reply.status_code < 400, f"login of {name} failed: HTTP {reply.status_code}"
+    return session
+
+
+def wait_for_landing(session: requests.Session, base: str, name: str, timeout: float = 150.0) -> requests.Response:
+    """Follow the hub's redirects (spawn, spawn-pending) until the learner's own server answers."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        reply = session.get(f"{base}/user/{name}/", timeout=120)
+        assert reply.status_code < 500, f"{name}'s server failed to start: HTTP {reply.status_code} at {reply.url}"
+        if f"/user/{name}/voila/" in reply.url:
+            return reply
+        time.sleep(0.5)
+    raise AssertionError(f"{name}'s server did not start within {timeout} s")
+
+
+def remove_unix_users(names: list[str]) -> None:
+    for name in names:
+        try:
+            pwd.getpwnam(name)
+        except KeyError:
+            continue
+        subprocess.run(["userdel", "--remove", name], capture_output=True)
