@@ -60,3 +60,10 @@ bench: venv
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build dist
 include site.mk
+
+# A class server for many learners (JupyterHub, one server per learner): see deploy/README.md.
+.PHONY: hub-install hub
+hub-install:
+	deploy/install.sh
+hub: hub-install
+	deploy/start-hub.sh
