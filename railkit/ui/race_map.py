@@ -21,7 +21,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from railkit.capecairo.deck import REQUIREMENT
-from railkit.capecairo.route import LEGS, ROUTE, TrainSpot, positions, station_indexes
+from railkit.capecairo.route import LEGS, ROUTE, CardSpot, TrainSpot, positions, station_indexes
 from railkit.paths import data_dir
 from railkit.ui.i18n import tr
 
@@ -37,7 +37,7 @@ TERRAIN_STYLE = {  # KK-C3 terrain -> (marker symbol, colour); symbol AND colour
     "village": ("square", "#a23b1c"),
     "savanna": ("star", "#6a9f2c"),
 }
-LANE_KM = 190.0  # distance between neighbouring players' lanes
+LANE_KM = 210.0  # distance between neighbouring players' lanes
 EARTH_RADIUS_KM = 6371.0
 _LON0 = math.radians(20.0)  # centre of the projection: 20°E on the equator, mid-Africa
 
@@ -214,17 +214,22 @@ def _add_terrain(fig: go.Figure, spots: Mapping[str, TrainSpot],
                 x, y = _along(lanes[player], card.at)
                 xs.append(x)
                 ys.append(y)
-                hover.append(html.escape(tr(
-                    "{player}, card {number} ahead (crossing {leg}): {terrain}, needs {needs} tracks (KK-C3); "
-                    "{tracks} track piece(s) on the card, coin £{coin}",
-                    player=player, number=card.number, leg=card.leg, terrain=terrain_label(terrain),
-                    needs=card.requirement, tracks=card.card["tracks"], coin=card.card["coin"])))
+                hover.append(_card_words(player, card))
         fig.add_trace(go.Scatter(
             x=xs or [None], y=ys or [None], mode="markers", hovertext=hover, hoverinfo="text",
             marker=dict(symbol=symbol, size=15, color=colour, line=dict(color="white", width=1.5)),
             name=html.escape(tr("{terrain} ({needs} tracks)", terrain=terrain_label(terrain),
                                 needs=REQUIREMENT.get(terrain, "?"))),
             legendgroup="terrain", legendgrouptitle_text=html.escape(tr("Terrain ahead (KK-C3)"))))
+
+
+def _card_words(player: str, card: CardSpot) -> str:
+    tracks = card.card["tracks"]
+    lines = [tr("{player}: card {number} ahead (crossing {leg})", player=player, number=card.number, leg=card.leg),
+             tr("{terrain}: needs {needs} tracks (KK-C3)", terrain=terrain_label(card.terrain), needs=card.requirement),
+             tr("1 track piece on the card, coin £{coin}", coin=card.card["coin"]) if tracks == 1 else
+             tr("{n} track pieces on the card, coin £{coin}", n=tracks, coin=card.card["coin"])]
+    return "<br>".join(html.escape(line) for line in lines)
 
 
 def _add_train(fig: go.Figure, spot: TrainSpot, lane: Sequence[tuple[float, float]], j: int, n: int,
