@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -153,6 +154,24 @@ def load_board(path: str | Path | None = None) -> Board:
     return _Loader(Path(path)).load()
 
 
+def check_board_file(path: str | Path) -> tuple[Board | None, tuple[DataError, ...]]:
+    """Every problem ``load_board(path)`` would stop at, not just the first: ``(board, ())`` for a
+    good file, ``(None, problems)`` for a broken one. The checks run in stages (the file; track
+    types, deck and cities; companies; sections; starting spaces and lone cities); a stage runs
+    only when the ones it builds on passed, so one mistake is not reported again as many."""
+    loader = _Loader(Path(path), collect=True)
+    try:
+        board = loader.load()
+    except DataError as exc:
+        loader.problems.append(exc)
+    except _StageFailed:
+        pass
+    else:
+        if not loader.problems:
+            return board, ()
+    return None, tuple(loader.problems)
+
+
 @lru_cache(maxsize=1)
 def _default_board() -> Board:
     return _Loader(data_dir() / "union_pacific" / "board.json").load()
@@ -182,11 +201,35 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-class _Loader:
-    """One pass over the file; every check raises ``DataError`` naming file and item."""
+class _StageFailed(Exception):
+    """Checking mode: a stage found problems, so the stages built on it are not run."""
 
-    def __init__(self, path: Path) -> None:
+
+class _Loader:
+    """One pass over the file; every check raises ``DataError`` naming file and item.
+
+    With ``collect=True`` (``check_board_file``) a broken entry is recorded in ``problems`` and
+    the next entry is checked; ``load_board`` keeps the default and stops at the first problem.
+    """
+
+    def __init__(self, path: Path, collect: bool = False) -> None:
         self.path = path
+        self.collect = collect
+        self.problems: list[DataError] = []
+
+    @contextmanager
+    def each_item(self) -> Iterator[None]:
+        try:
+            yield
+        except DataError as exc:
+            if not self.collect:
+                raise
+            self.problems.append(exc)
+
+    def end_of_stage(self, since: int = 0) -> None:
+        """Checking mode: stop unless ``problems[since:]`` is empty (later checks need these parts)."""
+        if len(self.problems) > since:
+            raise _StageFailed
 
     def fail(self, item: str, problem: str) -> DataError:
         return DataError(self.path, item, problem)
@@ -231,20 +274,31 @@ class _Loader:
             raise self.fail("file", "must hold one JSON object")
         if raw.get("format") != FORMAT or raw.get("version") != VERSION:
             raise self.fail("format", f"expected 'format': {FORMAT!r} and 'version': {VERSION}")
-        self.no_extra(raw, {"format", "version", "about", "track_types", "track_deck",
-                            "cities", "companies", "sections"}, "file")
+        with self.each_item():
+            self.no_extra(raw, {"format", "version", "about", "track_types", "track_deck",
+                                "cities", "companies", "sections"}, "file")
 
-        labels = self.track_types(raw)
-        deck = self.deck(raw)
+        labels: dict[str, str] = {}
+        deck: dict[str, int] = {}
+        with self.each_item():
+            labels = self.track_types(raw)
+        with self.each_item():
+            deck = self.deck(raw)
+        independent = len(self.problems)  # companies and sections do not need the deck or labels
         cities = self.cities(raw)
+        self.end_of_stage(independent)
         companies = self.companies(raw, cities)
+        self.end_of_stage(independent)
         sections = self.sections(raw, cities, companies)
+        self.end_of_stage(independent)
         frozen_companies = self.finish_companies(companies, sections)
 
         board = _assemble(cities, sections, frozen_companies, deck, str(self.path), labels)
         for name in cities:
-            if board.graph.degree(name) == 0:
-                raise self.fail(f"city {name!r}", "lies on no section; remove it or join it to the map")
+            with self.each_item():
+                if board.graph.degree(name) == 0:
+                    raise self.fail(f"city {name!r}", "lies on no section; remove it or join it to the map")
+        self.end_of_stage()
         return board
 
     # -- parts -----------------------------------------------------------------
@@ -283,18 +337,19 @@ class _Loader:
     def cities(self, raw: dict[str, Any]) -> dict[str, City]:
         cities: dict[str, City] = {}
         for i, entry in enumerate(self.field(raw, "cities", list, "cities")):
-            name = self.field(entry, "name", str, f"cities[{i}]")
-            item = f"city {name!r}"
-            self.no_extra(entry, {"name", "lon", "lat"}, item)
-            lon = float(self.field(entry, "lon", (int, float), item))
-            lat = float(self.field(entry, "lat", (int, float), item))
-            if not name.strip():
-                raise self.fail(f"cities[{i}]", "has an empty name")
-            if name in cities:
-                raise self.fail(item, "duplicate city name")
-            if not (_LON_RANGE[0] <= lon <= _LON_RANGE[1] and _LAT_RANGE[0] <= lat <= _LAT_RANGE[1]):
-                raise self.fail(item, f"lon {lon}, lat {lat} is outside the contiguous United States")
-            cities[name] = City(name, lon, lat)
+            with self.each_item():  # checking mode: record and go on to the next entry
+                name = self.field(entry, "name", str, f"cities[{i}]")
+                item = f"city {name!r}"
+                self.no_extra(entry, {"name", "lon", "lat"}, item)
+                lon = float(self.field(entry, "lon", (int, float), item))
+                lat = float(self.field(entry, "lat", (int, float), item))
+                if not name.strip():
+                    raise self.fail(f"cities[{i}]", "has an empty name")
+                if name in cities:
+                    raise self.fail(item, "duplicate city name")
+                if not (_LON_RANGE[0] <= lon <= _LON_RANGE[1] and _LAT_RANGE[0] <= lat <= _LAT_RANGE[1]):
+                    raise self.fail(item, f"lon {lon}, lat {lat} is outside the contiguous United States")
+                cities[name] = City(name, lon, lat)
         return cities
 
     def companies(self, raw: dict[str, Any], cities: dict[str, City]) -> list[dict[str, Any]]:
@@ -307,38 +362,39 @@ class _Loader:
         names: set[str] = set()
         result = []
         for i, (entry, (colour, trains, shares)) in enumerate(zip(entries, UP_C1, strict=True)):
-            key = self.field(entry, "key", str, f"companies[{i}]")
-            item = f"company {key!r}"
-            self.no_extra(entry, set(kinds), item)
-            c = {name: self.field(entry, name, kind, item) for name, kind in kinds.items()}
-            if key in seen:
-                raise self.fail(item, "duplicate company key")
-            seen.add(key)
-            if c["name"] in names:
-                raise self.fail(item, f"duplicate company name {c['name']!r}")
-            names.add(c["name"])
-            if c["colour"] != colour:
-                raise self.fail(item, f"colour {c['colour']!r} is listed {_ordinal(i + 1)}, but UP-C1 puts "
-                                f"{colour} {_ordinal(i + 1)}; list the companies in UP-C1 table order")
-            if (c["trains"], c["shares"]) != (trains, shares):
-                raise self.fail(item, f"has {count_of(c['trains'], 'train')} and {count_of(c['shares'], 'share')}; "
-                                f"UP-C1 gives {colour} {trains} trains and {shares} shares")
-            if not _HEX.fullmatch(c["hex"]):
-                raise self.fail(item, f"hex colour {c['hex']!r} is not of the form '#rrggbb'")
-            if c["headquarters"] not in cities:
-                raise self.fail(item, f"headquarters {c['headquarters']!r} is not a city on the board")
-            types = c["track_types"]
-            for t in types:
-                if t not in TRACK_TYPES:
-                    raise self.fail(item, f"unknown track type {t!r}; use one of {list(TRACK_TYPES)}")
-            if len(set(types)) != len(types):
-                raise self.fail(item, "lists a track type twice")
-            if colour == ALL_TYPES_COLOUR and len(types) != len(TRACK_TYPES):
-                raise self.fail(item, "the green company (EP&RG) may use all four track types (UP-C2)")
-            if colour != ALL_TYPES_COLOUR and not 1 <= len(types) <= 3:
-                raise self.fail(item, f"may use {count_of(len(types), 'track type')}; UP-C3 allows one to three")
-            c["order"] = i + 1
-            result.append(c)
+            with self.each_item():  # checking mode: record and go on to the next entry
+                key = self.field(entry, "key", str, f"companies[{i}]")
+                item = f"company {key!r}"
+                self.no_extra(entry, set(kinds), item)
+                c = {name: self.field(entry, name, kind, item) for name, kind in kinds.items()}
+                if key in seen:
+                    raise self.fail(item, "duplicate company key")
+                seen.add(key)
+                if c["name"] in names:
+                    raise self.fail(item, f"duplicate company name {c['name']!r}")
+                names.add(c["name"])
+                if c["colour"] != colour:
+                    raise self.fail(item, f"colour {c['colour']!r} is listed {_ordinal(i + 1)}, but UP-C1 puts "
+                                    f"{colour} {_ordinal(i + 1)}; list the companies in UP-C1 table order")
+                if (c["trains"], c["shares"]) != (trains, shares):
+                    raise self.fail(item, f"has {count_of(c['trains'], 'train')} and {count_of(c['shares'], 'share')}; "
+                                    f"UP-C1 gives {colour} {trains} trains and {shares} shares")
+                if not _HEX.fullmatch(c["hex"]):
+                    raise self.fail(item, f"hex colour {c['hex']!r} is not of the form '#rrggbb'")
+                if c["headquarters"] not in cities:
+                    raise self.fail(item, f"headquarters {c['headquarters']!r} is not a city on the board")
+                types = c["track_types"]
+                for t in types:
+                    if t not in TRACK_TYPES:
+                        raise self.fail(item, f"unknown track type {t!r}; use one of {list(TRACK_TYPES)}")
+                if len(set(types)) != len(types):
+                    raise self.fail(item, "lists a track type twice")
+                if colour == ALL_TYPES_COLOUR and len(types) != len(TRACK_TYPES):
+                    raise self.fail(item, "the green company (EP&RG) may use all four track types (UP-C2)")
+                if colour != ALL_TYPES_COLOUR and not 1 <= len(types) <= 3:
+                    raise self.fail(item, f"may use {count_of(len(types), 'track type')}; UP-C3 allows one to three")
+                c["order"] = i + 1
+                result.append(c)
         return result
 
     def sections(self, raw: dict[str, Any], cities: dict[str, City],
@@ -346,61 +402,65 @@ class _Loader:
         by_key = {c["key"]: c for c in companies}
         sections: dict[str, Section] = {}
         for i, entry in enumerate(self.field(raw, "sections", list, "sections")):
-            sid = self.field(entry, "id", str, f"sections[{i}]")
-            item = f"section {sid!r}"
-            self.no_extra(entry, {"id", "a", "b", "track_type", "spaces", "starting"}, item)
-            a = self.field(entry, "a", str, item)
-            b = self.field(entry, "b", str, item)
-            track = self.field(entry, "track_type", str, item)
-            spaces = self.field(entry, "spaces", int, item)
-            starting = tuple(self.field(entry, "starting", list, item))
-            if sid in sections:
-                raise self.fail(item, "duplicate section id")
-            for city in (a, b):
-                if city not in cities:
-                    raise self.fail(item, f"unknown city {city!r}")
-            if a == b:
-                raise self.fail(item, "joins a city to itself")
-            if track not in TRACK_TYPES:
-                raise self.fail(item, f"unknown track type {track!r}; use one of {list(TRACK_TYPES)}")
-            if not 1 <= spaces <= 4:
-                raise self.fail(item, f"has {count_of(spaces, 'train space')}; UP-C3 allows 1 to 4")
-            if len(set(starting)) != len(starting):
-                raise self.fail(item, "lists a starting space twice (one train per company per connection, UP-B2d)")
-            if len(starting) > spaces:
-                raise self.fail(item, f"has {count_of(len(starting), 'starting space')} but only {count_of(spaces, 'space')}")
-            for key in starting:
-                company = by_key.get(key)
-                if company is None:
-                    raise self.fail(item, f"starting space of unknown company {key!r}")
-                if company["headquarters"] not in (a, b):
-                    raise self.fail(item, f"holds the {key} starting space but does not touch its "
-                                    f"headquarters {company['headquarters']} (UP-C3)")
-                if track not in company["track_types"]:
-                    raise self.fail(item, f"is {track} track, which {key} may not use, yet holds its "
-                                    f"starting space (UP-C3)")
-            sections[sid] = Section(sid, a, b, track, spaces, starting)
+            with self.each_item():  # checking mode: record and go on to the next entry
+                sid = self.field(entry, "id", str, f"sections[{i}]")
+                item = f"section {sid!r}"
+                self.no_extra(entry, {"id", "a", "b", "track_type", "spaces", "starting"}, item)
+                a = self.field(entry, "a", str, item)
+                b = self.field(entry, "b", str, item)
+                track = self.field(entry, "track_type", str, item)
+                spaces = self.field(entry, "spaces", int, item)
+                starting = tuple(self.field(entry, "starting", list, item))
+                if sid in sections:
+                    raise self.fail(item, "duplicate section id")
+                for city in (a, b):
+                    if city not in cities:
+                        raise self.fail(item, f"unknown city {city!r}")
+                if a == b:
+                    raise self.fail(item, "joins a city to itself")
+                if track not in TRACK_TYPES:
+                    raise self.fail(item, f"unknown track type {track!r}; use one of {list(TRACK_TYPES)}")
+                if not 1 <= spaces <= 4:
+                    raise self.fail(item, f"has {count_of(spaces, 'train space')}; UP-C3 allows 1 to 4")
+                if not all(isinstance(key, str) for key in starting):
+                    raise self.fail(item, "field 'starting' must list company keys (text)")
+                if len(set(starting)) != len(starting):
+                    raise self.fail(item, "lists a starting space twice (one train per company per connection, UP-B2d)")
+                if len(starting) > spaces:
+                    raise self.fail(item, f"has {count_of(len(starting), 'starting space')} but only {count_of(spaces, 'space')}")
+                for key in starting:
+                    company = by_key.get(key)
+                    if company is None:
+                        raise self.fail(item, f"starting space of unknown company {key!r}")
+                    if company["headquarters"] not in (a, b):
+                        raise self.fail(item, f"holds the {key} starting space but does not touch its "
+                                        f"headquarters {company['headquarters']} (UP-C3)")
+                    if track not in company["track_types"]:
+                        raise self.fail(item, f"is {track} track, which {key} may not use, yet holds its "
+                                        f"starting space (UP-C3)")
+                sections[sid] = Section(sid, a, b, track, spaces, starting)
         return sections
 
     def finish_companies(self, companies: list[dict[str, Any]],
                          sections: dict[str, Section]) -> tuple[Company, ...]:
         result = []
         for c in companies:
-            starts = tuple(s.id for s in sections.values() if c["key"] in s.starting)
-            wanted = 2 if c["colour"] == ALL_TYPES_COLOUR else 1
-            if len(starts) != wanted:
-                raise self.fail(f"company {c['key']!r}", f"has {count_of(len(starts), 'starting space')}; UP-C3 gives "
-                                f"it {wanted} (EP&RG two on two sections, every other company one)")
-            pairs = {frozenset((sections[sid].a, sections[sid].b)) for sid in starts}
-            if len(pairs) != len(starts):
-                raise self.fail(f"company {c['key']!r}", "has two starting spaces between the same two cities; "
-                                "a company runs one train per connection (UP-B2d)")
-            result.append(Company(
-                key=c["key"], name=c["name"], colour=c["colour"], hex=c["hex"],
-                trains=c["trains"], shares=c["shares"], headquarters=c["headquarters"],
-                track_types=frozenset(c["track_types"]), starting_sections=starts,
-                order=c["order"], invented=c["invented"],
-            ))
+            with self.each_item():  # checking mode: record and go on to the next entry
+                starts = tuple(s.id for s in sections.values() if c["key"] in s.starting)
+                wanted = 2 if c["colour"] == ALL_TYPES_COLOUR else 1
+                if len(starts) != wanted:
+                    raise self.fail(f"company {c['key']!r}", f"has {count_of(len(starts), 'starting space')}; UP-C3 gives "
+                                    f"it {wanted} (EP&RG two on two sections, every other company one)")
+                pairs = {frozenset((sections[sid].a, sections[sid].b)) for sid in starts}
+                if len(pairs) != len(starts):
+                    raise self.fail(f"company {c['key']!r}", "has two starting spaces between the same two cities; "
+                                    "a company runs one train per connection (UP-B2d)")
+                result.append(Company(
+                    key=c["key"], name=c["name"], colour=c["colour"], hex=c["hex"],
+                    trains=c["trains"], shares=c["shares"], headquarters=c["headquarters"],
+                    track_types=frozenset(c["track_types"]), starting_sections=starts,
+                    order=c["order"], invented=c["invented"],
+                ))
         return tuple(result)
 
 
