@@ -54,7 +54,7 @@ def test_dividends_lesson_states_goals_and_rule_ids():
     for n in range(2, 12):
         assert f"UP-D{n}" in text
     code = [c.source for c in load("up_dividends.ipynb").cells if c.cell_type == "code"]
-    assert code == ["from railkit.ui.dividends import DividendsApp; DividendsApp()"]
+    assert code == ["from railkit.ui.unionpacific.dividends import DividendsApp; DividendsApp()"]
 
 
 def test_voila_json_keeps_sources_and_tracebacks_hidden_preheats_and_culls():

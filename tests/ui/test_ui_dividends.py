@@ -4,7 +4,8 @@ import re
 
 import pytest
 
-from railkit.ui.dividends import COMPANY, PRESETS, UNION_PACIFIC, DividendsApp
+from railkit.ui.unionpacific.dividends import DividendsApp
+from railkit.ui.unionpacific.dividends.examples import COMPANY, PRESETS, UNION_PACIFIC
 
 
 def shown_amounts(app) -> dict[str, int]:
@@ -161,7 +162,7 @@ def test_quiz_is_reproducible_with_a_seed():
 
 
 def test_unexpected_errors_become_a_message_not_a_traceback(app, monkeypatch):
-    import railkit.ui.dividends as mod
+    import railkit.ui.unionpacific.dividends.app as mod
 
     def boom(*_a, **_k):
         raise ZeroDivisionError("boom")
@@ -169,3 +170,14 @@ def test_unexpected_errors_become_a_message_not_a_traceback(app, monkeypatch):
     monkeypatch.setattr(mod, "explain", boom)
     assert app.on_pay() is None
     assert app.message_kind == "error" and "Something went wrong" in app.message_text
+
+
+def test_UP_D11_an_amount_no_rulebook_shows_is_marked_DECISION(app):
+    """UP-D11: the rulebooks give 12 each for three tied for 1st; the 4th player's 6 is railkit's reading."""
+    app.load_preset("D11b")
+    message = app.message_text
+    given, _, inferred = message.partition("Not shown in any rulebook")
+    assert "The rulebook gives: Ann 12, Ben 12, Cleo 12." in given and "Dev" not in given
+    assert "DECISION, UP-D11" in inferred and "Dev 6" in inferred
+    app.load_preset("D5")  # every amount of this example is in the rulebooks
+    assert "DECISION" not in app.message_text and "Dev 0" in app.message_text

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Iterable
 
 import plotly.graph_objects as go
 
