@@ -238,6 +238,9 @@ class Session(Generic[G]):
         except RuleError as exc:
             raise BotError(f"the computer player {player} chose a move the rules refuse: "
                            f"{exc.message} [{exc.rule}]; the game stops here") from exc
+        except Exception as exc:  # not an action at all: the engine refuses it before changing anything
+            raise BotError(f"the computer player {player} chose something that is not a move "
+                           f"({type(exc).__name__}); the game stops here") from exc
 
     def _apply(self, action: Any) -> list[str]:
         events = self.game.apply(action)
