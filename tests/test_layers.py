@@ -56,7 +56,8 @@ def within(name: str, prefixes: tuple[str, ...] | list[str]) -> bool:
 
 
 def rule_files() -> list[Path]:
-    files = [PACKAGE / f"{m.split('.')[1]}.py" for m in RULES if m.count(".") == 1 and (PACKAGE / f"{m.split('.')[1]}.py").exists()]
+    modules = [PACKAGE / f"{m.split('.')[1]}.py" for m in RULES]
+    files = [path for path in modules if path.is_file()]  # the single-module parts of the rules
     for game in GAMES:
         files += sorted((PACKAGE / game).rglob("*.py"))
     return files

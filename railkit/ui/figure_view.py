@@ -78,4 +78,5 @@ class FigureView:
     @staticmethod
     def bundle(fig: go.Figure) -> dict[str, Any]:
         """The mime bundle ``show`` displays (used by tests to check no CDN renderer is involved)."""
-        return pio.renderers[RENDERER].to_mimebundle(fig.to_dict())
+        bundle: dict[str, Any] = pio.renderers[RENDERER].to_mimebundle(fig.to_dict())
+        return bundle

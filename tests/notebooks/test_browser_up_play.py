@@ -6,8 +6,8 @@ draw before a payout and answer the payout exercise."""
 import json
 
 import pytest
-
 from conftest import ARTIFACTS, open_app, page_errors
+
 from railkit.unionpacific import DrawShare, new_game
 from railkit.unionpacific.bots import HeuristicBot, play_game
 

@@ -5,7 +5,6 @@ import re
 
 import nbformat
 import pytest
-
 from conftest import NOTEBOOKS_DIR, ROOT, notebook_ids
 
 NOTEBOOKS = notebook_ids()
@@ -35,7 +34,7 @@ def test_notebook_is_valid_and_stored_without_outputs(nb):
 def test_index_links_every_lesson_with_relative_links():
     text = "".join(c.source for c in load("index.ipynb").cells if c.cell_type == "markdown")
     links = set(re.findall(r"\]\(([^)#?]+\.ipynb)\)", text))
-    assert all(not l.startswith(("/", "http")) for l in links), "links must be relative (Voila and JupyterLab)"
+    assert all(not link.startswith(("/", "http")) for link in links), "links must be relative (Voila and JupyterLab)"
     for lesson in LESSONS[1:] + ["rulings"]:
         assert f"{lesson}.ipynb" in links, f"index.ipynb does not link {lesson}.ipynb"
     unlinked = [nb for nb in NOTEBOOKS if nb != "index.ipynb" and nb not in links]
@@ -77,7 +76,7 @@ def test_voila_template_has_no_cdn_links():
 
 
 def _pins(path):
-    return sorted(l.strip() for l in path.read_text().splitlines() if l.strip() and not l.startswith("#"))
+    return sorted(line.strip() for line in path.read_text().splitlines() if line.strip() and not line.startswith("#"))
 
 
 def test_binder_installs_exactly_the_lock():
@@ -86,7 +85,7 @@ def test_binder_installs_exactly_the_lock():
 
 def test_binder_post_build_is_strict_and_installs_railkit_without_deps():
     text = (ROOT / "binder" / "postBuild").read_text()
-    lines = [l for l in text.splitlines() if l.strip() and not l.startswith("#")]
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
     assert lines[0] == "set -e"
     assert "pip install --no-deps -e ." in text
 

@@ -20,7 +20,7 @@ def fill(app, value=None, shares=(), payout=None, mode=COMPANY):
     if payout is not None:
         app.payout_number.value = payout
     app.players.value = max(2, len(shares))
-    for field, n in zip(app.share_fields, shares):
+    for field, n in zip(app.share_fields, shares, strict=False):
         field.value = str(n)
 
 
@@ -126,7 +126,7 @@ def test_quiz_deals_checks_and_explains(app):
     app.on_deal()
     mode, number, shares = app.quiz_situation
     right = app.quiz_answers
-    for field, player in zip(app.answer_fields, shares):
+    for field, player in zip(app.answer_fields, shares, strict=False):
         field.value = str(right[player])
     assert app.on_check() is True
     assert app.quiz_score == [1, 1] and app.message_kind == "ok"
@@ -140,7 +140,7 @@ def test_quiz_wrong_answer_is_marked_and_explained(app):
     app.on_deal()
     _mode, _number, shares = app.quiz_situation
     first = next(iter(shares))
-    for field, player in zip(app.answer_fields, shares):
+    for field, player in zip(app.answer_fields, shares, strict=False):
         field.value = str(app.quiz_answers[player])
     app.answer_fields[0].value = str(app.quiz_answers[first] + 1)
     assert app.on_check() is False

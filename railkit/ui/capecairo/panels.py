@@ -145,7 +145,7 @@ class AuctionPanel(Panel):
             for card in v["offer"]:
                 b = button(tr("Take {card}", card=card_title(card)), "kk-take", "hand-point-right", "info",
                            tr("Lay {id} at the end of your line (KK-A6)", id=card["id"]))
-                b.on_click(lambda _b, cid=card["id"]: self.on_choose(cid))  # type: ignore[misc]
+                b.on_click(lambda _b, cid=card["id"]: self.on_choose(cid))
                 buttons.append(b)
             self.choose_buttons.children = buttons
             self.choose_box.layout.display = None

@@ -144,7 +144,7 @@ def board_figure(
             if index < len(slots):
                 slots[index] = (None, key)
         name = f"{section.a}–{section.b}"
-        for (x, y), (start_key, train_key) in zip(points, slots):
+        for (x, y), (start_key, train_key) in zip(points, slots, strict=False):
             if train_key is not None:
                 company = companies.get(train_key)
                 train_x.append(x)
@@ -222,7 +222,7 @@ def building_map(board: Any, trains_on: Mapping[str, Sequence[str]], highlight: 
             if trace.name == tr("legal sections"):
                 trace.name = highlight_name
     geometry = section_geometry(board)
-    if selected in board.sections:
+    if selected is not None and selected in board.sections:
         (ax, ay), (bx, by) = geometry[selected]
         band = go.Scatter(x=[ax, bx], y=[ay, by], mode="lines", line=dict(color=SELECTED, width=22),
                           name=tr("selected section"), hoverinfo="skip")

@@ -77,7 +77,7 @@ def option_name(deck: str, safe_round: bool, in_sentence: bool = False) -> str:
 
 
 # -- the engine's explanations as HTML ------------------------------------------------------------
-def steps_html(explanation: PayoutExplanation) -> str:
+def steps_html(explanation: PayoutExplanation[str]) -> str:
     """One payout worked out step by step (UP-D2..UP-D11), in the engine's words."""
     items = "".join(f"<li>{html.escape(step)}</li>" for step in explanation.steps)
     return (f"<div class='railkit-explanation'><b>{html.escape(explanation.title)}</b>"

@@ -132,16 +132,15 @@ def question_html(q: OrderQuestion) -> str:
         f"<td><b>{pounds(q.money_left[p])}</b></td><td>{', '.join(str(c) for c in q.draws[p])}</td></tr>"
         for p in q.players
     )
+    task = tr("The sealed bids are revealed and everyone has paid their bid (KK-A3). Put the players in choosing "
+              "order (KK-A4, KK-A5).")
     return (
-        f"<p><b>{tr('Who chooses first?')}</b> "
-        f"{tr('The sealed bids are revealed and everyone has paid their bid (KK-A3). Put the players in choosing order (KK-A4, KK-A5).')}</p>"
+        f"<p><b>{tr('Who chooses first?')}</b> {task}</p>"
         f"<table class='railkit-table'><tr><th class='name'>{tr('player (seating order)')}</th>"
         f"<th>{tr('money before')}</th><th>{tr('bid')}</th><th>{tr('money left')}</th>"
         f"<th>{tr('coins they would draw, in turn, if a draw is needed')}</th></tr>{rows}</table>"
     )
 
-
-# -- the app -------------------------------------------------------------------------------------------
 
 class QuizPanel(Panel):
     """The “Who chooses first?” tab; ``score`` counts the first check of each situation."""
@@ -195,7 +194,7 @@ class QuizPanel(Panel):
 
     def answer(self, order: Sequence[str]) -> None:
         """Fill the order fields (for tests)."""
-        for field, name in zip(self.place_fields, order):
+        for field, name in zip(self.place_fields, order, strict=False):
             field.value = name
 
     @guarded

@@ -307,8 +307,8 @@ class KkPlayApp(App):
         self.building.refresh(game, you)
         self.undo_button.disabled = session.last_human_move() is None
         self.auto_button.disabled = you not in v["to_act"]
-        self.events_html.value = (
-            f"<b>{tr('Since your last move')}</b><div class='kk-log'>"
-            f"{events_html(self.last_events, empty=tr('Nothing yet: the game has just begun or your move was taken back.'))}</div>")
+        nothing = tr("Nothing yet: the game has just begun or your move was taken back.")
+        self.events_html.value = (f"<b>{tr('Since your last move')}</b><div class='kk-log'>"
+                                  f"{events_html(self.last_events, empty=nothing)}</div>")
         self.log_html.value = (f"<details><summary><b>{tr('Whole game log ({n} entries)', n=len(game.narrative))}</b>"
                                f"</summary>{log_html(game.narrative)}</details>")

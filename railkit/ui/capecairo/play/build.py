@@ -64,7 +64,7 @@ class BuildPanel(Panel):
             return
         options = []
         for i, action in enumerate(builds):
-            n = action.buy
+            n = action.buy if action.buy is not None else 0
             spent = numbers.bonus_spent(n)
             label = tr("{n} piece(s) for {cost}", n=n, cost=pounds(n * TRACK_PRICE))
             if spent:

@@ -73,9 +73,14 @@ def build_question_html(q: BuildQuestion) -> str:
     line = v["queues"][p]
     others = line[1:]
     turned = v["flipped"]
+    name = html.escape(p)
+    turn = tr("It is {player}’s turn to build (KK-B1). {player} has {money}, {bonus} bonus track(s) and has crossed "
+              "{crossed} terrain(s).", player=name, money=pounds(v["money"][p]), bonus=v["bonus_tracks"][p],
+              crossed=v["crossed"][p])
+    ask = tr("How many track pieces must {player} buy, at the least, to cross it? What do they cost? Can {player} pay "
+             "for them?", player=name)
     return (
-        f"<p><b>{tr('What does the next crossing cost?')}</b> "
-        f"{tr('It is {player}’s turn to build (KK-B1). {player} has {money}, {bonus} bonus track(s) and has crossed {crossed} terrain(s).', player=html.escape(p), money=pounds(v['money'][p]), bonus=v['bonus_tracks'][p], crossed=v['crossed'][p])}</p>"
+        f"<p><b>{tr('What does the next crossing cost?')}</b> {turn}</p>"
         f"<div style='display:flex;flex-wrap:wrap;gap:8px 28px'>"
         f"<div><b>{tr('Next terrain in front of {player}’s train:', player=html.escape(p))}</b>"
         f"<div class='kk-cards'>{card_html(line[0])}</div></div>"
@@ -83,11 +88,9 @@ def build_question_html(q: BuildQuestion) -> str:
         f"{cards_html(turned, empty=tr('none'))}</div></div>"
         f"<p><b>{tr('{player}’s other cards waiting in line:', player=html.escape(p))}</b> "
         f"{line_html(others, mark_next=False) if others else html.escape(tr('none'))}</p>"
-        f"<p>{tr('How many track pieces must {player} buy, at the least, to cross it? What do they cost? Can {player} pay for them?', player=html.escape(p))}</p>"
+        f"<p>{ask}</p>"
     )
 
-
-# -- the app -------------------------------------------------------------------------------------------
 
 def explanation_html(e: BuildExplanation, title: bool = True) -> str:
     """The engine's count of a build attempt (KK-B2): a table of the four sources and its sentences."""

@@ -114,7 +114,7 @@ class BuildingApp(App):
         for preset in PRESETS:
             button = widgets.Button(description=tr(preset.label), tooltip=tr(preset.note),
                                     layout=widgets.Layout(width="auto"))
-            button.on_click(lambda _b, key=preset.key: self.load_preset(key))  # type: ignore[misc]
+            button.on_click(lambda _b, key=preset.key: self.load_preset(key))
             self.preset_buttons[preset.key] = button
         self.company_info = html_box("railkit-company-info")
         self.legal_html = html_box("railkit-legal")

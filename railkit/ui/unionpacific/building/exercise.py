@@ -73,12 +73,14 @@ class ExercisePanel(Panel):
         kinds = ", ".join(card_label(board, t) for t in TRACK_TYPES if t in company.track_types)
         note = f"<p>{html.escape(situation.note)}</p>" if situation.note else ""
         card = "<b>" + html.escape(card_label(board, situation.card).lower()) + "</b>"
-        self.intro.value = (
-            f"<p><b>{tr('Which placements are legal?')}</b> "
-            f"{tr('You play a {card} card and want to place a train of the {company}.', card=card, company=company_html(board, situation.company))} "
-            f"{tr('Its headquarters is {hq}; it may build on {kinds}; {left} trains are left in its supply.', hq=html.escape(company.headquarters), kinds=html.escape(kinds), left=situation.supply.get(situation.company, 0))}</p>"
-            f"{note}<p>{tr('Tick every numbered section where the train may go now (at least one may), then press Check. The map shows the trains already on the board.')}</p>"
-        )
+        play = tr("You play a {card} card and want to place a train of the {company}.", card=card,
+                  company=company_html(board, situation.company))
+        facts = tr("Its headquarters is {hq}; it may build on {kinds}; {left} trains are left in its supply.",
+                   hq=html.escape(company.headquarters), kinds=html.escape(kinds),
+                   left=situation.supply.get(situation.company, 0))
+        task = tr("Tick every numbered section where the train may go now (at least one may), then press Check. "
+                  "The map shows the trains already on the board.")
+        self.intro.value = f"<p><b>{tr('Which placements are legal?')}</b> {play} {facts}</p>{note}<p>{task}</p>"
         self.feedback.value = ""
         self.drawn = False
 

@@ -145,7 +145,7 @@ def random_situation(board: Board, rng: random.Random, size: int = 5) -> Situati
             continue
         reach = reachable_cities(board, trains_on, company)
         near = set(reach)
-        for sid, s in board.sections.items():  # one step beyond the network: UP-B2e candidates
+        for s in board.sections.values():  # one step beyond the network: UP-B2e candidates
             if s.a in reach or s.b in reach:
                 near.update((s.a, s.b))
         illegal = [sid for sid, s in board.sections.items()

@@ -52,7 +52,7 @@ class DividendsApp(App):
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
-        self.explanation: payouts.PayoutExplanation | None = None  # last calculator result
+        self.explanation: payouts.PayoutExplanation[str] | None = None  # last calculator result
         self.calculated: tuple[str, int, dict[str, int]] | None = None  # (mode, number, shares)
         self.quiz_situation: tuple[str, int, dict[str, int]] | None = None
         self.quiz_answers: dict[str, int] | None = None  # the right amounts of the dealt situation
@@ -91,7 +91,7 @@ class DividendsApp(App):
         self.share_fields = [
             widgets.Text(value=v, description=name, placeholder="0",
                          style={"description_width": "60px"}, layout=widgets.Layout(width="150px"))
-            for name, v in zip(PLAYER_NAMES, ("3", "3", "3", "1", "0", "0"))
+            for name, v in zip(PLAYER_NAMES, ("3", "3", "3", "1", "0", "0"), strict=True)
         ]
         # CSS classes: stable handles for browser tests and benchmarks.
         self.value_field.add_class("railkit-value")
@@ -201,12 +201,12 @@ class DividendsApp(App):
         shares = {
             name: parse_whole(field.value or "0", name, minimum=0, maximum=MAX_SHARES)
             if field.value.strip() != "" else 0
-            for name, field in zip(PLAYER_NAMES[: self.players.value], self.share_fields)
+            for name, field in zip(PLAYER_NAMES[: self.players.value], self.share_fields, strict=False)
         }
         return mode, number, shares
 
     @guarded
-    def on_pay(self) -> payouts.PayoutExplanation:
+    def on_pay(self) -> payouts.PayoutExplanation[str]:
         mode, number, shares = self.read_calculator()
         explanation = explain(mode, number, shares)
         # Everything checked and computed: only now change what is shown.
@@ -232,7 +232,7 @@ class DividendsApp(App):
             field.value = str(shares[i]) if i < len(shares) else "0"
 
     @guarded
-    def load_preset(self, key: str) -> payouts.PayoutExplanation | None:
+    def load_preset(self, key: str) -> payouts.PayoutExplanation[str] | None:
         preset = PRESETS_BY_KEY[key]
         self.set_calculator(preset.mode, preset.number, preset.shares)
         self.tabs.selected_index = 0
@@ -258,7 +258,7 @@ class DividendsApp(App):
             if any(counts):
                 break
         number = rng.randint(2, 4) if mode == UNION_PACIFIC else rng.randint(2, 12)
-        return mode, number, dict(zip(PLAYER_NAMES, counts))
+        return mode, number, dict(zip(PLAYER_NAMES, counts, strict=False))
 
     @guarded
     def on_deal(self) -> None:
@@ -286,7 +286,7 @@ class DividendsApp(App):
             raise InputError(tr("Press “New situation” first."))
         mode, number, shares = self.quiz_situation
         typed = {p: parse_whole(f.value, tr("{player}'s amount", player=p), minimum=0)
-                 for p, f in zip(shares, self.answer_fields)}
+                 for p, f in zip(shares, self.answer_fields, strict=False)}
         right = {p: typed[p] == self.quiz_answers[p] for p in shares}
         all_right = all(right.values())
         if not self.quiz_checked:  # the first check of a situation counts for the score

@@ -76,7 +76,7 @@ PRESETS: tuple[Preset, ...] = (
 PRESETS_BY_KEY = {p.key: p for p in PRESETS}
 
 
-def explain(mode: str, number: int, shares: Mapping[str, int]) -> payouts.PayoutExplanation:
+def explain(mode: str, number: int, shares: Mapping[str, int]) -> payouts.PayoutExplanation[str]:
     """The engine's explanation of one payout (a company worth ``number``, or UP payout ``number``)."""
     if mode == UNION_PACIFIC:
         return payouts.explain_union_pacific_payout(number, shares)
@@ -130,7 +130,7 @@ def up_table_html(number: int) -> str:
     return table + ties
 
 
-def payout_figure(explanation: payouts.PayoutExplanation, shares: Mapping[str, int]) -> go.Figure:
+def payout_figure(explanation: payouts.PayoutExplanation[str], shares: Mapping[str, int]) -> go.Figure:
     """What each player receives as bars (names escaped: plotly reads some HTML in labels)."""
     players = list(explanation.amounts)
     values = [explanation.amounts[p] for p in players]

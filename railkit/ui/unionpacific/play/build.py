@@ -34,7 +34,7 @@ class BuildPanel(Panel):
     ``make(player)`` for the action. ``legal`` is the engine's legal sections for the chosen card and
     company; ``building`` is whether the learner has chosen to build (mode “build”), not invest or pass."""
 
-    def __init__(self, messages: Messages, board: Board, act: Callable[[Callable[[str], Any]], Any]) -> None:
+    def __init__(self, messages: Messages, board: Board, act: Callable[[Callable[[str], Any]], bool | None]) -> None:
         super().__init__(messages)
         self.board = board
         self.act = act
@@ -165,8 +165,7 @@ class BuildPanel(Panel):
         self.refresh(self.screen, self.building)
 
     def on_build(self) -> bool | None:
-        result: bool | None = self.act(self._build_action)
-        return result
+        return self.act(self._build_action)
 
     def _build_action(self, player: str) -> Build:
         card, company, section = self.card.value, self.company.value, self.section.value

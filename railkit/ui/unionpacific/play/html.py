@@ -97,8 +97,8 @@ def payout_html(record: PayoutRecord, total: int, hidden: bool, open_: bool, you
         steps = "".join(f"<li>{esc(step)}</li>" for step in e.steps)
         items += (f"<details><summary><b>{esc(e.title)}</b> — {esc(paid)}</summary>"
                   f"<ol class='railkit-steps'>{steps}</ol></details>")
-    breakdown = (f"<div class='railkit-breakdown'><div>{tr('Company by company, then Union Pacific (UP-D8); click one for its steps (UP-D2..UP-D11):')}</div>"
-                 f"{items}</div>")
+    intro = tr("Company by company, then Union Pacific (UP-D8); click one for its steps (UP-D2..UP-D11):")
+    breakdown = f"<div class='railkit-breakdown'><div>{intro}</div>{items}</div>"
     body = f"<div class='railkit-payout-body'>{amounts}{breakdown}</div>"
     if not open_:
         body = f"<details><summary>{tr('Show this payout')}</summary>{body}</details>"
@@ -129,7 +129,8 @@ def companies_html(board: Any, v: Mapping[str, Any], you: str | None) -> str:
         if key == UP:
             trains, value, left = "—", "—", "—"
         else:
-            trains, value, left = on_board.get(key, 0), v["company_values"][key], v["supply"].get(key, 0)
+            trains, value, left = (str(on_board.get(key, 0)), str(v["company_values"][key]),
+                                   str(v["supply"].get(key, 0)))
         body += (f"<tr><td class='name nowrap'>{company_html(board, key)}</td><td>{trains}</td><td>{value}</td>"
                  f"<td>{left}</td>{cells}</tr>")
     return (f"<table class='railkit-table railkit-companies'><tr><th class='name'>{tr('company')}</th>"
@@ -204,9 +205,11 @@ def result_html(result: Outcome, you: str | None) -> str:
         f"{' ' + tr('(you)') if p == you else ''}</td><td>{m}</td>"
         f"<td class='name'>{'★ ' + tr('winner') if p in winners else ''}</td></tr>"
         for p, m in sorted(result.money.items(), key=lambda kv: -kv[1]))
+    note = tr("Only money counts; cards in hand are worth nothing (UP-D12). Equal money shares the win (a railkit "
+              "ruling).")
     return (f"<div class='railkit-panel'><h4>{html.escape(final_words(result, you))}</h4>"
             f"<table class='railkit-table'><tr><th class='name'>{tr('player')}</th><th>{tr('final money (millions)')}</th>"
-            f"<th></th></tr>{rows}</table><p class='railkit-muted'>{tr('Only money counts; cards in hand are worth nothing (UP-D12). Equal money shares the win (a railkit ruling).')}</p></div>")
+            f"<th></th></tr>{rows}</table><p class='railkit-muted'>{note}</p></div>")
 
 
 def play_legend_html() -> str:

@@ -40,7 +40,7 @@ from railkit.unionpacific import (
 
 DRAW_SOURCES = ("display:0", "display:1", "display:2", "display:3", "deck", "up")
 WIDE = {"description_width": "110px"}
-Act = Callable[[Callable[[str], Any]], Any]
+Act = Callable[[Callable[[str], Any]], bool | None]  # the app's way to make a move
 
 
 def share_option(board: Board, key: str, hand: Mapping[str, int]) -> tuple[str, str]:
@@ -117,7 +117,7 @@ class MovesPanel(Panel):
         self.draw_buttons: dict[str, widgets.Button] = {}
         for source in DRAW_SOURCES:
             b = button("", "railkit-draw-" + source.replace(":", "-"))
-            b.on_click(lambda _b, s=source: self.on_draw(s))  # type: ignore[misc]
+            b.on_click(lambda _b, s=source: self.on_draw(s))
             self.draw_buttons[source] = b
         self.draw_hint = html_box()
         draw_grid = row(list(self.draw_buttons.values()))

@@ -102,7 +102,8 @@ class NewGamePanel(Panel):
         body = widgets.VBox([
             self.mode, row([self.players, self.hint, self.name]), self.names, self.deck,
             row(list(self.toggles.values())), self.quiz, row([self.seed, self.start_button]),
-            widgets.HTML(f"<span class='railkit-muted'>{tr('The same game number and options deal the same game. The options are explained on the rulings page.')}</span>"),
+            widgets.HTML("<span class='railkit-muted'>" + tr("The same game number and options deal the same game. The "
+                                                             "options are explained on the rulings page.") + "</span>"),
         ])
         self.widget = widgets.Accordion(children=[body], titles=(tr("New game and options"),))
         self.widget.selected_index = None

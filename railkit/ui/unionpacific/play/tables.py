@@ -213,7 +213,9 @@ class PayoutsPanel:
         records = screen.game.payout_history
         total = screen.view["payouts_total"]
         if not records:
-            set_value(self.widget, f"<h4>{tr('Payouts')}</h4><p>{tr('No payout yet. A payout comes when a dividend card leaves the share deck (UP-D1); there are {n} in this game (UP-D12, UP-2P1).', n=total)}</p>")
+            none_yet = tr("No payout yet. A payout comes when a dividend card leaves the share deck (UP-D1); there are "
+                          "{n} in this game (UP-D12, UP-2P1).", n=total)
+            set_value(self.widget, f"<h4>{tr('Payouts')}</h4><p>{none_yet}</p>")
             return
         parts = [payout_html(r, total, r.number in screen.hidden_payouts, i == len(records) - 1, screen.you)
                  for i, r in enumerate(records)]

@@ -100,7 +100,7 @@ def deck_figure(players: int, columns: Sequence[tuple[str, bool]], chosen: int |
     traces: dict[str, dict[str, list[Any]]] = {k: {"x": [], "y": [], "base": [], "text": [], "hover": []}
                                                for k in ("plain", "dividend", "reserve")}
     deepest = 0
-    for name, (deck, safe) in zip(names, columns):
+    for name, (deck, safe) in zip(names, columns, strict=True):
         piles = layout(deck, players, safe)
         for pile, first, last in pile_spans(piles):
             kind = "dividend" if pile.dividends else "plain"

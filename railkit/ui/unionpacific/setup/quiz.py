@@ -44,15 +44,15 @@ def make_question(kind: str, deck: str, players: int, safe_round: bool = False, 
     where = tr("With {option} and {n} players", option=option_name(deck, safe_round, in_sentence=True), n=players)
     if kind == "first_k":
         earliest = cards_above_dividend(piles, 1) + 1
-        answer = earliest <= k
+        possible = earliest <= k
         text = tr("{where}: can a dividend card be among the first {k} cards drawn?", where=where, k=k)
-        if answer:
+        if possible:
             why = tr("The first pile holding a dividend card starts at card {p}, so a dividend card can be among "
                      "the first {k}.", p=earliest, k=k)
         else:
             why = tr("The first pile holding a dividend card starts at card {p}, so none of the first {k} cards "
                      "can be a dividend card.", p=earliest, k=k)
-        return Question(deck, safe_round, players, "yes_no", text, answer, why, piles)
+        return Question(deck, safe_round, players, "yes_no", text, possible, why, piles)
     if kind == "above":
         answer = cards_above_dividend(piles, k)
         text = tr("{where}: how many cards lie above the earliest position the {nth} dividend card can have?",
@@ -143,7 +143,9 @@ class QuizPanel(Panel):
         right = given == q.answer
         self.score.record(right)
         self.question_right = right
-        self.answer_html.value = (f"<p>{tr('You answered {given}; the answer is {answer}.', given=html.escape(shown), answer=html.escape(right_text))} "
+        answered = tr("You answered {given}; the answer is {answer}.", given=html.escape(shown),
+                      answer=html.escape(right_text))
+        self.answer_html.value = (f"<p>{answered} "
                                   f"{verdict_html(right)}</p><p>{html.escape(q.explanation)}</p>"
                                   f"<p>{tr('The piles, top to bottom:')}</p>{piles_table_html(q.piles)}")
         self.score_html.value = tr("Score: {right} of {total} questions right first time.",

@@ -148,8 +148,14 @@ class StepsPanel(Panel):
         self.show_step()
         self.show_ok(tr("Everybody has chosen; the first shares are turned over together (UP-S5)."))
 
+    @property
+    def dealt(self) -> UnionPacificGame:
+        """The game being set up (the steps are shown only once it is dealt)."""
+        assert self.game is not None
+        return self.game
+
     def view(self) -> dict[str, Any]:
-        return self.game.view(YOU)
+        return dict(self.dealt.view(YOU))
 
     def show_step(self) -> None:
         step = self.step
@@ -171,7 +177,7 @@ class StepsPanel(Panel):
             self.figure.clear()
 
     def _players_line(self) -> str:
-        return ", ".join(f"<b>{html.escape(p)}</b>" if p == YOU else html.escape(p) for p in self.game.players)
+        return ", ".join(f"<b>{html.escape(p)}</b>" if p == YOU else html.escape(p) for p in self.dealt.players)
 
     def _step_trains(self) -> None:
         v, board = self.view(), self.board
@@ -197,7 +203,7 @@ class StepsPanel(Panel):
 
     def _others_line(self, what: str) -> str:
         v = self.view()
-        return ", ".join(f"{html.escape(p)} {v['hand_sizes'][p][what]}" for p in self.game.players if p != YOU)
+        return ", ".join(f"{html.escape(p)} {v['hand_sizes'][p][what]}" for p in self.dealt.players if p != YOU)
 
     def _set_step(self, title: str, text: str, items: Sequence[str] = (), tail: str = "") -> None:
         """One step's panel: a heading, a paragraph (plain text), a list (HTML items) and extra HTML."""
@@ -225,7 +231,7 @@ class StepsPanel(Panel):
                "the board; they never go into the share deck."),
             [tr("In your hand: {cards}.", cards=counts_html(self.board, {UP: v["hand"]["shares"].get(UP, 0)})),
              tr("UP stack: {n} of the {total} UP shares ({total} − {players} players).", n=v["up_stack"],
-                total=UP_SHARES, players=len(self.game.players))])
+                total=UP_SHARES, players=len(self.dealt.players))])
         self.figure.clear()
 
     def _step_shares(self) -> None:
@@ -246,7 +252,7 @@ class StepsPanel(Panel):
                   "all have chosen, the shares are turned over together and become the first shares on the "
                   "table. Only shares on the table count at a payout (UP-I4).")
         if self.first_choice is None:
-            options = [a.card for a in self.game.legal_actions(YOU) if isinstance(a, ChooseFirstShare)]
+            options = [a.card for a in self.dealt.legal_actions(YOU) if isinstance(a, ChooseFirstShare)]
             hand = v["hand"]["shares"]
             self.first_pick.options = [
                 (company_name(self.board, c) + (f" (× {hand[c]})" if hand.get(c, 0) > 1 else ""), c)
@@ -260,7 +266,7 @@ class StepsPanel(Panel):
             rows = "".join(
                 f"<tr><td class='name'>{f'<b>{html.escape(p)}</b>' if p == YOU else html.escape(p)}</td>"
                 f"<td class='name'>{counts_html(self.board, v['tables'][p])}</td></tr>"
-                for p in self.game.players)
+                for p in self.dealt.players)
             table = (f"<p><b>{tr('Revealed together:')}</b></p><table class='railkit-table'><tr>"
                      f"<th class='name'>{tr('player')}</th><th class='name'>{tr('on the table')}</th></tr>{rows}"
                      f"</table><p>{tr('Your hand now: {cards}.', cards=counts_html(self.board, v['hand']['shares']))}</p>")
@@ -278,7 +284,7 @@ class StepsPanel(Panel):
         self.figure.clear()
 
     def _step_deck(self) -> None:
-        game = self.game
+        game = self.dealt
         deck, safe, n = game.options["deck"], game.options["safe_round"], len(game.players)
         piles = layout(deck, n, safe)
         how = {
@@ -314,14 +320,14 @@ class StepsPanel(Panel):
     def _step_start(self) -> None:
         v = self.view()
         first = v["current_player"]
-        order = " → ".join(html.escape(p) for p in self.game.players)
+        order = " → ".join(html.escape(p) for p in self.dealt.players)
         if first == YOU:
             turn = tr("You take the first turn: you have drawn a fourth track card (UP-T1) and may now build or "
                       "invest (UP-T3).")
         else:
             turn = tr("{p} takes the first turn: they draw a track card (UP-T1), then build or invest (UP-T3).",
                       p=html.escape(first))
-        rules = "UP-D12, UP-2P1" if len(self.game.players) == 2 else "UP-D12"
+        rules = "UP-D12, UP-2P1" if len(self.dealt.players) == 2 else "UP-D12"
         self._set_step(
             tr("UP-S8 — Who starts"),
             tr("The youngest (or least experienced) player starts, and play goes clockwise. Here the seats were "
