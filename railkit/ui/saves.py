@@ -25,7 +25,7 @@ from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.i18n import tr
 from railkit.ui.widgets import button, html_box, row
 
-__all__ = ["MAX_SAVE_BYTES", "SaveFile", "SaveLoadPanel", "size_words"]
+__all__ = ["LIMIT_WORDS", "MAX_SAVE_BYTES", "SaveFile", "SaveLoadPanel", "size_words"]
 
 
 @dataclass(frozen=True)
@@ -36,10 +36,11 @@ class SaveFile:
 
 
 def size_words(size: int) -> str:
-    """``1_500_000`` as “1.5 MB”, ``2_000`` as “2 kB”."""
-    if size >= 1_000_000:
-        return tr("{n} MB", n=f"{size / 1_000_000:.1f}".rstrip("0").rstrip("."))
-    return tr("{n} kB", n=max(1, round(size / 1000)))
+    """A size in bytes as people read it: “1,500,000 bytes”."""
+    return tr("{n} bytes", n=f"{size:,}")
+
+
+LIMIT_WORDS = f"{MAX_SAVE_BYTES / 1_000_000:g} MB"  # MAX_SAVE_BYTES, as the panel says it
 
 
 class SaveLoadPanel(Panel):
@@ -65,7 +66,7 @@ class SaveLoadPanel(Panel):
                                                               "game here and press Load."),
                                      layout=widgets.Layout(width="100%", height="120px"))
         self.area.add_class("railkit-save-area")
-        limit = tr("A saved game is at most {size}.", size=size_words(MAX_SAVE_BYTES))
+        limit = tr("A saved game is at most {size} ({bytes}).", size=LIMIT_WORDS, bytes=size_words(MAX_SAVE_BYTES))
         body = widgets.VBox([widgets.HTML(f"{html.escape(intro)} {html.escape(limit)}"),
                              row([self.save_button, self.load_button, self.upload, self.download]), self.area])
         self.widget = widgets.Accordion(children=[body], titles=(tr("Save and load"),))
@@ -88,8 +89,9 @@ class SaveLoadPanel(Panel):
         if not raw:
             raise InputError(tr("The box is empty: paste a saved game into it, then press Load."))
         if len(raw) > MAX_SAVE_BYTES:
-            raise InputError(tr("That text is {size}; a saved game is at most {limit}. Nothing was changed.",
-                                size=size_words(len(raw)), limit=size_words(MAX_SAVE_BYTES)))
+            raise InputError(tr("That text has {size}; a saved game has at most {limit} ({bytes}). Nothing was changed.",
+                                size=tr("{n} characters", n=f"{len(raw):,}"), limit=LIMIT_WORDS,
+                                bytes=size_words(MAX_SAVE_BYTES)))
         self.show_ok(self.load(raw))
         return True
 
@@ -103,8 +105,9 @@ class SaveLoadPanel(Panel):
             name = str(upload.get("name", ""))[:80]
             size = max(int(upload.get("size") or 0), len(upload["content"]))  # before decoding anything
             if size > MAX_SAVE_BYTES:
-                raise InputError(tr("“{name}” is {size}; a saved game is at most {limit}. Nothing was changed.",
-                                    name=name, size=size_words(size), limit=size_words(MAX_SAVE_BYTES)))
+                raise InputError(tr("“{name}” is {size}; a saved game is at most {limit} ({bytes}). Nothing was "
+                                    "changed.", name=name, size=size_words(size), limit=LIMIT_WORDS,
+                                    bytes=size_words(MAX_SAVE_BYTES)))
             data = bytes(upload["content"])
         finally:
             self.upload.value = ()  # the same file can be chosen again
