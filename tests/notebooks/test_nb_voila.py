@@ -33,7 +33,7 @@ def test_voila_tree_page_lists_notebooks_without_cdn(voila_server):
 
 def test_voila_preheats_kernels_and_culls_idle_ones(voila_server):
     log = voila_server.log()
-    assert "Culling kernels with idle durations > 3600 seconds at 300 second intervals" in log
+    assert "Culling kernels with idle durations > 300 seconds at 60 second intervals" in log
     for nb in notebook_ids():
         assert f"Kernel pool of {nb} is filled" in log
 
