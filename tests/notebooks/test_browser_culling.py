@@ -16,7 +16,6 @@ import shutil
 import time
 
 import pytest
-
 from conftest import (
     ARTIFACTS,
     NOTEBOOKS_DIR,

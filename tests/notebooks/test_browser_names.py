@@ -2,7 +2,6 @@
 text everywhere in the play lesson, and no dialog opens."""
 
 import pytest
-
 from conftest import ARTIFACTS, fill, open_app, page_errors, wait_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
