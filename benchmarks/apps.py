@@ -186,9 +186,9 @@ def browser_runs(server: Voila, names: list[str], runs: int) -> dict[str, dict]:
                 cdp = context.new_cdp_session(page)
                 cdp.send("Network.enable")
                 total = [0]
-                cdp.on("Network.loadingFinished", lambda e: total.__setitem__(0, total[0] + e["encodedDataLength"]))
+                cdp.on("Network.loadingFinished", lambda e, total=total: total.__setitem__(0, total[0] + e["encodedDataLength"]))
                 cdp.on("Network.webSocketFrameReceived",
-                       lambda e: total.__setitem__(0, total[0] + len(e["response"]["payloadData"])))
+                       lambda e, total=total: total.__setitem__(0, total[0] + len(e["response"]["payloadData"])))
                 t0 = time.monotonic()
                 try:
                     page.goto(f"{server.base}/voila/render/{name}", timeout=120_000)

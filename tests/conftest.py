@@ -6,12 +6,13 @@
   ``.url(nb)`` gives a notebook's app URL, ``.log()`` the server log.
 * Every server started here logs to a file of its own in ``tests/artifacts/`` (port and process id in
   the name, e.g. ``voila_server-41523-pid812.log``), so concurrent test sessions never share one.
-* ``browser`` (session): headless Debian Chromium through Playwright. Missing Chromium skips the
-  browser tests with the reason when ``CI`` is unset and fails them when ``CI=true``.
+* ``browser`` (session): headless Debian Chromium through Playwright. Missing Chromium fails the browser
+  tests with the way to install it (a skipped browser test would hide a broken app).
 * ``offline_page``: a fresh page whose every request to a non-loopback host is aborted and recorded;
   the test fails at teardown if any was attempted (the apps must work offline).
 * ``open_app(page, url, ready=".railkit-app")``: navigate and wait until the app is interactive.
 * Page helpers for the lesson tests: ``wait_text``, ``fill``, ``shot``.
+* ``kernel_pids(server)``: the kernels a server has started and that are running now (read from /proc).
 * ``ARTIFACTS``: where screenshots go (``tests/artifacts/``, gitignored).
 
 Tests that use the Voila server carry ``@pytest.mark.xdist_group("voila")`` so that ``pytest -n 2``
@@ -30,9 +31,9 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 from urllib.parse import urlparse
 
 import pytest
@@ -171,26 +172,48 @@ def wait_for_pools(server: Server, names: list[str], timeout: float = 120.0) -> 
         time.sleep(0.5)
 
 
-def _tree_cpu(root: int) -> int:
-    """CPU ticks used so far by process ``root`` and its descendants (a server and its kernels), or -1
-    when ``root`` has gone. Reads /proc."""
-    stats = {}
+def _processes() -> dict[int, tuple[int, int, bytes]]:
+    """pid -> (parent pid, CPU ticks used, command line) of every process, from /proc."""
+    found = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 with open(f"/proc/{entry}/stat") as f:
                     fields = f.read().rsplit(")", 1)[1].split()
-                stats[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))  # ppid, utime+stime
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    cmdline = f.read()
+                found[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]), cmdline)
             except (OSError, IndexError, ValueError):
                 continue
+    return found
+
+
+def _tree(root: int, processes: dict[int, tuple[int, int, bytes]]) -> set[int]:
+    """``root`` and its descendants (a server and the kernels it started)."""
     pids, changed = {root}, True
-    while changed:  # descendants of the server: its kernels
+    while changed:
         changed = False
-        for pid, (ppid, _cpu) in stats.items():
+        for pid, (ppid, _cpu, _cmd) in processes.items():
             if ppid in pids and pid not in pids:
                 pids.add(pid)
                 changed = True
-    return sum(stats.get(pid, (0, 0))[1] for pid in pids) if root in stats else -1
+    return pids
+
+
+def _tree_cpu(root: int) -> int:
+    """CPU ticks used so far by process ``root`` and its descendants (a server and its kernels), or -1
+    when ``root`` has gone. Reads /proc."""
+    processes = _processes()
+    if root not in processes:
+        return -1
+    return sum(processes[pid][1] for pid in _tree(root, processes) if pid in processes)
+
+
+def kernel_pids(server: Server) -> set[int]:
+    """The kernels ``server`` has started that are running now (Voila has no kernel list to ask)."""
+    processes = _processes()
+    return {pid for pid in _tree(server.proc.pid, processes)
+            if pid in processes and b"ipykernel_launcher" in processes[pid][2]}
 
 
 def wait_until_idle(server: Server, timeout: float = 240.0, quiet: float = 3.0) -> None:
@@ -228,19 +251,16 @@ def voila_server() -> Iterator[Server]:
         server.stop()
 
 
-def chromium_or_skip() -> Path:
+def chromium_or_fail() -> Path:
     if CHROMIUM.exists():
         return CHROMIUM
-    reason = (f"Chromium not found at {CHROMIUM}: install it with `apt-get install -y chromium` "
-              "(.ci/run does this in CI)")
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        pytest.fail(reason + " — browser tests are required in CI")
-    pytest.skip(reason)
+    pytest.fail(f"Chromium not found at {CHROMIUM}: install it with `apt-get install -y chromium` (.ci/run does "
+                "this in CI), or point RAILKIT_CHROMIUM at a Chromium binary")
 
 
 @pytest.fixture(scope="session")
 def browser():
-    chromium = chromium_or_skip()
+    chromium = chromium_or_fail()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:

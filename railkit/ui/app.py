@@ -13,6 +13,10 @@ Rules every app keeps:
   the app's state is left as it was: callbacks parse and check everything first, then change state.
   Anything unexpected becomes a short "something went wrong" message (logged, no traceback).
 * Engines decide what is legal; apps never re-implement a rule.
+* Names typed by people (players, save files) are text, never markup: every HTML string escapes them.
+
+An app is built from panels (``Panel``): each owns its widgets (``panel.widget``) and reports to the
+app's message bar (``Messages``); a play app composes panels around a ``railkit.session.Session``.
 """
 
 from __future__ import annotations
@@ -20,12 +24,18 @@ from __future__ import annotations
 import functools
 import html
 import logging
-from typing import Any, Callable, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import ipywidgets as widgets
 
-from railkit.errors import RuleError
+from railkit.errors import InputError, RailkitError, RuleError, SaveFileError
+from railkit.game import MAX_NAME_LENGTH
+from railkit.session import save_problem
 from railkit.ui.i18n import tr
+
+__all__ = ["STYLE", "App", "InputError", "Messages", "Panel", "Score", "error_text", "guarded", "legend_html",
+           "parse_name", "parse_whole", "verdict_html"]
 
 log = logging.getLogger("railkit.ui")
 
@@ -51,12 +61,9 @@ STYLE = """
 .railkit-app .railkit-right { color: #1b5e20; font-weight: bold; }
 .railkit-app .railkit-wrong { color: #b71c1c; font-weight: bold; }
 .railkit-app ol.railkit-steps li { margin-bottom: 3px; }
+.railkit-app .railkit-row { gap: 8px; flex-wrap: wrap; align-items: center; }
 </style>
 """
-
-
-class InputError(ValueError):
-    """A field the learner typed cannot be used; the message says which and what to type."""
 
 
 def parse_whole(text: str, label: str, minimum: int = 0, maximum: int | None = None) -> int:
@@ -77,6 +84,18 @@ def parse_whole(text: str, label: str, minimum: int = 0, maximum: int | None = N
     return value
 
 
+def parse_name(text: str, label: str) -> str:
+    """A player's name typed into a field: spaces tidied, at most ``MAX_NAME_LENGTH`` characters, or
+    ``InputError`` naming the field. The name is text: every HTML string escapes it."""
+    name = " ".join(str(text).split())
+    if not name:
+        raise InputError(tr("“{field}” is empty: type a name.", field=label))
+    if len(name) > MAX_NAME_LENGTH:
+        raise InputError(tr("“{field}” is too long: a name has at most {n} characters (this one has {k}).",
+                            field=label, n=MAX_NAME_LENGTH, k=len(name)))
+    return name
+
+
 def legend_html(items: Sequence[tuple[str, str]]) -> str:
     """An app's legend: an open “Legend” box listing each control or element with what it does."""
     rows = "".join(f"<li><b>{html.escape(k)}</b> — {html.escape(v)}</li>" for k, v in items)
@@ -89,7 +108,7 @@ def verdict_html(right: bool, tag: str = "span") -> str:
     return f"<{tag} class='{cls}'>{text}</{tag}>"
 
 
-class Score(list):
+class Score(list[int]):
     """An exercise's score as a list, ``[right first time, questions checked]``.
 
     A question counts once, at its first check: checking it again only shows the explanation again.
@@ -119,35 +138,104 @@ class Score(list):
             self.counted = True
 
 
+def sentence(text: str) -> str:
+    """``text`` with a capital first letter and a full stop (engine and session words are lower case)."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def error_text(exc: Exception) -> str:
+    """What the message bar says about ``exc``: the rule for a ``RuleError``, the reason once for a broken
+    save, the words of any other railkit error; anything else is “something went wrong”."""
+    if isinstance(exc, InputError):
+        return str(exc)
+    if isinstance(exc, RuleError):
+        return tr("{message} (rule {rule})", message=exc.message, rule=exc.rule)
+    if isinstance(exc, SaveFileError):
+        return tr("This save cannot be loaded: {problem}. Nothing was changed.", problem=save_problem(exc))
+    if isinstance(exc, RailkitError):
+        return sentence(str(exc))
+    return tr("Something went wrong: {error}. Nothing was changed.", error=str(exc) or type(exc).__name__)
+
+
 def guarded(method: F) -> F:
-    """Decorate an app callback: errors become a message in the app, never a traceback."""
+    """Decorate a callback of an app or panel: errors become a message, never a traceback."""
 
     @functools.wraps(method)
-    def wrapper(self: "App", *args: Any, **kwargs: Any) -> Any:
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
-        except InputError as exc:
-            self.show_error(str(exc))
-        except RuleError as exc:
-            self.show_error(tr("{message} (rule {rule})", message=exc.message, rule=exc.rule))
         except Exception as exc:  # noqa: BLE001 - the page must never show a traceback
-            log.exception("railkit app callback %s failed", method.__name__)
-            self.show_error(tr("Something went wrong: {error}. Nothing was changed.", error=str(exc) or type(exc).__name__))
+            if not isinstance(exc, RailkitError):
+                log.exception("railkit app callback %s failed", method.__name__)
+            self.show_error(error_text(exc))
         return None
 
     return wrapper  # type: ignore[return-value]
 
 
+class Messages:
+    """The message bar of an app: one line, an error, a hint or a success (``STYLE``)."""
+
+    def __init__(self) -> None:
+        self.widget = widgets.HTML(value="")
+        self.widget.add_class("railkit-message")
+        self.kind = ""  # 'error', 'info', 'ok' or '' (no message)
+        self.text = ""
+
+    def show(self, kind: str, text: str) -> None:
+        self.kind, self.text = kind, text
+        self.widget.value = f"<div class='railkit-msg {kind}' role='status'>{html.escape(text)}</div>" if text else ""
+
+    def show_error(self, text: str) -> None:
+        self.show("error", text)
+
+    def show_info(self, text: str) -> None:
+        self.show("info", text)
+
+    def show_ok(self, text: str) -> None:
+        self.show("ok", text)
+
+    def clear(self) -> None:
+        self.show("", "")
+
+
+class Panel:
+    """A part of an app that owns its widgets (``self.widget``) and speaks through the app's ``Messages``.
+
+    Panels never write each other's attributes: the app hands each one what it shows (its ``refresh``)
+    and the callbacks it may call.
+    """
+
+    widget: widgets.Widget
+
+    def __init__(self, messages: Messages) -> None:
+        self.messages = messages
+
+    def show_error(self, text: str) -> None:
+        self.messages.show_error(text)
+
+    def show_info(self, text: str) -> None:
+        self.messages.show_info(text)
+
+    def show_ok(self, text: str) -> None:
+        self.messages.show_ok(text)
+
+    def clear_message(self) -> None:
+        self.messages.clear()
+
+
 class App:
-    """Base class: ``self.widget`` is the whole app; ``self.message`` its message bar."""
+    """Base class: ``self.widget`` is the whole app; ``self.messages`` its message bar."""
 
     title: str = ""
 
     def __init__(self) -> None:
-        self.message = widgets.HTML(value="")
-        self.message.add_class("railkit-message")
-        self._message_kind = ""
-        self._message_text = ""
+        self.messages = Messages()
+        self.message = self.messages.widget
         body = self.build()
         children: list[widgets.Widget] = [widgets.HTML(STYLE)]
         if self.title:
@@ -161,21 +249,17 @@ class App:
         raise NotImplementedError
 
     # -- messages ------------------------------------------------------------------------
-    def _set_message(self, kind: str, text: str) -> None:
-        self._message_kind, self._message_text = kind, text
-        self.message.value = f"<div class='railkit-msg {kind}' role='status'>{html.escape(text)}</div>" if text else ""
-
     def show_error(self, text: str) -> None:
-        self._set_message("error", text)
+        self.messages.show_error(text)
 
     def show_info(self, text: str) -> None:
-        self._set_message("info", text)
+        self.messages.show_info(text)
 
     def show_ok(self, text: str) -> None:
-        self._set_message("ok", text)
+        self.messages.show_ok(text)
 
     def clear_message(self) -> None:
-        self._set_message("", "")
+        self.messages.clear()
 
     def report_answer(self, right: bool, well_done: str, not_quite: str) -> bool:
         """The message after an exercise's check: ``well_done`` (ok) when right, else ``not_quite`` (info)."""
@@ -187,12 +271,12 @@ class App:
 
     @property
     def message_text(self) -> str:
-        return self._message_text
+        return self.messages.text
 
     @property
     def message_kind(self) -> str:
         """'error', 'info', 'ok' or '' (no message)."""
-        return self._message_kind
+        return self.messages.kind
 
     # -- display -------------------------------------------------------------------------
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:

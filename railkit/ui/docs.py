@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from IPython.display import Markdown
 
 from railkit.paths import PROJECT_ROOT
@@ -16,4 +18,6 @@ def rulings_markdown() -> Markdown:
         text = RULINGS.read_text(encoding="utf-8")
     except OSError:
         text = tr("The rulings page ({path}) could not be read.", path="docs/rulings.md")
-    return Markdown(text)
+    markdown: Any = Markdown  # IPython's display classes are untyped
+    shown: Markdown = markdown(text)
+    return shown

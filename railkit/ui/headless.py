@@ -35,7 +35,8 @@ def execute_notebook(path: str | Path, timeout: int = 180, kernel_name: str = "p
     import nbformat
 
     path = Path(path)
-    notebook = nbformat.read(path, as_version=4)
+    read: Any = nbformat.read  # untyped
+    notebook = read(path, as_version=4)
     client = _client_class()(notebook, timeout=timeout, kernel_name=kernel_name, store_widget_state=False,
                              resources={"metadata": {"path": str(path.parent)}})
     client.execute()

@@ -21,7 +21,7 @@ names (``check_catalogue`` finds mistakes).
 from __future__ import annotations
 
 import string
-from typing import Mapping
+from collections.abc import Mapping
 
 DEFAULT_LANGUAGE = "en"
 

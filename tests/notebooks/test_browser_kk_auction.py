@@ -3,7 +3,6 @@ non-loopback request aborted. A bad bid shows a message; a sealed bid is reveale
 its steps; the learner takes a card; the next auction begins; the “who chooses first?” exercise is checked."""
 
 import pytest
-
 from conftest import fill, open_app, page_errors, shot, wait_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
@@ -53,7 +52,8 @@ def test_auction_flow_offline(voila_server, offline_page):
     page.click(".lm-TabBar-tab:has-text('Who chooses first?')")
     page.wait_for_selector(".railkit-kk-quiz-situation", state="visible")
     selects = page.locator(".railkit-kk-quiz-place:visible select")
-    names = [o.strip() for o in page.locator(".railkit-kk-quiz-place:visible select").first.locator("option").all_inner_texts()][1:]
+    options = page.locator(".railkit-kk-quiz-place:visible select").first.locator("option").all_inner_texts()
+    names = [o.strip() for o in options][1:]
     for i in range(selects.count()):
         selects.nth(i).select_option(label=names[i])
     page.click(".railkit-kk-quiz-check")

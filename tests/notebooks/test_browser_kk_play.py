@@ -3,7 +3,6 @@ Chromium with every non-loopback request aborted. Bid, choose, then build or pas
 computer players move; undo a move; answer the cost exercise."""
 
 import pytest
-
 from conftest import fill, open_app, page_errors, shot, wait_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]

@@ -3,7 +3,6 @@ every non-loopback request aborted. Pick a company and a card, see the legal sec
 and read the checklist; an illegal placement shows its rule; the exercise checks an answer."""
 
 import pytest
-
 from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]

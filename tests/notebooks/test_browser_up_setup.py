@@ -3,7 +3,6 @@ non-loopback request aborted. Deal a game, step through the setup to the end (wi
 first investment), look at the share deck and answer the exercise."""
 
 import pytest
-
 from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]

@@ -12,7 +12,6 @@ import sys
 import textwrap
 
 import pytest
-
 from conftest import ROOT, notebook_ids
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("binder")]

@@ -4,7 +4,6 @@ aborted (any attempt fails the test), and the dividends flow works end to end.""
 import re
 
 import pytest
-
 from conftest import ARTIFACTS, NOTEBOOKS_DIR, has_app, notebook_ids, open_app, page_errors
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]

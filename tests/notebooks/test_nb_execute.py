@@ -1,8 +1,8 @@
 """Every notebook executes headless, top to bottom, without errors (widget state not stored)."""
 
 import pytest
-
 from conftest import NOTEBOOKS_DIR, notebook_ids
+
 from railkit.ui.headless import execute_notebook
 
 

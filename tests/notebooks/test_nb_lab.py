@@ -5,7 +5,6 @@ import os
 import secrets
 
 import pytest
-
 from conftest import ARTIFACTS, ROOT, VENV_BIN, free_port, http_get, notebook_ids, start_server
 
 pytestmark = pytest.mark.xdist_group("lab")

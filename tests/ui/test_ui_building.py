@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from railkit.ui.building import PRESETS, BuildingApp, random_situation, rulebook_situation
+from railkit.ui.unionpacific.building import BuildingApp
+from railkit.ui.unionpacific.building.position import PRESETS, random_situation, rulebook_situation
 from railkit.unionpacific import GENERAL, TRACK_TYPES, explain_placement, legal_sections, load_board
 
 
@@ -144,50 +145,50 @@ def test_map_marks_the_selected_section(app):
 
 # -- the exercise ------------------------------------------------------------------------------
 def test_first_exercise_is_the_rulebook_position_with_engine_verdicts(app):
-    s = app.situation
+    s = app.exercise.situation
     assert s == rulebook_situation(app.board)
     assert (s.company, s.card) == ("BNL", "mountain")
     legal = set(legal_sections(app.board, s.trains_on, s.supply, "BNL", "mountain"))
     assert s.legal == {c for c in s.candidates if c in legal} == {"helena--salt-lake-city", "denver--salt-lake-city"}
-    assert len(app.candidate_boxes) == len(s.candidates)
+    assert len(app.exercise.candidate_boxes) == len(s.candidates)
 
 
 def test_exercise_checker_accepts_the_right_answer_and_explains(app):
-    app.tick(app.situation.legal)
-    assert app.on_check() is True
-    assert app.message_kind == "ok" and app.exercise_score == [1, 1]
-    shown = text(app.exercise_feedback.value)
+    app.exercise.tick(app.exercise.situation.legal)
+    assert app.exercise.on_check() is True
+    assert app.message_kind == "ok" and app.exercise.score == [1, 1]
+    shown = text(app.exercise.feedback.value)
     assert "All six conditions of UP-B2 hold." in shown
     assert "Neither Denver nor El Paso is linked to Billings" in shown  # UP-B2e for Denver–El Paso
     assert "already has a train on Casper–Salt Lake City" in shown  # UP-B2d
-    legal_band = [t for t in app.exercise_map.figure.data if t.name == "legal candidates"]
-    assert legal_band and len(legal_band[0].x) == 3 * len(app.situation.legal)
+    legal_band = [t for t in app.exercise.map.figure.data if t.name == "legal candidates"]
+    assert legal_band and len(legal_band[0].x) == 3 * len(app.exercise.situation.legal)
 
 
 def test_exercise_checker_rejects_a_wrong_answer(app):
-    app.tick(["denver--el-paso", "denver--salt-lake-city"])
-    assert app.on_check() is False
+    app.exercise.tick(["denver--el-paso", "denver--salt-lake-city"])
+    assert app.exercise.on_check() is False
     assert app.message_kind == "info" and "2 of 6 sections wrong" in app.message_text
-    assert app.exercise_result["denver--el-paso"] is False and app.exercise_result["denver--salt-lake-city"] is True
-    assert app.exercise_score == [0, 1]
-    app.tick(app.situation.legal)  # a second try does not change the score
-    assert app.on_check() is True and app.exercise_score == [0, 1]
+    assert app.exercise.result["denver--el-paso"] is False and app.exercise.result["denver--salt-lake-city"] is True
+    assert app.exercise.score == [0, 1]
+    app.exercise.tick(app.exercise.situation.legal)  # a second try does not change the score
+    assert app.exercise.on_check() is True and app.exercise.score == [0, 1]
 
 
 def test_exercise_with_nothing_ticked_asks_for_an_answer(app):
-    assert app.on_check() is None
+    assert app.exercise.on_check() is None
     assert app.message_kind == "error" and "Tick the sections" in app.message_text
-    assert app.exercise_score == [0, 0] and not app.exercise_checked
+    assert app.exercise.score == [0, 0] and not app.exercise.checked
 
 
 def test_new_situations_hold_legal_and_illegal_candidates_from_the_engine(app):
     board = load_board()
     for _ in range(8):
-        s = app.on_new_situation()
+        s = app.exercise.on_new_situation()
         legal = set(legal_sections(board, s.trains_on, s.supply, s.company, s.card))
         assert s.legal == {c for c in s.candidates if c in legal}
         assert 1 <= len(s.legal) < len(s.candidates) and len(set(s.candidates)) == len(s.candidates)
-        numbered = [t for t in app.exercise_map.figure.data if t.name == "candidate number"]
+        numbered = [t for t in app.exercise.map.figure.data if t.name == "candidate number"]
         assert list(numbered[0].text) == [str(i) for i in range(1, len(s.candidates) + 1)]
 
 

@@ -6,9 +6,10 @@ import networkx as nx
 import plotly.graph_objects as go
 import pytest
 
-from railkit.ui import basemap
 from railkit.ui.figure_view import FigureView
-from railkit.ui.upmap import board_figure, section_geometry
+from railkit.ui.unionpacific import basemap
+from railkit.ui.unionpacific.board_map import board_figure, section_geometry
+from railkit.unionpacific import load_board
 
 
 def fake_board():
@@ -90,9 +91,8 @@ def test_unknown_section_in_trains_on_is_an_error():
         board_figure(fake_board(), trains_on={"nope": ["red"]})
 
 
-def test_real_board_draws_when_available():
-    board_mod = pytest.importorskip("railkit.unionpacific.board")
-    board = board_mod.load_board()
+def test_real_board_draws():
+    board = load_board()
     starting = {s.id: list(s.starting) for s in board.sections.values() if s.starting}
     fig = board_figure(board, trains_on=starting)
     assert len(trace(fig, "train").x) == sum(len(v) for v in starting.values())

@@ -43,7 +43,7 @@ def test_apps_take_their_text_from_tr(monkeypatch):
     """Switching language changes app text without touching the app (the hook works end to end)."""
     i18n.register_catalogue("es-test", {"Pay out": "Pagar", "Calculator": "Calculadora"})
     i18n.set_language("es-test")
-    from railkit.ui.dividends import DividendsApp
+    from railkit.ui.unionpacific.dividends import DividendsApp
 
     app = DividendsApp(seed=1)
     assert app.pay_button.description == "Pagar"

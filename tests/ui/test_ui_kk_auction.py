@@ -9,7 +9,9 @@ import re
 import pytest
 
 from railkit.capecairo import auction_order, explain_auction_order
-from railkit.ui.kk_auction import KINDS, KkAuctionApp, _fits, make_question, random_question
+from railkit.ui.capecairo.auction import KkAuctionApp
+from railkit.ui.capecairo.auction.quiz import KINDS, _fits, make_question, random_question
+from railkit.ui.capecairo.panels import notes_of
 
 
 def text(value: str) -> str:
@@ -18,7 +20,7 @@ def text(value: str) -> str:
 
 def shown_order(app) -> list[str]:
     """The players in the reveal table, top to bottom (first cell: 1st, 2nd, ...; second: the name)."""
-    rows = re.findall(r"<tr><td>\d+\w\w</td><td class='name'>(.*?)</td>", app.reveal.value)
+    rows = re.findall(r"<tr><td>\d+\w\w</td><td class='name'>(.*?)</td>", app.auction.reveal.value)
     return [text(r).replace("(you)", "").strip() for r in rows]
 
 
@@ -41,16 +43,16 @@ def test_KK_A1_new_game_puts_one_card_per_player_on_sale_and_bots_have_bid(app):
     assert game.phase == "bid" and len(game.offer) == 3
     assert set(bot_bids(app)) == {"Ann", "Ben"} and game.players_to_act() == ("Kim",)
     for card_id in game.offer:
-        assert card_id in app.offer_html.value
-    assert app.bid_row.layout.display is None and app.choose_box.layout.display == "none"
+        assert card_id in app.auction.offer_html.value
+    assert app.auction.bid_row.layout.display is None and app.auction.choose_box.layout.display == "none"
     assert app.message_kind == "info" and "Hand in sealed bid" in app.message_text
 
 
 def test_KK_A2_sealed_bids_stay_hidden_until_all_are_in(app):
     bids = bot_bids(app)
-    shown = text(app.players_html.value)
+    shown = text(app.auction.players_html.value)
     assert shown.count("sealed ✔") == 2 and "not yet" in shown  # who has bid, never how much
-    assert app.reveal.value == "" and app.building_html.value == ""
+    assert app.auction.reveal.value == "" and app.building_html.value == ""
     view = app.view()
     assert view["your_bid"] is None and view["money"] == {"Kim": 100, "Ann": 100, "Ben": 100}
     assert "Bids revealed" not in text(app.status.value)
@@ -70,38 +72,38 @@ def test_KK_A2_sealed_bids_stay_hidden_until_all_are_in(app):
 ])
 def test_KK_A2_bad_bid_shows_a_clear_message_and_changes_nothing(app, typed, says):
     before = app.game.state_dict()
-    shown = (app.status.value, app.players_html.value, app.offer_html.value)
-    app.bid_field.value = typed
+    shown = (app.status.value, app.auction.players_html.value, app.auction.offer_html.value)
+    app.auction.bid_field.value = typed
     app.on_bid()
     assert app.message_kind == "error" and says in app.message_text
     assert app.game.state_dict() == before
-    assert (app.status.value, app.players_html.value, app.offer_html.value) == shown
+    assert (app.status.value, app.auction.players_html.value, app.auction.offer_html.value) == shown
     if typed.strip().lstrip("-").isdigit():
         assert "(rule KK-A2)" in app.message_text  # the engine refused it, naming the rule
 
 
 def test_KK_A3_A4_reveal_shows_every_bid_the_money_left_and_the_engines_order(app):
     bots = bot_bids(app)
-    app.bid_field.value = "7"
+    app.auction.bid_field.value = "7"
     app.on_bid()
     record = app.game.last_auction
     assert record["bids"] == {"Kim": 7, **bots}
     assert shown_order(app) == record["order"]  # the reveal lists players in the engine's order
-    shown = text(app.reveal.value)
+    shown = text(app.auction.reveal.value)
     for step in record["steps"]:
         assert step in shown
-    for p, bid in record["bids"].items():  # everybody paid their own bid (KK-A3)
+    for bid in record["bids"].values():  # everybody paid their own bid (KK-A3)
         assert f"£{100 - bid}" in shown
-    assert app.bid_field.value == "" and app.message_kind == "ok"
-    assert app.bid_row.layout.display == "none"
+    assert app.auction.bid_field.value == "" and app.message_kind == "ok"
+    assert app.auction.bid_row.layout.display == "none"
 
 
 def test_KK_A5_tie_on_bid_and_money_is_settled_by_draws_shown_in_words(app):
     bots = bot_bids(app)
-    app.bid_field.value = str(bots["Ann"])  # same bid as Ann, same money (100): a draw decides
+    app.auction.bid_field.value = str(bots["Ann"])  # same bid as Ann, same money (100): a draw decides
     app.on_bid()
     record = app.game.last_auction
-    shown = text(app.reveal.value)
+    shown = text(app.auction.reveal.value)
     assert "have the same money left" in shown and "Draws:" in shown and "(KK-A5)" in shown
     assert record["tie_break_cards"]
     assert "Cards drawn to break the tie" in shown
@@ -110,11 +112,11 @@ def test_KK_A5_tie_on_bid_and_money_is_settled_by_draws_shown_in_words(app):
 
 def test_KK_A4_A6_highest_bidder_chooses_and_the_card_joins_the_end_of_the_line(app):
     high = max(bot_bids(app).values()) + 1
-    app.bid_field.value = str(high)
+    app.auction.bid_field.value = str(high)
     app.on_bid()
     game = app.game
     assert game.phase == "choose" and game.current_player == "Kim"
-    assert app.choose_box.layout.display is None and len(app.choose_buttons.children) == len(game.offer)
+    assert app.auction.choose_box.layout.display is None and len(app.auction.choose_buttons.children) == len(game.offer)
     before = game.state_dict()
     app.on_choose("NOT-A-CARD")
     assert app.message_kind == "error" and "(rule KK-A4)" in app.message_text and game.state_dict() == before
@@ -123,19 +125,19 @@ def test_KK_A4_A6_highest_bidder_chooses_and_the_card_joins_the_end_of_the_line(
     assert game.queues["Kim"][-1] == card
     assert game.phase == "build" and app.next_button.layout.display is None  # the other cards were taken
     assert app.game.auction_winner == "Kim"
-    taken = app.table.taken[record_number(app)]
+    taken = notes_of(app.session).taken[record_number(app)]
     assert taken["Kim"] == card and set(taken) == {"Kim", "Ann", "Ben"}
-    assert "Take" not in text(app.choose_prompt.value)
+    assert "Take" not in text(app.auction.choose_prompt.value)
     assert "opens the building phase (KK-A7)" in text(app.status.value)
 
 
 def test_next_auction_plays_the_building_phase_and_opens_new_sealed_bids(app):
-    app.bid_field.value = "0"
+    app.auction.bid_field.value = "0"
     app.on_bid()
     while app.game.phase == "choose":
         app.on_choose(app.game.offer[0])
     before = app.game.state_dict()
-    app.bid_field.value = "3"
+    app.auction.bid_field.value = "3"
     app.on_bid()  # no auction takes bids now: refused by the engine, nothing changes
     assert app.message_kind == "error" and app.game.state_dict() == before
     app.on_next_auction()
@@ -143,7 +145,7 @@ def test_next_auction_plays_the_building_phase_and_opens_new_sealed_bids(app):
     assert game.auction_no == 2 and game.phase == "bid" and game.players_to_act() == ("Kim",)
     log = text(app.building_html.value)
     assert "(KK-B1)" in log and "Auction 2" in log
-    assert app.reveal.value == ""  # the old reveal is gone while new bids are sealed
+    assert app.auction.reveal.value == ""  # the old reveal is gone while new bids are sealed
     app.on_next_auction()
     assert app.message_kind == "error" and "Finish this auction first" in app.message_text
 
@@ -155,7 +157,7 @@ def test_a_whole_game_of_auctions_runs_to_the_end(app):
         if game.is_over:
             break
         if game.phase == "bid":
-            app.bid_field.value = str(rng.randint(0, min(12, game.money["Kim"])))
+            app.auction.bid_field.value = str(rng.randint(0, min(12, game.money["Kim"])))
             app.on_bid()
         elif game.phase == "choose":
             app.on_choose(rng.choice(game.offer))
@@ -171,12 +173,12 @@ def test_a_whole_game_of_auctions_runs_to_the_end(app):
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_new_game_with_name_and_players(app, players):
-    app.name_field.value = "  Ann  "
-    app.players.value = players
+    app.start.name_field.value = "  Ann  "
+    app.start.players.value = players
     app.on_new_game()
     assert app.game.players[0] == "Ann" and len(app.game.players) == players
     assert len(set(app.game.players)) == players and app.game.auction_no == 1
-    app.name_field.value = ""
+    app.start.name_field.value = ""
     before = app.game.state_dict()
     app.on_new_game()
     assert app.message_kind == "error" and "Your name" in app.message_text and app.game.state_dict() == before
@@ -184,26 +186,26 @@ def test_new_game_with_name_and_players(app, players):
 
 # -- the exercise -------------------------------------------------------------------------------------
 def test_quiz_accepts_the_engines_order_and_rejects_a_wrong_one(app):
-    q = app.question
-    app.answer(q.order)
-    assert app.on_check() is True and app.message_kind == "ok"
-    assert app.quiz_score == [1, 1]
-    assert all(step in text(app.quiz_feedback.value) for step in q.steps)
-    q2 = app.on_new_question()
-    app.answer(list(reversed(q2.order)))
-    assert app.on_check() is False and app.message_kind == "info"
-    assert app.quiz_score == [1, 2] and "✘" in app.quiz_feedback.value
-    app.answer(q2.order)
-    assert app.on_check() is True and app.quiz_score == [1, 2]  # only the first check counts
+    q = app.quiz.question
+    app.quiz.answer(q.order)
+    assert app.quiz.on_check() is True and app.message_kind == "ok"
+    assert app.quiz.score == [1, 1]
+    assert all(step in text(app.quiz.feedback.value) for step in q.steps)
+    q2 = app.quiz.on_new_question()
+    app.quiz.answer(list(reversed(q2.order)))
+    assert app.quiz.on_check() is False and app.message_kind == "info"
+    assert app.quiz.score == [1, 2] and "✘" in app.quiz.feedback.value
+    app.quiz.answer(q2.order)
+    assert app.quiz.on_check() is True and app.quiz.score == [1, 2]  # only the first check counts
 
 
 def test_quiz_refuses_an_incomplete_or_repeated_order(app):
-    q = app.question
-    app.answer([q.order[0]])
-    assert app.on_check() is None and app.message_kind == "error" and "still empty" in app.message_text
-    app.answer([q.order[0]] * len(q.players))
-    assert app.on_check() is None and "more than once" in app.message_text
-    assert app.quiz_score == [0, 0]
+    q = app.quiz.question
+    app.quiz.answer([q.order[0]])
+    assert app.quiz.on_check() is None and app.message_kind == "error" and "still empty" in app.message_text
+    app.quiz.answer([q.order[0]] * len(q.players))
+    assert app.quiz.on_check() is None and "more than once" in app.message_text
+    assert app.quiz.score == [0, 0]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -214,7 +216,7 @@ def test_KK_A5_quiz_situations_practise_each_kind_of_tie(kind):
         assert q.kind == kind and _fits(q, kind)
         used = {p: 0 for p in q.players}
 
-        def draw(p):
+        def draw(p, q=q, used=used):
             used[p] += 1
             return q.draws[p][used[p] - 1]
 

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from railkit.capecairo import Bid, Build, Choose, explain_build, load_game, new_game
-from railkit.ui.kk_common import Table
-from railkit.ui.kk_play import NO_BUILD, KkPlayApp, random_build_question
+from railkit.ui.capecairo.panels import new_session
+from railkit.ui.capecairo.play import NO_BUILD, KkPlayApp
+from railkit.ui.capecairo.play.exercise import random_build_question
 
 FIXTURES = Path(__file__).resolve().parent.parent / "capecairo" / "fixtures"
 
@@ -30,13 +31,13 @@ def play_one_move(app, rng) -> None:
     """One move of the learner through the app's widgets and callbacks."""
     game = app.game
     if game.phase == "bid":
-        app.bid_field.value = str(rng.randint(0, min(15, game.money[app.you])))
+        app.auction.bid_field.value = str(rng.randint(0, min(15, game.money[app.you])))
         app.on_bid()
     elif game.phase == "choose":
         app.on_choose(rng.choice(game.offer))
-    elif app.buy.value != NO_BUILD and rng.random() < 0.75:
-        if len(app.buy.options) > 1 and rng.random() < 0.5:
-            app.buy.value = app.buy.options[-1][1]  # buy more, keep bonus tracks
+    elif app.building.buy.value != NO_BUILD and rng.random() < 0.75:
+        if len(app.building.buy.options) > 1 and rng.random() < 0.5:
+            app.building.buy.value = app.building.buy.options[-1][1]  # buy more, keep bonus tracks
         app.on_build()
     else:
         app.on_pass()
@@ -49,7 +50,7 @@ def test_KK_S1_a_new_game_starts_at_the_first_auction_with_bots_bids_sealed(app)
     assert all(m == 100 for m in game.money.values())
     race = text(app.race.value)
     assert "Kim" in race and "Cairo" in race and "KK-E1" in race
-    assert "sealed ✔" in text(app.players_html.value)
+    assert "sealed ✔" in text(app.auction.players_html.value)
     assert "auction 1" in text(app.status.value)
     assert app.undo_button.disabled  # nothing of yours to undo yet
 
@@ -60,7 +61,7 @@ def test_KK_S1_a_new_game_starts_at_the_first_auction_with_bots_bids_sealed(app)
 ])
 def test_KK_A2_bad_bid_shows_a_clear_message_and_changes_nothing(app, typed, says):
     before = app.game.state_dict()
-    app.bid_field.value = typed
+    app.auction.bid_field.value = typed
     app.on_bid()
     assert app.message_kind == "error" and says in app.message_text
     assert app.game.state_dict() == before and app.last_events == []
@@ -83,7 +84,7 @@ def test_a_complete_game_through_the_apps_callbacks(players):
     status = text(app.status.value)
     assert result.winners[0] in status and result.ending in status
     assert "The game is over" in app.message_text
-    assert app.build_box.layout.display == "none" and app.bid_row.layout.display == "none"
+    assert app.building.widget.layout.display == "none" and app.auction.bid_row.layout.display == "none"
     assert app.auto_button.disabled
     log = text(app.log_html.value)
     assert "KK-S1" in log and result.ending in log
@@ -97,14 +98,14 @@ def test_KK_B2_the_build_explanation_and_the_purchases_come_from_the_engine():
         while not app.game.is_over and seen < 6:
             game = app.game
             if game.phase == "build":
-                assert app.build_box.layout.display is None
+                assert app.building.widget.layout.display is None
                 e = explain_build(game, app.you)
-                shown = text(app.explain_html.value)
+                shown = text(app.building.explain_html.value)
                 assert all(s in shown for s in e.sentences)
                 builds = [a.buy for a in game.legal_actions(app.you) if isinstance(a, Build)]
-                offered = [v for _label, v in app.buy.options if v != NO_BUILD]
+                offered = [v for _label, v in app.building.buy.options if v != NO_BUILD]
                 assert offered == builds
-                assert app.build_button.disabled is (not builds)
+                assert app.building.build_button.disabled is (not builds)
                 seen += 1
             play_one_move(app, rng)
     assert seen == 6
@@ -112,11 +113,8 @@ def test_KK_B2_the_build_explanation_and_the_purchases_come_from_the_engine():
 
 def test_KK_B2_unaffordable_build_is_refused_with_a_message_and_changes_nothing(app):
     # Everything bid away (KK-A3): no money to buy pieces, and the card has none.
-    table = Table(new_game(["Kim", "Ann"], seed=0, stack=["R01", "S01"]), "Kim")
-    table.run_bots([])
-    app.table = table
-    app.refresh()
-    app.bid_field.value = "100"
+    app.install(new_session(new_game(["Kim", "Ann"], seed=0, stack=["R01", "S01"]), "Kim"))
+    app.auction.bid_field.value = "100"
     app.on_bid()
     game = app.game
     while game.phase == "choose":
@@ -125,14 +123,14 @@ def test_KK_B2_unaffordable_build_is_refused_with_a_message_and_changes_nothing(
     while not (game.phase == "build" and game.current_player == "Kim" and not
                any(isinstance(a, Build) for a in game.legal_actions("Kim"))):
         app.on_pass()
-    assert app.buy.value == NO_BUILD and app.build_button.disabled
-    assert "cannot build now" in app.buy.options[0][0]
+    assert app.building.buy.value == NO_BUILD and app.building.build_button.disabled
+    assert "cannot build now" in app.building.buy.options[0][0]
     before = game.state_dict()
     app.on_build()
     assert app.message_kind == "error" and "cannot build now" in app.message_text
     assert "cannot afford" in app.message_text or "nothing to build" in app.message_text
     assert game.state_dict() == before
-    assert "cannot pay" in text(app.explain_html.value)
+    assert "cannot pay" in text(app.building.explain_html.value)
 
 
 def test_undo_takes_back_the_learners_last_move_by_replay(app):
@@ -156,12 +154,12 @@ def test_undo_takes_back_the_learners_last_move_by_replay(app):
 
 def replay_move(app, action) -> None:
     if isinstance(action, Bid):
-        app.bid_field.value = str(action.amount)
+        app.auction.bid_field.value = str(action.amount)
         app.on_bid()
     elif isinstance(action, Choose):
         app.on_choose(action.card_id)
     elif isinstance(action, Build):
-        app.buy.value = action.buy
+        app.building.buy.value = action.buy
         app.on_build()
     else:
         app.on_pass()
@@ -198,11 +196,10 @@ def test_KK_B8_stall_ending_is_shown_clearly(app):
     save["options"]["deck"] = str(FIXTURES / "kk_test_deck.json")
     game = load_game(save)
     assert game.result().ending == "KK-B8"
-    app.table = Table(game, "Bob")
-    app.refresh()
+    app.install(new_session(game, "Bob"))
     status = text(app.status.value)
     assert "Ann wins by the stall ending (KK-B8)!" in status and "stalled" in status
-    assert app.build_box.layout.display == "none" and app.auto_button.disabled
+    assert app.building.widget.layout.display == "none" and app.auto_button.disabled
     app.on_auto()
     assert app.message_kind == "error" and "New game" in app.message_text
 
@@ -210,7 +207,7 @@ def test_KK_B8_stall_ending_is_shown_clearly(app):
 @pytest.mark.parametrize("length", [3, 5])
 def test_KK_E1_short_game_option_ends_at_the_chosen_crossing(app, length):
     app.length.value = length
-    app.players.value = 2
+    app.start.players.value = 2
     app.on_new_game()
     rng = random.Random(length)
     while not app.game.is_over:
@@ -223,22 +220,22 @@ def test_KK_E1_short_game_option_ends_at_the_chosen_crossing(app, length):
 
 # -- the exercise -------------------------------------------------------------------------------------
 def answer(app, pieces, cost, afford):
-    app.pieces_field.value = str(pieces)
-    app.cost_field.value = str(cost)
-    app.afford.value = afford
+    app.exercise.pieces_field.value = str(pieces)
+    app.exercise.cost_field.value = str(cost)
+    app.exercise.afford.value = afford
 
 
 def test_exercise_accepts_the_engines_numbers_and_rejects_wrong_ones(app):
-    q = app.question
+    q = app.exercise.question
     e = explain_build(q.game, q.player)
     assert (e.to_buy, e.cost, e.can_afford) == (q.explanation.to_buy, q.explanation.cost, q.explanation.can_afford)
     answer(app, e.to_buy, e.cost, e.can_afford)
-    assert app.on_check() is True and app.message_kind == "ok" and app.exercise_score == [1, 1]
-    assert all(s in text(app.exercise_feedback.value) for s in e.sentences)
-    app.on_new_question()
-    e2 = app.question.explanation
+    assert app.exercise.on_check() is True and app.message_kind == "ok" and app.exercise.score == [1, 1]
+    assert all(s in text(app.exercise.feedback.value) for s in e.sentences)
+    app.exercise.on_new_question()
+    e2 = app.exercise.question.explanation
     answer(app, e2.to_buy + 1, e2.cost, e2.can_afford)
-    assert app.on_check() is False and app.exercise_score == [1, 2] and "✘" in app.exercise_feedback.value
+    assert app.exercise.on_check() is False and app.exercise.score == [1, 2] and "✘" in app.exercise.feedback.value
 
 
 @pytest.mark.parametrize("pieces, cost, afford, says", [
@@ -247,8 +244,8 @@ def test_exercise_accepts_the_engines_numbers_and_rejects_wrong_ones(app):
 ])
 def test_exercise_bad_input_shows_a_message(app, pieces, cost, afford, says):
     answer(app, pieces, cost, afford)
-    assert app.on_check() is None and app.message_kind == "error" and says in app.message_text
-    assert app.exercise_score == [0, 0]
+    assert app.exercise.on_check() is None and app.message_kind == "error" and says in app.message_text
+    assert app.exercise.score == [0, 0]
 
 
 @pytest.mark.parametrize("kind", ["buy", "free", "short"])

@@ -10,12 +10,12 @@ import collections
 import ipywidgets as widgets
 import pytest
 
-from railkit.ui.building import BuildingApp
-from railkit.ui.dividends import DividendsApp
-from railkit.ui.kk_auction import KkAuctionApp
-from railkit.ui.kk_play import KkPlayApp
-from railkit.ui.setup_lesson import SetupApp
-from railkit.ui.up_play import PlayApp
+from railkit.ui.capecairo.auction import KkAuctionApp
+from railkit.ui.capecairo.play import KkPlayApp
+from railkit.ui.unionpacific.building import BuildingApp
+from railkit.ui.unionpacific.dividends import DividendsApp
+from railkit.ui.unionpacific.play import PlayApp
+from railkit.ui.unionpacific.setup import SetupApp
 
 
 def _widgets(root, seen=None):
@@ -41,6 +41,6 @@ def test_no_layout_is_shared_between_widgets(app_class):
 
 def test_play_app_build_pickers_stay_visible_when_the_invest_picker_hides():
     app = PlayApp()
-    app.invest_pick.layout.display = "none"
-    assert app.company.layout.display != "none"
-    assert app.section.layout.display != "none"
+    app.moves.invest_pick.layout.display = "none"
+    assert app.moves.build.company.layout.display != "none"
+    assert app.moves.build.section.layout.display != "none"

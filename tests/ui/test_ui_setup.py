@@ -6,19 +6,18 @@ import re
 
 import pytest
 
-from railkit.ui.setup_lesson import (
-    DECKS,
-    STEPS,
-    YOU,
-    SetupApp,
+from railkit.ui.unionpacific.common import DECKS
+from railkit.ui.unionpacific.setup import SetupApp
+from railkit.ui.unionpacific.setup.deck import (
     cards_above_dividend,
     cards_for_deck,
     deck_figure,
     layout,
-    make_question,
     reserve_size,
     safe_bottom,
 )
+from railkit.ui.unionpacific.setup.quiz import make_question
+from railkit.ui.unionpacific.setup.steps import STEPS, YOU
 from railkit.unionpacific import DIVIDEND, load_board, new_game
 from railkit.unionpacific.game import UP_SHARES
 
@@ -33,23 +32,23 @@ def text(html_value: str) -> str:
 
 
 def deal(app, players=4, deck="standard", safe=False):
-    app.players.value, app.deck.value, app.safe_round.value = players, deck, safe
-    app.on_deal()
-    assert app.message_kind == "info" and app.step == 1
+    app.steps.players.value, app.steps.deck.value, app.steps.safe_round.value = players, deck, safe
+    app.steps.on_deal()
+    assert app.message_kind == "info" and app.steps.step == 1
 
 
 def advance_to(app, step):
-    while app.step < step:
-        if app.step == 5 and app.first_choice is None:
-            app.first_pick.value = app.first_pick.options[0][1]
-            app.on_lay_first()
-        app.on_next()
+    while app.steps.step < step:
+        if app.steps.step == 5 and app.steps.first_choice is None:
+            app.steps.first_pick.value = app.steps.first_pick.options[0][1]
+            app.steps.on_lay_first()
+        app.steps.on_next()
         assert app.message_kind != "error", app.message_text
 
 
 def test_before_dealing_next_asks_for_deal(app):
-    app.on_next()
-    assert app.message_kind == "error" and "Deal" in app.message_text and app.step == 0
+    app.steps.on_next()
+    assert app.message_kind == "error" and "Deal" in app.message_text and app.steps.step == 0
 
 
 @pytest.mark.parametrize("players", [2, 6])
@@ -57,46 +56,46 @@ def test_before_dealing_next_asks_for_deal(app):
 @pytest.mark.parametrize("safe", [False, True], ids=["plain", "safe_round"])
 def test_setup_reaches_the_end_for_every_option(app, players, deck, safe):
     deal(app, players, deck, safe)
-    assert app.game.options["deck"] == deck and app.game.options["safe_round"] is safe
-    assert len(app.game.players) == players and YOU in app.game.players
+    assert app.steps.game.options["deck"] == deck and app.steps.game.options["safe_round"] is safe
+    assert len(app.steps.game.players) == players and YOU in app.steps.game.players
     advance_to(app, len(STEPS))
-    assert app.step == 8 and app.next_button.disabled
-    shown = text(app.step_html.value)
+    assert app.steps.step == 8 and app.steps.next_button.disabled
+    shown = text(app.steps.step_html.value)
     assert "UP-S8" in shown and "The setup is complete." in shown
-    assert app.game.step == "action"  # the engine has started the first turn (UP-T1)
+    assert app.steps.game.step == "action"  # the engine has started the first turn (UP-T1)
     assert f"Payouts in this game: {3 if players == 2 else 4}" in shown
-    app.on_next()
-    assert app.message_kind == "error" and "complete" in app.message_text and app.step == 8
+    app.steps.on_next()
+    assert app.message_kind == "error" and "complete" in app.message_text and app.steps.step == 8
 
 
 def test_UP_S1_starting_trains_on_the_map(app):
     deal(app)
-    fig = app.figure.figure
+    fig = app.steps.figure.figure
     trains = [t for t in fig.data if t.name == "train"][0]
     assert len(trains.x) == 11  # one per company, two for EP&RG (UP-C3, UP-S1)
-    assert "UP-S1" in text(app.step_html.value)
-    table = text(app.after_html.value)
+    assert "UP-S1" in text(app.steps.step_html.value)
+    table = text(app.steps.after_html.value)
     assert "El Paso & Rio Grande" in table and "Tucson–El Paso, Albuquerque–El Paso" in table
     assert " 21 " in table  # 23 trains, two on the board (UP-C1, UP-S1)
 
 
 def test_UP_S2_to_S4_show_only_what_the_learner_may_see(app):
     deal(app, players=3)
-    view = app.game.view(YOU)
-    secret = app.game.state_dict()
+    view = app.steps.game.view(YOU)
+    secret = app.steps.game.state_dict()
     advance_to(app, 2)
-    shown = text(app.step_html.value)
+    shown = text(app.steps.step_html.value)
     assert "UP-S2" in shown and f"Draw pile: {view['track_pile_count']} cards" in shown
     assert sum(view["hand"]["track"].values()) == 3
     advance_to(app, 3)
-    assert f"UP stack: {UP_SHARES - 3} of the {UP_SHARES}" in text(app.step_html.value)
+    assert f"UP stack: {UP_SHARES - 3} of the {UP_SHARES}" in text(app.steps.step_html.value)
     advance_to(app, 4)
-    shown = text(app.step_html.value)
+    shown = text(app.steps.step_html.value)
     mine = {k for k in view["hand"]["shares"] if k != "UP"}
     board = load_board()
     assert all(board.company(k).name in shown for k in mine)
     # the others' hands are never shown, only their sizes
-    for p in app.game.players:
+    for p in app.steps.game.players:
         if p != YOU:
             others_only = set(secret["share_hands"][p]) - set(view["hand"]["shares"]) - {"UP"}
             assert not any(board.company(k).name in shown for k in others_only)
@@ -106,30 +105,30 @@ def test_UP_S2_to_S4_show_only_what_the_learner_may_see(app):
 def test_UP_S5_first_investment_is_simultaneous_and_revealed_together(app):
     deal(app, players=4)
     advance_to(app, 5)
-    assert app.first_box.layout.display is None and "Revealed" not in app.step_html.value
-    options = [v for _label, v in app.first_pick.options]
-    assert sorted(options) == sorted(app.game.view(YOU)["hand"]["shares"])
-    app.on_next()  # no choice yet: blocked, nothing changes
-    assert app.message_kind == "error" and "UP-S5" in app.message_text and app.step == 5
-    app.on_lay_first()  # nothing picked
-    assert app.message_kind == "error" and app.game.step == "first_share"
-    app.first_pick.value = options[0]
-    app.on_lay_first()
-    assert app.message_kind == "ok" and app.first_choice == options[0]
-    tables = app.game.view(YOU)["tables"]
+    assert app.steps.first_box.layout.display is None and "Revealed" not in app.steps.step_html.value
+    options = [v for _label, v in app.steps.first_pick.options]
+    assert sorted(options) == sorted(app.steps.game.view(YOU)["hand"]["shares"])
+    app.steps.on_next()  # no choice yet: blocked, nothing changes
+    assert app.message_kind == "error" and "UP-S5" in app.message_text and app.steps.step == 5
+    app.steps.on_lay_first()  # nothing picked
+    assert app.message_kind == "error" and app.steps.game.step == "first_share"
+    app.steps.first_pick.value = options[0]
+    app.steps.on_lay_first()
+    assert app.message_kind == "ok" and app.steps.first_choice == options[0]
+    tables = app.steps.game.view(YOU)["tables"]
     assert all(sum(t.values()) == 1 for t in tables.values()) and tables[YOU] == {options[0]: 1}
-    assert "Revealed together" in app.step_html.value and app.first_box.layout.display == "none"
-    app.on_lay_first()  # twice: refused
+    assert "Revealed together" in app.steps.step_html.value and app.steps.first_box.layout.display == "none"
+    app.steps.on_lay_first()  # twice: refused
     assert app.message_kind == "error" and "already" in app.message_text
 
 
 def test_UP_S6_display_is_shown_only_after_the_first_investment(app):
     deal(app)
-    assert app.game.view(YOU)["display"] is None
+    assert app.steps.game.view(YOU)["display"] is None
     advance_to(app, 6)
     board = load_board()
-    display = app.game.view(YOU)["display"]
-    shown = text(app.step_html.value)
+    display = app.steps.game.view(YOU)["display"]
+    shown = text(app.steps.step_html.value)
     assert "UP-S6" in shown and all(board.company(k).name in shown for k in display)
 
 
@@ -137,19 +136,19 @@ def test_UP_S6_display_is_shown_only_after_the_first_investment(app):
 def test_UP_S7_step_shows_the_deck_of_this_game(app, deck):
     deal(app, players=5, deck=deck, safe=True)
     advance_to(app, 7)
-    fig = app.figure.figure
+    fig = app.steps.figure.figure
     assert "(this game)" in "".join(str(x) for t in fig.data for x in t.x)
-    shown = text(app.step_html.value)
+    shown = text(app.steps.step_html.value)
     assert {"standard": "UP-S7 ", "finnish": "UP-S7-FI", "dividend_cards": "UP-V1"}[deck] in shown
     assert "Safe round (UP-V2): 15 shares" in shown
-    piles = text(app.after_html.value)
+    piles = text(app.steps.after_html.value)
     assert ("bottom six" in piles) is (deck == "finnish") and ("dividend pile 4" in piles) is (deck == "dividend_cards")
 
 
 def test_UP_2P_is_explained_for_two_players(app):
     deal(app, players=2)
     advance_to(app, 7)
-    assert "UP-2P" in text(app.step_html.value) and "imaginary third player" in app.step_html.value
+    assert "UP-2P" in text(app.steps.step_html.value) and "imaginary third player" in app.steps.step_html.value
 
 
 # -- the share deck, from deck_layout --------------------------------------------------------------
@@ -194,33 +193,33 @@ def test_deck_tab_draws_on_demand_and_follows_the_player_count(app):
 
 # -- the exercise ----------------------------------------------------------------------------------
 def test_first_question_is_the_standard_deck_top_six(app):
-    q = app.question
+    q = app.quiz.question
     assert q.kind == "yes_no" and q.answer is False and "first 6 cards" in q.text and "standard deck" in q.text
-    assert app.yes_no.layout.display is None and app.number.layout.display == "none"
+    assert app.quiz.yes_no.layout.display is None and app.quiz.number.layout.display == "none"
 
 
 def test_exercise_accepts_the_right_answer_and_explains(app):
-    app.yes_no.value = False
-    assert app.on_check() is True
-    assert app.message_kind == "ok" and app.score == [1, 1]
-    assert "starts at card 7" in app.answer_html.value and "eighteen" in app.answer_html.value
+    app.quiz.yes_no.value = False
+    assert app.quiz.on_check() is True
+    assert app.message_kind == "ok" and app.quiz.score == [1, 1]
+    assert "starts at card 7" in app.quiz.answer_html.value and "eighteen" in app.quiz.answer_html.value
 
 
 def test_exercise_rejects_a_wrong_answer(app):
-    app.yes_no.value = True
-    assert app.on_check() is False
-    assert app.message_kind == "info" and app.score == [0, 1] and "wrong" in app.answer_html.value
+    app.quiz.yes_no.value = True
+    assert app.quiz.on_check() is False
+    assert app.message_kind == "info" and app.quiz.score == [0, 1] and "wrong" in app.quiz.answer_html.value
 
 
 def test_exercise_with_no_answer_or_bad_number_gives_a_clear_message(app):
-    assert app.on_check() is None
-    assert app.message_kind == "error" and "Yes or No" in app.message_text and app.score == [0, 0]
-    app.set_question(make_question("above", "standard", 4, k=1))
-    app.number.value = "six"
-    assert app.on_check() is None
-    assert app.message_kind == "error" and "whole number" in app.message_text and app.score == [0, 0]
-    app.number.value = "6"
-    assert app.on_check() is True
+    assert app.quiz.on_check() is None
+    assert app.message_kind == "error" and "Yes or No" in app.message_text and app.quiz.score == [0, 0]
+    app.quiz.set_question(make_question("above", "standard", 4, k=1))
+    app.quiz.number.value = "six"
+    assert app.quiz.on_check() is None
+    assert app.message_kind == "error" and "whole number" in app.message_text and app.quiz.score == [0, 0]
+    app.quiz.number.value = "6"
+    assert app.quiz.on_check() is True
 
 
 @pytest.mark.parametrize("kind,deck,players,safe,k,answer", [
@@ -239,7 +238,7 @@ def test_answers_come_from_deck_layout(kind, deck, players, safe, k, answer):
 def test_new_questions_switch_the_answer_field(app):
     seen = set()
     for _ in range(20):
-        q = app.on_new_question()
+        q = app.quiz.on_new_question()
         seen.add(q.kind)
-        assert (app.number.layout.display is None) == (q.kind == "number")
+        assert (app.quiz.number.layout.display is None) == (q.kind == "number")
     assert seen == {"yes_no", "number"}

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Iterable
 
 import plotly.graph_objects as go
 
@@ -42,7 +42,8 @@ def project(lon: float, lat: float) -> tuple[float, float]:
 def load_outline(name: str = "us_states") -> dict[str, list[list[list[float]]]]:
     """``data/maps/<name>.json``: region name -> rings of [lon, lat] points."""
     path = data_dir() / "maps" / f"{name}.json"
-    return json.loads(path.read_text(encoding="utf-8"))["states"]
+    states: dict[str, list[list[list[float]]]] = json.loads(path.read_text(encoding="utf-8"))["states"]
+    return states
 
 
 @lru_cache(maxsize=4)

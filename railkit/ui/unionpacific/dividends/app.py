@@ -7,10 +7,10 @@ Four tabs and a legend:
   ``railkit.unionpacific.payouts`` and a bar chart.
 * Union Pacific table — UP-D9's table, and what each of a group of tied players receives (UP-D11).
 * Rulebook examples — the worked examples of the rulebooks (UP-D5, UP-D6, UP-D7, UP-D11) as presets
-  that fill the calculator.
+  that fill the calculator (``examples``); an amount the rulebooks do not show is marked DECISION.
 * Quiz — random situations; the learner types the amounts, the app checks and explains.
 
-Every amount comes from the engine's payout functions; this module only collects input and shows
+Every amount comes from the engine's payout functions; this lesson only collects input and shows
 results.
 """
 
@@ -18,121 +18,31 @@ from __future__ import annotations
 
 import html
 import random
-from dataclasses import dataclass
-from typing import Mapping
 
 import ipywidgets as widgets
-import plotly.graph_objects as go
 
-from railkit.ui.app import App, InputError, guarded, parse_whole
+from railkit.ui.app import App, InputError, guarded, legend_html, parse_whole
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
+from railkit.ui.unionpacific.common import steps_html
+from railkit.ui.unionpacific.dividends.examples import (
+    COMPANY,
+    PLAYER_NAMES,
+    PRESETS,
+    PRESETS_BY_KEY,
+    UNION_PACIFIC,
+    amounts,
+    explain,
+    payout_figure,
+    payout_table_html,
+    up_table_html,
+)
 from railkit.unionpacific import payouts
 
-PLAYER_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eva", "Finn")
 MAX_PLAYERS = len(PLAYER_NAMES)
 MIN_PLAYERS = 2
 MAX_SHARES = 20  # UP has 20 share cards; the largest railway company 18 (UP-C1)
 MAX_VALUE = 24  # green: 23 trains + 1 for its headquarters (UP-C1, UP-D2)
-COMPANY, UNION_PACIFIC = "company", "up"
-BAR_COLOURS = ("#1e63c4", "#e07b00", "#2e7d32", "#8e24aa", "#c62828", "#00838f")
-
-
-@dataclass(frozen=True)
-class Preset:
-    """A worked example from the rulebooks (the digest's rule ``rule``)."""
-
-    key: str
-    rule: str
-    label: str
-    mode: str  # COMPANY or UNION_PACIFIC
-    number: int  # company value, or UP payout number
-    shares: tuple[int, ...]
-    rulebook: tuple[int, ...]  # the amounts the rulebook gives, player by player
-    note: str
-
-
-PRESETS: tuple[Preset, ...] = (
-    Preset("D5", "UP-D5", "Three tied for most (UP-D5)", COMPANY, 7, (3, 3, 3, 1), (3, 3, 3, 0),
-           "A company worth 7; three players tie for the most shares. Primary and secondary, 7 + 3, "
-           "are pooled and split three ways, rounded down."),
-    Preset("D6", "UP-D6", "Three tied for second (UP-D6)", COMPANY, 5, (4, 2, 2, 2), (5, 0, 0, 0),
-           "A company worth 5; one primary shareholder, three tied for second. The secondary amount, "
-           "2, split three ways rounds down to nothing."),
-    Preset("D7a", "UP-D7", "El Paso & Rio Grande, 3/2/1 (UP-D7)", COMPANY, 3, (3, 2, 1), (3, 1, 0),
-           "EP&RG is worth 3 at the start (two starting trains + 1). Holdings 3, 2 and 1."),
-    Preset("D7b", "UP-D7", "Sioux Falls Royal Blue, 4/2/1 (UP-D7)", COMPANY, 6, (4, 2, 1), (6, 3, 0),
-           "Sioux Falls Royal Blue has five trains on the board, so it is worth 6. Holdings 4, 2 and 1."),
-    Preset("D11a", "UP-D11", "UP, 2nd payout, three tied for 2nd (UP-D11)", UNION_PACIFIC, 2, (4, 2, 2, 2),
-           (10, 6, 6, 6),
-           "Second payout. One player leads; three tie behind and occupy positions 2–4: "
-           "(8 + 6 + 4) ÷ 3 = 6 each."),
-    Preset("D11b", "UP-D11", "UP, 3rd payout, three tied for 1st (UP-D11)", UNION_PACIFIC, 3, (3, 3, 3, 1),
-           (12, 12, 12, 6),
-           "Third payout. Three tie for the most UP shares and occupy positions 1–3: "
-           "(15 + 12 + 9) ÷ 3 = 12 each; the next player takes position 4."),
-)
-PRESETS_BY_KEY = {p.key: p for p in PRESETS}
-
-
-def explain(mode: str, number: int, shares: Mapping[str, int]) -> payouts.PayoutExplanation:
-    """The engine's explanation of one payout (a company worth ``number``, or UP payout ``number``)."""
-    if mode == UNION_PACIFIC:
-        return payouts.explain_union_pacific_payout(number, shares)
-    return payouts.explain_company_payout(number, shares)
-
-
-def amounts(mode: str, number: int, shares: Mapping[str, int]) -> dict[str, int]:
-    if mode == UNION_PACIFIC:
-        return payouts.union_pacific_payout(number, shares)
-    return payouts.company_payout(number, shares)
-
-
-def payout_table_html(shares: Mapping[str, int], result: Mapping[str, int]) -> str:
-    rows = "".join(
-        f"<tr><td class='name'>{html.escape(p)}</td><td>{shares[p]}</td><td><b>{result[p]}</b></td></tr>"
-        for p in shares
-    )
-    return (
-        "<table class='railkit-table railkit-payout-table'>"
-        f"<tr><th class='name'>{tr('player')}</th><th>{tr('shares')}</th><th>{tr('receives')}</th></tr>"
-        f"{rows}</table>"
-    )
-
-
-def steps_html(explanation: payouts.PayoutExplanation) -> str:
-    items = "".join(f"<li>{html.escape(step)}</li>" for step in explanation.steps)
-    return (f"<div class='railkit-explanation'><b>{html.escape(explanation.title)}</b>"
-            f"<ol class='railkit-steps'>{items}</ol></div>")
-
-
-def payout_figure(explanation: payouts.PayoutExplanation, shares: Mapping[str, int]) -> go.Figure:
-    players = list(explanation.amounts)
-    values = [explanation.amounts[p] for p in players]
-    fig = go.Figure(
-        go.Bar(
-            x=players,
-            y=values,
-            text=[str(v) for v in values],
-            textposition="outside",
-            marker_color=[BAR_COLOURS[i % len(BAR_COLOURS)] for i in range(len(players))],
-            customdata=[shares[p] for p in players],
-            hovertemplate=tr("%{x}: %{customdata} shares, receives %{y}") + "<extra></extra>",
-        )
-    )
-    top = max(values + [1])
-    fig.update_layout(
-        title=dict(text=tr("Money received (millions)"), font=dict(size=16)),
-        height=300,
-        width=420,
-        margin=dict(l=40, r=10, t=50, b=40),
-        yaxis=dict(range=[0, top * 1.25], dtick=max(1, top // 5), fixedrange=True),
-        xaxis=dict(fixedrange=True),
-        template="none",  # plotly's default template adds ~8 KB of JSON to every render
-        plot_bgcolor="white",
-        font=dict(size=14),
-    )
-    return fig
 
 
 class DividendsApp(App):
@@ -142,7 +52,7 @@ class DividendsApp(App):
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
-        self.explanation: payouts.PayoutExplanation | None = None  # last calculator result
+        self.explanation: payouts.PayoutExplanation[str] | None = None  # last calculator result
         self.calculated: tuple[str, int, dict[str, int]] | None = None  # (mode, number, shares)
         self.quiz_situation: tuple[str, int, dict[str, int]] | None = None
         self.quiz_answers: dict[str, int] | None = None  # the right amounts of the dealt situation
@@ -181,7 +91,7 @@ class DividendsApp(App):
         self.share_fields = [
             widgets.Text(value=v, description=name, placeholder="0",
                          style={"description_width": "60px"}, layout=widgets.Layout(width="150px"))
-            for name, v in zip(PLAYER_NAMES, ("3", "3", "3", "1", "0", "0"))
+            for name, v in zip(PLAYER_NAMES, ("3", "3", "3", "1", "0", "0"), strict=True)
         ]
         # CSS classes: stable handles for browser tests and benchmarks.
         self.value_field.add_class("railkit-value")
@@ -278,8 +188,7 @@ class DividendsApp(App):
             (tr("Rulebook examples"), tr("fill the calculator with a worked example from the rulebooks")),
             (tr("Quiz"), tr("deal a random situation, type each player's amount, then Check")),
         ]
-        rows = "".join(f"<li><b>{html.escape(k)}</b> — {html.escape(v)}</li>" for k, v in items)
-        return f"<details open><summary><b>{tr('Legend')}</b></summary><ul>{rows}</ul></details>"
+        return legend_html(items)
 
     # ------------------------------------------------------------------ calculator
     def read_calculator(self) -> tuple[str, int, dict[str, int]]:
@@ -292,12 +201,12 @@ class DividendsApp(App):
         shares = {
             name: parse_whole(field.value or "0", name, minimum=0, maximum=MAX_SHARES)
             if field.value.strip() != "" else 0
-            for name, field in zip(PLAYER_NAMES[: self.players.value], self.share_fields)
+            for name, field in zip(PLAYER_NAMES[: self.players.value], self.share_fields, strict=False)
         }
         return mode, number, shares
 
     @guarded
-    def on_pay(self) -> payouts.PayoutExplanation:
+    def on_pay(self) -> payouts.PayoutExplanation[str]:
         mode, number, shares = self.read_calculator()
         explanation = explain(mode, number, shares)
         # Everything checked and computed: only now change what is shown.
@@ -323,51 +232,20 @@ class DividendsApp(App):
             field.value = str(shares[i]) if i < len(shares) else "0"
 
     @guarded
-    def load_preset(self, key: str) -> payouts.PayoutExplanation | None:
+    def load_preset(self, key: str) -> payouts.PayoutExplanation[str] | None:
         preset = PRESETS_BY_KEY[key]
         self.set_calculator(preset.mode, preset.number, preset.shares)
         self.tabs.selected_index = 0
         explanation = self.on_pay()
         if explanation is not None:
-            book = ", ".join(f"{p} {a}" for p, a in zip(PLAYER_NAMES, preset.rulebook))
-            self.show_info(tr("{label}: {note} The rulebook gives: {amounts}.",
-                              label=tr(preset.label), note=tr(preset.note), amounts=book))
+            self.show_info(tr("{label}: {note} {book}", label=tr(preset.label), note=tr(preset.note),
+                              book=preset.book_words()))
         return explanation
 
     # ------------------------------------------------------------------ UP table
     @guarded
     def on_table_payout(self) -> None:
-        number = int(self.table_payout.value)
-        row_names = [tr("1st"), tr("2nd"), tr("3rd"), tr("4th"), tr("5th")]
-        head = "".join(
-            f"<th class='{'hl' if n == number else ''}'>{tr('payout {n}', n=n)}</th>" for n in payouts.UP_TABLE
-        )
-        body = "".join(
-            f"<tr><th class='name'>{row_names[pos]}</th>"
-            + "".join(f"<td class='{'hl' if n == number else ''}'>{payouts.UP_TABLE[n][pos]}</td>"
-                      for n in payouts.UP_TABLE)
-            + "</tr>"
-            for pos in range(5)
-        )
-        table = (f"<table class='railkit-table'><tr><th class='name'>{tr('position')}</th>{head}</tr>"
-                 f"{body}</table>")
-        # Ties (UP-D11): a group of k players tied, whose best position is p. The amounts come from the
-        # engine: players ahead of the group hold distinct larger counts.
-        tie_head = "".join(f"<th>{tr('{k} tied', k=k)}</th>" for k in range(1, 6))
-        tie_rows = ""
-        for start in range(1, 6):
-            cells = ""
-            for k in range(1, 6):
-                ahead = {f"a{i}": 20 - i for i in range(start - 1)}
-                tied = {f"t{i}": 5 for i in range(k)}
-                paid = payouts.union_pacific_payout(number, {**ahead, **tied})
-                cells += f"<td>{paid['t0']}</td>"
-            tie_rows += f"<tr><th class='name'>{tr('from {pos}', pos=row_names[start - 1])}</th>{cells}</tr>"
-        ties = (f"<p><b>{tr('Each tied player receives, at payout {n} (UP-D11)', n=number)}</b><br>"
-                f"{tr('rows: the best position the tied group occupies; columns: how many players tie')}</p>"
-                f"<table class='railkit-table railkit-tie-table'><tr><th class='name'></th>{tie_head}</tr>"
-                f"{tie_rows}</table>")
-        self.table_html.value = table + ties
+        self.table_html.value = up_table_html(int(self.table_payout.value))
 
     # ------------------------------------------------------------------ quiz
     def deal(self) -> tuple[str, int, dict[str, int]]:
@@ -380,7 +258,7 @@ class DividendsApp(App):
             if any(counts):
                 break
         number = rng.randint(2, 4) if mode == UNION_PACIFIC else rng.randint(2, 12)
-        return mode, number, dict(zip(PLAYER_NAMES, counts))
+        return mode, number, dict(zip(PLAYER_NAMES, counts, strict=False))
 
     @guarded
     def on_deal(self) -> None:
@@ -390,7 +268,7 @@ class DividendsApp(App):
         self.quiz_checked = False
         what = (tr("A railway company worth {value} pays out.", value=number) if mode == COMPANY
                 else tr("Union Pacific pays out: payout {n} of the game.", n=number))
-        holdings = "".join(f"<tr><td class='name'>{p}</td><td>{n}</td></tr>" for p, n in shares.items())
+        holdings = "".join(f"<tr><td class='name'>{html.escape(p)}</td><td>{n}</td></tr>" for p, n in shares.items())
         self.quiz_html.value = (
             f"<p><b>{html.escape(what)}</b> {tr('How much does each player receive?')}</p>"
             f"<table class='railkit-table'><tr><th class='name'>{tr('player')}</th><th>{tr('shares')}</th></tr>"
@@ -408,7 +286,7 @@ class DividendsApp(App):
             raise InputError(tr("Press “New situation” first."))
         mode, number, shares = self.quiz_situation
         typed = {p: parse_whole(f.value, tr("{player}'s amount", player=p), minimum=0)
-                 for p, f in zip(shares, self.answer_fields)}
+                 for p, f in zip(shares, self.answer_fields, strict=False)}
         right = {p: typed[p] == self.quiz_answers[p] for p in shares}
         all_right = all(right.values())
         if not self.quiz_checked:  # the first check of a situation counts for the score
@@ -416,7 +294,7 @@ class DividendsApp(App):
             self.quiz_score[0] += int(all_right)
             self.quiz_checked = True
         rows = "".join(
-            f"<tr><td class='name'>{p}</td><td>{typed[p]}</td><td>{self.quiz_answers[p]}</td>"
+            f"<tr><td class='name'>{html.escape(p)}</td><td>{typed[p]}</td><td>{self.quiz_answers[p]}</td>"
             f"<td class='{'railkit-right' if right[p] else 'railkit-wrong'}'>"
             f"{'✔ ' + tr('right') if right[p] else '✘ ' + tr('wrong')}</td></tr>"
             for p in shares

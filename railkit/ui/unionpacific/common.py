@@ -1,4 +1,5 @@
-"""Small pieces shared by the Union Pacific lessons (building, setting up): names and labels.
+"""Pieces every Union Pacific lesson shares: names and labels, the share-deck options, the payout
+steps and the UP-B2a–f checklist as HTML, and the lessons' style.
 
 Only presentation lives here; every verdict comes from the engine (``railkit.unionpacific``).
 """
@@ -6,13 +7,15 @@ Only presentation lives here; every verdict comes from the engine (``railkit.uni
 from __future__ import annotations
 
 import html
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from railkit.ui.i18n import tr
-from railkit.unionpacific import GENERAL, TRACK_TYPES, Board
-from railkit.unionpacific.dividends import UP
+from railkit.unionpacific import GENERAL, TRACK_TYPES, UP, Board, PayoutExplanation, PlacementExplanation
 
 TRACK_CARDS: tuple[str, ...] = (*TRACK_TYPES, GENERAL)
+DECKS = ("standard", "finnish", "dividend_cards")
+DECK_RULE = {"standard": "UP-S7", "finnish": "UP-S7-FI", "dividend_cards": "UP-V1"}
 
 
 def card_label(board: Board, card: str) -> str:
@@ -58,10 +61,47 @@ def section_label(board: Board, section: Any) -> str:
               track=card_label(board, section.track_type), spaces=section.spaces)
 
 
-# ipywidgets 8.1's Layout has no ``gap``; these lessons space their rows with CSS instead.
+# -- the share-deck options (UP-S7, UP-S7-FI, UP-V1, UP-V2) --------------------------------------
+def deck_name(deck: str, in_sentence: bool = False) -> str:
+    if in_sentence:
+        return {"standard": tr("the standard deck"), "finnish": tr("the Finnish deck"),
+                "dividend_cards": tr("the dividend-card variant")}[deck]
+    return {"standard": tr("Standard deck"), "finnish": tr("Finnish deck"),
+            "dividend_cards": tr("Dividend-card variant")}[deck]
+
+
+def option_name(deck: str, safe_round: bool, in_sentence: bool = False) -> str:
+    """“Standard deck (UP-S7)”, “the Finnish deck (UP-S7-FI) + safe round (UP-V2)”, ..."""
+    name = f"{deck_name(deck, in_sentence)} ({DECK_RULE[deck]})"
+    return tr("{deck} + safe round (UP-V2)", deck=name) if safe_round else name
+
+
+# -- the engine's explanations as HTML ------------------------------------------------------------
+def steps_html(explanation: PayoutExplanation[str]) -> str:
+    """One payout worked out step by step (UP-D2..UP-D11), in the engine's words."""
+    items = "".join(f"<li>{html.escape(step)}</li>" for step in explanation.steps)
+    return (f"<div class='railkit-explanation'><b>{html.escape(explanation.title)}</b>"
+            f"<ol class='railkit-steps'>{items}</ol></div>")
+
+
+def checklist_html(explanation: PlacementExplanation) -> str:
+    """The six conditions of UP-B2 as a table: pass/fail, rule, the engine's sentence."""
+    verdict = (f"<span class='railkit-right'>{tr('allowed')}</span>" if explanation.legal
+               else f"<span class='railkit-wrong'>{tr('not allowed')}</span>")
+    rows = "".join(
+        f"<tr class='{'pass' if c.passed else 'fail'}'>"
+        f"<td class='{'railkit-right' if c.passed else 'railkit-wrong'}'>{'✔' if c.passed else '✘'}</td>"
+        f"<td class='name nowrap'>{c.rule}</td><td class='name'>{html.escape(c.sentence)}</td></tr>"
+        for c in explanation.checks
+    )
+    return (f"<div class='railkit-checklist'><b>{html.escape(explanation.title)}</b>: {verdict}"
+            f"<table class='railkit-table'><tr><th></th><th class='name'>{tr('rule')}</th>"
+            f"<th class='name'>{tr('what the engine checked')}</th></tr>{rows}</table></div>")
+
+
+# The lessons' look (rows are spaced by the framework's STYLE).
 LESSON_STYLE = """
 <style>
-.railkit-app .railkit-row { gap: 8px; flex-wrap: wrap; align-items: center; }
 .railkit-app .railkit-checklist table.railkit-table td, .railkit-app .railkit-answers td { vertical-align: top; }
 .railkit-app .railkit-checklist table.railkit-table { margin-top: 4px; }
 .railkit-app .railkit-checklist table.railkit-table td { padding: 2px 10px; line-height: 1.35; }
@@ -81,12 +121,3 @@ LESSON_STYLE = """
 .railkit-app .widget-radio-box label { font-size: 16px; }
 </style>
 """
-
-
-def row(children: list[Any], **layout: Any) -> Any:
-    """An HBox whose children are spaced and wrap (class ``railkit-row``, see ``LESSON_STYLE``)."""
-    import ipywidgets as widgets
-
-    box = widgets.HBox(children, layout=widgets.Layout(**layout))
-    box.add_class("railkit-row")
-    return box

@@ -1,4 +1,4 @@
-"""The Union Pacific board as a plotly figure, on the offline basemap (``railkit.ui.basemap``).
+"""The Union Pacific board as a plotly figure, on the offline basemap (``basemap``).
 
 ``board_figure(board, trains_on=None, highlight=None)`` draws:
 
@@ -11,6 +11,9 @@
 * cities with names, headquarters as stars in the company's colour;
 * ``highlight``: section ids drawn with a wide yellow band underneath (e.g. the legal sections).
 
+``building_map`` adds what the building lessons need: the selected section as a blue band, numbers on
+candidate sections and a zoom onto some sections.
+
 It only reads the board (``railkit.unionpacific.board``): cities, sections, companies, track labels.
 """
 
@@ -18,12 +21,13 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import plotly.graph_objects as go
 
-from railkit.ui.basemap import basemap_trace, fit_ranges, map_layout, project
 from railkit.ui.i18n import tr
+from railkit.ui.unionpacific.basemap import basemap_trace, fit_ranges, map_layout, project
 
 # Track type -> (line colour, dash). Dashes keep the types apart for colour-blind learners.
 TRACK_STYLES: Sequence[tuple[str, str]] = (
@@ -35,6 +39,7 @@ TRACK_STYLES: Sequence[tuple[str, str]] = (
 )
 PARALLEL_OFFSET_KM = 28.0
 HIGHLIGHT = "rgba(255, 196, 0, 0.55)"
+SELECTED = "rgba(30, 99, 196, 0.45)"
 
 
 def _track_style(board: Any) -> dict[str, tuple[str, str]]:
@@ -139,7 +144,7 @@ def board_figure(
             if index < len(slots):
                 slots[index] = (None, key)
         name = f"{section.a}–{section.b}"
-        for (x, y), (start_key, train_key) in zip(points, slots):
+        for (x, y), (start_key, train_key) in zip(points, slots, strict=False):
             if train_key is not None:
                 company = companies.get(train_key)
                 train_x.append(x)
@@ -203,4 +208,43 @@ def board_figure(
     map_layout(fig, x_range, y_range, height=height)
     if title:
         fig.update_layout(title=dict(text=title, x=0.01, font=dict(size=16)))
+    return fig
+
+
+def building_map(board: Any, trains_on: Mapping[str, Sequence[str]], highlight: Sequence[str] = (),
+                 selected: str | None = None, numbered: Sequence[str] = (), title: str | None = None,
+                 highlight_name: str | None = None, height: int = 600, focus: Sequence[str] = ()) -> go.Figure:
+    """``board_figure`` plus the selected section as a blue band, numbers on candidate sections
+    (``numbered``), and a zoom onto the ``focus`` sections."""
+    fig = board_figure(board, trains_on=trains_on, highlight=highlight, title=title, height=height)
+    if highlight_name:  # board_figure always calls its highlight band “legal sections”
+        for trace in fig.data:
+            if trace.name == tr("legal sections"):
+                trace.name = highlight_name
+    geometry = section_geometry(board)
+    if selected is not None and selected in board.sections:
+        (ax, ay), (bx, by) = geometry[selected]
+        band = go.Scatter(x=[ax, bx], y=[ay, by], mode="lines", line=dict(color=SELECTED, width=22),
+                          name=tr("selected section"), hoverinfo="skip")
+        fig.add_trace(band)
+        fig.data = (fig.data[0], fig.data[-1], *fig.data[1:-1])  # under the sections, above the basemap
+    if focus:
+        points = [p for sid in focus if sid in geometry for p in geometry[sid]]
+        xs_, ys_ = [p[0] for p in points], [p[1] for p in points]
+        cx, cy = (min(xs_) + max(xs_)) / 2, (min(ys_) + max(ys_)) / 2
+        half_w = max((max(xs_) - min(xs_)) * 0.65, 450.0)  # km; at least a few states wide
+        half_h = max((max(ys_) - min(ys_)) * 0.65, 300.0)
+        fig.update_layout(xaxis_range=[cx - half_w, cx + half_w], yaxis_range=[cy - half_h, cy + half_h])
+    if numbered:
+        xs, ys, labels, hover = [], [], [], []
+        for i, sid in enumerate(numbered, 1):
+            (ax, ay), (bx, by) = geometry[sid]
+            xs.append((ax + bx) / 2)
+            ys.append((ay + by) / 2)
+            labels.append(str(i))
+            hover.append(f"{i}: {board.sections[sid].name}")
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="markers+text", text=labels, hovertext=hover,
+                                 hoverinfo="text", textfont=dict(size=13, color="white"),
+                                 marker=dict(size=24, color="#1e63c4", line=dict(color="white", width=2)),
+                                 name=tr("candidate number")))
     return fig

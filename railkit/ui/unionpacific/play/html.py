@@ -1,15 +1,17 @@
-"""Panels of the Union Pacific game app (``railkit.ui.up_play``): HTML built from the engine's view and
-payout records, and the legend. Pure functions: they read, never change, a game.
+"""The play lesson's HTML, built from the engine's view and payout records, its words about the game,
+and the legend. Pure functions: they read, never change, a game. Player names are escaped everywhere.
 """
 
 from __future__ import annotations
 
 import html
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
+from railkit.game import Outcome
 from railkit.ui.app import legend_html
 from railkit.ui.i18n import tr
-from railkit.ui.up_common import company_html, company_name
+from railkit.ui.unionpacific.common import company_html, company_name
 from railkit.unionpacific import IMAGINARY, UP, PayoutRecord
 
 PLAY_STYLE = """
@@ -95,8 +97,8 @@ def payout_html(record: PayoutRecord, total: int, hidden: bool, open_: bool, you
         steps = "".join(f"<li>{esc(step)}</li>" for step in e.steps)
         items += (f"<details><summary><b>{esc(e.title)}</b> — {esc(paid)}</summary>"
                   f"<ol class='railkit-steps'>{steps}</ol></details>")
-    breakdown = (f"<div class='railkit-breakdown'><div>{tr('Company by company, then Union Pacific (UP-D8); click one for its steps (UP-D2..UP-D11):')}</div>"
-                 f"{items}</div>")
+    intro = tr("Company by company, then Union Pacific (UP-D8); click one for its steps (UP-D2..UP-D11):")
+    breakdown = f"<div class='railkit-breakdown'><div>{intro}</div>{items}</div>"
     body = f"<div class='railkit-payout-body'>{amounts}{breakdown}</div>"
     if not open_:
         body = f"<details><summary>{tr('Show this payout')}</summary>{body}</details>"
@@ -127,7 +129,8 @@ def companies_html(board: Any, v: Mapping[str, Any], you: str | None) -> str:
         if key == UP:
             trains, value, left = "—", "—", "—"
         else:
-            trains, value, left = on_board.get(key, 0), v["company_values"][key], v["supply"].get(key, 0)
+            trains, value, left = (str(on_board.get(key, 0)), str(v["company_values"][key]),
+                                   str(v["supply"].get(key, 0)))
         body += (f"<tr><td class='name nowrap'>{company_html(board, key)}</td><td>{trains}</td><td>{value}</td>"
                  f"<td>{left}</td>{cells}</tr>")
     return (f"<table class='railkit-table railkit-companies'><tr><th class='name'>{tr('company')}</th>"
@@ -171,12 +174,51 @@ def display_html(board: Any, v: Mapping[str, Any]) -> str:
     return cards_html(cards)
 
 
+# -- words ----------------------------------------------------------------------------------------
+def step_words(phase: str) -> str:
+    """What the player to act does in ``phase``, with its rule."""
+    return {
+        "first_share": tr("choose a first share to lay face down (UP-S5)"),
+        "action": tr("build, invest or pass (UP-T3)"),
+        "draw": tr("draw a share (UP-B3)"),
+        "exchange": tr("exchange a share for a UP share (UP-B4) or end the turn (UP-B6)"),
+    }.get(phase, tr("the game is over (UP-D12)"))
+
+
+def final_words(result: Outcome, you: str | None) -> str:
+    """“The game is over (UP-D12): Ann wins with 95 million.” (plain text; escape it for HTML)."""
+    winners = result.winners
+    best = result.money[winners[0]] if winners else 0
+    if len(winners) == 1:
+        if winners[0] == you:
+            return tr("The game is over (UP-D12): you win with {m} million!", m=best)
+        return tr("The game is over (UP-D12): {winner} wins with {m} million.", winner=winners[0], m=best)
+    return tr("The game is over (UP-D12): {winners} share the win with {m} million each (a railkit ruling).",
+              winners=(" " + tr("and") + " ").join(winners), m=best)
+
+
+def result_html(result: Outcome, you: str | None) -> str:
+    """The final money of every player, the winners marked (UP-D12)."""
+    winners = result.winners
+    rows = "".join(
+        f"<tr class='{'winner' if p in winners else ''}'><td class='name'>{html.escape(p)}"
+        f"{' ' + tr('(you)') if p == you else ''}</td><td>{m}</td>"
+        f"<td class='name'>{'★ ' + tr('winner') if p in winners else ''}</td></tr>"
+        for p, m in sorted(result.money.items(), key=lambda kv: -kv[1]))
+    note = tr("Only money counts; cards in hand are worth nothing (UP-D12). Equal money shares the win (a railkit "
+              "ruling).")
+    return (f"<div class='railkit-panel'><h4>{html.escape(final_words(result, you))}</h4>"
+            f"<table class='railkit-table'><tr><th class='name'>{tr('player')}</th><th>{tr('final money (millions)')}</th>"
+            f"<th></th></tr>{rows}</table><p class='railkit-muted'>{note}</p></div>")
+
+
 def play_legend_html() -> str:
     """What each part of the app is for, with its rule IDs."""
     items = [
-        (tr("New game and options"), tr("against 1–5 computer players or hot seat; the share deck (UP-S7, "
-                                        "UP-S7-FI, UP-V1) and the variants, each with its rule ID; the same "
-                                        "game number deals the same game")),
+        (tr("New game and options"), tr("against 1–5 computer players or hot seat (type the players' names, "
+                                        "separated by commas); the share deck (UP-S7, UP-S7-FI, UP-V1) and the "
+                                        "variants, each with its rule ID; the same game number deals the same "
+                                        "game")),
         (tr("Show my hand"), tr("hot seat only: hands are secret, so the player to act shows theirs when the "
                                 "others look away; it hides again when the turn passes")),
         (tr("Your hand"), tr("your track cards and the shares in your hand; only shares on the table count "
@@ -200,7 +242,8 @@ def play_legend_html() -> str:
         (tr("Exercise"), tr("after each payout: type how much one company paid, then Check; the breakdown "
                             "appears after your answer")),
         (tr("Undo, Save, Load"), tr("undo goes back to just before your last move; Save gives the game as "
-                                    "text and as a file; Load replays a pasted game (a broken one is "
-                                    "refused and nothing changes)")),
+                                    "text and as a file; Load replays a pasted game, Load a file an "
+                                    "uploaded one of at most 1 MB (a broken one is refused and nothing "
+                                    "changes)")),
     ]
     return legend_html(items)

@@ -1,0 +1,217 @@
+"""The Vom Kap bis Kairo auction lesson (``notebooks/kk_auction.ipynb``, rules KK-A1..KK-A7).
+
+Two tabs and a legend:
+
+* Auction — a real game (``railkit.capecairo.new_game``) against one to three computer players
+  (``HeuristicBot``) in a ``railkit.session.Session``. The cards on sale are shown (KK-A1); the computer
+  players hand in sealed bids first, and the learner sees only *that* they did (``view``, KK-A2); the
+  learner types a bid. The reveal shows every bid, the money left, the choosing order with each
+  tie-break step in the engine's words (KK-A3..KK-A5), and which card each player took (KK-A6). When it
+  is the learner's turn to choose, one button per card. After the auction, “Next auction” plays the
+  building phase quickly — the learner's builds are decided by the computer too — and shows what
+  happened, then the next auction begins with the cards left in the deck.
+* Who chooses first? — the order exercise (``quiz.QuizPanel``).
+
+The engine decides everything: what a legal bid is, the order, who chooses when.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+from typing import Any
+
+import ipywidgets as widgets
+
+from railkit.capecairo import Bid, CapeToCairoGame, Choose
+from railkit.session import SessionError
+from railkit.ui.app import App, InputError, guarded, legend_html
+from railkit.ui.capecairo.auction.quiz import QuizPanel
+from railkit.ui.capecairo.common import KK_STYLE, card_title, events_html, ordinal, pounds
+from railkit.ui.capecairo.panels import AuctionPanel, KkSession, StartPanel, start_session
+from railkit.ui.i18n import tr
+from railkit.ui.widgets import button, html_box, row
+
+
+def building(game: Any, _player: str | None = None) -> bool:
+    return bool(game.phase == "build")
+
+
+class KkAuctionApp(App):
+    """Bid in a real game against computer players, see the reveal and choose; the order quiz."""
+
+    title = "Vom Kap bis Kairo: the auction"
+
+    def __init__(self, seed: int | None = None, players: int = 3) -> None:
+        self.rng = random.Random(seed)
+        self.session: KkSession | None = None
+        self.building_events: list[str] = []  # the story of the last round: reveal, choices, building
+        self._round_start = 0  # where in the narrative the learner's last bid begins
+        self._start_players = players
+        super().__init__()
+        self.on_new_game()
+        self.quiz.on_new_question()
+
+    # ------------------------------------------------------------------ building the widgets
+    def build(self) -> widgets.Widget:
+        m = self.messages
+        self.start = StartPanel(m, self._start_players,
+                                tr("Start a new game: everyone at £100, a freshly shuffled deck (KK-S1)"),
+                                self.on_new_game, name_width="260px", players_width="280px", new_width=None)
+        self.auction = AuctionPanel(m, on_bid=self.on_bid, on_choose=self.on_choose)
+        self.status = html_box("railkit-kk-status")
+        self.next_button = button(tr("Next auction"), "railkit-kk-next", "forward", "primary",
+                                  tr("Play the building phase quickly, then turn up new cards (KK-A1)"), "200px")
+        self.next_button.on_click(lambda _b: self.on_next_auction())
+        self.building_html = html_box("railkit-kk-building")
+        a = self.auction
+        game_tab = widgets.VBox([
+            row([self.start.name_field, self.start.players, self.start.new_button]),
+            self.status, a.offer_html, a.bid_row, a.choose_box, self.next_button,
+            a.reveal, a.players_html, self.building_html,
+        ])
+        self.quiz = QuizPanel(m, self.rng)
+        self.tabs = widgets.Tab(children=[game_tab, self.quiz.widget])
+        for i, title in enumerate([tr("Auction"), tr("Who chooses first?")]):
+            self.tabs.set_title(i, title)
+        self.legend = html_box("railkit-legend", self._legend_html())
+        return widgets.VBox([widgets.HTML(KK_STYLE), self.tabs, self.legend])
+
+    def _legend_html(self) -> str:
+        return legend_html([
+            (tr("Your name, Players, New game"), tr("start a game against 1 to 3 computer players; everyone has £100 "
+                                                     "(KK-S1)")),
+            (tr("Cards on sale"), tr("one per player (KK-A1): the terrain, the tracks needed to cross it (KK-C3), "
+                                     "its track pieces (▮ = one piece) and the coin paid for crossing it")),
+            (tr("Your bid £ / Hand in sealed bid"), tr("a whole number from 0 up to your money (KK-A2). The others' "
+                                                       "bids stay hidden until yours is in; everyone pays their own "
+                                                       "bid, winner or not (KK-A3)")),
+            (tr("Reveal"), tr("all bids, the money left, and how the engine settled the choosing order, step by step "
+                              "(KK-A4, KK-A5)")),
+            (tr("Take …"), tr("when it is your turn to choose, take one card; it joins the end of your line (KK-A6)")),
+            (tr("Next auction"), tr("plays the building phase quickly — your builds are decided by the computer — "
+                                    "and lists what happened; then new cards go on sale")),
+            (tr("Players table"), tr("money, terrain crossed, bonus tracks and the line of cards in front of each "
+                                     "train, the next to cross first (bold edge)")),
+            (tr("Who chooses first?"), tr("pick the choosing order for 1st, 2nd, … and press Check; New situation "
+                                          "deals another")),
+        ])
+
+    # ------------------------------------------------------------------ the game
+    @property
+    def game(self) -> CapeToCairoGame:
+        return self._session().game
+
+    @property
+    def you(self) -> str:
+        you = self._session().you
+        assert you is not None
+        return you
+
+    def view(self) -> dict[str, Any]:
+        return dict(self.game.view(self.you))
+
+    def _session(self) -> KkSession:
+        if self.session is None:
+            raise InputError(tr("Press “New game” first."))
+        return self.session
+
+    def _bots(self, **how: Any) -> list[str]:
+        """The computer players move (``how``: ``stop`` or ``autopilot``, see ``Session.run_bots``)."""
+        session = self._session()
+        events = session.run_bots(**how)
+        if session.paused:
+            raise SessionError(tr("the computer players did not finish their moves; start a new game"))
+        return events
+
+    @guarded
+    def on_new_game(self) -> None:
+        you, players = self.start.read()
+        self.session = start_session(you, players, seed=self.rng.randrange(1_000_000))
+        self.building_events, self._round_start = [], 0
+        self._bots(stop=building)  # the computer players hand in their sealed bids
+        self.auction.bid_field.value = ""
+        self.refresh()
+        self.show_info(tr("A new game: {n} cards are on sale. The computer players have handed in their sealed "
+                          "bids; type yours and press “Hand in sealed bid”.", n=len(self.view()["offer"])))
+
+    @guarded
+    def on_bid(self) -> None:
+        amount = self.auction.read_bid()
+        session = self._session()
+        start = len(self.game.narrative)
+        session.play(Bid(self.you, amount), bots=False)  # the engine refuses a bad bid; nothing changes
+        self._round_start, self.building_events = start, []
+        self.auction.bid_field.value = ""
+        try:
+            self._bots(stop=building)  # computer players who choose before you
+        finally:
+            self.refresh()
+        v = self.view()
+        place = v["last_auction"]["order"].index(self.you) + 1
+        if v["phase"] == "choose" and v["current_player"] == self.you:
+            self.show_ok(tr("Bids revealed. You paid {bid} and choose {place}: take a card.",
+                            bid=pounds(amount), place=ordinal(place)))
+        else:
+            self.show_ok(tr("Bids revealed. You paid {bid} and chose {place}. See the reveal below.",
+                            bid=pounds(amount), place=ordinal(place)))
+
+    @guarded
+    def on_choose(self, card_id: str) -> None:
+        self._session().play(Choose(self.you, card_id), bots=False)  # the engine checks turn and card (KK-A4)
+        try:
+            self._bots(stop=building)
+        finally:
+            self.refresh()
+        card = self.game.card(card_id).to_dict()
+        self.show_ok(tr("You took {card}; it is now at the end of your line (KK-A6). Press “Next auction” to go on.",
+                        card=card_title(card)))
+
+    @guarded
+    def on_next_auction(self) -> None:
+        game = self.game
+        if game.is_over:
+            raise InputError(tr("The game is over: press “New game” to play again."))
+        if game.phase != "build":
+            raise InputError(tr("Finish this auction first: hand in your bid, or take your card."))
+        try:
+            self._bots(autopilot=building)  # building phase, then the next sealed bids
+        finally:
+            self.building_events = self.game.narrative[self._round_start:]
+            self.refresh()
+        if self.game.is_over:
+            self.show_info(tr("The game is over: {result}", result=str(self.game.result())))
+        else:
+            self.show_info(tr("The building phase is over. Auction {n}: new cards are on sale; the computer players "
+                              "have bid, now it is your turn.", n=self.game.auction_no))
+
+    # ------------------------------------------------------------------ showing
+    def refresh(self) -> None:
+        v = self.view()
+        phase, record = v["phase"], v["last_auction"]
+        if phase == "over":
+            text, cls = str(self.game.result()), "kk-over"
+        elif phase == "bid":
+            text = tr("Auction {n}: the computer players have handed in sealed bids ({who}). Hand in yours: how much "
+                      "is choosing early worth to you? (KK-A2)", n=v["auction"],
+                      who=", ".join(v["bids_handed_in"]) or tr("none yet"))
+            cls = "kk-you"
+        elif phase == "choose":
+            text = tr("Auction {n}: it is your turn to choose a card (KK-A4).", n=v["auction"])
+            cls = "kk-you"
+        else:
+            text = tr("Auction {n} is over: {winner} chose first and opens the building phase (KK-A7). Press “Next "
+                      "auction” to play the building phase quickly and go on.", n=v["auction"],
+                      winner=record["order"][0] if record else "")
+            cls = ""
+        self.status.value = f"<div class='kk-banner {cls}'>{html.escape(text)}</div>"
+        self.auction.refresh(self._session())
+        self.next_button.layout.display = None if phase == "build" else "none"
+        if self.building_events:
+            heading = tr("What happened last round: the reveal, the choices and the building phase played by "
+                         "the computer (KK-A, KK-B)")
+            self.building_html.value = (
+                f"<details open><summary><b>{html.escape(heading)}</b></summary>"
+                f"<div class='kk-log'>{events_html(self.building_events)}</div></details>")
+        else:
+            self.building_html.value = ""

@@ -1,0 +1,298 @@
+"""Pieces the Vom Kap bis Kairo lessons share (``auction``, ``play``): words, the look, the computer
+players, what the app remembers about each auction, and the HTML of cards, players, the race and the
+reveal. The panels built from them are in ``panels``.
+
+Everything shown is taken from ``game.view(learner)``, so the learner sees exactly what a player at the
+table would see: no sealed bid of another player before the reveal (KK-A2), bonus tracks only as a
+count (KK-R2). Every verdict — legal or not, the choosing order, the cost of a build — comes from the
+engine; this module only draws.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from railkit.capecairo import REQUIREMENT, CapeToCairoGame
+from railkit.capecairo.bots import HeuristicBot
+from railkit.session import position_bots
+from railkit.ui.app import parse_whole
+from railkit.ui.i18n import tr
+
+DEFAULT_NAME = "Kim"
+BOT_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eva")
+MAX_BOT_MOVES = 5_000  # the engine always ends a game (KK-E1, KK-B8); this only guards the app's loop
+# The computer players: the same position always gets the same move, also after an undo.
+kk_bots = position_bots(HeuristicBot)
+
+PLAYER_HEX = {"red": "#c62828", "yellow": "#f2b705", "green": "#2e7d32", "blue": "#283593"}
+TERRAIN_HEX = {  # (border/text colour, background)
+    "river": ("#0277bd", "#e1f2fc"),
+    "mountains": ("#5d4e3f", "#ebe4dc"),
+    "desert": ("#a86f00", "#fcf0cf"),
+    "village": ("#a23b1c", "#f8e1d8"),
+    "savanna": ("#4f7f23", "#e6f1da"),
+}
+
+
+def terrain_name(terrain: str) -> str:
+    return {"river": tr("River"), "mountains": tr("Mountains"), "desert": tr("Desert"),
+            "village": tr("Village"), "savanna": tr("Savanna")}.get(terrain, terrain)
+
+
+def colour_name(colour: str) -> str:
+    return {"red": tr("red"), "yellow": tr("yellow"), "green": tr("green"), "blue": tr("blue")}.get(colour, colour)
+
+
+def ordinal(n: int) -> str:
+    return {1: tr("1st"), 2: tr("2nd"), 3: tr("3rd"), 4: tr("4th")}.get(n, tr("{n}th", n=n))
+
+
+def pounds(amount: int) -> str:
+    return tr("£{amount}", amount=amount)
+
+
+# -- look -----------------------------------------------------------------------------------------
+KK_STYLE = """
+<style>
+.railkit-app .kk-cards { display: flex; flex-wrap: wrap; gap: 10px; margin: 6px 0 8px 0; }
+.railkit-app .kk-card { width: 168px; border: 2px solid var(--kk-c); border-radius: 8px; background: var(--kk-bg);
+  padding: 6px 10px; line-height: 1.35; }
+.railkit-app .kk-card .kk-terrain { font-weight: bold; font-size: 18px; color: var(--kk-c); }
+.railkit-app .kk-card .kk-id { float: right; color: #666; font-size: 13px; }
+.railkit-app .kk-card .kk-coin { font-weight: bold; }
+.railkit-app .kk-chip { display: inline-block; border: 1px solid var(--kk-c); background: var(--kk-bg);
+  border-radius: 12px; padding: 0 8px; margin: 1px 3px 1px 0; font-size: 14px; white-space: nowrap; }
+.railkit-app .kk-chip.next { border-width: 2px; font-weight: bold; }
+.railkit-app .kk-bars { letter-spacing: 1px; color: var(--kk-c); }
+.railkit-app .kk-river { --kk-c: #0277bd; --kk-bg: #e1f2fc; }
+.railkit-app .kk-mountains { --kk-c: #5d4e3f; --kk-bg: #ebe4dc; }
+.railkit-app .kk-desert { --kk-c: #a86f00; --kk-bg: #fcf0cf; }
+.railkit-app .kk-village { --kk-c: #a23b1c; --kk-bg: #f8e1d8; }
+.railkit-app .kk-savanna { --kk-c: #4f7f23; --kk-bg: #e6f1da; }
+.railkit-app .kk-swatch { display: inline-block; width: 0.9em; height: 0.9em; border: 1px solid #444;
+  vertical-align: -0.1em; margin-right: 5px; border-radius: 2px; }
+.railkit-app table.railkit-table td { vertical-align: top; }
+.railkit-app table.railkit-table tr.kk-current td { background: #fff8dc; }
+.railkit-app table.kk-race { border-collapse: separate; border-spacing: 4px; margin: 4px 0 8px 0; }
+.railkit-app table.kk-race td { height: 30px; min-width: 84px; text-align: center; font-size: 14px;
+  border: 1px solid #c8c8c8; border-radius: 5px; background: #fafafa; color: #999; }
+.railkit-app table.kk-race td.kk-name { border: none; background: none; text-align: left; color: #222;
+  font-size: 16px; padding-right: 8px; white-space: nowrap; }
+.railkit-app table.kk-race td.kk-crossed { color: white; font-weight: bold; border-color: #555; }
+.railkit-app table.kk-race td.kk-queued { background: var(--kk-bg); border: 2px dashed var(--kk-c); color: #222; }
+.railkit-app table.kk-race td.kk-queued.next { border-style: solid; font-weight: bold; }
+.railkit-app table.kk-race td.kk-goal { border: none; background: none; color: #222; font-weight: bold; }
+.railkit-app table.kk-race td.kk-extra { border: none; background: none; color: #555; }
+.railkit-app .kk-banner { font-size: 18px; padding: 8px 12px; border-radius: 6px; background: #f3f3f3;
+  border-left: 6px solid #1e63c4; margin: 4px 0; }
+.railkit-app .kk-banner.kk-you { background: #fff3c4; border-left-color: #e0a800; }
+.railkit-app .kk-banner.kk-over { background: #e6f4ea; border-left-color: #2e7d32; }
+.railkit-app .kk-log { max-height: 320px; overflow-y: auto; border: 1px solid #ddd; padding: 4px 10px;
+  background: #fcfcfc; font-size: 15px; }
+.railkit-app .kk-log ol, .railkit-app .kk-log ul { margin: 2px 0; padding-left: 22px; }
+.railkit-app .kk-events li { margin-bottom: 2px; }
+.railkit-app .kk-muted { color: #555; }
+.railkit-app .widget-button { font-size: 15px; }
+.railkit-app button.kk-take { height: auto; min-height: 36px; white-space: normal; font-size: 15px; }
+.railkit-app .railkit-kk-reveal { margin-top: 6px; }
+</style>
+"""
+
+
+
+# -- names and seats --------------------------------------------------------------------------------
+def seat_names(you: str, players: int) -> list[str]:
+    """The learner in the first seat, then computer players with other names (seating order, KK-B3)."""
+    bots = [n for n in BOT_NAMES if n.casefold() != you.casefold()]
+    return [you, *bots[: players - 1]]
+
+
+def read_bid(text: str) -> int:
+    """A typed bid as a whole number. Empty or not a whole number: ``InputError``. Whether the amount
+    is allowed (0 up to the player's money, KK-A2) is the engine's decision, so a negative number is
+    passed on for the engine to refuse with its rule."""
+    raw = str(text).strip()
+    if raw.startswith("-") and raw[1:].strip().isdigit():
+        return -int(raw[1:].strip())
+    return parse_whole(raw, tr("Your bid"))
+
+
+# -- what the app remembers about each auction -------------------------------------------------------
+class AuctionNotes:
+    """For each auction: the card each player took (KK-A6) and everyone's money right after paying the
+    bids (KK-A3), for the reveal table. A ``railkit.session.Notes``: told every move as it is made."""
+
+    def __init__(self) -> None:
+        self.taken: dict[int, dict[str, str]] = {}  # auction number -> {player: card id taken}
+        self.money_left: dict[int, dict[str, int]] = {}  # auction number -> money right after paying bids
+
+    def clear(self) -> None:
+        self.taken.clear()
+        self.money_left.clear()
+
+    def note(self, game: CapeToCairoGame, action: Any, events: list[str]) -> None:
+        record = game.last_auction
+        if not record:
+            return
+        number = record["number"]
+        if number not in self.money_left:  # this move revealed the bids (KK-A3)
+            self.money_left[number] = dict(game.money)
+        offer = set(record["offer"])
+        taken = self.taken.setdefault(number, {})
+        for p in record["order"]:
+            if p not in taken:
+                for card_id in game.queues[p]:
+                    if card_id in offer:
+                        taken[p] = card_id
+
+
+# -- HTML pieces ------------------------------------------------------------------------------------
+def bars(n: int) -> str:
+    return "▮" * n if n else "–"
+
+
+def card_title(card: Mapping[str, Any]) -> str:
+    """One line for tooltips and buttons: “Mountains (needs 9) · 2 track pieces · coin £6”."""
+    pieces = tr("1 track piece") if card["tracks"] == 1 else tr("{n} track pieces", n=card["tracks"])
+    return tr("{terrain} (needs {need}) · {pieces} · coin {coin}", terrain=terrain_name(card["terrain"]),
+              need=needs(card), pieces=pieces, coin=pounds(card["coin"]))
+
+
+def needs(card: Mapping[str, Any]) -> int:
+    """Tracks needed to cross the card's terrain (KK-C3), from the engine's table."""
+    return REQUIREMENT[card["terrain"]]
+
+
+def card_html(card: Mapping[str, Any], note: str = "") -> str:
+    """A terrain card as on the table (KK-C2): terrain, tracks needed (KK-C3), track pieces, coin."""
+    t = card["terrain"]
+    pieces = tr("1 track piece") if card["tracks"] == 1 else tr("{n} track pieces", n=card["tracks"])
+    extra = f"<div class='kk-muted'>{html.escape(note)}</div>" if note else ""
+    return (f"<div class='kk-card kk-{html.escape(t)}' title='{html.escape(card_title(card))}'>"
+            f"<span class='kk-id'>{html.escape(card['id'])}</span>"
+            f"<div class='kk-terrain'>{html.escape(terrain_name(t))}</div>"
+            f"<div>{tr('needs {n} tracks', n=needs(card))}</div>"
+            f"<div><span class='kk-bars'>{bars(card['tracks'])}</span> {html.escape(pieces)}</div>"
+            f"<div class='kk-coin'>{tr('coin {coin}', coin=pounds(card['coin']))}</div>{extra}</div>")
+
+
+def cards_html(cards: Iterable[Mapping[str, Any]], empty: str = "") -> str:
+    items = "".join(card_html(c) for c in cards)
+    return f"<div class='kk-cards'>{items}</div>" if items else f"<p class='kk-muted'>{html.escape(empty)}</p>"
+
+
+def chip_html(card: Mapping[str, Any], first: bool = False) -> str:
+    """A small card in a player's line: terrain, tracks needed, ▮ per track piece, coin."""
+    t = card["terrain"]
+    return (f"<span class='kk-chip kk-{html.escape(t)}{' next' if first else ''}' "
+            f"title='{html.escape(card['id'] + ': ' + card_title(card))}'>"
+            f"{html.escape(terrain_name(t))} {needs(card)} · <span class='kk-bars'>{bars(card['tracks'])}</span>"
+            f" · {pounds(card['coin'])}</span>")
+
+
+def line_html(cards: Sequence[Mapping[str, Any]], mark_next: bool = True) -> str:
+    """A player's line of terrain cards; the first (the next to cross) has a bold edge."""
+    if not cards:
+        return f"<span class='kk-muted'>{tr('no terrain')}</span>"
+    return "".join(chip_html(c, mark_next and i == 0) for i, c in enumerate(cards))
+
+
+def swatch(colour: str) -> str:
+    return f"<span class='kk-swatch' style='background:{PLAYER_HEX.get(colour, '#999')}'></span>"
+
+
+def player_html(view: Mapping[str, Any], player: str) -> str:
+    """Colour swatch + name, and “(you)” for the learner."""
+    you = f" <span class='kk-muted'>{tr('(you)')}</span>" if player == view.get("you") else ""
+    return f"{swatch(view['colours'][player])}{html.escape(player)}{you}"
+
+
+def players_table_html(view: Mapping[str, Any], bid_column: Mapping[str, str] | None = None) -> str:
+    """Money, bonus tracks, terrain crossed and the line of terrain in front of each train (KK-A6)."""
+    current = set(view["to_act"]) if view["phase"] != "bid" else set()
+    head = (f"<tr><th class='name'>{tr('player')}</th><th>{tr('money')}</th>"
+            + (f"<th>{tr('bid')}</th>" if bid_column is not None else "")
+            + f"<th>{tr('crossed')}</th><th>{tr('bonus tracks')}</th>"
+            f"<th class='name'>{tr('terrain in front of the train, next first (KK-A6)')}</th></tr>")
+    rows = ""
+    for p in view["players"]:
+        cls = " class='kk-current'" if p in current else ""
+        bid = f"<td>{bid_column.get(p, '')}</td>" if bid_column is not None else ""
+        rows += (f"<tr{cls}><td class='name'>{player_html(view, p)}</td><td>{pounds(view['money'][p])}</td>{bid}"
+                 f"<td>{view['crossed'][p]} / {view['win_crossings']}</td><td>{view['bonus_tracks'][p]}</td>"
+                 f"<td class='name'>{line_html(view['queues'][p])}</td></tr>")
+    return f"<table class='railkit-table kk-players'>{head}{rows}</table>"
+
+
+def race_html(view: Mapping[str, Any]) -> str:
+    """The race to Cairo: one row per player, one cell per terrain to cross (KK-E1). Filled cells are
+    crossed; dashed cells are the cards waiting in front of the train (the next one has a solid edge)."""
+    goal = view["win_crossings"]
+    rows = ""
+    for p in view["players"]:
+        crossed, line = view["crossed"][p], view["queues"][p]
+        colour = PLAYER_HEX.get(view["colours"][p], "#777")
+        text_colour = "#222" if view["colours"][p] == "yellow" else "white"
+        cells = ""
+        for i in range(goal):
+            if i < crossed:
+                cells += (f"<td class='kk-crossed' style='background:{colour};color:{text_colour}' "
+                          f"title='{html.escape(tr('crossed'))}'>✔ {i + 1}</td>")
+            elif i - crossed < len(line):
+                card = line[i - crossed]
+                first = " next" if i == crossed else ""
+                cells += (f"<td class='kk-queued kk-{html.escape(card['terrain'])}{first}' "
+                          f"title='{html.escape(card_title(card))}'>{html.escape(terrain_name(card['terrain']))}</td>")
+            else:
+                cells += f"<td>{i + 1}</td>"
+        beyond = len(line) - (goal - crossed)
+        extra = f"<td class='kk-extra'>+{beyond}</td>" if beyond > 0 else ""
+        rows += (f"<tr><td class='kk-name'>{player_html(view, p)}</td>{cells}"
+                 f"<td class='kk-goal'>{tr('Cairo')}</td>{extra}</tr>")
+    return (f"<div class='kk-race-box'><b>{tr('The race from the Cape to Cairo')}</b> "
+            f"<span class='kk-muted'>{tr('(first to cross {n} terrains wins, KK-E1)', n=goal)}</span>"
+            f"<table class='kk-race'>{rows}</table></div>")
+
+
+def reveal_html(view: Mapping[str, Any], game: CapeToCairoGame, taken: Mapping[str, str],
+                money_left: Mapping[str, int]) -> str:
+    """The last auction: every bid, money left, the choosing order the engine computed with its steps
+    (KK-A3, KK-A4, KK-A5), the tie-break draws, and which card each player took (KK-A6)."""
+    record = view["last_auction"]
+    if not record:
+        return ""
+    order: list[str] = record["order"]
+    bids: Mapping[str, int] = record["bids"]
+    rows = ""
+    for place, p in enumerate(order, 1):
+        card_id = taken.get(p)
+        took = chip_html(game.card(card_id).to_dict()) if card_id else (
+            f"<span class='kk-muted'>{tr('chooses soon') if p in view['choosing_order'] else tr('no card')}</span>")
+        rows += (f"<tr><td>{ordinal(place)}</td><td class='name'>{player_html(view, p)}</td>"
+                 f"<td>{pounds(bids[p])}</td><td>{pounds(money_left[p]) if p in money_left else ''}</td>"
+                 f"<td class='name'>{took}</td></tr>")
+    table = (f"<table class='railkit-table kk-reveal'><tr><th>{tr('chooses')}</th><th class='name'>{tr('player')}</th>"
+             f"<th>{tr('bid (paid by all, KK-A3)')}</th><th>{tr('money left')}</th>"
+             f"<th class='name'>{tr('card taken (KK-A6)')}</th></tr>{rows}</table>")
+    steps = "".join(f"<li>{html.escape(s)}</li>" for s in record["steps"])
+    drawn = ""
+    if record.get("tie_break_cards"):
+        chips = "".join(chip_html(game.card(c).to_dict()) for c in record["tie_break_cards"])
+        drawn = (f"<p>{tr('Cards drawn to break the tie (they go to the discard pile, KK-A5):')} {chips}</p>")
+    return (f"<div class='railkit-reveal'><b>{tr('Auction {n}: the bids are revealed', n=record['number'])}</b>"
+            f"{table}<b>{tr('How the engine settled the choosing order:')}</b>"
+            f"<ol class='railkit-steps'>{steps}</ol>{drawn}</div>")
+
+
+def events_html(events: Sequence[str], empty: str = "") -> str:
+    if not events:
+        return f"<p class='kk-muted'>{html.escape(empty)}</p>" if empty else ""
+    items = "".join(f"<li>{html.escape(e)}</li>" for e in events)
+    return f"<ul class='kk-events'>{items}</ul>"
+
+
+def log_html(narrative: Sequence[str]) -> str:
+    items = "".join(f"<li>{html.escape(e)}</li>" for e in narrative)
+    return f"<div class='kk-log'><ol class='kk-events'>{items}</ol></div>"

@@ -1,0 +1,314 @@
+"""The Vom Kap bis Kairo play lesson (``notebooks/kk_play.ipynb``; rules KK-S, KK-A, KK-B, KK-R, KK-E).
+
+Two tabs and a legend:
+
+* Game — a complete game against one to three computer players (``HeuristicBot``) in a
+  ``railkit.session.Session``: the race to Cairo (crossed terrain and the line of cards in front of each
+  train), money, bonus tracks, the cards turned up this building round, whose turn it is. The learner
+  bids and chooses (``panels.AuctionPanel``), and builds or passes (``BuildPanel``): before building
+  the app shows the engine's explanation of the attempt (``explain_build``: the track sources, pieces
+  to buy, cost, affordable or not) and offers exactly the purchases the engine allows
+  (``legal_actions``). The computer players act until it is the learner's turn again; everything that
+  happened is listed in the engine's words (``narrative``). Undo takes back the learner's last move by
+  replaying the log; save and load keep the game (``railkit.ui.saves``); the end shows the winner
+  (KK-E1) or the stall ending (KK-B8).
+* Exercise — what does the next crossing cost? (``exercise.ExercisePanel``).
+
+Nothing here decides a rule: legality, order, costs and the end come from ``railkit.capecairo``.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+from typing import Any
+
+import ipywidgets as widgets
+
+from railkit.capecairo import Bid, Build, CapeToCairoGame, Choose, Pass, explain_build
+from railkit.session import Session, SessionError
+from railkit.ui.app import App, InputError, guarded, legend_html
+from railkit.ui.capecairo.common import (
+    KK_STYLE,
+    AuctionNotes,
+    card_title,
+    events_html,
+    kk_bots,
+    log_html,
+    ordinal,
+    pounds,
+    race_html,
+)
+from railkit.ui.capecairo.common import MAX_BOT_MOVES as KK_MAX_BOT_MOVES
+from railkit.ui.capecairo.panels import AuctionPanel, KkSession, StartPanel, start_session
+from railkit.ui.capecairo.play.build import NO_BUILD, BuildPanel
+from railkit.ui.capecairo.play.exercise import ExercisePanel
+from railkit.ui.i18n import tr
+from railkit.ui.saves import SaveFile, SaveLoadPanel
+from railkit.ui.widgets import button, html_box, row
+
+LENGTHS = (8, 5, 3)  # win_crossings: the full game (KK-E1) and two short teaching games
+
+
+class KkPlayApp(App):
+    """A complete game of Vom Kap bis Kairo against computer players, and the cost exercise."""
+
+    title = "Vom Kap bis Kairo: play a game"
+
+    def __init__(self, seed: int | None = None, players: int = 3, win_crossings: int = 8) -> None:
+        self.rng = random.Random(seed)
+        self.session: KkSession | None = None
+        self.last_events: list[str] = []  # what happened since the learner's last move
+        self._start = (players, win_crossings)
+        super().__init__()
+        self.on_new_game()
+        self.exercise.on_new_question()
+
+    # ------------------------------------------------------------------ building the widgets
+    def build(self) -> widgets.Widget:
+        m = self.messages
+        players, length = self._start
+        self.start = StartPanel(m, players, tr("Start again: everyone at £100, a freshly shuffled deck (KK-S1)"),
+                                self.on_new_game, name_width="250px", players_width="270px", new_width="auto")
+        self.length = widgets.Dropdown(
+            options=[(tr("{n} terrains (full game)", n=n) if n == 8 else tr("{n} terrains (short)", n=n), n)
+                     for n in LENGTHS],
+            value=length, description=tr("To win"), style={"description_width": "60px"},
+            layout=widgets.Layout(width="270px"))
+        self.length.add_class("railkit-kk-length")
+        self.status = html_box("railkit-kk-status")
+        self.race = html_box("railkit-kk-race")
+        self.auction = AuctionPanel(m, on_bid=self.on_bid, on_choose=self.on_choose, show_auction_number=True)
+        self.building = BuildPanel(m, on_build=self.on_build, on_pass=self.on_pass)
+        self.undo_button = button(tr("Undo my last move"), "railkit-kk-undo", "undo", "",
+                                  tr("Take back your last move (the game is replayed without it)"))
+        self.undo_button.on_click(lambda _b: self.on_undo())
+        self.auto_button = button(tr("Computer plays my move"), "railkit-kk-auto", "magic", "",
+                                  tr("Let the computer make this one move for you"))
+        self.auto_button.on_click(lambda _b: self.on_auto())
+        self.events_html = html_box("railkit-kk-events")
+        self.log_html = html_box("railkit-kk-log")
+        self.saves = SaveLoadPanel(m, save=self.save_file, load=self.load_save, intro=tr(
+            "A saved game is the list of moves from a numbered deal; loading replays it, so the same game comes "
+            "back exactly."))
+        a = self.auction
+        game_tab = widgets.VBox([
+            row([self.start.name_field, self.start.players, self.length, self.start.new_button]),
+            self.status, self.race,
+            a.offer_html, a.bid_row, a.choose_box, self.building.widget, a.reveal,
+            row([self.undo_button, self.auto_button]),
+            self.events_html, a.players_html, self.log_html, self.saves.widget,
+        ])
+        self.exercise = ExercisePanel(m, self.rng)
+        self.tabs = widgets.Tab(children=[game_tab, self.exercise.widget])
+        for i, title in enumerate([tr("Game"), tr("Exercise")]):
+            self.tabs.set_title(i, title)
+        self.legend = html_box("railkit-legend", self._legend_html())
+        return widgets.VBox([widgets.HTML(KK_STYLE), self.tabs, self.legend])
+
+    def _legend_html(self) -> str:
+        return legend_html([
+            (tr("Your name, Players, To win, New game"), tr("start a game against 1 to 3 computer players; the full "
+                                                           "game is won by crossing 8 terrains (KK-E1), the short "
+                                                           "ones end sooner")),
+            (tr("The race"), tr("one row per player: filled cells are terrain crossed, dashed cells the cards "
+                                "waiting in front of the train (solid edge: the next to cross)")),
+            (tr("Cards"), tr("terrain and the tracks it needs (KK-C3), ▮ = one track piece printed on the card, "
+                             "£ = the coin paid for crossing it")),
+            (tr("Hand in sealed bid"), tr("a whole number from 0 up to your money; everybody pays their bid (KK-A2, "
+                                          "KK-A3)")),
+            (tr("Take …"), tr("your turn to choose: the card joins the end of your line (KK-A6)")),
+            (tr("Buy / Build / Pass"), tr("the explanation counts your tracks (KK-B2); Buy lists the purchases the "
+                                         "engine allows — buying more keeps bonus tracks; Pass hands the turn to "
+                                         "the left (KK-B3)")),
+            (tr("Undo my last move"), tr("takes back your last move; the game is replayed without it")),
+            (tr("Computer plays my move"), tr("the computer makes your next move for you")),
+            (tr("Since your last move / Whole game log"), tr("what happened, in plain words, with rule IDs")),
+            (tr("Save and load"), tr("the game as text and as a file; Load replays a pasted game, Load a file an "
+                                     "uploaded one of at most 1 MB (a broken one is refused and nothing changes)")),
+            (tr("Exercise"), tr("type the pieces to buy and their cost, say whether the player can pay, then Check; "
+                                "New situation deals another position")),
+        ])
+
+    # ------------------------------------------------------------------ the game
+    @property
+    def game(self) -> CapeToCairoGame:
+        return self._session().game
+
+    @property
+    def you(self) -> str:
+        you = self._session().you
+        assert you is not None
+        return you
+
+    def view(self) -> dict[str, Any]:
+        return dict(self.game.view(self.you))
+
+    def _session(self) -> KkSession:
+        if self.session is None:
+            raise InputError(tr("Press “New game” first."))
+        return self.session
+
+    def install(self, session: KkSession) -> None:
+        """Make ``session`` the game on screen (its computer players move first if they are to act)."""
+        self.session = session
+        self.last_events = []
+        self.auction.bid_field.value = ""
+        try:
+            session.run_bots()
+            self._check_paused()
+        finally:
+            self.refresh()
+
+    def _check_paused(self) -> None:
+        if self._session().paused:
+            raise SessionError(tr("the computer players did not finish their moves; undo or start a new game"))
+
+    @guarded
+    def on_new_game(self) -> None:
+        you, players = self.start.read()
+        session = start_session(you, players, seed=self.rng.randrange(1_000_000), win_crossings=int(self.length.value))
+        self.install(session)
+        self.show_info(tr("A new game. Auction 1: the computer players have handed in sealed bids; hand in yours."))
+
+    def _move(self, action: Any) -> list[str]:
+        """The learner's action (checked by the engine first), then the computer players until the
+        learner's next turn."""
+        session = self._session()
+        played = session.play(action, bots=False)  # a RuleError here changes nothing
+        events = list(played.own)
+        try:
+            events += session.run_bots()
+            self._check_paused()
+        finally:
+            self.last_events = events
+            self.refresh()
+        return events
+
+    def _after_move(self, done: str) -> None:
+        if self.game.is_over:
+            self.show_ok(tr("{done} The game is over: {result}", done=done, result=str(self.game.result())))
+        else:
+            self.show_ok(tr("{done} Now: {next}", done=done, next=self._next_text()))
+
+    @guarded
+    def on_bid(self) -> None:
+        amount = self.auction.read_bid()
+        self._move(Bid(self.you, amount))
+        self.auction.bid_field.value = ""
+        self._after_move(tr("You bid {bid}.", bid=pounds(amount)))
+
+    @guarded
+    def on_choose(self, card_id: str) -> None:
+        self._move(Choose(self.you, card_id))
+        self._after_move(tr("You took {card}.", card=card_title(self.game.card(card_id).to_dict())))
+
+    @guarded
+    def on_build(self) -> None:
+        buy = self.building.buy.value
+        if buy is None or buy == NO_BUILD:
+            raise InputError(tr("You cannot build now: {why} Pass instead.", why=self._why_not()))
+        crossed = self.game.queues[self.you][0]
+        self._move(Build(self.you, int(buy)))
+        self._after_move(tr("You crossed {card}.", card=card_title(self.game.card(crossed).to_dict())))
+
+    @guarded
+    def on_pass(self) -> None:
+        self._move(Pass(self.you))
+        self._after_move(tr("You passed."))
+
+    @guarded
+    def on_auto(self) -> None:
+        session = self._session()
+        if session.acting != self.you:
+            raise InputError(tr("There is no move of yours to make: the game is over. Press “New game”."))
+        action = session.bot_move(self.you)
+        self._move(action)
+        self._after_move(tr("The computer made your move: {what}", what=self._action_words(action)))
+
+    @guarded
+    def on_undo(self) -> None:
+        session = self._session()
+        if session.last_human_move() is None:
+            raise InputError(tr("There is nothing to undo: you have not made a move in this game yet."))
+        undone = session.undo()  # replay the log up to just before your last move
+        self.last_events = []
+        self.auction.bid_field.value = ""
+        self.refresh()
+        self.show_info(tr("Taken back: {what} It is your move again.", what=self._action_words(undone)))
+
+    # ------------------------------------------------------------------ save and load
+    def save_file(self) -> SaveFile:
+        session = self._session()
+        n = len(session.game.log)
+        return SaveFile(session.to_json(), f"kap_bis_kairo_game_{session.game.seed}_move_{n}.json", tr(
+            "Saved after {n} moves: the game is in the box below, and “Download as a file” keeps a copy. Paste "
+            "it back and press Load (or load the file) to continue later.", n=n))
+
+    def load_save(self, data: str | bytes) -> str:
+        """Replace the game by a saved one (a ``SaveFileError`` changes nothing); the message to show."""
+        session = Session.load(data, CapeToCairoGame, kk_bots, file_options=("deck",), max_bot_moves=KK_MAX_BOT_MOVES,
+                               notes=[AuctionNotes()])
+        if session.you is None:
+            session = Session(session.game, session.humans[:1], kk_bots, max_bot_moves=KK_MAX_BOT_MOVES,
+                              notes=session.notes)  # this lesson seats one learner; the others play by computer
+        self.install(session)
+        return tr("Loaded: {n} moves replayed; you play {player}. {next}", n=len(session.game.log),
+                  player=self.you, next=self._next_text() if not self.game.is_over else str(self.game.result()))
+
+    # ------------------------------------------------------------------ words
+    def _action_words(self, action: Any) -> str:
+        if isinstance(action, Bid):
+            return tr("a bid of {bid}.", bid=pounds(action.amount))
+        if isinstance(action, Choose):
+            return tr("taking {card}.", card=card_title(self.game.card(action.card_id).to_dict()))
+        if isinstance(action, Build):
+            return tr("building (buying {n} piece(s)).", n=action.buy if action.buy is not None else 0)
+        return tr("passing.")
+
+    def _why_not(self) -> str:
+        e = explain_build(self.game, self.you)
+        return " ".join(e.sentences[-2:]) if e.sentences else ""
+
+    def _next_text(self) -> str:
+        v = self.view()
+        phase = v["phase"]
+        if phase == "bid":
+            return tr("auction {n} — hand in your sealed bid (KK-A2).", n=v["auction"])
+        if phase == "choose":
+            place = v["last_auction"]["order"].index(self.you) + 1
+            return tr("you choose {place} — take a card (KK-A4).", place=ordinal(place))
+        if phase == "build":
+            return tr("your building turn — build or pass (KK-B2, KK-B3).")
+        return ""
+
+    # ------------------------------------------------------------------ showing
+    def refresh(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        v, you, game = self.view(), self.you, self.game
+        if v["phase"] == "over":
+            result = game.result()
+            rule = tr("the stall ending (KK-B8)") if result.ending == "KK-B8" else tr("KK-E1")
+            who = ", ".join(result.winners)
+            head = (tr("{who} wins by {rule}!", who=who, rule=rule) if len(result.winners) == 1
+                    else tr("{who} share the win by {rule}!", who=who, rule=rule))
+            if you in result.winners:
+                head += " " + tr("Well done!")
+            self.status.value = (f"<div class='kk-banner kk-over'><b>{html.escape(head)}</b> "
+                                 f"{html.escape(str(result))}</div>")
+        else:
+            deck = tr("Deck: {deck} cards, discard pile: {discard}.", deck=v["deck_count"], discard=v["discard_count"])
+            self.status.value = (f"<div class='kk-banner kk-you'><b>{html.escape(tr('Your move'))}:</b> "
+                                 f"{html.escape(self._next_text())} <span class='kk-muted'>{html.escape(deck)}</span></div>")
+        self.race.value = race_html(v)
+        self.auction.refresh(session, fold_reveal=True)
+        self.building.refresh(game, you)
+        self.undo_button.disabled = session.last_human_move() is None
+        self.auto_button.disabled = you not in v["to_act"]
+        nothing = tr("Nothing yet: the game has just begun or your move was taken back.")
+        self.events_html.value = (f"<b>{tr('Since your last move')}</b><div class='kk-log'>"
+                                  f"{events_html(self.last_events, empty=nothing)}</div>")
+        self.log_html.value = (f"<details><summary><b>{tr('Whole game log ({n} entries)', n=len(game.narrative))}</b>"
+                               f"</summary>{log_html(game.narrative)}</details>")

@@ -1,0 +1,279 @@
+"""The Union Pacific play lesson (``notebooks/up_play.ipynb``): a whole game, rules UP-T, UP-B, UP-I, UP-D
+and UP-2P.
+
+One learner plays against one to five computer players (``HeuristicBot``), or several people share the
+screen (hot seat: every seat human; a player's hand shows only after “Show my hand”). The game and its
+seats are a ``railkit.session.Session``; the app asks the engine for everything:
+
+* the moves offered are the engine's ``legal_actions`` for the player to act (``moves``, ``build``); a
+  move the engine refuses shows its ``RuleError`` and changes nothing;
+* computer players move at once until a human must act again (at most ``MAX_BOT_ACTIONS`` per click);
+* the log is the engine's ``narrative``; every payout is shown with the engine's explanations
+  (``tables``); undo replays the log up to the last human move; save and load keep the seats
+  (``railkit.ui.saves``);
+* after each payout the exercise (``exercise``) asks how much one company paid one of the humans.
+
+The app composes the panels; each owns its widgets and is brought up to date by one
+``refresh(screen)`` after every change (values change in place; the map only when it must).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from railkit.session import Session, seat_bots
+from railkit.ui.app import App, InputError, guarded
+from railkit.ui.i18n import tr
+from railkit.ui.saves import SaveFile, SaveLoadPanel
+from railkit.ui.unionpacific.common import LESSON_STYLE, option_name
+from railkit.ui.unionpacific.play.exercise import ExercisePanel
+from railkit.ui.unionpacific.play.html import PLAY_STYLE, final_words, play_legend_html, step_words
+from railkit.ui.unionpacific.play.moves import MovesPanel
+from railkit.ui.unionpacific.play.new_game import DEFAULT_NAME, NewGamePanel
+from railkit.ui.unionpacific.play.screen import Screen
+from railkit.ui.unionpacific.play.tables import (
+    CompaniesPanel,
+    EventsPanel,
+    HandPanel,
+    LogPanel,
+    PayoutsPanel,
+    ResultPanel,
+    StatusPanel,
+    TablePanel,
+)
+from railkit.ui.widgets import button, html_box, row, set_shown
+from railkit.unionpacific import UnionPacificGame, load_board, new_game
+from railkit.unionpacific.bots import HeuristicBot
+
+MAX_BOT_ACTIONS = 200  # per click: the page never waits for more than a moment
+
+
+class PlayApp(App):
+    """A whole game of Union Pacific against computer players or hot seat (see the module docstring).
+
+    ``names``: the hot-seat players' names, separated by commas; ``options``: the engine's options.
+    """
+
+    title = "Union Pacific: play a game"
+
+    def __init__(self, seed: int | None = None, players: int = 4, hot_seat: bool = False,
+                 name: str = DEFAULT_NAME, game_number: int | None = None, names: str = "", **options: Any) -> None:
+        self.board = load_board()
+        self.rng = random.Random(seed)
+        self.session: Session[UnionPacificGame] | None = None
+        self.new_payout = False  # the last change paid out
+        super().__init__()
+        self.setup.preset(players, hot_seat, name, names, game_number, options)
+        self.on_new_game()
+
+    # ================================================================== widgets
+    def build(self) -> widgets.Widget:
+        m, board = self.messages, self.board
+        self.setup = NewGamePanel(m, on_start=self.on_new_game)
+        self.status = StatusPanel(m, on_show_hand=self.on_show_hand)
+        self.hand = HandPanel(board)
+        self.moves = MovesPanel(m, board, act=self.act)
+        self.table = TablePanel(board)
+        self.events = EventsPanel()
+        self.exercise = ExercisePanel(m, board, self.rng, on_change=self.refresh)
+        self.companies = CompaniesPanel(board)
+        self.payouts = PayoutsPanel()
+        self.result = ResultPanel()
+        self.log = LogPanel(m)
+        self.saves = SaveLoadPanel(m, save=self.save_file, load=self.load_save, intro=tr(
+            "A saved game is the list of moves from a numbered deal; loading replays it, so the same game comes "
+            "back exactly."))
+        self.undo_button = button(tr("Undo my last move"), "railkit-undo", "undo",
+                                  tip=tr("Back to just before your last move (the game is replayed)"))
+        self.undo_button.on_click(lambda _b: self.on_undo())
+        self.continue_button = button(tr("Let the computer players go on"), "railkit-continue", "forward", "info")
+        self.continue_button.layout.display = "none"
+        self.continue_button.on_click(lambda _b: self.on_continue())
+        legend = html_box("railkit-legend", play_legend_html())
+        left = widgets.VBox([self.hand.widget, self.moves.widget], layout=widgets.Layout(flex="0 0 520px", min_width="0"))
+        right = widgets.VBox([self.table.widget, self.events.widget], layout=widgets.Layout(flex="1 1 380px", min_width="0"))
+        # The first control on the page is always visible (the shared browser helper waits for it).
+        toolbar = row([self.undo_button, self.continue_button])
+        return widgets.VBox([
+            widgets.HTML(LESSON_STYLE + PLAY_STYLE), self.status.status, self.status.steps, toolbar,
+            self.status.hotseat_bar, self.result.widget, self.exercise.widget,
+            widgets.HBox([left, right], layout=widgets.Layout(align_items="flex-start", grid_gap="12px")),
+            self.moves.build.map_view.widget, self.companies.widget, self.payouts.widget, self.log.widget,
+            self.setup.widget, self.saves.widget, legend,
+        ])
+
+    # ================================================================== the game on screen
+    @property
+    def game(self) -> UnionPacificGame:
+        return self._session().game
+
+    def _session(self) -> Session[UnionPacificGame]:
+        if self.session is None:
+            raise InputError(tr("Start a game first (New game and options)."))
+        return self.session
+
+    def refresh(self) -> None:
+        """Bring every panel up to date with the session."""
+        session = self.session
+        if session is None:
+            return
+        screen = Screen.of(session, frozenset(self.exercise.hidden))
+        for panel in (self.status, self.hand, self.moves, self.table, self.events, self.companies, self.payouts,
+                      self.result, self.log):
+            panel.refresh(screen)
+        self.exercise.refresh(session.game.payout_history)
+        self.undo_button.disabled = session.last_human_move() is None
+        set_shown(self.continue_button, session.paused)
+
+    def install(self, session: Session[UnionPacificGame]) -> None:
+        """Make ``session`` the game on screen; its computer players move first if they are to act."""
+        self.session = session
+        self.undo_button.description = tr("Undo the last move") if session.hot_seat else tr("Undo my last move")
+        self.exercise.reset()
+        self.events.restart(len(session.game.narrative))
+        self.moves.forget()
+        self._run(session.run_bots)
+
+    def _run(self, step: Callable[[], object], before: int | None = None) -> None:
+        """Run ``step`` (computer players moving), then show the result; a failing computer player is
+        shown too, as the message."""
+        game = self._session().game
+        before = len(game.payout_history) if before is None else before
+        try:
+            step()
+        finally:
+            self._after_change(before)
+
+    def _after_change(self, before_payouts: int) -> None:
+        """New payouts get the exercise; then everything on screen is brought up to date."""
+        session = self._session()
+        records = session.game.payout_history
+        self.new_payout = len(records) > before_payouts
+        if self.new_payout and self.setup.quiz.value:
+            self.exercise.ask_about(records[-1], session.game.view(None)["payouts_total"], session.humans,
+                                    session.you)
+        self.refresh()
+
+    def next_words(self) -> str:
+        """What happens next, for the message bar."""
+        session = self._session()
+        game = session.game
+        if game.is_over:
+            return final_words(game.result(), session.you)
+        acting = session.acting
+        if acting is None:
+            return tr("The computer players are still moving.")
+        step = step_words(game.view(None)["phase"])
+        if session.hot_seat:
+            if session.revealed_to == acting:
+                return tr("{player}: {step}.", player=acting, step=step)
+            return tr("{player} to play: pass them the screen; they press “Show my hand”.", player=acting)
+        return tr("Your move: {step}.", step=step)
+
+    # ================================================================== starting, acting
+    @guarded
+    def on_new_game(self) -> bool:
+        spec = self.setup.read(self.rng)
+        game = new_game(list(spec.players), seed=spec.seed, **spec.options)  # a RuleError here changes nothing
+        self.install(Session(game, spec.humans, seat_bots(HeuristicBot), max_bot_moves=MAX_BOT_ACTIONS))
+        self.setup.widget.selected_index = None
+        who = (tr("hot seat for {n} players", n=len(spec.players)) if spec.hot_seat
+               else tr("you against {bots}", bots=", ".join(spec.players[1:])))
+        self.show_info(tr("Game {number} started: {who}; {deck}. {next}", number=spec.seed, who=who,
+                          deck=option_name(spec.options["deck"], spec.options["safe_round"], in_sentence=True),
+                          next=self.next_words()))
+        return True
+
+    def _acting_or_error(self) -> str:
+        session = self._session()
+        if session.game.is_over:
+            raise InputError(tr("The game is over. Start a new game to play again."))
+        if session.paused:
+            raise InputError(tr("The computer players are still moving: press “Let the computer players go on”."))
+        acting = session.acting
+        if acting is None:
+            raise InputError(tr("It is not a human player's turn."))
+        if session.hot_seat and session.revealed_to != acting:
+            raise InputError(tr("{player}: press “Show my hand” first (the others look away).", player=acting))
+        return acting
+
+    @guarded
+    def act(self, make: Callable[[str], Any]) -> bool:
+        """A human move: ``make(player)`` gives the action of the player to act (an ``InputError`` if a
+        choice is missing); the engine checks it (a ``RuleError`` changes nothing); then the computer
+        players move and everything is shown."""
+        session = self._session()
+        player = self._acting_or_error()
+        action = make(player)
+        game = session.game
+        before, mark = len(game.payout_history), len(game.narrative)
+        new_turn = game.view(None)["phase"] in ("first_share", "action")
+        played = session.play(action, bots=False)  # a RuleError here changes nothing
+        self.events.after_move(mark, len(played.own), new_turn)
+        self._run(session.run_bots, before)
+        self._report(player, played.own)
+        return True
+
+    def _report(self, player: str, events: Sequence[str]) -> None:
+        """The message after a human move: what the move did (the engine's words), then what comes next."""
+        own = [e for e in events if e.startswith(player)]
+        first = own[0] if own else tr("{player} ends the turn (UP-B6).", player=player)
+        q = self.exercise.question
+        asked = q is not None and q.number in self.exercise.hidden
+        if self.new_payout and asked and not self.game.is_over:
+            self.show_info(tr("{events} A payout has been paid: answer the exercise above before you look at "
+                              "its breakdown.", events=first))
+        else:
+            self.show_ok(first + " " + self.next_words())
+
+    @guarded
+    def on_continue(self) -> None:
+        session = self._session()
+        if not session.paused:
+            raise InputError(tr("The computer players have nothing left to do: it is a human's turn."))
+        self.events.restart(len(session.game.narrative))
+        self._run(session.resume)
+        self.show_info(self.next_words())
+
+    @guarded
+    def on_show_hand(self) -> None:
+        session = self._session()
+        if not session.hot_seat or session.acting is None:
+            raise InputError(tr("There is no hidden hand to show now."))
+        session.toggle_hand()
+        self.refresh()
+        self.show_info(self.next_words())
+
+    # ================================================================== undo, save, load
+    @guarded
+    def on_undo(self) -> bool:
+        session = self._session()
+        if session.last_human_move() is None:
+            raise InputError(tr("There is nothing to undo: no human move has been made yet."))
+        session.undo()  # the engine rebuilds the game from its log
+        game = session.game
+        self.exercise.reset(len(game.payout_history))
+        self.events.rewind(len(game.narrative))
+        self.moves.forget()
+        self.refresh()
+        self.show_info(tr("Undone: back to just before the last move by {player}. {next}",
+                          player=session.acting or "", next=self.next_words()))
+        return True
+
+    def save_file(self) -> SaveFile:
+        session = self._session()
+        n = len(session.game.log)
+        return SaveFile(session.to_json(), f"union_pacific_game_{session.game.seed}_move_{n}.json", tr(
+            "Saved after {n} moves: the game is in the box below, and “Download as a file” keeps a copy. Paste "
+            "it back and press Load (or load the file) to continue later.", n=n))
+
+    def load_save(self, data: str | bytes) -> str:
+        """Replace the game by a saved one (a ``SaveFileError`` changes nothing); the message to show."""
+        session = Session.load(data, UnionPacificGame, seat_bots(HeuristicBot), file_options=("board",),
+                               max_bot_moves=MAX_BOT_ACTIONS)
+        self.install(session)
+        return tr("Loaded: {n} moves replayed. {next}", n=len(session.game.log), next=self.next_words())

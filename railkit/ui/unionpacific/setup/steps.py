@@ -1,0 +1,338 @@
+"""The setup lesson's main tab: a real game (``new_game``) set up step by step against computer players
+(UP-S1..UP-S8), showing the learner only what ``view("You")`` shows them.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from railkit.ui.app import InputError, Messages, Panel, guarded
+from railkit.ui.figure_view import FigureView
+from railkit.ui.i18n import tr
+from railkit.ui.unionpacific.board_map import board_figure
+from railkit.ui.unionpacific.common import DECKS, card_label, company_html, company_name, counts_html, option_name
+from railkit.ui.unionpacific.setup.deck import deck_figure, layout, piles_table_html, reserve_size
+from railkit.ui.widgets import row
+from railkit.unionpacific import UP, Board, ChooseFirstShare, UnionPacificGame, new_game
+from railkit.unionpacific.bots import HeuristicBot
+from railkit.unionpacific.game import UP_SHARES
+
+YOU = "You"
+BOT_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eva")
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+# -- the setup steps -------------------------------------------------------------------------------
+STEPS: tuple[tuple[str, str], ...] = (
+    ("UP-S1", "Starting trains"),
+    ("UP-S2", "Track cards"),
+    ("UP-S3", "Union Pacific shares"),
+    ("UP-S4", "Company shares"),
+    ("UP-S5", "The first investment"),
+    ("UP-S6", "The display"),
+    ("UP-S7", "The share deck"),
+    ("UP-S8", "Who starts"),
+)
+
+
+
+class StepsPanel(Panel):
+    """“Set up a game”: players, share deck and safe round; Deal, Next step, and the first share (UP-S5)."""
+
+    def __init__(self, messages: Messages, board: Board, rng: random.Random) -> None:
+        super().__init__(messages)
+        self.board = board
+        self.rng = rng
+        self.game: UnionPacificGame | None = None
+        self.bots: dict[str, HeuristicBot] = {}
+        self.step = 0  # 0 = not dealt; 1..8 = the STEPS shown
+        self.first_choice: str | None = None
+        self.widget = self._build()
+
+    def _build(self) -> widgets.Widget:
+        wide = {"description_width": "110px"}
+        self.players = widgets.Dropdown(options=list(range(MIN_PLAYERS, MAX_PLAYERS + 1)), value=4,
+                                        description=tr("Players"), style=wide, layout=widgets.Layout(width="200px"))
+        self.deck = widgets.Dropdown(options=[(option_name(d, False), d) for d in DECKS], value="standard",
+                                     description=tr("Share deck"), style=wide, layout=widgets.Layout(width="420px"))
+        self.safe_round = widgets.Checkbox(value=False, description=tr("Safe round (UP-V2)"), indent=False,
+                                           layout=widgets.Layout(width="200px"))
+        self.players.add_class("railkit-players")
+        self.deck.add_class("railkit-deck")
+        self.safe_round.add_class("railkit-safe-round")
+        self.deal_button = widgets.Button(description=tr("Deal"), icon="play", button_style="primary",
+                                          tooltip=tr("Start a new setup with these choices"))
+        self.deal_button.add_class("railkit-deal")
+        self.next_button = widgets.Button(description=tr("Next step"), icon="arrow-right", button_style="success",
+                                          disabled=True, tooltip=tr("Go to the next setup step"))
+        self.next_button.add_class("railkit-next")
+        self.deal_button.on_click(lambda _b: self.on_deal())
+        self.next_button.on_click(lambda _b: self.on_next())
+        self.progress = widgets.HTML("")
+        self.progress.add_class("railkit-progress")
+        self.step_html = widgets.HTML(tr("<p>Nothing dealt yet.</p>"))
+        self.step_html.add_class("railkit-step")
+        self.after_html = widgets.HTML("")  # below the figure: tables that go with the step
+        self.after_html.add_class("railkit-step-details")
+        self.first_pick = widgets.RadioButtons(options=[], value=None, description="",
+                                               layout=widgets.Layout(width="auto"))
+        self.first_pick.add_class("railkit-first-pick")
+        self.lay_button = widgets.Button(description=tr("Lay it face down"), icon="hand-paper-o",
+                                         button_style="primary",
+                                         tooltip=tr("Your first share; the others choose at the same time (UP-S5)"))
+        self.lay_button.add_class("railkit-lay")
+        self.lay_button.on_click(lambda _b: self.on_lay_first())
+        self.first_box = widgets.VBox([widgets.HTML(f"<b>{tr('Your five shares: choose one')}</b>"),
+                                       self.first_pick, self.lay_button], layout=widgets.Layout(display="none"))
+        self.figure = FigureView()
+        return widgets.VBox([
+            row([self.players, self.deck, self.safe_round]),
+            row([self.deal_button, self.next_button]),
+            self.progress, self.step_html, self.first_box, self.figure.widget, self.after_html,
+        ])
+
+
+    # ------------------------------------------------------------------ the setup steps
+    @guarded
+    def on_deal(self) -> None:
+        n, deck, safe = int(self.players.value), self.deck.value, bool(self.safe_round.value)
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise InputError(tr("Choose 2 to 6 players."))
+        seed = self.rng.randrange(1_000_000)
+        seat = random.Random(seed).randrange(n)  # the seats are dealt at random; the first seat starts
+        names = list(BOT_NAMES[: n - 1])
+        names.insert(seat, YOU)
+        game = new_game(names, seed=seed, deck=deck, safe_round=safe)
+        self.game = game
+        self.bots = {p: HeuristicBot(seed + i) for i, p in enumerate(names) if p != YOU}
+        self.first_choice = None
+        self.step = 1
+        self.show_step()
+        self.show_info(tr("A new game for {n} players: {option}. Press “Next step” to go on.",
+                          n=n, option=option_name(deck, safe)))
+
+    @guarded
+    def on_next(self) -> None:
+        if self.game is None:
+            raise InputError(tr("Press “Deal” first."))
+        if self.step >= len(STEPS):
+            raise InputError(tr("The setup is complete. Press “Deal” to set up another game."))
+        if self.step == 5 and self.first_choice is None:
+            raise InputError(tr("First choose one of your five shares and press “Lay it face down” (UP-S5)."))
+        self.step += 1
+        self.show_step()
+        self.clear_message()
+
+    @guarded
+    def on_lay_first(self) -> None:
+        game = self.game
+        if game is None or self.step != 5:
+            raise InputError(tr("The first investment comes at step 5 (UP-S5)."))
+        if self.first_choice is not None:
+            raise InputError(tr("You have already laid your first share."))
+        card = self.first_pick.value
+        if card is None:
+            raise InputError(tr("Choose one of your five shares first."))
+        mine = ChooseFirstShare(YOU, card)
+        game.check(mine)  # a RuleError here changes nothing
+        # Simultaneous (UP-S5): every computer player decides before any choice is laid down.
+        theirs = [self.bots[p].choose(game, p) for p in game.players_to_act() if p != YOU]
+        game.apply(mine)
+        for action in theirs:
+            game.apply(action)
+        self.first_choice = card
+        self.show_step()
+        self.show_ok(tr("Everybody has chosen; the first shares are turned over together (UP-S5)."))
+
+    @property
+    def dealt(self) -> UnionPacificGame:
+        """The game being set up (the steps are shown only once it is dealt)."""
+        assert self.game is not None
+        return self.game
+
+    def view(self) -> dict[str, Any]:
+        return dict(self.dealt.view(YOU))
+
+    def show_step(self) -> None:
+        step = self.step
+        self.next_button.disabled = self.game is None or step >= len(STEPS)
+        items = "".join(
+            f"<li class='{'current' if i == step else ('done' if i < step else '')}'>"
+            f"{i}. {rule} {html.escape(tr(name))}</li>"
+            for i, (rule, name) in enumerate(STEPS, 1)
+        )
+        header = tr("Step {i} of {n}", i=step, n=len(STEPS)) if step else tr("Steps of the setup")
+        self.progress.value = f"<div><b>{header}</b><ol class='railkit-chips'>{items}</ol></div>"
+        self.after_html.value = ""
+        self.first_box.layout.display = "none"
+        renderer = {1: self._step_trains, 2: self._step_track, 3: self._step_up, 4: self._step_shares,
+                    5: self._step_first, 6: self._step_display, 7: self._step_deck, 8: self._step_start}
+        if step in renderer:
+            renderer[step]()
+        else:
+            self.figure.clear()
+
+    def _players_line(self) -> str:
+        return ", ".join(f"<b>{html.escape(p)}</b>" if p == YOU else html.escape(p) for p in self.dealt.players)
+
+    def _step_trains(self) -> None:
+        v, board = self.view(), self.board
+        rows = ""
+        for c in board.companies:
+            starts = ", ".join(html.escape(board.sections[s].name) for s in c.starting_sections)
+            rows += (f"<tr><td class='name'>{company_html(board, c.key)}</td>"
+                     f"<td class='name'>{html.escape(c.headquarters)}</td><td class='name'>{starts}</td>"
+                     f"<td>{len(c.starting_sections)}</td><td>{v['supply'][c.key]}</td>"
+                     f"<td>{v['company_values'][c.key]}</td></tr>")
+        text = tr("Every company puts one train on its coloured starting space; the El Paso & Rio Grande has "
+                  "two. All other trains wait in the supply. A company is worth its trains on the board plus one "
+                  "for its headquarters (UP-D2), so most start at 2.")
+        head = "".join(f"<th class='{cls}'>{tr(name)}</th>" for cls, name in (
+            ("name", "company"), ("name", "headquarters"), ("name", "starting section"), ("", "on the board"),
+            ("", "in the supply"), ("", "value")))
+        self.step_html.value = (
+            f"<h4>{tr('UP-S1 — Starting trains')}</h4>"
+            f"<p>{tr('Players: {players}.', players=self._players_line())} {html.escape(text)}</p>")
+        self.after_html.value = f"<table class='railkit-table'><tr>{head}</tr>{rows}</table>"
+        self.figure.show(board_figure(board, trains_on=v["trains_on"], title=tr("Starting trains (UP-S1)"),
+                                      height=560))
+
+    def _others_line(self, what: str) -> str:
+        v = self.view()
+        return ", ".join(f"{html.escape(p)} {v['hand_sizes'][p][what]}" for p in self.dealt.players if p != YOU)
+
+    def _set_step(self, title: str, text: str, items: Sequence[str] = (), tail: str = "") -> None:
+        """One step's panel: a heading, a paragraph (plain text), a list (HTML items) and extra HTML."""
+        listed = "".join(f"<li>{item}</li>" for item in items)
+        self.step_html.value = (f"<h4>{html.escape(title)}</h4><p>{html.escape(text)}</p>"
+                                + (f"<ul>{listed}</ul>" if listed else "") + tail)
+
+    def _step_track(self) -> None:
+        v = self.view()
+        mine = ", ".join(f"{n} × {html.escape(card_label(self.board, c))}" for c, n in v["hand"]["track"].items())
+        self._set_step(
+            tr("UP-S2 — Track cards"),
+            tr("The {n} track cards are shuffled and everyone gets three, face down. The rest form the draw pile; "
+               "when it runs out, the discards are shuffled into a new one.", n=sum(self.board.track_deck.values())),
+            [tr("Your track cards: {cards}.", cards=mine),
+             tr("Track cards in the others’ hands (hidden from you): {others}.", others=self._others_line("track")),
+             tr("Draw pile: {n} cards.", n=v["track_pile_count"])])
+        self.figure.clear()
+
+    def _step_up(self) -> None:
+        v = self.view()
+        self._set_step(
+            tr("UP-S3 — Union Pacific shares"),
+            tr("Everyone takes one Union Pacific share into hand. The other UP shares form the UP stack beside "
+               "the board; they never go into the share deck."),
+            [tr("In your hand: {cards}.", cards=counts_html(self.board, {UP: v["hand"]["shares"].get(UP, 0)})),
+             tr("UP stack: {n} of the {total} UP shares ({total} − {players} players).", n=v["up_stack"],
+                total=UP_SHARES, players=len(self.dealt.players))])
+        self.figure.clear()
+
+    def _step_shares(self) -> None:
+        v = self.view()
+        companies = {k: n for k, n in v["hand"]["shares"].items() if k != UP}
+        self._set_step(
+            tr("UP-S4 — Company shares"),
+            tr("The {n} company shares are shuffled and everyone is dealt four. With the UP share, each hand now "
+               "holds five shares. Hands are secret.", n=sum(c.shares for c in self.board.companies)),
+            [tr("Your company shares: {cards}.", cards=counts_html(self.board, companies)),
+             tr("Shares in the others’ hands: {others}.", others=self._others_line("shares"))])
+        self.figure.clear()
+
+    def _step_first(self) -> None:
+        v = self.view()
+        title = tr("UP-S5 — The first investment")
+        text = tr("Everyone picks one of their five shares and lays it face down; a UP share is allowed. When "
+                  "all have chosen, the shares are turned over together and become the first shares on the "
+                  "table. Only shares on the table count at a payout (UP-I4).")
+        if self.first_choice is None:
+            options = [a.card for a in self.dealt.legal_actions(YOU) if isinstance(a, ChooseFirstShare)]
+            hand = v["hand"]["shares"]
+            self.first_pick.options = [
+                (company_name(self.board, c) + (f" (× {hand[c]})" if hand.get(c, 0) > 1 else ""), c)
+                for c in options
+            ]
+            self.first_pick.value = None
+            self.first_box.layout.display = None
+            self._set_step(title, text, [tr("The others are choosing too; you will see their choices only when "
+                                            "all are laid.")])
+        else:
+            rows = "".join(
+                f"<tr><td class='name'>{f'<b>{html.escape(p)}</b>' if p == YOU else html.escape(p)}</td>"
+                f"<td class='name'>{counts_html(self.board, v['tables'][p])}</td></tr>"
+                for p in self.dealt.players)
+            table = (f"<p><b>{tr('Revealed together:')}</b></p><table class='railkit-table'><tr>"
+                     f"<th class='name'>{tr('player')}</th><th class='name'>{tr('on the table')}</th></tr>{rows}"
+                     f"</table><p>{tr('Your hand now: {cards}.', cards=counts_html(self.board, v['hand']['shares']))}</p>")
+            self._set_step(title, text, tail=table)
+        self.figure.clear()
+
+    def _step_display(self) -> None:
+        v = self.view()
+        self._set_step(
+            tr("UP-S6 — The display"),
+            tr("Four shares are turned face up beside the board. A player who builds may take one of them "
+               "(UP-B3); a taken card is replaced at once from the deck. Should all four ever show the same "
+               "company, they are removed and four new ones dealt (UP-B5)."),
+            [company_html(self.board, c) for c in v["display"] if c is not None])
+        self.figure.clear()
+
+    def _step_deck(self) -> None:
+        game = self.dealt
+        deck, safe, n = game.options["deck"], game.options["safe_round"], len(game.players)
+        piles = layout(deck, n, safe)
+        how = {
+            "standard": tr("UP-S7 (standard, Spanish and Hungarian rulebooks): the remaining shares are cut into "
+                           "piles of 6, 18 and the rest. Three dividend cards are shuffled into the rest, one into "
+                           "the 18, and the piles are stacked with the six on top."),
+            "finnish": tr("UP-S7-FI (Finnish translation): as the standard deck, with a second pile of six shares "
+                          "and no dividend card at the very bottom, so the last six cards are always safe."),
+            "dividend_cards": tr("UP-V1 (dividend-card variant): four piles of six, and the rest split into four "
+                                 "nearly equal piles, each with one dividend card shuffled in. They are stacked "
+                                 "six, dividend pile, six, dividend pile, … with a six on top."),
+        }[deck]
+        items = []
+        if safe:
+            items.append(html.escape(tr(
+                "Safe round (UP-V2): {r} shares (3 per player) were set aside before the piles were made. After "
+                "each payout, {n} of them go on top of the deck, so everyone gets a turn before the next payout.",
+                r=reserve_size(deck, n, safe), n=n)))
+        if n == 2:
+            items.append(html.escape(tr(
+                "Two players (UP-2P): the game ends after the third payout, so the fourth dividend card is never "
+                "used. When the third dividend card is drawn, the display, the rest of the deck and the UP stack "
+                "become the shares of an imaginary third player, who is paid at the last payout.")))
+        items.append(html.escape(
+            tr("The number of cards left in the deck is public in this game (UP-V3).")
+            if game.options["countable_deck"] else
+            tr("During play nobody counts the deck; only how the piles were built is known.")))
+        self._set_step(tr("UP-S7 — The share deck"), how, items)
+        self.after_html.value = piles_table_html(piles)
+        columns = [(d, False) for d in DECKS] + [(deck if safe else "standard", True)]
+        self.figure.show(deck_figure(n, columns, columns.index((deck, safe))))
+
+    def _step_start(self) -> None:
+        v = self.view()
+        first = v["current_player"]
+        order = " → ".join(html.escape(p) for p in self.dealt.players)
+        if first == YOU:
+            turn = tr("You take the first turn: you have drawn a fourth track card (UP-T1) and may now build or "
+                      "invest (UP-T3).")
+        else:
+            turn = tr("{p} takes the first turn: they draw a track card (UP-T1), then build or invest (UP-T3).",
+                      p=html.escape(first))
+        rules = "UP-D12, UP-2P1" if len(self.dealt.players) == 2 else "UP-D12"
+        self._set_step(
+            tr("UP-S8 — Who starts"),
+            tr("The youngest (or least experienced) player starts, and play goes clockwise. Here the seats were "
+               "dealt at random and the first seat starts."),
+            [tr("Seating order: {order}, then round again.", order=order), turn,
+             tr("Payouts in this game: {n} ({rules}).", n=v["payouts_total"], rules=rules)],
+            tail=f"<p><b>{tr('The setup is complete.')}</b> {tr('Next lesson: building track.')}</p>")
+        self.figure.clear()

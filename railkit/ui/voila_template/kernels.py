@@ -1,0 +1,61 @@
+# mypy: disable-error-code="no-untyped-call, override"
+# (jupyter_server's kernel managers carry no type hints)
+"""The kernel manager railkit's Voila uses (``notebooks/voila.json``): idle kernels are culled a few minutes
+after their page went away, never while a page is still connecting.
+
+Voila cannot shut a kernel down when its page closes (the unload request fails an xsrf check), so every
+closed lesson would keep its ~90 MB kernel until culled. The culler (``MappingKernelManager.cull_*`` in
+voila.json, ``cull_connected: false``) removes kernels without a connection that have been idle for
+``cull_idle_timeout`` seconds. Two cases need care:
+
+* A preheated kernel waits in Voila's pool without any connection. Voila 0.5.13's own manager skips
+  kernels still in the pool (``VoilaKernelManager.cull_kernel_if_idle``), but a kernel just handed to a
+  page keeps the idle time it gathered in the pool, often longer than the timeout: culled before the
+  page had connected, the lesson would be dead on arrival. So a kernel that has never been connected
+  gets a full timeout from the moment the culler first sees it outside the pool.
+* A kernel's idle time counts from its last message, so a page left open without a click for an hour,
+  then closed (or a laptop going to sleep), would lose its kernel at the next cull. The idle time is
+  restarted when a page disconnects: the lesson sleeps ``cull_idle_timeout`` after the page has gone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jupyter_server._tz import utcnow
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+
+class RailkitKernelManager(AsyncMappingKernelManager):
+    """``AsyncMappingKernelManager`` whose culler spares pages that are connecting (see the module)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._connected_once: set[str] = set()  # kernels a page has connected to
+        self._seen_unconnected: set[str] = set()  # never-connected kernels the culler has already spared once
+
+    def _restart_idle_clock(self, kernel_id: str) -> None:
+        kernel = self._kernels.get(kernel_id)
+        if kernel is not None:
+            kernel.last_activity = utcnow()
+
+    def notify_connect(self, kernel_id: str) -> None:
+        super().notify_connect(kernel_id)
+        self._connected_once.add(kernel_id)
+
+    def notify_disconnect(self, kernel_id: str) -> None:
+        super().notify_disconnect(kernel_id)
+        self._restart_idle_clock(kernel_id)  # the lesson sleeps a full timeout after its page went away
+
+    async def cull_kernel_if_idle(self, kernel_id: str) -> None:
+        # Voila's pool manager (a subclass) has already returned for kernels still waiting in its pool.
+        if kernel_id not in self._connected_once and kernel_id not in self._seen_unconnected:
+            self._seen_unconnected.add(kernel_id)
+            self._restart_idle_clock(kernel_id)  # handed to a page that is still loading: a full timeout
+            return
+        await super().cull_kernel_if_idle(kernel_id)
+
+    async def shutdown_kernel(self, kernel_id: str, *args: Any, **kwargs: Any) -> Any:
+        self._connected_once.discard(kernel_id)
+        self._seen_unconnected.discard(kernel_id)
+        return await super().shutdown_kernel(kernel_id, *args, **kwargs)

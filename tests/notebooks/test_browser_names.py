@@ -1,0 +1,39 @@
+"""Real browser, offline: a hot-seat player named like markup (``<img src=x onerror=alert(1)>``) is shown as
+text everywhere in the play lesson, and no dialog opens."""
+
+import pytest
+from conftest import ARTIFACTS, fill, open_app, page_errors, wait_text
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+def test_a_hostile_hot_seat_name_shows_as_text(voila_server, offline_page):
+    page = offline_page.page
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.set_viewport_size({"width": 1280, "height": 1300})
+    open_app(page, voila_server.url("up_play.ipynb"))
+    wait_text(page, ".railkit-status", "choose a first share")
+
+    page.click(".railkit-setup :text('New game and options')")
+    page.click(".railkit-mode button:has-text('Hot seat')")
+    page.select_option(".railkit-players select", "2")
+    fill(page, ".railkit-names", f"{HOSTILE}, Bob")
+    page.click(".railkit-new-game")
+    wait_text(page, ".railkit-message", "hot seat for 2 players")
+    wait_text(page, ".railkit-status", HOSTILE)  # the name as text, angle brackets and all
+    page.click(".railkit-show-hand")
+    wait_text(page, ".railkit-hand", f"{HOSTILE}'s hand")
+    page.select_option(".railkit-first-pick select", index=1)
+    page.click(".railkit-lay")
+    wait_text(page, ".railkit-status", "Bob")
+    assert HOSTILE in page.inner_text(".railkit-players-panel")
+    assert HOSTILE in page.inner_text(".railkit-events")
+    page.wait_for_timeout(500)
+    assert page.locator(".railkit-app img").count() == 0, "the name became an image element"
+    assert dialogs == [], f"a dialog opened: {dialogs}"
+    assert page_errors(page) == []
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.locator(".railkit-status").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "up_play_hostile_name.png"), full_page=False)
