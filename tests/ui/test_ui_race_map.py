@@ -19,7 +19,7 @@ from railkit.capecairo.bots import HeuristicBot
 from railkit.capecairo.deck import REQUIREMENT
 from railkit.capecairo.route import ROUTE
 from railkit.paths import data_dir
-from railkit.ui.race_map import LANE_KM, TERRAIN_STYLE, project, race_figure
+from railkit.ui.capecairo.race_map import LANE_KM, TERRAIN_STYLE, project, race_figure
 
 DECK = str(Path(__file__).resolve().parent.parent / "capecairo" / "fixtures" / "kk_test_deck.json")
 HOSTILE = "<img src=x onerror=alert(1)>"
