@@ -113,7 +113,7 @@ class AuctionPanel(Panel):
         self._show_choosing(v, you)
         body = self._reveal_html(v, session)
         record = v["last_auction"]
-        if fold_reveal and body and v["phase"] != "choose":
+        if fold_reveal and body and record is not None and v["phase"] != "choose":
             body = (f"<details><summary><b>{tr('The last auction (auction {n})', n=record['number'])}</b></summary>"
                     f"{body}</details>")
         self.reveal.value = body
