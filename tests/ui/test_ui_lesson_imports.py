@@ -1,0 +1,32 @@
+"""A lesson's kernel imports only what it needs at run time (issue 10): building every lesson app
+pulls in no nbformat, jsonschema or nbclient (plotly's renderer chain, ~2.4 s per kernel)."""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAVY = ("nbformat", "jsonschema", "rfc3987_syntax", "nbclient", "pytest", "playwright")
+
+
+def app_cells() -> list[str]:
+    cells = []
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        for cell in json.loads(path.read_text())["cells"]:
+            source = "".join(cell["source"]).strip()
+            if cell["cell_type"] == "code" and re.match(r"from railkit\.ui\.", source):
+                cells.append(source)
+    return cells
+
+
+def test_every_lesson_app_is_found():
+    assert len(app_cells()) >= 6
+
+
+def test_building_every_lesson_imports_nothing_heavy():
+    code = "import sys\n" + "\n".join(app_cells()) + f"\nprint(sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "[]"
