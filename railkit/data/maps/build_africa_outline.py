@@ -8,7 +8,7 @@ Run once, by hand, when the outline should change; the result is committed::
 Standard library only; the TopoJSON decoding and the simplification are those of
 ``build_us_outline.py`` (same folder). Output format is that of ``us_states.json``
 (``{"about": str, "states": {name: [ring, ...]}}``; here a "state" is a country), so
-``railkit.ui.basemap.load_outline("africa")`` reads it too.
+``railkit.ui.unionpacific.basemap.load_outline("africa")`` reads it too.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from railkit.ui.i18n import tr
 
 LAND, BORDER, WATER = "#f4f1e8", "#cfc7b3", "#e3eef7"
 ROUTE_COLOUR = "#8d8577"
-# Same colours as the lesson's player swatches and card chips (railkit/ui/kk_common.py).
+# Same colours as the lesson's player swatches and card chips (railkit/ui/capecairo/common.py).
 PLAYER_HEX = {"red": "#c62828", "yellow": "#f2b705", "green": "#2e7d32", "blue": "#283593"}
 LABEL_HEX = {"yellow": "#8a6a00"}  # yellow text is unreadable on white: a darker shade for labels
 TERRAIN_STYLE = {  # KK-C3 terrain -> (marker symbol, colour); symbol AND colour differ
