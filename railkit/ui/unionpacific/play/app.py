@@ -76,10 +76,10 @@ class PlayApp(App):
         self.setup = NewGamePanel(m, on_start=self.on_new_game)
         self.status = StatusPanel(m, on_show_hand=self.on_show_hand)
         self.hand = HandPanel(board)
-        self.moves = MovesPanel(m, board, act=self.act)
+        self.moves = MovesPanel(board, act=self.act)
         self.table = TablePanel(board)
         self.events = EventsPanel()
-        self.exercise = ExercisePanel(m, board, self.rng, on_change=self.refresh)
+        self.exercise = ExercisePanel(board, self.rng, on_change=self.on_exercise_change)
         self.companies = CompaniesPanel(board)
         self.payouts = PayoutsPanel()
         self.result = ResultPanel()
@@ -129,6 +129,12 @@ class PlayApp(App):
         self.undo_button.disabled = session.last_human_move() is None
         set_shown(self.continue_button, session.paused)
 
+    def on_exercise_change(self) -> None:
+        """An answer (or “Show the answer”) revealed a payout: show it, and say what comes next."""
+        self.refresh()
+        if self.session is not None and self.message_kind != "error":
+            self.show_info(self.next_words())
+
     def install(self, session: Session[UnionPacificGame]) -> None:
         """Make ``session`` the game on screen; its computer players move first if they are to act."""
         self.session = session
@@ -163,6 +169,8 @@ class PlayApp(App):
         session = self._session()
         game = session.game
         if game.is_over:
+            if self.exercise.hidden:  # the final money would give the exercise's answer away
+                return tr("The game is over (UP-D12): answer the payout exercise to see the final money.")
             return final_words(game.result(), session.you)
         acting = session.acting
         if acting is None:
@@ -201,11 +209,13 @@ class PlayApp(App):
             raise InputError(tr("{player}: press “Show my hand” first (the others look away).", player=acting))
         return acting
 
-    @guarded
-    def act(self, make: Callable[[str], Any]) -> bool:
+    def act(self, make: Callable[[str], Any]) -> bool | None:
         """A human move: ``make(player)`` gives the action of the player to act (an ``InputError`` if a
-        choice is missing); the engine checks it (a ``RuleError`` changes nothing); then the computer
-        players move and everything is shown."""
+        choice is missing); the engine checks it (a ``RuleError`` changes nothing, and its words show in the
+        moves panel); then the computer players move and everything is shown."""
+        return self.moves.attempt(lambda: self._act(make))
+
+    def _act(self, make: Callable[[str], Any]) -> bool:
         session = self._session()
         player = self._acting_or_error()
         action = make(player)
@@ -224,9 +234,9 @@ class PlayApp(App):
         first = own[0] if own else tr("{player} ends the turn (UP-B6).", player=player)
         q = self.exercise.question
         asked = q is not None and q.number in self.exercise.hidden
-        if self.new_payout and asked and not self.game.is_over:
-            self.show_info(tr("{events} A payout has been paid: answer the exercise above before you look at "
-                              "its breakdown.", events=first))
+        if self.new_payout and asked:
+            self.show_info(tr("{events} A payout has been paid: answer the payout exercise (the yellow box below) "
+                              "before you look at its breakdown.", events=first))
         else:
             self.show_ok(first + " " + self.next_words())
 

@@ -76,16 +76,19 @@ def make_question(board: Any, record: PayoutRecord, total: int, humans: Sequence
                    company=name, value=record.values[key], shares=shares)
     text = (f"<p><b>{tr('Payout {n} of {total} has just been paid.', n=record.number, total=total)}</b> {facts}</p>"
             f"<p><b>{tr('How much did {company} pay {who}?', company=name, who=who)}</b> "
-            f"{tr('Type the amount in millions; the breakdown of this payout stays hidden until you answer.')}</p>")
+            f"{tr('Type the amount in millions; the breakdown of this payout and everybody’s money stay hidden until you answer.')}</p>")
     return PayoutQuestion(record.number, key, holder, int(explanation.amounts.get(holder, 0)), text, index)
 
 
 class ExercisePanel(Panel):
     """The exercise box: asking, checking and revealing. ``hidden`` holds the payouts whose breakdown is
-    hidden; ``score`` is [right, asked]; ``on_change`` tells the app to show the revealed breakdown."""
+    hidden; ``score`` is [right, asked]; ``on_change`` tells the app to show the revealed breakdown. Its
+    messages (``note``) show in its own box."""
 
-    def __init__(self, messages: Messages, board: Board, rng: random.Random, on_change: Callable[[], None]) -> None:
-        super().__init__(messages)
+    def __init__(self, board: Board, rng: random.Random, on_change: Callable[[], None]) -> None:
+        # The exercise speaks in its own message line, inside its box: its words never show elsewhere.
+        self.note = Messages()
+        super().__init__(self.note)
         self.board = board
         self.rng = rng
         self.on_change = on_change
@@ -106,13 +109,15 @@ class ExercisePanel(Panel):
         self.close_button = button(tr("Close the exercise"), "railkit-quiz-close", "times")
         self.close_button.on_click(lambda _b: self.on_close())
         self.widget = widgets.VBox([widgets.HTML(f"<h4>{tr('Exercise: a payout (UP-D3..UP-D11)')}</h4>"),
-                                    self.quiz_html, self.inputs, self.feedback, row([self.close_button])],
+                                    self.quiz_html, self.inputs, self.note.widget, self.feedback,
+                                    row([self.close_button])],
                                    layout=widgets.Layout(display="none"))
         self.widget.add_class("railkit-panel")
         self.widget.add_class("railkit-exercise")
 
     def reset(self, payouts_done: int | None = None) -> None:
         """A new game (``None``): no question. An undo back to ``payouts_done`` payouts: forget later ones."""
+        self.clear_message()
         if payouts_done is None:
             self.question, self.hidden = None, set()
             self.feedback.value = ""
@@ -131,6 +136,7 @@ class ExercisePanel(Panel):
             self.hidden.add(question.number)
             self.answer.value = ""
             self.feedback.value = ""
+            self.clear_message()
 
     def refresh(self, records: Sequence[PayoutRecord]) -> None:
         self.records = records

@@ -84,7 +84,7 @@ def payout_html(record: PayoutRecord, total: int, hidden: bool, open_: bool, you
     head = f"<h4>{tr('Payout {n} of {total}', n=record.number, total=total)} — {esc(drawn)}</h4>"
     if hidden:
         return (f"<div class='railkit-payout'>{head}<p class='railkit-muted'>"
-                f"{tr('Answer the payout exercise above to see who received what, and why.')}</p></div>")
+                f"{tr('Answer the payout exercise (the yellow box) to see who received what, and why.')}</p></div>")
     rows = "".join(
         f"<tr><td class='name'>{esc(h)}{' ' + tr('(you)') if h == you else ''}</td><td>{m}</td></tr>"
         for h, m in sorted(record.amounts.items(), key=lambda kv: -kv[1])
@@ -139,8 +139,9 @@ def companies_html(board: Any, v: Mapping[str, Any], you: str | None) -> str:
 
 
 def players_html(v: Mapping[str, Any], humans: Sequence[str], acting: str | None, you: str | None,
-                 winners: Sequence[str] = ()) -> str:
-    """Money (when public, UP-D13) and hand sizes (public) of every player; the one to act highlighted."""
+                 winners: Sequence[str] = (), money_hidden: bool = False) -> str:
+    """Money (when public, UP-D13) and hand sizes (public) of every player; the one to act highlighted.
+    ``money_hidden``: the payout exercise asks about the last payout, so nobody's money shows yet."""
     rows = ""
     choosing = v["phase"] == "first_share"
     players = list(v["players"]) + ([IMAGINARY] if IMAGINARY in v["money"] else [])
@@ -155,6 +156,8 @@ def players_html(v: Mapping[str, Any], humans: Sequence[str], acting: str | None
             role = tr("computer")
         money = v["money"].get(p)
         money_cell = str(money) if money is not None else tr("hidden (UP-D13)")
+        if money_hidden and money is not None:
+            money_cell = tr("? (after the exercise)")
         sizes = v["hand_sizes"].get(p)
         shares, track = (sizes["shares"], sizes["track"]) if sizes else ("—", "—")
         if choosing and p in v["players"]:

@@ -69,8 +69,12 @@ def dropdown(css: str, label: str, width: str = "470px") -> widgets.Dropdown:
 class MovesPanel(Panel):
     """The move boxes for the step of play on screen (see the module docstring)."""
 
-    def __init__(self, messages: Messages, board: Board, act: Act) -> None:
-        super().__init__(messages)
+    def __init__(self, board: Board, act: Act) -> None:
+        # The moves speak in their own message line, above the boxes: a refused move is explained where it
+        # was made, and the words go away as soon as the learner changes a choice.
+        self.note = Messages()
+        self.note.widget.add_class("railkit-moves-message")
+        super().__init__(self.note)
         self.board = board
         self.act = act
         self._key: Any = None  # the move the pickers were filled for
@@ -96,7 +100,7 @@ class MovesPanel(Panel):
         self.mode = widgets.ToggleButtons(options=[], value=None, style={"button_width": "150px"})
         self.mode.add_class("railkit-action-mode")
         self.mode.observe(lambda _c: self.on_mode(), names="value")
-        self.build = BuildPanel(messages, board, act)
+        self.build = BuildPanel(self.note, board, act)
         self.invest_pick = dropdown("railkit-invest-pick", tr("Shares"))
         self.invest_discard = dropdown("railkit-invest-discard", tr("Discard"), "320px")
         self.invest_button = button(tr("Invest"), "railkit-invest", "money", "primary",
@@ -134,8 +138,12 @@ class MovesPanel(Panel):
                             "card leaves the game face down (UP-B4). Or simply end your turn (UP-B6).")),
             self.exchange_pick, row([self.exchange_button, self.end_button])])
         self.waiting = html_box("railkit-waiting")
-        self.widget = widgets.VBox([self.first_panel, self.action_panel, self.draw_panel, self.exchange_panel,
-                                    self.waiting])
+        for picker in (self.first_pick, self.unusable_pick, self.mode, self.invest_pick, self.invest_discard,
+                       self.pass_discard, self.exchange_pick, self.build.card, self.build.company,
+                       self.build.section):
+            picker.observe(lambda _c: self.on_any_choice(), names="value")
+        self.widget = widgets.VBox([self.note.widget, self.first_panel, self.action_panel, self.draw_panel,
+                                    self.exchange_panel, self.waiting])
         self.widget.add_class("railkit-controls")
         self.widget.add_class("railkit-panel")
 
@@ -245,6 +253,19 @@ class MovesPanel(Panel):
                                      "deck; a dividend card turned up on the way starts a payout (UP-D1)."))
 
     # -- callbacks ------------------------------------------------------------------------------
+    @guarded
+    def attempt(self, move: Callable[[], bool | None]) -> bool | None:
+        """Run the app's ``move``; its error (a refused move, a missing choice) shows in this panel."""
+        done = move()
+        if done:
+            self.clear_message()
+        return done
+
+    def on_any_choice(self) -> None:
+        """A choice changed: an error about the earlier choices is no longer true."""
+        if self.note.kind == "error":
+            self.clear_message()
+
     @guarded
     def on_mode(self) -> None:
         if self._quiet:
