@@ -74,9 +74,10 @@ def make_question(board: Any, record: PayoutRecord, total: int, humans: Sequence
     else:
         facts = tr("{company} was worth {value} (UP-D2). Its shares on the table: {shares}.",
                    company=name, value=record.values[key], shares=shares)
+    how = tr("Type the amount in millions; the breakdown of this payout and everybody’s money stay hidden until "
+             "you answer.")
     text = (f"<p><b>{tr('Payout {n} of {total} has just been paid.', n=record.number, total=total)}</b> {facts}</p>"
-            f"<p><b>{tr('How much did {company} pay {who}?', company=name, who=who)}</b> "
-            f"{tr('Type the amount in millions; the breakdown of this payout and everybody’s money stay hidden until you answer.')}</p>")
+            f"<p><b>{tr('How much did {company} pay {who}?', company=name, who=who)}</b> {how}</p>")
     return PayoutQuestion(record.number, key, holder, int(explanation.amounts.get(holder, 0)), text, index)
 
 
