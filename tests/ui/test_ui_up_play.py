@@ -86,7 +86,7 @@ def until_step(app, step, limit=400):
 
 @pytest.fixture
 def app():
-    return PlayApp(seed=7, players=4, game_number=11)
+    return PlayApp(seed=7, players=4, game_number=11, name="Alex")
 
 
 def test_starts_with_the_UP_S5_first_share_and_only_the_learners_hand(app):
@@ -328,7 +328,7 @@ def test_a_payout_appears_with_its_breakdown_after_the_exercise():
 
 
 def test_payout_exercise_wrong_answer_and_question_matches_the_engine():
-    app = PlayApp(seed=4, players=4, game_number=21)
+    app = PlayApp(seed=4, players=4, game_number=21, name="Alex")
     while not app.game.payout_history:
         act(app, first_legal(app))
     q = app.exercise.question
@@ -399,7 +399,7 @@ def test_bots_pause_after_the_cap_and_go_on(monkeypatch):
     import railkit.ui.unionpacific.play.app as up_play
 
     monkeypatch.setattr(up_play, "MAX_BOT_ACTIONS", 2)
-    app = PlayApp(seed=1, players=6, game_number=4)  # five computer players choose first shares (UP-S5)
+    app = PlayApp(seed=1, players=6, game_number=4, name="Alex")  # five computer players choose first shares (UP-S5)
     assert app.session.paused and app.session.acting is None
     assert app.continue_button.layout.display is None and "go on" in text(app.moves.waiting.value)
     assert app.moves.on_lay_first() is None and "go on" in app.moves.note.text

@@ -29,11 +29,11 @@ from railkit.session import Session, seat_bots
 from railkit.ui.app import App, InputError, guarded
 from railkit.ui.i18n import tr
 from railkit.ui.saves import SaveFile, SaveLoadPanel
-from railkit.ui.unionpacific.common import LESSON_STYLE, option_name
+from railkit.ui.unionpacific.common import LESSON_STYLE, learner_name, option_name, second_person
 from railkit.ui.unionpacific.play.exercise import ExercisePanel
 from railkit.ui.unionpacific.play.html import PLAY_STYLE, final_words, play_legend_html, step_words
 from railkit.ui.unionpacific.play.moves import MovesPanel
-from railkit.ui.unionpacific.play.new_game import DEFAULT_NAME, NewGamePanel
+from railkit.ui.unionpacific.play.new_game import NewGamePanel
 from railkit.ui.unionpacific.play.screen import Screen
 from railkit.ui.unionpacific.play.tables import (
     CompaniesPanel,
@@ -55,19 +55,24 @@ MAX_BOT_ACTIONS = 200  # per click: the page never waits for more than a moment
 class PlayApp(App):
     """A whole game of Union Pacific against computer players or hot seat (see the module docstring).
 
-    ``names``: the hot-seat players' names, separated by commas; ``options``: the engine's options.
+    ``name``: the learner's name (default: the page address's ``?name=``, else “You”); ``seat``: the
+    learner's seat, 0 = first (starts, UP-S8); ``names``: the hot-seat players' names, separated by commas;
+    ``options``: the engine's options.
     """
 
     title = "Union Pacific: play a game"
 
     def __init__(self, seed: int | None = None, players: int = 4, hot_seat: bool = False,
-                 name: str = DEFAULT_NAME, game_number: int | None = None, names: str = "", **options: Any) -> None:
+                 name: str | None = None, game_number: int | None = None, names: str = "", seat: int = 0,
+                 **options: Any) -> None:
         self.board = load_board()
         self.rng = random.Random(seed)
         self.session: Session[UnionPacificGame] | None = None
         self.new_payout = False  # the last change paid out
         super().__init__()
-        self.setup.preset(players, hot_seat, name, names, game_number, options)
+        # The learner is named once, in the page address (?name=Kim); without one they are “You”.
+        self.setup.preset(players, hot_seat, learner_name() if name is None else name, names, game_number, options,
+                          seat)
         self.on_new_game()
 
     # ================================================================== widgets
@@ -190,7 +195,8 @@ class PlayApp(App):
         self.install(Session(game, spec.humans, seat_bots(HeuristicBot), max_bot_moves=MAX_BOT_ACTIONS))
         self.setup.widget.selected_index = None
         who = (tr("hot seat for {n} players", n=len(spec.players)) if spec.hot_seat
-               else tr("you against {bots}", bots=", ".join(spec.players[1:])))
+               else tr("you against {bots}; seats: {order}", bots=", ".join(p for p in spec.players if p not in spec.humans),
+                       order=" → ".join(spec.players)))
         self.show_info(tr("Game {number} started: {who}; {deck}. {next}", number=spec.seed, who=who,
                           deck=option_name(spec.options["deck"], spec.options["safe_round"], in_sentence=True),
                           next=self.next_words()))
@@ -232,6 +238,8 @@ class PlayApp(App):
         """The message after a human move: what the move did (the engine's words), then what comes next."""
         own = [e for e in events if e.startswith(player)]
         first = own[0] if own else tr("{player} ends the turn (UP-B6).", player=player)
+        if self._session().you == player:
+            first = second_person(first, player)
         q = self.exercise.question
         asked = q is not None and q.number in self.exercise.hidden
         if self.new_payout and asked:

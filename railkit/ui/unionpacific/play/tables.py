@@ -14,7 +14,7 @@ import ipywidgets as widgets
 
 from railkit.ui.app import Messages, Panel, guarded
 from railkit.ui.i18n import tr
-from railkit.ui.unionpacific.common import card_label, company_html
+from railkit.ui.unionpacific.common import card_label, company_html, second_person
 from railkit.ui.unionpacific.play.html import (
     cards_html,
     companies_html,
@@ -170,7 +170,7 @@ def hidden_events(screen: Screen) -> set[str]:
 def shown_events(screen: Screen) -> list[tuple[int, str]]:
     """The narrative as the panels show it: (position, line) without the payout explanations; while the
     exercise asks about a payout, the lines that would give its answer away (who received what, the final
-    money) say that the amounts come after the answer."""
+    money) say that the amounts come after the answer. Sentences about the learner read “You …”."""
     narrative, skip = screen.game.narrative, hidden_events(screen)
     total = screen.view["payouts_total"]
     heads = {f"Payout {n} of {total} (": n for n in screen.hidden_payouts}
@@ -186,7 +186,7 @@ def shown_events(screen: Screen) -> list[tuple[int, str]]:
                       "exercise.", n=number, total=total)
         elif final_hidden and line.startswith("The game is over (UP-D12)."):
             line = tr("The game is over (UP-D12): the final money shows once you answer the payout exercise.")
-        shown.append((i, line))
+        shown.append((i, second_person(line, screen.you) if screen.you is not None else line))
     return shown
 
 
