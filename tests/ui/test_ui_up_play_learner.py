@@ -39,7 +39,8 @@ def test_learner_name_reads_voilas_query_string(monkeypatch):
     ("Payout 1 of 4 (dividend card): Kim +3, Ann +2.", "Payout 1 of 4 (dividend card): you +3, Ann +2."),
     ("Kim invests 2 shares of X on the table and discards a plains card (UP-I1, UP-I3).",
      "You invest 2 shares of X on the table and discard a plains card (UP-I1, UP-I3)."),
-    ("Ann plays a card and builds a train; Kimberly takes a share.", "Ann plays a card and builds a train; Kimberly takes a share."),
+    ("Ann plays a card and builds a train; Kimberly takes a share.",
+     "Ann plays a card and builds a train; Kimberly takes a share."),
 ])
 def test_second_person_changes_only_sentences_about_the_learner(line, you):
     assert second_person(line, "Kim") == you
