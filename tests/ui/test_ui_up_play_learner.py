@@ -80,3 +80,20 @@ def test_hot_seat_players_are_named_and_play_in_that_order():
     app.moves.first_pick.value = first.card
     assert app.moves.on_lay_first() is True
     assert app.session.acting == "Bo" and "Bo" in text(app.status.status.value)
+
+
+def test_a_name_arriving_after_a_preheated_start_deals_the_same_game_again():
+    app = PlayApp(seed=4, players=3, game_number=31)
+    before = app.game.to_dict()["seed"], app.game.players
+    assert app.on_page_address("Kim") is True
+    assert app.session.you == "Kim" and app.game.seed == before[0] and app.game.players[0] == "Kim"
+    assert app.setup.seed.value == "31"
+    card = app.game.legal_actions("Kim")[0].card
+    app.moves.first_pick.value = card
+    assert app.moves.on_lay_first() is True
+    assert app.on_page_address("Lee") is False and app.session.you == "Kim"  # a started game is kept
+
+
+def test_the_app_does_not_wait_for_an_address_outside_a_preheated_voila(monkeypatch):
+    monkeypatch.delenv("VOILA_PREHEAT", raising=False)
+    assert PlayApp(seed=1, players=2, game_number=3).follow_page_address() is None

@@ -19,7 +19,10 @@ The app composes the panels; each owns its widgets and is brought up to date by 
 
 from __future__ import annotations
 
+import logging
+import os
 import random
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -50,6 +53,7 @@ from railkit.unionpacific import UnionPacificGame, load_board, new_game
 from railkit.unionpacific.bots import HeuristicBot
 
 MAX_BOT_ACTIONS = 200  # per click: the page never waits for more than a moment
+log = logging.getLogger(__name__)
 
 
 class PlayApp(App):
@@ -74,6 +78,8 @@ class PlayApp(App):
         self.setup.preset(players, hot_seat, learner_name() if name is None else name, names, game_number, options,
                           seat)
         self.on_new_game()
+        if name is None:
+            self.follow_page_address()
 
     # ================================================================== widgets
     def build(self) -> widgets.Widget:
@@ -110,6 +116,41 @@ class PlayApp(App):
             self.moves.build.map_view.widget, self.companies.widget, self.payouts.widget, self.log.widget,
             self.setup.widget, self.saves.widget, legend,
         ])
+
+    # ================================================================== the learner's name
+    def follow_page_address(self) -> threading.Thread | None:
+        """Voila pre-renders a lesson in a waiting kernel before anyone opens the page, so the page address
+        (``?name=Kim``) comes later: wait for it in the background, then ``on_page_address``. Elsewhere the
+        address (if any) was read at the start and this does nothing."""
+        if os.environ.get("VOILA_PREHEAT") != "True":
+            return None
+
+        def wait() -> None:
+            try:
+                from voila.utils import wait_for_request
+
+                wait_for_request()
+                self.on_page_address(learner_name())
+            except Exception:  # noqa: BLE001 - the page works on with the name it has
+                log.exception("the page address could not be read")
+
+        thread = threading.Thread(target=wait, name="railkit-page-address", daemon=True)
+        thread.start()
+        return thread
+
+    def on_page_address(self, name: str) -> bool:
+        """The page address names the learner: deal the same game again with that name, unless the learner
+        has already moved (their game is kept) or plays hot seat. True when the game was dealt again."""
+        session = self.session
+        if session is None or session.hot_seat or session.you == name or session.last_human_move() is not None:
+            return False
+        number = self.setup.seed.value
+        self.setup.name.value = name
+        self.setup.seed.value = str(session.game.seed)
+        try:
+            return bool(self.on_new_game())
+        finally:
+            self.setup.seed.value = number
 
     # ================================================================== the game on screen
     @property
