@@ -4,6 +4,7 @@ the UP-B2 checklist and the legal sections on the map, draw, invest, save; then 
 draw before a payout and answer the payout exercise."""
 
 import json
+import re
 
 import pytest
 from conftest import ARTIFACTS, open_app, page_errors
@@ -54,7 +55,7 @@ def save_before_a_payout() -> str:
 
 def test_play_flow_offline(voila_server, offline_page):
     page = offline_page.page
-    page.set_viewport_size({"width": 1280, "height": 1500})
+    page.set_viewport_size({"width": 1366, "height": 768})
     open_app(page, voila_server.url("up_play.ipynb"))
     page.wait_for_selector(".railkit-figure .js-plotly-plot", timeout=30000)  # the map, drawn by local plotly.js
     wait_text(page, ".railkit-status", "choose a first share")
@@ -109,7 +110,7 @@ def test_play_flow_offline(voila_server, offline_page):
         page.click(".railkit-end-turn")
         wait_text(page, ".railkit-status", "build, invest or pass (UP-T3)")
     wait_text(page, ".railkit-events", "Ann")  # my build, then the computer players' turns
-    assert f"{ME} plays a" in page.inner_text(".railkit-events")
+    assert "You play a" in page.inner_text(".railkit-events")  # the learner is “You” (issue 9 item 7)
 
     # Invest (UP-I1..I3).
     page.click(".railkit-action-mode button:has-text('Invest')")
@@ -117,7 +118,7 @@ def test_play_flow_offline(voila_server, offline_page):
     page.select_option(".railkit-invest-pick select", index=1)
     page.select_option(".railkit-invest-discard select", index=1)
     page.click(".railkit-invest")
-    wait_text(page, ".railkit-events", f"{ME} invests")
+    wait_text(page, ".railkit-events", "You invest")
     wait_text(page, ".railkit-status", "build, invest or pass (UP-T3)")
     assert page_errors(page) == []
     page.screenshot(path=str(ARTIFACTS / "up_play_turns.png"), full_page=True)
@@ -143,6 +144,10 @@ def test_play_flow_offline(voila_server, offline_page):
     page.wait_for_selector(".railkit-quiz-answer", state="visible", timeout=30000)
     wait_text(page, ".railkit-quiz", "How much did")
     assert "Answer the payout exercise" in page.inner_text(".railkit-payouts")
+    # issue 9 item 1: nothing on the page gives the answer away before it is checked
+    assert "? (after the exercise)" in page.inner_text(".railkit-players-panel")
+    assert not re.search(r"\+\d", page.inner_text(".railkit-events"))
+    assert "shows once you answer the payout exercise" in page.inner_text(".railkit-events")
     page.locator(".railkit-quiz").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "up_play_exercise.png"), full_page=False)
     page.fill(".railkit-quiz-answer input", "0")
@@ -151,6 +156,8 @@ def test_play_flow_offline(voila_server, offline_page):
     page.wait_for_function(
         "() => /right|wrong/.test(document.querySelector('.railkit-quiz-feedback').innerText)")
     wait_text(page, ".railkit-payouts", "Company by company")
+    assert "? (after the exercise)" not in page.inner_text(".railkit-players-panel")
+    assert re.search(r"\+\d", page.inner_text(".railkit-events"))
     page.locator(".railkit-breakdown summary").first.click()  # one company's steps
     wait_text(page, ".railkit-payouts", "Paid in total")
     assert "UP-D2" in page.inner_text(".railkit-payouts")
@@ -161,7 +168,7 @@ def test_play_flow_offline(voila_server, offline_page):
 
 def test_hot_seat_and_the_end_offline(voila_server, offline_page):
     page = offline_page.page
-    page.set_viewport_size({"width": 1280, "height": 1300})
+    page.set_viewport_size({"width": 1366, "height": 768})
     open_app(page, voila_server.url("up_play.ipynb"))
     wait_text(page, ".railkit-status", "choose a first share")
 
