@@ -250,10 +250,10 @@ class HeuristicBot:
         )
         after_build = draw_bonus * (1.0 - 0.5 * soon)  # a build also draws a share (UP-B3)
         scored_builds: list[tuple[Build, float]] = []
-        for a in builds:
+        for b in builds:
             # spending a rare card costs more: 0.7 for a general card, little for a common type
-            s = stakes[a.company] * left - 0.7 * self._rarity(game, a.card) ** 2 + noise() * 0.05
-            scored_builds.append((a, s + after_build))
+            s = stakes[b.company] * left - 0.7 * self._rarity(game, b.card) ** 2 + noise() * 0.05
+            scored_builds.append((b, s + after_build))
         scored_invests: list[tuple[Invest, float]] = []
         if invests:
             keep = {c: self._track_keep(game, me, c) for c in game.track_hand[me]}
@@ -274,7 +274,7 @@ class HeuristicBot:
         """Every legal move of ``player`` now with how much this player values it (higher is better), by
         the same estimates as ``choose`` without its random tie-breaks. Scores compare moves of one
         step only. Used to review a learner's moves (``railkit.unionpacific.review``)."""
-        actions = game.legal_actions(player)
+        actions: list[Any] = list(game.legal_actions(player))
         step = game.step
         if step == "first_share":
             hand = game.share_hand[player]
@@ -283,8 +283,13 @@ class HeuristicBot:
             return [(a, self._draw_worth(game, player, a)) for a in actions]
         if step == "exchange":
             up = self._share_worth(game, player, UP)
-            return [(a, self.END_TURN_MARGIN if isinstance(a, EndTurn)
-                     else up - self._share_worth(game, player, a.card) if a.card != UP else 0.0) for a in actions]
+
+            def exchange_worth(a: Any) -> float:
+                if isinstance(a, EndTurn):
+                    return self.END_TURN_MARGIN
+                return up - self._share_worth(game, player, a.card) if a.card != UP else 0.0
+
+            return [(a, exchange_worth(a)) for a in actions]
         builds = [a for a in actions if isinstance(a, Build)]
         invests = [a for a in actions if isinstance(a, Invest)]
         scored: list[tuple[Any, float]] = []

@@ -136,7 +136,7 @@ def _reason(game: UnionPacificGame, player: str, action: Any, better: Any) -> st
         return (f"A first share of the company you hold the most shares of ({card_name(board, better.card)}) "
                 "starts a lead you can build on (UP-S5, UP-D3).")
     if isinstance(better, Pass):
-        return (f"Discarding the {better.card} card keeps the cards that fit your companies' sections "
+        return (f"Discarding the {better.discard} card keeps the cards that fit your companies' sections "
                 "(UP-T4, UP-B1).")
     return "The heuristic player valued its move more (UP-T3)."
 
