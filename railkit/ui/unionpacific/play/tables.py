@@ -22,13 +22,16 @@ from railkit.ui.unionpacific.play.html import (
     payout_html,
     players_html,
     result_html,
+    review_html,
     step_words,
 )
 from railkit.ui.unionpacific.play.screen import Screen
 from railkit.ui.widgets import button, html_box, row, set_shown, set_value
 from railkit.unionpacific import Board
+from railkit.unionpacific.review import review_moves
 
 RECENT_EVENTS = 40
+REVIEWED_MOVES = 5  # the weakest moves a review lists (hot seat: 3 per player)
 CHIPS_RULES = {"first_share": 0, "action": 2, "draw": 3, "exchange": 4}
 
 
@@ -245,10 +248,22 @@ class PayoutsPanel:
 
 
 class ResultPanel:
-    """The end (UP-D12): final money and the winners; hidden while the game goes on."""
+    """The end (UP-D12): final money and the winners, then a look back at the learner's moves (the moves
+    the heuristic player judged weak, with why); hidden while the game goes on."""
 
     def __init__(self) -> None:
         self.widget = html_box("railkit-result")
+        self._review: tuple[object, str] = (None, "")  # (the game it was made for, its HTML)
+
+    def review(self, screen: Screen) -> str:
+        """The review of the human players' moves, made once per finished game (a replay of its log)."""
+        game, session = screen.game, screen.session
+        key = (game.seed, len(game.log), session.humans)
+        if self._review[0] != key:
+            limit = REVIEWED_MOVES if len(session.humans) == 1 else 3
+            parts = [review_html(review_moves(game, p, limit=limit), p, screen.you) for p in session.humans]
+            self._review = (key, "".join(parts))
+        return self._review[1]
 
     def refresh(self, screen: Screen) -> None:
         if not screen.game.is_over:
@@ -260,7 +275,7 @@ class ResultPanel:
                                    f"{tr('Answer the payout exercise first: then the final money and the winner show here.')}"
                                    "</p></div>")
         else:
-            set_value(self.widget, result_html(screen.game.result(), screen.you))
+            set_value(self.widget, result_html(screen.game.result(), screen.you, self.review(screen)))
         set_shown(self.widget, True)
 
 
