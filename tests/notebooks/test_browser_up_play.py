@@ -10,7 +10,7 @@ import pytest
 from conftest import ARTIFACTS, open_app, page_errors
 
 from railkit.unionpacific import DrawShare, new_game
-from railkit.unionpacific.bots import HeuristicBot, play_game
+from railkit.unionpacific.bots import HeuristicBot, RandomBot, play_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
 ME = "Alex"
@@ -192,8 +192,8 @@ def test_hot_seat_and_the_end_offline(voila_server, offline_page):
     page.screenshot(path=str(ARTIFACTS / "up_play_hot_seat.png"), full_page=False)
 
     # A finished game, loaded: final money and the winner.
-    game = new_game([ME, "Ann", "Ben"], seed=5)
-    play_game(game, {p: HeuristicBot(i) for i, p in enumerate(game.players)})
+    game = new_game([ME, "Ann", "Ben"], seed=5)  # the learner plays at random: the review has much to say
+    play_game(game, {p: RandomBot(1) if p == ME else HeuristicBot(i) for i, p in enumerate(game.players)})
     data = game.to_dict()
     data["railkit_play"] = {"humans": [ME]}
     page.click(".railkit-saveload :text('Save and load')")
@@ -204,6 +204,12 @@ def test_hot_seat_and_the_end_offline(voila_server, offline_page):
     for player, money in game.result().money.items():
         assert player in result and str(money) in result
     assert page.is_hidden(".railkit-build") and page.is_hidden(".railkit-lay")
+    # issue 9 item 9: a look back at the learner's moves, with the rules
+    wait_text(page, ".railkit-result", "A look back at your moves")
+    assert "The heuristic player would have: You" in page.inner_text(".railkit-review")
+    assert "UP-D" in page.inner_text(".railkit-review")
     assert page_errors(page) == []
     page.locator(".railkit-status").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "up_play_end.png"), full_page=False)
+    page.locator(".railkit-review").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "up_play_review.png"), full_page=False)

@@ -26,6 +26,7 @@ def test_the_learner_named_in_the_address_takes_a_seat(voila_server, offline_pag
     wait_text(page, ".railkit-message", "Game 11 started")
     assert "Ann → Kim → Ben" in page.inner_text(".railkit-message")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(ARTIFACTS / "up_play_seat.png"), full_page=False)
 
     page.select_option(".railkit-first-pick select", index=1)
@@ -42,4 +43,13 @@ def test_the_learner_named_in_the_address_takes_a_seat(voila_server, offline_pag
     page.screenshot(path=str(ARTIFACTS / "up_play_moves_message.png"), full_page=False)
     page.select_option(".railkit-company select", index=1)
     page.wait_for_function("() => !document.querySelector('.railkit-moves-message').innerText.includes('Pick')")
+
+    # Issue 9 item 9: why these choices (the engine's checks, rule IDs) and a hint.
+    page.click(".railkit-why-box summary")
+    wait_text(page, ".railkit-why-box", "UP-B2f")
+    assert "UP-T3" in page.inner_text(".railkit-why-box")
+    page.click(".railkit-hint")
+    wait_text(page, ".railkit-moves-message", "heuristic player would play")
+    page.locator(".railkit-moves-message").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "up_play_why_and_hint.png"), full_page=False)
     assert page_errors(page) == []
