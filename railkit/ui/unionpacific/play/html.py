@@ -260,7 +260,13 @@ def play_legend_html() -> str:
         (tr("Latest moves, payouts, log"), tr("everything that happened since your last move, every payout "
                                               "with its breakdown, and the whole game in words")),
         (tr("Exercise"), tr("after each payout: type how much one company paid, then Check; the breakdown "
-                            "appears after your answer")),
+                            "and everybody's money appear after your answer")),
+        (tr("Why these choices? Hint"), tr("under every prompt: the moves the rules allow now, with their rule IDs, "
+                                           "and the move the heuristic computer player would make")),
+        (tr("A look back"), tr("after the game: your moves the heuristic player judged weakest, what it would "
+                               "have played, and why")),
+        (tr("Your name and seat"), tr("in New game and options; the page address can carry your name "
+                                      "(…/up_play.ipynb?name=Kim). The first seat starts (UP-S8)")),
         (tr("Undo, Save, Load"), tr("undo goes back to just before your last move; Save gives the game as "
                                     "text and as a file; Load replays a pasted game, Load a file an "
                                     "uploaded one of at most 1 MB (a broken one is refused and nothing "
