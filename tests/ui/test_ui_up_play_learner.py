@@ -39,6 +39,9 @@ def test_learner_name_reads_voilas_query_string(monkeypatch):
     ("Payout 1 of 4 (dividend card): Kim +3, Ann +2.", "Payout 1 of 4 (dividend card): you +3, Ann +2."),
     ("Kim invests 2 shares of X on the table and discards a plains card (UP-I1, UP-I3).",
      "You invest 2 shares of X on the table and discard a plains card (UP-I1, UP-I3)."),
+    ("3. Kim (3) takes position 1 and receives 0 (UP-D9).", "3. You (3) take position 1 and receive 0 (UP-D9)."),
+    ("3. Kim holds none, so is not a shareholder and gets nothing (UP-D3).",
+     "3. You hold none, so are not a shareholder and get nothing (UP-D3)."),
     ("Ann plays a card and builds a train; Kimberly takes a share.",
      "Ann plays a card and builds a train; Kimberly takes a share."),
 ])
@@ -53,6 +56,7 @@ def test_the_default_learner_is_you_and_reads_you_play():
     app.moves.first_pick.value = card
     assert app.moves.on_lay_first() is True, app.moves.note.text
     events = text(app.events.widget.value)
+    assert not re.search(r"\bYou (plays|has|holds|takes|is)\b", events)
     assert "You plays" not in events and "You has" not in events and "You have chosen" in events
 
 
@@ -97,3 +101,14 @@ def test_a_name_arriving_after_a_preheated_start_deals_the_same_game_again():
 def test_the_app_does_not_wait_for_an_address_outside_a_preheated_voila(monkeypatch):
     monkeypatch.delenv("VOILA_PREHEAT", raising=False)
     assert PlayApp(seed=1, players=2, game_number=3).follow_page_address() is None
+
+
+def test_payout_steps_speak_to_the_learner_called_you():
+    from test_ui_up_play import act, first_legal
+
+    app = PlayApp(seed=3, players=3, game_number=5)  # the learner is “You”
+    while not app.game.payout_history:
+        act(app, first_legal(app))
+    app.exercise.on_skip()
+    shown = text(app.payouts.widget.value) + " " + text(app.exercise.feedback.value)
+    assert not re.search(r"\bYou (holds|takes|receives|gets|is)\b", shown)

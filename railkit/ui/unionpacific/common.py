@@ -80,9 +80,11 @@ def option_name(deck: str, safe_round: bool, in_sentence: bool = False) -> str:
 
 
 # -- the engine's explanations as HTML ------------------------------------------------------------
-def steps_html(explanation: PayoutExplanation[str]) -> str:
-    """One payout worked out step by step (UP-D2..UP-D11), in the engine's words."""
-    items = "".join(f"<li>{html.escape(step)}</li>" for step in explanation.steps)
+def steps_html(explanation: PayoutExplanation[str], you: str | None = None) -> str:
+    """One payout worked out step by step (UP-D2..UP-D11), in the engine's words (sentences about the
+    learner ``you`` in the second person)."""
+    items = "".join(f"<li>{html.escape(second_person(step, you) if you else step)}</li>"
+                    for step in explanation.steps)
     return (f"<div class='railkit-explanation'><b>{html.escape(explanation.title)}</b>"
             f"<ol class='railkit-steps'>{items}</ol></div>")
 
@@ -139,16 +141,18 @@ def second_person(line: str, name: str) -> str:
     if not name:
         return line
     verbs = "|".join(_SECOND_PERSON)
-    pattern = re.compile(rf"(?<![\w&]){re.escape(name)} (?:({verbs})\b([^;.\n]*)|(?=\+\d))")
-    also = re.compile(rf"\band ({verbs})\b")  # “… and builds …” in the same clause
+    # the name, perhaps a count in brackets (“Kim (3) takes position 1”), then a verb or a payout amount
+    pattern = re.compile(rf"(?<![\w&]){re.escape(name)}(?P<count> \(\d+\))? "
+                         rf"(?:(?P<verb>{verbs})\b(?P<rest>[^;.\n]*)|(?=\+\d))")
+    also = re.compile(rf"\b(and|so) ({verbs})\b")  # “… and builds …”, “so is not …” in the same clause
 
     def repl(m: re.Match[str]) -> str:
         at_start = m.start() == 0 or line[max(0, m.start() - 2):m.start()] in (". ", "\n")
-        you = "You" if at_start else "you"
-        verb = m.group(1)
+        you = ("You" if at_start else "you") + (m.group("count") or "")
+        verb = m.group("verb")
         if not verb:
             return f"{you} "
-        rest = also.sub(lambda a: "and " + _SECOND_PERSON[a.group(1)], m.group(2))
+        rest = also.sub(lambda a: f"{a.group(1)} {_SECOND_PERSON[a.group(2)]}", m.group("rest"))
         return f"{you} {_SECOND_PERSON[verb]}{rest}"
 
     return pattern.sub(repl, line)

@@ -97,6 +97,7 @@ class ExercisePanel(Panel):
         self.hidden: set[int] = set()
         self.score = [0, 0]
         self.records: Sequence[PayoutRecord] = ()  # the game's payouts, for revealing
+        self.you: str | None = None  # the learner (None in hot seat): the steps speak to them
         self.quiz_html = html_box("railkit-quiz")
         self.answer = widgets.Text(value="", placeholder=tr("millions"), description=tr("Your answer"),
                                    style={"description_width": "110px"}, layout=widgets.Layout(width="260px"))
@@ -131,6 +132,7 @@ class ExercisePanel(Panel):
         """A new payout: ask about it and hide its breakdown until the answer."""
         if self.question is not None:  # an unanswered question is replaced: show its breakdown
             self.hidden.discard(self.question.number)
+        self.you = you
         question = make_question(self.board, record, total, humans, self.rng, you)
         self.question = question
         if question is not None:
@@ -195,6 +197,6 @@ class ExercisePanel(Panel):
             verdict = (f"{verdict_html(False)} "
                        f"{tr('You typed {typed}; the right amount is {answer}.', typed=typed, answer=q.answer)}")
         score = tr("Payout exercise: {right} of {total} right.", right=self.score[0], total=self.score[1])
-        self.feedback.value = f"<p>{verdict} <span class='railkit-muted'>{score}</span></p>{steps_html(explanation)}"
+        self.feedback.value = f"<p>{verdict} <span class='railkit-muted'>{score}</span></p>{steps_html(explanation, self.you)}"
         self.hidden.discard(q.number)
         self.on_change()

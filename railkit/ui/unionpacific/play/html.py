@@ -111,7 +111,7 @@ def payout_html(record: PayoutRecord, total: int, hidden: bool, open_: bool, you
     items = ""
     for e in record.explanations:
         paid = ", ".join(f"{h} {m}" for h, m in e.amounts.items() if m) or tr("nobody is paid")
-        steps = "".join(f"<li>{esc(step)}</li>" for step in e.steps)
+        steps = "".join(f"<li>{esc(second_person(step, you) if you else step)}</li>" for step in e.steps)
         items += (f"<details><summary><b>{esc(e.title)}</b> — {esc(paid)}</summary>"
                   f"<ol class='railkit-steps'>{steps}</ol></details>")
     intro = tr("Company by company, then Union Pacific (UP-D8); click one for its steps (UP-D2..UP-D11):")
