@@ -170,17 +170,19 @@ def hidden_events(screen: Screen) -> set[str]:
     return {str(e) for r in screen.game.payout_history for e in r.explanations}
 
 
-def shown_events(screen: Screen) -> list[tuple[int, str]]:
+def shown_events(screen: Screen, start: int = 0) -> list[tuple[int, str]]:
     """The narrative as the panels show it: (position, line) without the payout explanations; while the
     exercise asks about a payout, the lines that would give its answer away (who received what, the final
-    money) say that the amounts come after the answer. Sentences about the learner read “You …”."""
+    money) say that the amounts come after the answer. Sentences about the learner read “You …”. From
+    narrative position ``start`` on."""
     narrative, skip = screen.game.narrative, hidden_events(screen)
     total = screen.view["payouts_total"]
     heads = {f"Payout {n} of {total} (": n for n in screen.hidden_payouts}
     last = len(screen.game.payout_history)
     final_hidden = screen.game.is_over and last in screen.hidden_payouts
     shown: list[tuple[int, str]] = []
-    for i, line in enumerate(narrative):
+    for i in range(start, len(narrative)):
+        line = narrative[i]
         if line in skip:
             continue
         number = next((n for head, n in heads.items() if line.startswith(head)), None)
@@ -218,7 +220,7 @@ class EventsPanel:
 
     def refresh(self, screen: Screen) -> None:
         items = [f"<li class='{'mine' if i < self.mine_until else ''}'>{html.escape(line)}</li>"
-                 for i, line in shown_events(screen) if i >= self.start]
+                 for i, line in shown_events(screen, self.start)]
         dropped = max(0, len(items) - RECENT_EVENTS)
         items = items[dropped:]
         more = (f"<li class='railkit-muted'>{tr('… {n} earlier events in the log below', n=dropped)}</li>"
