@@ -9,7 +9,7 @@ deck count only when it is public (UP-V3), otherwise an estimate from the public
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from railkit.errors import RuleError
@@ -18,6 +18,7 @@ from railkit.unionpacific.actions import (
     ChooseFirstShare,
     DiscardUnusable,
     DrawShare,
+    EndTurn,
     ExchangeForUP,
     Invest,
     Pass,
@@ -181,19 +182,22 @@ class HeuristicBot:
             return self._choose_exchange(game, player, actions)
         return self._choose_turn(game, player, actions)
 
+    def _draw_worth(self, game: UnionPacificGame, me: str, a: DrawShare) -> float:
+        if a.source == "deck":
+            return 0.8  # an unknown share, usually a small help
+        if a.source == "up":
+            return self._share_worth(game, me, UP)
+        return self._share_worth(game, me, game.display[int(a.source[-1])])  # type: ignore[arg-type]
+
     def _choose_draw(self, game: UnionPacificGame, me: str, actions: list[Any]) -> Any:
-        def worth(a: DrawShare) -> float:
-            if a.source == "deck":
-                return 0.8  # an unknown share, usually a small help
-            if a.source == "up":
-                return self._share_worth(game, me, UP)
-            return self._share_worth(game, me, game.display[int(a.source[-1])])  # type: ignore[arg-type]
-        return max(actions, key=lambda a: (worth(a), self.rng.random()))
+        return max(actions, key=lambda a: (self._draw_worth(game, me, a), self.rng.random()))
+
+    END_TURN_MARGIN = 1.0  # an exchange must gain this much over keeping the share
 
     def _choose_exchange(self, game: UnionPacificGame, me: str, actions: list[Any]) -> Any:
         up = self._share_worth(game, me, UP)
         best: Any = actions[0]  # EndTurn
-        margin = 1.0
+        margin = self.END_TURN_MARGIN
         for a in actions:
             if isinstance(a, ExchangeForUP) and a.card != UP:
                 loss = self._share_worth(game, me, a.card)
@@ -228,20 +232,29 @@ class HeuristicBot:
         if not builds and not invests:
             passes = [a for a in actions if isinstance(a, Pass)]
             return min(passes, key=lambda a: self._track_keep(game, me, a.discard))
+        scored_builds, scored_invests = self._turn_scores(game, me, builds, invests, self.rng.random)
+        best_build, build_score = max(scored_builds, key=lambda bs: bs[1], default=(None, float("-inf")))
+        best_invest, invest_score = max(scored_invests, key=lambda bs: bs[1], default=(None, float("-inf")))
+        if best_build is None or (best_invest is not None and invest_score >= build_score):
+            return best_invest
+        return best_build
+
+    def _turn_scores(self, game: UnionPacificGame, me: str, builds: list[Build], invests: list[Invest],
+                     noise: Callable[[], float]) -> tuple[list[tuple[Build, float]], list[tuple[Invest, float]]]:
+        """Each build and each investment with its score (``noise()`` breaks ties between builds)."""
         soon = self._soon(game)
         left = self._payouts_left(game)
-        best_build, build_score = None, float("-inf")
         stakes = {key: self._stake(game, me, key) for key in game.company_order}
         draw_bonus = max(
             [0.8] + [self._share_worth(game, me, c) for c in game.display if c is not None]
         )
-        for a in builds:
+        after_build = draw_bonus * (1.0 - 0.5 * soon)  # a build also draws a share (UP-B3)
+        scored_builds: list[tuple[Build, float]] = []
+        for b in builds:
             # spending a rare card costs more: 0.7 for a general card, little for a common type
-            s = stakes[a.company] * left - 0.7 * self._rarity(game, a.card) ** 2 + self.rng.random() * 0.05
-            if s > build_score:
-                best_build, build_score = a, s
-        build_score += draw_bonus * (1.0 - 0.5 * soon)
-        best_invest, invest_score = None, float("-inf")
+            s = stakes[b.company] * left - 0.7 * self._rarity(game, b.card) ** 2 + noise() * 0.05
+            scored_builds.append((b, s + after_build))
+        scored_invests: list[tuple[Invest, float]] = []
         if invests:
             keep = {c: self._track_keep(game, me, c) for c in game.track_hand[me]}
             by_cards: dict[tuple[str, ...], float] = {}
@@ -253,8 +266,40 @@ class HeuristicBot:
             for a in invests:
                 s = (by_cards[a.cards] * (self.INVEST_BASE + self.SOON_WEIGHT * soon)
                      * (1 + self.LATER_PAYOUTS * (left - 1)) - 0.01 * keep.get(a.discard, 0))
-                if s > invest_score:
-                    best_invest, invest_score = a, s
-        if best_build is None or (best_invest is not None and invest_score >= build_score):
-            return best_invest
-        return best_build
+                scored_invests.append((a, s))
+        return scored_builds, scored_invests
+
+    # judging -------------------------------------------------------------------------------
+    def scores(self, game: UnionPacificGame, player: str) -> list[tuple[Any, float]]:
+        """Every legal move of ``player`` now with how much this player values it (higher is better), by
+        the same estimates as ``choose`` without its random tie-breaks. Scores compare moves of one
+        step only. Used to review a learner's moves (``railkit.unionpacific.review``)."""
+        actions: list[Any] = list(game.legal_actions(player))
+        step = game.step
+        if step == "first_share":
+            hand = game.share_hand[player]
+            return [(a, hand[a.card] * (1 if a.card != UP else 0.9)) for a in actions]
+        if step == "draw":
+            return [(a, self._draw_worth(game, player, a)) for a in actions]
+        if step == "exchange":
+            up = self._share_worth(game, player, UP)
+
+            def exchange_worth(a: Any) -> float:
+                if isinstance(a, EndTurn):
+                    return self.END_TURN_MARGIN
+                return up - self._share_worth(game, player, a.card) if a.card != UP else 0.0
+
+            return [(a, exchange_worth(a)) for a in actions]
+        builds = [a for a in actions if isinstance(a, Build)]
+        invests = [a for a in actions if isinstance(a, Invest)]
+        scored: list[tuple[Any, float]] = []
+        if builds or invests:
+            scored_builds, scored_invests = self._turn_scores(game, player, builds, invests, lambda: 0.0)
+            scored = [*scored_builds, *scored_invests]
+        top = max((s for _, s in scored), default=0.0)
+        for a in actions:
+            if isinstance(a, DiscardUnusable):
+                scored.append((a, top + 1.0))  # a dead card for a fresh one is free (UP-T2): always first
+            elif isinstance(a, Pass):
+                scored.append((a, -self._track_keep(game, player, a.discard)))
+        return scored

@@ -4,12 +4,13 @@ the UP-B2 checklist and the legal sections on the map, draw, invest, save; then 
 draw before a payout and answer the payout exercise."""
 
 import json
+import re
 
 import pytest
 from conftest import ARTIFACTS, open_app, page_errors
 
 from railkit.unionpacific import DrawShare, new_game
-from railkit.unionpacific.bots import HeuristicBot, play_game
+from railkit.unionpacific.bots import HeuristicBot, RandomBot, play_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
 ME = "Alex"
@@ -54,7 +55,7 @@ def save_before_a_payout() -> str:
 
 def test_play_flow_offline(voila_server, offline_page):
     page = offline_page.page
-    page.set_viewport_size({"width": 1280, "height": 1500})
+    page.set_viewport_size({"width": 1366, "height": 768})
     open_app(page, voila_server.url("up_play.ipynb"))
     page.wait_for_selector(".railkit-figure .js-plotly-plot", timeout=30000)  # the map, drawn by local plotly.js
     wait_text(page, ".railkit-status", "choose a first share")
@@ -109,7 +110,7 @@ def test_play_flow_offline(voila_server, offline_page):
         page.click(".railkit-end-turn")
         wait_text(page, ".railkit-status", "build, invest or pass (UP-T3)")
     wait_text(page, ".railkit-events", "Ann")  # my build, then the computer players' turns
-    assert f"{ME} plays a" in page.inner_text(".railkit-events")
+    assert "You play a" in page.inner_text(".railkit-events")  # the learner is “You” (issue 9 item 7)
 
     # Invest (UP-I1..I3).
     page.click(".railkit-action-mode button:has-text('Invest')")
@@ -117,7 +118,7 @@ def test_play_flow_offline(voila_server, offline_page):
     page.select_option(".railkit-invest-pick select", index=1)
     page.select_option(".railkit-invest-discard select", index=1)
     page.click(".railkit-invest")
-    wait_text(page, ".railkit-events", f"{ME} invests")
+    wait_text(page, ".railkit-events", "You invest")
     wait_text(page, ".railkit-status", "build, invest or pass (UP-T3)")
     assert page_errors(page) == []
     page.screenshot(path=str(ARTIFACTS / "up_play_turns.png"), full_page=True)
@@ -143,6 +144,10 @@ def test_play_flow_offline(voila_server, offline_page):
     page.wait_for_selector(".railkit-quiz-answer", state="visible", timeout=30000)
     wait_text(page, ".railkit-quiz", "How much did")
     assert "Answer the payout exercise" in page.inner_text(".railkit-payouts")
+    # issue 9 item 1: nothing on the page gives the answer away before it is checked
+    assert "? (after the exercise)" in page.inner_text(".railkit-players-panel")
+    assert not re.search(r"\+\d", page.inner_text(".railkit-events"))
+    assert "shows once you answer the payout exercise" in page.inner_text(".railkit-events")
     page.locator(".railkit-quiz").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "up_play_exercise.png"), full_page=False)
     page.fill(".railkit-quiz-answer input", "0")
@@ -151,6 +156,8 @@ def test_play_flow_offline(voila_server, offline_page):
     page.wait_for_function(
         "() => /right|wrong/.test(document.querySelector('.railkit-quiz-feedback').innerText)")
     wait_text(page, ".railkit-payouts", "Company by company")
+    assert "? (after the exercise)" not in page.inner_text(".railkit-players-panel")
+    assert re.search(r"\+\d", page.inner_text(".railkit-events"))
     page.locator(".railkit-breakdown summary").first.click()  # one company's steps
     wait_text(page, ".railkit-payouts", "Paid in total")
     assert "UP-D2" in page.inner_text(".railkit-payouts")
@@ -161,7 +168,7 @@ def test_play_flow_offline(voila_server, offline_page):
 
 def test_hot_seat_and_the_end_offline(voila_server, offline_page):
     page = offline_page.page
-    page.set_viewport_size({"width": 1280, "height": 1300})
+    page.set_viewport_size({"width": 1366, "height": 768})
     open_app(page, voila_server.url("up_play.ipynb"))
     wait_text(page, ".railkit-status", "choose a first share")
 
@@ -185,8 +192,8 @@ def test_hot_seat_and_the_end_offline(voila_server, offline_page):
     page.screenshot(path=str(ARTIFACTS / "up_play_hot_seat.png"), full_page=False)
 
     # A finished game, loaded: final money and the winner.
-    game = new_game([ME, "Ann", "Ben"], seed=5)
-    play_game(game, {p: HeuristicBot(i) for i, p in enumerate(game.players)})
+    game = new_game([ME, "Ann", "Ben"], seed=5)  # the learner plays at random: the review has much to say
+    play_game(game, {p: RandomBot(1) if p == ME else HeuristicBot(i) for i, p in enumerate(game.players)})
     data = game.to_dict()
     data["railkit_play"] = {"humans": [ME]}
     page.click(".railkit-saveload :text('Save and load')")
@@ -197,6 +204,12 @@ def test_hot_seat_and_the_end_offline(voila_server, offline_page):
     for player, money in game.result().money.items():
         assert player in result and str(money) in result
     assert page.is_hidden(".railkit-build") and page.is_hidden(".railkit-lay")
+    # issue 9 item 9: a look back at the learner's moves, with the rules
+    wait_text(page, ".railkit-result", "A look back at your moves")
+    assert "The heuristic player would have: You" in page.inner_text(".railkit-review")
+    assert "UP-D" in page.inner_text(".railkit-review")
     assert page_errors(page) == []
     page.locator(".railkit-status").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "up_play_end.png"), full_page=False)
+    page.locator(".railkit-review").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "up_play_review.png"), full_page=False)

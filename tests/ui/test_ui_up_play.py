@@ -30,32 +30,32 @@ def act(app, action) -> None:
     """Make ``action`` through the widgets and the button callback a learner would use."""
     if isinstance(action, ChooseFirstShare):
         app.moves.first_pick.value = action.card
-        assert app.moves.on_lay_first() is True, app.message_text
+        assert app.moves.on_lay_first() is True, app.moves.note.text
     elif isinstance(action, DiscardUnusable):
         app.moves.unusable_pick.value = action.card
-        assert app.moves.on_swap_unusable() is True, app.message_text
+        assert app.moves.on_swap_unusable() is True, app.moves.note.text
     elif isinstance(action, Build):
         app.moves.mode.value = "build"
         app.moves.build.card.value = action.card
         app.moves.build.company.value = action.company
         app.moves.build.section.value = action.section
-        assert app.moves.build.on_build() is True, app.message_text
+        assert app.moves.build.on_build() is True, app.moves.note.text
     elif isinstance(action, Invest):
         app.moves.mode.value = "invest"
         app.moves.invest_pick.value = action.cards
         app.moves.invest_discard.value = action.discard
-        assert app.moves.on_invest() is True, app.message_text
+        assert app.moves.on_invest() is True, app.moves.note.text
     elif isinstance(action, Pass):
         app.moves.mode.value = "pass"
         app.moves.pass_discard.value = action.discard
-        assert app.moves.on_pass() is True, app.message_text
+        assert app.moves.on_pass() is True, app.moves.note.text
     elif isinstance(action, DrawShare):
-        assert app.moves.on_draw(action.source) is True, app.message_text
+        assert app.moves.on_draw(action.source) is True, app.moves.note.text
     elif isinstance(action, ExchangeForUP):
         app.moves.exchange_pick.value = action.card
-        assert app.moves.on_exchange() is True, app.message_text
+        assert app.moves.on_exchange() is True, app.moves.note.text
     elif isinstance(action, EndTurn):
-        assert app.moves.on_end_turn() is True, app.message_text
+        assert app.moves.on_end_turn() is True, app.moves.note.text
     else:  # pragma: no cover
         raise AssertionError(f"unexpected action {action!r}")
 
@@ -86,7 +86,7 @@ def until_step(app, step, limit=400):
 
 @pytest.fixture
 def app():
-    return PlayApp(seed=7, players=4, game_number=11)
+    return PlayApp(seed=7, players=4, game_number=11, name="Alex")
 
 
 def test_starts_with_the_UP_S5_first_share_and_only_the_learners_hand(app):
@@ -129,7 +129,7 @@ def test_UP_B2_illegal_build_names_the_rule_and_changes_nothing(app):
     app.moves.build.company.value = builds[0].company
     app.moves.build.section.value = illegal
     assert app.moves.build.on_build() is None
-    assert app.message_kind == "error" and re.search(r"\(rule UP-B2[a-f]\)", app.message_text)
+    assert app.moves.note.kind == "error" and re.search(r"\(rule UP-B2[a-f]\)", app.moves.note.text)
     assert json.dumps(app.game.state_dict(), sort_keys=True) == before and app.game is game
     # the checklist shows the failing condition for the chosen section
     assert "not allowed" in text(app.moves.build.checklist.value) and "✘" in app.moves.build.checklist.value
@@ -163,13 +163,25 @@ def test_missing_choices_and_wrong_step_are_refused_without_change(app):
     before = json.dumps(app.game.state_dict(), sort_keys=True)
     app.moves.mode.value = "build"
     app.moves.build.card.value = None
-    assert app.moves.build.on_build() is None and "track card" in app.message_text and "UP-B1" in app.message_text
+    assert app.moves.build.on_build() is None and "track card" in app.moves.note.text and "UP-B1" in app.moves.note.text
     app.moves.mode.value = "invest"
     app.moves.invest_pick.value = None
-    assert app.moves.on_invest() is None and "UP-I1" in app.message_text
-    assert app.moves.on_draw("deck") is None and "(rule UP-B3)" in app.message_text  # drawing before building
-    assert app.moves.on_end_turn() is None and "(rule UP-B6)" in app.message_text
+    assert app.moves.on_invest() is None and "UP-I1" in app.moves.note.text
+    assert app.moves.on_draw("deck") is None and "(rule UP-B3)" in app.moves.note.text  # drawing before building
+    assert app.moves.on_end_turn() is None and "(rule UP-B6)" in app.moves.note.text
     assert json.dumps(app.game.state_dict(), sort_keys=True) == before
+
+
+def test_issue9_6_a_missing_choice_message_shows_by_the_moves_and_clears_when_chosen(app):
+    until_step(app, "action")
+    app.moves.mode.value = "build"
+    build = next(a for a in app.game.legal_actions("Alex") if isinstance(a, Build))
+    app.moves.build.card.value = build.card
+    assert app.moves.build.on_build() is None and "Pick a company" in app.moves.note.text
+    assert app.moves.note.kind == "error" and "Pick a company" not in app.message_text  # not in the top bar
+    assert "Pick a company" not in app.exercise.note.text
+    app.moves.build.company.value = build.company  # the message is no longer true: it goes
+    assert app.moves.note.text == "" and app.moves.note.kind == ""
 
 
 def test_invest_offers_exactly_the_UP_I1_combinations(app):
@@ -195,11 +207,16 @@ def test_a_whole_game_through_the_callbacks(players):
     result = game.result()
     assert game.is_over and result.winners
     assert len(game.payout_history) == (3 if players == 2 else 4)  # UP-2P1 / UP-D12
+    if app.exercise.question is not None and app.exercise.question.number in app.exercise.hidden:
+        # the last payout is the exercise's question: the final money waits for the answer
+        assert "answer the payout exercise" in app.message_text
+        assert str(max(result.money.values())) not in text(app.result.widget.value)
+        app.exercise.on_skip()
     shown = text(app.result.widget.value)
     assert "The game is over (UP-D12)" in shown
     for player, money in result.money.items():
         assert player in shown and str(money) in shown
-    assert app.message_kind == "ok" and "The game is over" in app.message_text
+    assert app.message_kind in ("ok", "info") and "The game is over" in app.message_text
     assert app.moves.action_panel.layout.display == "none" and "New game" in text(app.moves.waiting.value)
     if players == 2:  # UP-2P2: the imaginary third player takes part in the last payout
         assert "imaginary" in text(app.companies.companies.value).lower()
@@ -278,12 +295,19 @@ def test_a_payout_appears_with_its_breakdown_after_the_exercise():
     assert app.exercise.widget.layout.display is None and "How much did" in text(app.exercise.quiz_html.value)
     shown = text(app.payouts.widget.value)
     assert "Payout 1 of 4" in shown and "Answer the payout exercise" in shown and "UP-D2" not in shown
-    assert app.exercise.on_close() is None and "Answer the question first" in app.message_text
+    # issue 9 item 1: neither the money column nor the latest moves give the answer away
+    record = app.game.payout_history[0]
+    players = text(app.table.players.value)
+    assert "? (after the exercise)" in players
+    assert not re.search(r"\+\d", text(app.events.widget.value))
+    assert "shows once you answer the payout exercise" in text(app.events.widget.value)
+    assert "yellow box" in app.message_text or app.message_kind != "error"
+    assert app.exercise.on_close() is None and "Answer the question first" in app.exercise.note.text
     app.exercise.answer.value = "seven"
-    assert app.exercise.on_check() is None and "whole number" in app.message_text
+    assert app.exercise.on_check() is None and "whole number" in app.exercise.note.text
     assert q.number in app.exercise.hidden
     app.exercise.answer.value = str(q.answer)
-    assert app.exercise.on_check() is True and app.message_kind == "ok"
+    assert app.exercise.on_check() is True and app.exercise.note.kind == "ok"
     assert q.number not in app.exercise.hidden and app.exercise.score == [1, 1]
     shown = text(app.payouts.widget.value)
     assert "Company by company" in shown and "UP-D2" in shown and "Paid in total" in shown
@@ -292,6 +316,8 @@ def test_a_payout_appears_with_its_breakdown_after_the_exercise():
     record = app.game.payout_history[0]
     for holder in record.amounts:
         assert holder in shown
+    assert "? (after the exercise)" not in text(app.table.players.value)
+    assert re.search(r"\+\d", text(app.events.widget.value)) or app.game.payout_history[0].amounts == {}
     assert "✔" in app.exercise.feedback.value and "UP-D" in text(app.exercise.feedback.value)
     assert app.exercise.close_button.layout.display is None
     app.exercise.on_close()
@@ -302,7 +328,7 @@ def test_a_payout_appears_with_its_breakdown_after_the_exercise():
 
 
 def test_payout_exercise_wrong_answer_and_question_matches_the_engine():
-    app = PlayApp(seed=4, players=4, game_number=21)
+    app = PlayApp(seed=4, players=4, game_number=21, name="Alex")
     while not app.game.payout_history:
         act(app, first_legal(app))
     q = app.exercise.question
@@ -320,7 +346,7 @@ def test_hot_seat_hides_each_hand_until_shown():
     assert app.session.acting == "Player 1"
     assert "Hands are secret" in text(app.hand.widget.value) and app.moves.first_panel.layout.display == "none"
     assert app.status.hotseat_bar.layout.display is None
-    assert app.moves.on_lay_first() is None and "Show my hand" in app.message_text
+    assert app.moves.on_lay_first() is None and "Show my hand" in app.moves.note.text
     app.on_show_hand()
     assert "Player 1's hand" in text(app.hand.widget.value) and app.moves.first_panel.layout.display is None
     act(app, first_legal(app))
@@ -353,7 +379,7 @@ def test_options_reach_the_engine_and_the_deck_count_shows_only_when_countable(o
     if options.get("direct_up_draw") is False:
         until_step(app, "draw")
         assert app.moves.draw_buttons["up"].layout.display == "none"  # UP-B3-FI
-        assert app.moves.on_draw("up") is None and "(rule UP-B3-FI)" in app.message_text
+        assert app.moves.on_draw("up") is None and "(rule UP-B3-FI)" in app.moves.note.text
 
 
 def test_new_game_input_is_checked(app):
@@ -373,10 +399,10 @@ def test_bots_pause_after_the_cap_and_go_on(monkeypatch):
     import railkit.ui.unionpacific.play.app as up_play
 
     monkeypatch.setattr(up_play, "MAX_BOT_ACTIONS", 2)
-    app = PlayApp(seed=1, players=6, game_number=4)  # five computer players choose first shares (UP-S5)
+    app = PlayApp(seed=1, players=6, game_number=4, name="Alex")  # five computer players choose first shares (UP-S5)
     assert app.session.paused and app.session.acting is None
     assert app.continue_button.layout.display is None and "go on" in text(app.moves.waiting.value)
-    assert app.moves.on_lay_first() is None and "go on" in app.message_text
+    assert app.moves.on_lay_first() is None and "go on" in app.moves.note.text
     for _ in range(20):
         if not app.session.paused:
             break

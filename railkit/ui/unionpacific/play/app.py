@@ -19,7 +19,10 @@ The app composes the panels; each owns its widgets and is brought up to date by 
 
 from __future__ import annotations
 
+import logging
+import os
 import random
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -29,11 +32,11 @@ from railkit.session import Session, seat_bots
 from railkit.ui.app import App, InputError, guarded
 from railkit.ui.i18n import tr
 from railkit.ui.saves import SaveFile, SaveLoadPanel
-from railkit.ui.unionpacific.common import LESSON_STYLE, option_name
+from railkit.ui.unionpacific.common import LESSON_STYLE, learner_name, option_name, second_person
 from railkit.ui.unionpacific.play.exercise import ExercisePanel
 from railkit.ui.unionpacific.play.html import PLAY_STYLE, final_words, play_legend_html, step_words
 from railkit.ui.unionpacific.play.moves import MovesPanel
-from railkit.ui.unionpacific.play.new_game import DEFAULT_NAME, NewGamePanel
+from railkit.ui.unionpacific.play.new_game import NewGamePanel
 from railkit.ui.unionpacific.play.screen import Screen
 from railkit.ui.unionpacific.play.tables import (
     CompaniesPanel,
@@ -50,25 +53,33 @@ from railkit.unionpacific import UnionPacificGame, load_board, new_game
 from railkit.unionpacific.bots import HeuristicBot
 
 MAX_BOT_ACTIONS = 200  # per click: the page never waits for more than a moment
+log = logging.getLogger(__name__)
 
 
 class PlayApp(App):
     """A whole game of Union Pacific against computer players or hot seat (see the module docstring).
 
-    ``names``: the hot-seat players' names, separated by commas; ``options``: the engine's options.
+    ``name``: the learner's name (default: the page address's ``?name=``, else “You”); ``seat``: the
+    learner's seat, 0 = first (starts, UP-S8); ``names``: the hot-seat players' names, separated by commas;
+    ``options``: the engine's options.
     """
 
     title = "Union Pacific: play a game"
 
     def __init__(self, seed: int | None = None, players: int = 4, hot_seat: bool = False,
-                 name: str = DEFAULT_NAME, game_number: int | None = None, names: str = "", **options: Any) -> None:
+                 name: str | None = None, game_number: int | None = None, names: str = "", seat: int = 0,
+                 **options: Any) -> None:
         self.board = load_board()
         self.rng = random.Random(seed)
         self.session: Session[UnionPacificGame] | None = None
         self.new_payout = False  # the last change paid out
         super().__init__()
-        self.setup.preset(players, hot_seat, name, names, game_number, options)
+        # The learner is named once, in the page address (?name=Kim); without one they are “You”.
+        self.setup.preset(players, hot_seat, learner_name() if name is None else name, names, game_number, options,
+                          seat)
         self.on_new_game()
+        if name is None:
+            self.follow_page_address()
 
     # ================================================================== widgets
     def build(self) -> widgets.Widget:
@@ -76,10 +87,10 @@ class PlayApp(App):
         self.setup = NewGamePanel(m, on_start=self.on_new_game)
         self.status = StatusPanel(m, on_show_hand=self.on_show_hand)
         self.hand = HandPanel(board)
-        self.moves = MovesPanel(m, board, act=self.act)
+        self.moves = MovesPanel(board, act=self.act)
         self.table = TablePanel(board)
         self.events = EventsPanel()
-        self.exercise = ExercisePanel(m, board, self.rng, on_change=self.refresh)
+        self.exercise = ExercisePanel(board, self.rng, on_change=self.on_exercise_change)
         self.companies = CompaniesPanel(board)
         self.payouts = PayoutsPanel()
         self.result = ResultPanel()
@@ -106,6 +117,41 @@ class PlayApp(App):
             self.setup.widget, self.saves.widget, legend,
         ])
 
+    # ================================================================== the learner's name
+    def follow_page_address(self) -> threading.Thread | None:
+        """Voila pre-renders a lesson in a waiting kernel before anyone opens the page, so the page address
+        (``?name=Kim``) comes later: wait for it in the background, then ``on_page_address``. Elsewhere the
+        address (if any) was read at the start and this does nothing."""
+        if os.environ.get("VOILA_PREHEAT") != "True":
+            return None
+
+        def wait() -> None:
+            try:
+                from voila.utils import wait_for_request
+
+                wait_for_request()
+                self.on_page_address(learner_name())
+            except Exception:  # noqa: BLE001 - the page works on with the name it has
+                log.exception("the page address could not be read")
+
+        thread = threading.Thread(target=wait, name="railkit-page-address", daemon=True)
+        thread.start()
+        return thread
+
+    def on_page_address(self, name: str) -> bool:
+        """The page address names the learner: deal the same game again with that name, unless the learner
+        has already moved (their game is kept) or plays hot seat. True when the game was dealt again."""
+        session = self.session
+        if session is None or session.hot_seat or session.you == name or session.last_human_move() is not None:
+            return False
+        number = self.setup.seed.value
+        self.setup.name.value = name
+        self.setup.seed.value = str(session.game.seed)
+        try:
+            return bool(self.on_new_game())
+        finally:
+            self.setup.seed.value = number
+
     # ================================================================== the game on screen
     @property
     def game(self) -> UnionPacificGame:
@@ -128,6 +174,12 @@ class PlayApp(App):
         self.exercise.refresh(session.game.payout_history)
         self.undo_button.disabled = session.last_human_move() is None
         set_shown(self.continue_button, session.paused)
+
+    def on_exercise_change(self) -> None:
+        """An answer (or “Show the answer”) revealed a payout: show it, and say what comes next."""
+        self.refresh()
+        if self.session is not None and self.message_kind != "error":
+            self.show_info(self.next_words())
 
     def install(self, session: Session[UnionPacificGame]) -> None:
         """Make ``session`` the game on screen; its computer players move first if they are to act."""
@@ -163,6 +215,8 @@ class PlayApp(App):
         session = self._session()
         game = session.game
         if game.is_over:
+            if self.exercise.hidden:  # the final money would give the exercise's answer away
+                return tr("The game is over (UP-D12): answer the payout exercise to see the final money.")
             return final_words(game.result(), session.you)
         acting = session.acting
         if acting is None:
@@ -182,7 +236,8 @@ class PlayApp(App):
         self.install(Session(game, spec.humans, seat_bots(HeuristicBot), max_bot_moves=MAX_BOT_ACTIONS))
         self.setup.widget.selected_index = None
         who = (tr("hot seat for {n} players", n=len(spec.players)) if spec.hot_seat
-               else tr("you against {bots}", bots=", ".join(spec.players[1:])))
+               else tr("you against {bots}; seats: {order}", bots=", ".join(p for p in spec.players if p not in spec.humans),
+                       order=" → ".join(spec.players)))
         self.show_info(tr("Game {number} started: {who}; {deck}. {next}", number=spec.seed, who=who,
                           deck=option_name(spec.options["deck"], spec.options["safe_round"], in_sentence=True),
                           next=self.next_words()))
@@ -201,11 +256,13 @@ class PlayApp(App):
             raise InputError(tr("{player}: press “Show my hand” first (the others look away).", player=acting))
         return acting
 
-    @guarded
-    def act(self, make: Callable[[str], Any]) -> bool:
+    def act(self, make: Callable[[str], Any]) -> bool | None:
         """A human move: ``make(player)`` gives the action of the player to act (an ``InputError`` if a
-        choice is missing); the engine checks it (a ``RuleError`` changes nothing); then the computer
-        players move and everything is shown."""
+        choice is missing); the engine checks it (a ``RuleError`` changes nothing, and its words show in the
+        moves panel); then the computer players move and everything is shown."""
+        return self.moves.attempt(lambda: self._act(make))
+
+    def _act(self, make: Callable[[str], Any]) -> bool:
         session = self._session()
         player = self._acting_or_error()
         action = make(player)
@@ -222,11 +279,13 @@ class PlayApp(App):
         """The message after a human move: what the move did (the engine's words), then what comes next."""
         own = [e for e in events if e.startswith(player)]
         first = own[0] if own else tr("{player} ends the turn (UP-B6).", player=player)
+        if self._session().you == player:
+            first = second_person(first, player)
         q = self.exercise.question
         asked = q is not None and q.number in self.exercise.hidden
-        if self.new_payout and asked and not self.game.is_over:
-            self.show_info(tr("{events} A payout has been paid: answer the exercise above before you look at "
-                              "its breakdown.", events=first))
+        if self.new_payout and asked:
+            self.show_info(tr("{events} A payout has been paid: answer the payout exercise (the yellow box below) "
+                              "before you look at its breakdown.", events=first))
         else:
             self.show_ok(first + " " + self.next_words())
 

@@ -74,18 +74,22 @@ def make_question(board: Any, record: PayoutRecord, total: int, humans: Sequence
     else:
         facts = tr("{company} was worth {value} (UP-D2). Its shares on the table: {shares}.",
                    company=name, value=record.values[key], shares=shares)
+    how = tr("Type the amount in millions; the breakdown of this payout and everybody’s money stay hidden until "
+             "you answer.")
     text = (f"<p><b>{tr('Payout {n} of {total} has just been paid.', n=record.number, total=total)}</b> {facts}</p>"
-            f"<p><b>{tr('How much did {company} pay {who}?', company=name, who=who)}</b> "
-            f"{tr('Type the amount in millions; the breakdown of this payout stays hidden until you answer.')}</p>")
+            f"<p><b>{tr('How much did {company} pay {who}?', company=name, who=who)}</b> {how}</p>")
     return PayoutQuestion(record.number, key, holder, int(explanation.amounts.get(holder, 0)), text, index)
 
 
 class ExercisePanel(Panel):
     """The exercise box: asking, checking and revealing. ``hidden`` holds the payouts whose breakdown is
-    hidden; ``score`` is [right, asked]; ``on_change`` tells the app to show the revealed breakdown."""
+    hidden; ``score`` is [right, asked]; ``on_change`` tells the app to show the revealed breakdown. Its
+    messages (``note``) show in its own box."""
 
-    def __init__(self, messages: Messages, board: Board, rng: random.Random, on_change: Callable[[], None]) -> None:
-        super().__init__(messages)
+    def __init__(self, board: Board, rng: random.Random, on_change: Callable[[], None]) -> None:
+        # The exercise speaks in its own message line, inside its box: its words never show elsewhere.
+        self.note = Messages()
+        super().__init__(self.note)
         self.board = board
         self.rng = rng
         self.on_change = on_change
@@ -93,6 +97,7 @@ class ExercisePanel(Panel):
         self.hidden: set[int] = set()
         self.score = [0, 0]
         self.records: Sequence[PayoutRecord] = ()  # the game's payouts, for revealing
+        self.you: str | None = None  # the learner (None in hot seat): the steps speak to them
         self.quiz_html = html_box("railkit-quiz")
         self.answer = widgets.Text(value="", placeholder=tr("millions"), description=tr("Your answer"),
                                    style={"description_width": "110px"}, layout=widgets.Layout(width="260px"))
@@ -106,13 +111,15 @@ class ExercisePanel(Panel):
         self.close_button = button(tr("Close the exercise"), "railkit-quiz-close", "times")
         self.close_button.on_click(lambda _b: self.on_close())
         self.widget = widgets.VBox([widgets.HTML(f"<h4>{tr('Exercise: a payout (UP-D3..UP-D11)')}</h4>"),
-                                    self.quiz_html, self.inputs, self.feedback, row([self.close_button])],
+                                    self.quiz_html, self.inputs, self.note.widget, self.feedback,
+                                    row([self.close_button])],
                                    layout=widgets.Layout(display="none"))
         self.widget.add_class("railkit-panel")
         self.widget.add_class("railkit-exercise")
 
     def reset(self, payouts_done: int | None = None) -> None:
         """A new game (``None``): no question. An undo back to ``payouts_done`` payouts: forget later ones."""
+        self.clear_message()
         if payouts_done is None:
             self.question, self.hidden = None, set()
             self.feedback.value = ""
@@ -125,12 +132,14 @@ class ExercisePanel(Panel):
         """A new payout: ask about it and hide its breakdown until the answer."""
         if self.question is not None:  # an unanswered question is replaced: show its breakdown
             self.hidden.discard(self.question.number)
+        self.you = you
         question = make_question(self.board, record, total, humans, self.rng, you)
         self.question = question
         if question is not None:
             self.hidden.add(question.number)
             self.answer.value = ""
             self.feedback.value = ""
+            self.clear_message()
 
     def refresh(self, records: Sequence[PayoutRecord]) -> None:
         self.records = records
@@ -188,6 +197,6 @@ class ExercisePanel(Panel):
             verdict = (f"{verdict_html(False)} "
                        f"{tr('You typed {typed}; the right amount is {answer}.', typed=typed, answer=q.answer)}")
         score = tr("Payout exercise: {right} of {total} right.", right=self.score[0], total=self.score[1])
-        self.feedback.value = f"<p>{verdict} <span class='railkit-muted'>{score}</span></p>{steps_html(explanation)}"
+        self.feedback.value = f"<p>{verdict} <span class='railkit-muted'>{score}</span></p>{steps_html(explanation, self.you)}"
         self.hidden.discard(q.number)
         self.on_change()

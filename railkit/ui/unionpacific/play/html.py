@@ -11,8 +11,21 @@ from typing import Any
 from railkit.game import Outcome
 from railkit.ui.app import legend_html
 from railkit.ui.i18n import tr
-from railkit.ui.unionpacific.common import company_html, company_name
-from railkit.unionpacific import IMAGINARY, UP, PayoutRecord
+from railkit.ui.unionpacific.common import card_label, company_html, company_name, second_person
+from railkit.unionpacific import (
+    IMAGINARY,
+    UP,
+    Build,
+    ChooseFirstShare,
+    DiscardUnusable,
+    DrawShare,
+    EndTurn,
+    ExchangeForUP,
+    Invest,
+    Pass,
+    PayoutRecord,
+)
+from railkit.unionpacific.review import MoveReview
 
 PLAY_STYLE = """
 <style>
@@ -44,6 +57,10 @@ PLAY_STYLE = """
 .railkit-app .railkit-exercise { border-left: 5px solid #e0a800; background: #fff8e1; }
 .railkit-app .railkit-muted { color: #555; }
 .railkit-app .railkit-controls .widget-dropdown select { font-size: 15px; }
+.railkit-app details.railkit-why { margin: 4px 0; font-size: 15px; }
+.railkit-app details.railkit-why summary { cursor: pointer; color: #1e63c4; }
+.railkit-app details.railkit-why ul { margin: 2px 0 4px 0; padding-left: 20px; }
+.railkit-app .railkit-review li { margin-bottom: 6px; }
 </style>
 """
 
@@ -84,7 +101,7 @@ def payout_html(record: PayoutRecord, total: int, hidden: bool, open_: bool, you
     head = f"<h4>{tr('Payout {n} of {total}', n=record.number, total=total)} — {esc(drawn)}</h4>"
     if hidden:
         return (f"<div class='railkit-payout'>{head}<p class='railkit-muted'>"
-                f"{tr('Answer the payout exercise above to see who received what, and why.')}</p></div>")
+                f"{tr('Answer the payout exercise (the yellow box) to see who received what, and why.')}</p></div>")
     rows = "".join(
         f"<tr><td class='name'>{esc(h)}{' ' + tr('(you)') if h == you else ''}</td><td>{m}</td></tr>"
         for h, m in sorted(record.amounts.items(), key=lambda kv: -kv[1])
@@ -94,7 +111,7 @@ def payout_html(record: PayoutRecord, total: int, hidden: bool, open_: bool, you
     items = ""
     for e in record.explanations:
         paid = ", ".join(f"{h} {m}" for h, m in e.amounts.items() if m) or tr("nobody is paid")
-        steps = "".join(f"<li>{esc(step)}</li>" for step in e.steps)
+        steps = "".join(f"<li>{esc(second_person(step, you) if you else step)}</li>" for step in e.steps)
         items += (f"<details><summary><b>{esc(e.title)}</b> — {esc(paid)}</summary>"
                   f"<ol class='railkit-steps'>{steps}</ol></details>")
     intro = tr("Company by company, then Union Pacific (UP-D8); click one for its steps (UP-D2..UP-D11):")
@@ -139,8 +156,9 @@ def companies_html(board: Any, v: Mapping[str, Any], you: str | None) -> str:
 
 
 def players_html(v: Mapping[str, Any], humans: Sequence[str], acting: str | None, you: str | None,
-                 winners: Sequence[str] = ()) -> str:
-    """Money (when public, UP-D13) and hand sizes (public) of every player; the one to act highlighted."""
+                 winners: Sequence[str] = (), money_hidden: bool = False) -> str:
+    """Money (when public, UP-D13) and hand sizes (public) of every player; the one to act highlighted.
+    ``money_hidden``: the payout exercise asks about the last payout, so nobody's money shows yet."""
     rows = ""
     choosing = v["phase"] == "first_share"
     players = list(v["players"]) + ([IMAGINARY] if IMAGINARY in v["money"] else [])
@@ -155,6 +173,8 @@ def players_html(v: Mapping[str, Any], humans: Sequence[str], acting: str | None
             role = tr("computer")
         money = v["money"].get(p)
         money_cell = str(money) if money is not None else tr("hidden (UP-D13)")
+        if money_hidden and money is not None:
+            money_cell = tr("? (after the exercise)")
         sizes = v["hand_sizes"].get(p)
         shares, track = (sizes["shares"], sizes["track"]) if sizes else ("—", "—")
         if choosing and p in v["players"]:
@@ -197,8 +217,8 @@ def final_words(result: Outcome, you: str | None) -> str:
               winners=(" " + tr("and") + " ").join(winners), m=best)
 
 
-def result_html(result: Outcome, you: str | None) -> str:
-    """The final money of every player, the winners marked (UP-D12)."""
+def result_html(result: Outcome, you: str | None, review: str = "") -> str:
+    """The final money of every player, the winners marked (UP-D12); then ``review`` (HTML)."""
     winners = result.winners
     rows = "".join(
         f"<tr class='{'winner' if p in winners else ''}'><td class='name'>{html.escape(p)}"
@@ -209,7 +229,7 @@ def result_html(result: Outcome, you: str | None) -> str:
               "ruling).")
     return (f"<div class='railkit-panel'><h4>{html.escape(final_words(result, you))}</h4>"
             f"<table class='railkit-table'><tr><th class='name'>{tr('player')}</th><th>{tr('final money (millions)')}</th>"
-            f"<th></th></tr>{rows}</table><p class='railkit-muted'>{note}</p></div>")
+            f"<th></th></tr>{rows}</table><p class='railkit-muted'>{note}</p>{review}</div>")
 
 
 def play_legend_html() -> str:
@@ -240,10 +260,102 @@ def play_legend_html() -> str:
         (tr("Latest moves, payouts, log"), tr("everything that happened since your last move, every payout "
                                               "with its breakdown, and the whole game in words")),
         (tr("Exercise"), tr("after each payout: type how much one company paid, then Check; the breakdown "
-                            "appears after your answer")),
+                            "and everybody's money appear after your answer")),
+        (tr("Why these choices? Hint"), tr("under every prompt: the moves the rules allow now, with their rule IDs, "
+                                           "and the move the heuristic computer player would make")),
+        (tr("A look back"), tr("after the game: your moves the heuristic player judged weakest, what it would "
+                               "have played, and why")),
+        (tr("Your name and seat"), tr("in New game and options; the page address can carry your name "
+                                      "(…/up_play.ipynb?name=Kim). The first seat starts (UP-S8)")),
         (tr("Undo, Save, Load"), tr("undo goes back to just before your last move; Save gives the game as "
                                     "text and as a file; Load replays a pasted game, Load a file an "
                                     "uploaded one of at most 1 MB (a broken one is refused and nothing "
                                     "changes)")),
     ]
     return legend_html(items)
+
+
+# -- “Why these choices?” and the review (issue 9 item 9) ------------------------------------------
+def why_html(game: Any, player: str, actions: Sequence[Any], you: str | None) -> str:
+    """The legal moves of ``player`` now, grouped, each group with the rules behind it: the engine's
+    ``legal_actions`` (and its ``describe`` for the few moves of a draw or an exchange), never a rule
+    re-implemented here."""
+    board = game.board
+    esc = html.escape
+
+    def said(action: Any) -> str:
+        words = game.describe(action)
+        return esc(second_person(words, player) if player == you else words)
+
+    items: list[str] = []
+    firsts = [a for a in actions if isinstance(a, ChooseFirstShare)]
+    if firsts:
+        kinds = ", ".join(esc(company_name(board, k)) for k in dict.fromkeys(a.card for a in firsts))
+        items.append(tr("Any share in your hand may be your first: {kinds}. Everybody chooses face down at the same "
+                        "time; the shares become the first on the table (UP-S5, UP-I2).", kinds=kinds))
+    unusable = [a for a in actions if isinstance(a, DiscardUnusable)]
+    if unusable:
+        items.append(tr("{cards}: no empty space can take this track type any more, so you may swap it once for a "
+                        "new card before you act (UP-T2).",
+                        cards=", ".join(esc(card_label(board, a.card)) for a in unusable)))
+    builds = [a for a in actions if isinstance(a, Build)]
+    if builds:
+        cards = ", ".join(esc(card_label(board, c)) for c in dict.fromkeys(a.card for a in builds))
+        companies = len({a.company for a in builds})
+        example = builds[0]
+        checks = game.explain_placement(example.company, example.section, example.card).checks
+        why = "".join(f"<li>{esc(c.sentence)}</li>" for c in checks)
+        items.append(tr("Build: {n} placements in all, with {cards}, for {k} companies. A train goes only where the "
+                        "engine's six checks of UP-B2 all pass; for example, {move}:", n=len(builds), cards=cards,
+                        k=companies, move=said(example).replace("You ", "you ", 1)) + f"<ul>{why}</ul>" +
+                     tr("Pick a card, a company and a section to see the checks for your choice."))
+    invests = [a for a in actions if isinstance(a, Invest)]
+    if invests:
+        items.append(tr("Invest: {n} ways: any number of shares of one company, or one share each of two "
+                        "companies (UP-I1), then discard one track card (UP-I3). Only shares on the table are paid "
+                        "(UP-I4).", n=len({a.cards for a in invests})))
+    elif builds or unusable:
+        items.append(tr("You cannot invest now: you hold no share (UP-I1)."))
+    if builds or invests:
+        items.append(tr("Build or invest, never both in one turn (UP-T3)."))
+    if any(isinstance(a, Pass) for a in actions):
+        items.append(tr("No card fits a legal section and you hold no share: discard a track card and pass (UP-T4, "
+                        "a railkit ruling)."))
+    draws = [a for a in actions if isinstance(a, DrawShare)]
+    if draws:
+        items.append(tr("After a build you draw one share (UP-B3); you may: {moves}. A dividend card turned up on "
+                        "the way starts a payout (UP-D1).", moves="; ".join(said(a) for a in draws)))
+        if not any(a.source == "up" for a in draws):
+            items.append(tr("The Union Pacific stack is not offered: it is empty, or this game uses UP-B3-FI."))
+    exchanges = [a for a in actions if isinstance(a, ExchangeForUP)]
+    if exchanges or any(isinstance(a, EndTurn) for a in actions):
+        items.append(tr("Now you may swap one share in hand for a Union Pacific share (UP-B4: {n} shares can be "
+                        "swapped), or end the turn (UP-B6).", n=len(exchanges)))
+    if not items:
+        return ""
+    body = "".join(f"<li>{item}</li>" for item in items)
+    return (f"<details class='railkit-why'><summary>{tr('Why these choices? (the rules)')}</summary>"
+            f"<ul>{body}</ul></details>")
+
+
+def review_html(reviews: Sequence[MoveReview], player: str, you: str | None) -> str:
+    """The learner's moves the heuristic player judged weak, each with what it would have played and why."""
+    esc = html.escape
+
+    def said(words: str) -> str:
+        return esc(second_person(words, player) if player == you else words)
+
+    who = tr("your") if player == you else tr("{player}'s", player=esc(player))
+    title = tr("A look back at {who} moves", who=who)
+    if not reviews:
+        return (f"<div class='railkit-review'><h4>{title}</h4><p>"
+                f"{tr('The heuristic player would have made the same choices, or nearly: well played.')}</p></div>")
+    items = "".join(
+        f"<li><b>{tr('Turn {n}', n=r.turn)}:</b> {said(r.played)}. "
+        f"{tr('The heuristic player would have: {move}.', move=said(r.instead))} "
+        f"<span class='railkit-muted'>{esc(r.reason)}</span></li>" for r in reviews)
+    note = tr("The heuristic player is the simple computer player of this lesson: a second opinion, not the one "
+              "right answer.")
+    return (f"<div class='railkit-review'><h4>{title}</h4><p>"
+            f"{tr('The moves the heuristic player judged weakest, with why:')}</p><ol>{items}</ol>"
+            f"<p class='railkit-muted'>{note}</p></div>")

@@ -20,9 +20,9 @@ import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.i18n import tr
-from railkit.ui.unionpacific.common import card_label, company_name
+from railkit.ui.unionpacific.common import card_label, company_name, second_person
 from railkit.ui.unionpacific.play.build import BuildPanel
-from railkit.ui.unionpacific.play.html import share_words, text_colour
+from railkit.ui.unionpacific.play.html import share_words, text_colour, why_html
 from railkit.ui.unionpacific.play.screen import Screen
 from railkit.ui.widgets import button, html_box, row, set_options, set_shown, set_value
 from railkit.unionpacific import (
@@ -37,6 +37,7 @@ from railkit.unionpacific import (
     Invest,
     Pass,
 )
+from railkit.unionpacific.bots import HeuristicBot
 
 DRAW_SOURCES = ("display:0", "display:1", "display:2", "display:3", "deck", "up")
 WIDE = {"description_width": "110px"}
@@ -69,8 +70,12 @@ def dropdown(css: str, label: str, width: str = "470px") -> widgets.Dropdown:
 class MovesPanel(Panel):
     """The move boxes for the step of play on screen (see the module docstring)."""
 
-    def __init__(self, messages: Messages, board: Board, act: Act) -> None:
-        super().__init__(messages)
+    def __init__(self, board: Board, act: Act) -> None:
+        # The moves speak in their own message line, above the boxes: a refused move is explained where it
+        # was made, and the words go away as soon as the learner changes a choice.
+        self.note = Messages()
+        self.note.widget.add_class("railkit-moves-message")
+        super().__init__(self.note)
         self.board = board
         self.act = act
         self._key: Any = None  # the move the pickers were filled for
@@ -96,7 +101,7 @@ class MovesPanel(Panel):
         self.mode = widgets.ToggleButtons(options=[], value=None, style={"button_width": "150px"})
         self.mode.add_class("railkit-action-mode")
         self.mode.observe(lambda _c: self.on_mode(), names="value")
-        self.build = BuildPanel(messages, board, act)
+        self.build = BuildPanel(self.note, board, act)
         self.invest_pick = dropdown("railkit-invest-pick", tr("Shares"))
         self.invest_discard = dropdown("railkit-invest-discard", tr("Discard"), "320px")
         self.invest_button = button(tr("Invest"), "railkit-invest", "money", "primary",
@@ -134,8 +139,18 @@ class MovesPanel(Panel):
                             "card leaves the game face down (UP-B4). Or simply end your turn (UP-B6).")),
             self.exchange_pick, row([self.exchange_button, self.end_button])])
         self.waiting = html_box("railkit-waiting")
-        self.widget = widgets.VBox([self.first_panel, self.action_panel, self.draw_panel, self.exchange_panel,
-                                    self.waiting])
+        # Help with every prompt: the legal choices and their rules, and the heuristic player's move.
+        self.why = html_box("railkit-why-box")
+        self.hint_button = button(tr("Hint: what would the computer play?"), "railkit-hint", "lightbulb-o",
+                                  tip=tr("The move the heuristic computer player would make now (a second opinion)"))
+        self.hint_button.on_click(lambda _b: self.on_hint())
+        self.help_row = widgets.VBox([self.why, row([self.hint_button])])
+        for picker in (self.first_pick, self.unusable_pick, self.mode, self.invest_pick, self.invest_discard,
+                       self.pass_discard, self.exchange_pick, self.build.card, self.build.company,
+                       self.build.section):
+            picker.observe(lambda _c: self.on_any_choice(), names="value")
+        self.widget = widgets.VBox([self.note.widget, self.first_panel, self.action_panel, self.draw_panel,
+                                    self.exchange_panel, self.help_row, self.waiting])
         self.widget.add_class("railkit-controls")
         self.widget.add_class("railkit-panel")
 
@@ -163,6 +178,9 @@ class MovesPanel(Panel):
             waiting = ""
         set_value(self.waiting, waiting)
         set_shown(self.waiting, bool(waiting))
+        set_shown(self.help_row, visible and bool(actions))
+        if visible and acting is not None:
+            set_value(self.why, why_html(game, acting, actions, screen.you))
         if visible:
             key = (len(game.log), acting)
             fresh = key != self._key
@@ -245,6 +263,36 @@ class MovesPanel(Panel):
                                      "deck; a dividend card turned up on the way starts a payout (UP-D1)."))
 
     # -- callbacks ------------------------------------------------------------------------------
+    @guarded
+    def attempt(self, move: Callable[[], bool | None]) -> bool | None:
+        """Run the app's ``move``; its error (a refused move, a missing choice) shows in this panel."""
+        done = move()
+        if done:
+            self.clear_message()
+        return done
+
+    @guarded
+    def on_hint(self) -> None:
+        """The heuristic player's move for the player to act, in the engine's words (nothing is played)."""
+        screen = self.screen
+        if screen is None or not screen.may_act or screen.acting is None:
+            raise InputError(tr("There is no move to give a hint for now."))
+        player, game = screen.acting, screen.game
+        scored = HeuristicBot(0).scores(game, player)
+        if not scored:
+            raise InputError(tr("There is no move to give a hint for now."))
+        best = max(scored, key=lambda a_s: a_s[1])[0]
+        words = game.describe(best)
+        if player == screen.you:
+            words = second_person(words, player)
+        self.show_info(tr("Hint: the heuristic player would play this: {move}. It is a second opinion; the "
+                          "choice is yours.", move=words))
+
+    def on_any_choice(self) -> None:
+        """A choice changed: an error about the earlier choices is no longer true."""
+        if self.note.kind == "error":
+            self.clear_message()
+
     @guarded
     def on_mode(self) -> None:
         if self._quiet:

@@ -16,12 +16,12 @@ import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, parse_name, parse_whole
 from railkit.ui.i18n import tr
-from railkit.ui.unionpacific.common import DECKS, option_name
+from railkit.ui.unionpacific.common import DECKS, DEFAULT_LEARNER, option_name
 from railkit.ui.widgets import button, html_box, row
 
 VS_BOTS, HOT_SEAT = "bots", "hotseat"
 BOT_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eva", "Finn")
-DEFAULT_NAME = "Alex"
+DEFAULT_NAME = DEFAULT_LEARNER  # “You”, unless the page address names the learner
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 WIDE = {"description_width": "120px"}
 
@@ -60,6 +60,12 @@ def hot_seat_names(text: str, n: int) -> list[str]:
     return names
 
 
+def seat_options(n: int) -> list[tuple[str, int]]:
+    """“1st — starts (UP-S8)”, “2nd”, … for ``n`` players: the seat decides who plays first."""
+    ordinals = [tr("1st — starts (UP-S8)"), tr("2nd"), tr("3rd"), tr("4th"), tr("5th"), tr("6th")]
+    return [(ordinals[i], i) for i in range(n)]
+
+
 class NewGamePanel(Panel):
     """The form in a closed accordion (``widget``); its Start button calls ``on_start``."""
 
@@ -76,6 +82,9 @@ class NewGamePanel(Panel):
         self.name = widgets.Text(value=DEFAULT_NAME, description=tr("Your name"), style=WIDE,
                                  layout=widgets.Layout(width="300px"))
         self.name.add_class("railkit-name")
+        self.seat = widgets.Dropdown(options=seat_options(4), value=0, description=tr("Your seat"), style=WIDE,
+                                     layout=widgets.Layout(width="300px"))
+        self.seat.add_class("railkit-seat")
         self.names = widgets.Text(value="", placeholder=tr("Player 1, Player 2, …"), description=tr("Names"),
                                   style=WIDE, layout=widgets.Layout(width="440px", display="none"))
         self.names.add_class("railkit-names")
@@ -100,7 +109,7 @@ class NewGamePanel(Panel):
         self.players.observe(lambda _c: self._sync(), names="value")
         self._sync()
         body = widgets.VBox([
-            self.mode, row([self.players, self.hint, self.name]), self.names, self.deck,
+            self.mode, row([self.players, self.hint]), row([self.name, self.seat]), self.names, self.deck,
             row(list(self.toggles.values())), self.quiz, row([self.seed, self.start_button]),
             widgets.HTML("<span class='railkit-muted'>" + tr("The same game number and options deal the same game. The "
                                                              "options are explained on the rulings page.") + "</span>"),
@@ -112,16 +121,23 @@ class NewGamePanel(Panel):
     def _sync(self) -> None:
         bots = self.mode.value == VS_BOTS
         self.name.layout.display = None if bots else "none"
+        self.seat.layout.display = None if bots else "none"
         self.names.layout.display = "none" if bots else None
         n = int(self.players.value)
+        seat = self.seat.value if self.seat.value is not None and self.seat.value < n else 0
+        self.seat.options = seat_options(n)
+        self.seat.value = seat
         self.hint.value = tr("you and {k} computer players", k=n - 1) if bots else tr("all at this screen")
 
     def preset(self, players: int, hot_seat: bool, name: str, names: str, game_number: int | None,
-               options: dict[str, Any]) -> None:
+               options: dict[str, Any], seat: int = 0) -> None:
         """Fill the form (the app's arguments)."""
         self.mode.value = HOT_SEAT if hot_seat else VS_BOTS
         self.players.value = players
         self.name.value = name
+        if not 0 <= seat < players:
+            raise ValueError(f"seat {seat} does not exist with {players} players")
+        self.seat.value = seat
         self.names.value = names
         self.seed.value = "" if game_number is None else str(game_number)
         for key, value in options.items():
@@ -143,6 +159,7 @@ class NewGamePanel(Panel):
         if self.mode.value == VS_BOTS:
             name = parse_name(self.name.value, tr("Your name"))
             bots = [b for b in BOT_NAMES if b.casefold() != name.casefold()][: n - 1]
-            return NewGame((name, *bots), (name,), seed, options)
+            seat = min(int(self.seat.value or 0), n - 1)  # the engine seats players in the order given (UP-S8)
+            return NewGame((*bots[:seat], name, *bots[seat:]), (name,), seed, options)
         players = tuple(hot_seat_names(self.names.value, n))
         return NewGame(players, players, seed, options)

@@ -14,7 +14,7 @@ import ipywidgets as widgets
 
 from railkit.ui.app import Messages, Panel, guarded
 from railkit.ui.i18n import tr
-from railkit.ui.unionpacific.common import card_label, company_html
+from railkit.ui.unionpacific.common import card_label, company_html, second_person
 from railkit.ui.unionpacific.play.html import (
     cards_html,
     companies_html,
@@ -22,13 +22,16 @@ from railkit.ui.unionpacific.play.html import (
     payout_html,
     players_html,
     result_html,
+    review_html,
     step_words,
 )
 from railkit.ui.unionpacific.play.screen import Screen
 from railkit.ui.widgets import button, html_box, row, set_shown, set_value
 from railkit.unionpacific import Board
+from railkit.unionpacific.review import review_moves
 
 RECENT_EVENTS = 40
+REVIEWED_MOVES = 5  # the weakest moves a review lists (hot seat: 3 per player)
 CHIPS_RULES = {"first_share": 0, "action": 2, "draw": 3, "exchange": 4}
 
 
@@ -143,8 +146,9 @@ class TablePanel:
         v = screen.view
         winners = screen.game.result().winners if screen.game.is_over else ()
         set_value(self.display, display_html(self.board, v))
+        secret = bool(screen.hidden_payouts)  # the payout exercise asks: money would give the answer away
         set_value(self.players, players_html(v, screen.session.humans, screen.acting or v["current_player"],
-                                             screen.you, winners))
+                                             screen.you, () if secret else winners, money_hidden=secret))
 
 
 class CompaniesPanel:
@@ -164,6 +168,31 @@ class CompaniesPanel:
 def hidden_events(screen: Screen) -> set[str]:
     """Payout explanations written into the narrative: the payouts panel shows them instead."""
     return {str(e) for r in screen.game.payout_history for e in r.explanations}
+
+
+def shown_events(screen: Screen, start: int = 0) -> list[tuple[int, str]]:
+    """The narrative as the panels show it: (position, line) without the payout explanations; while the
+    exercise asks about a payout, the lines that would give its answer away (who received what, the final
+    money) say that the amounts come after the answer. Sentences about the learner read “You …”. From
+    narrative position ``start`` on."""
+    narrative, skip = screen.game.narrative, hidden_events(screen)
+    total = screen.view["payouts_total"]
+    heads = {f"Payout {n} of {total} (": n for n in screen.hidden_payouts}
+    last = len(screen.game.payout_history)
+    final_hidden = screen.game.is_over and last in screen.hidden_payouts
+    shown: list[tuple[int, str]] = []
+    for i in range(start, len(narrative)):
+        line = narrative[i]
+        if line in skip:
+            continue
+        number = next((n for head, n in heads.items() if line.startswith(head)), None)
+        if number is not None:
+            line = tr("Payout {n} of {total} has been paid: who received what shows once you answer the payout "
+                      "exercise.", n=number, total=total)
+        elif final_hidden and line.startswith("The game is over (UP-D12)."):
+            line = tr("The game is over (UP-D12): the final money shows once you answer the payout exercise.")
+        shown.append((i, second_person(line, screen.you) if screen.you is not None else line))
+    return shown
 
 
 class EventsPanel:
@@ -190,10 +219,8 @@ class EventsPanel:
         self.mine_until = mark + own
 
     def refresh(self, screen: Screen) -> None:
-        narrative = screen.game.narrative
-        skip = hidden_events(screen)
-        items = [f"<li class='{'mine' if i < self.mine_until else ''}'>{html.escape(narrative[i])}</li>"
-                 for i in range(self.start, len(narrative)) if narrative[i] not in skip]
+        items = [f"<li class='{'mine' if i < self.mine_until else ''}'>{html.escape(line)}</li>"
+                 for i, line in shown_events(screen, self.start)]
         dropped = max(0, len(items) - RECENT_EVENTS)
         items = items[dropped:]
         more = (f"<li class='railkit-muted'>{tr('… {n} earlier events in the log below', n=dropped)}</li>"
@@ -223,17 +250,34 @@ class PayoutsPanel:
 
 
 class ResultPanel:
-    """The end (UP-D12): final money and the winners; hidden while the game goes on."""
+    """The end (UP-D12): final money and the winners, then a look back at the learner's moves (the moves
+    the heuristic player judged weak, with why); hidden while the game goes on."""
 
     def __init__(self) -> None:
         self.widget = html_box("railkit-result")
+        self._review: tuple[object, str] = (None, "")  # (the game it was made for, its HTML)
+
+    def review(self, screen: Screen) -> str:
+        """The review of the human players' moves, made once per finished game (a replay of its log)."""
+        game, session = screen.game, screen.session
+        key = (game.seed, len(game.log), session.humans)
+        if self._review[0] != key:
+            limit = REVIEWED_MOVES if len(session.humans) == 1 else 3
+            parts = [review_html(review_moves(game, p, limit=limit), p, screen.you) for p in session.humans]
+            self._review = (key, "".join(parts))
+        return self._review[1]
 
     def refresh(self, screen: Screen) -> None:
         if not screen.game.is_over:
             set_value(self.widget, "")
             set_shown(self.widget, False)
             return
-        set_value(self.widget, result_html(screen.game.result(), screen.you))
+        if screen.hidden_payouts:  # the last payout is the exercise's question: its amounts come after the answer
+            set_value(self.widget, f"<div class='railkit-panel'><h4>{tr('The game is over (UP-D12).')}</h4><p>"
+                                   f"{tr('Answer the payout exercise first: then the final money and the winner show here.')}"
+                                   "</p></div>")
+        else:
+            set_value(self.widget, result_html(screen.game.result(), screen.you, self.review(screen)))
         set_shown(self.widget, True)
 
 
@@ -251,8 +295,7 @@ class LogPanel(Panel):
     def refresh(self, screen: Screen) -> None:
         self.screen = screen
         if self.widget.selected_index == 0:
-            skip = hidden_events(screen)
-            events = [e for e in screen.game.narrative if e not in skip]
+            events = [line for _i, line in shown_events(screen)]
             items = "".join(f"<li>{html.escape(e)}</li>" for e in reversed(events))
             set_value(self.log, f"<p class='railkit-muted'>{tr('Newest first.')}</p><ol reversed>{items}</ol>")
 
