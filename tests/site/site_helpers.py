@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import collections
+import fcntl
 import functools
 import http.server
 import importlib.util
@@ -58,8 +59,14 @@ def build_site(timeout: float = 1200) -> Path:
     missing = [tool for tool in ("make", "npm", "node") if shutil.which(tool) is None]
     if missing:
         raise RuntimeError(f"building the static site needs {', '.join(missing)}")
-    result = subprocess.run(["make", "-f", "Makefile", "-f", "site.mk", "site"], cwd=ROOT, capture_output=True,
-                            text=True, timeout=timeout)
+    # pytest-xdist workers each open a session: one builds while the others wait on the lock, then
+    # find the site up to date (the build skips itself when nothing changed).
+    lock_path = ROOT / ".cache" / "site-build.lock"
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock_path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        result = subprocess.run(["make", "-f", "Makefile", "-f", "site.mk", "site"], cwd=ROOT, capture_output=True,
+                                text=True, timeout=timeout)
     if result.returncode != 0:
         raise RuntimeError(f"make site failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
     return SITE

@@ -70,6 +70,7 @@ def pyodide_folder(dest: Path, cache: Path, epoch: int) -> list[str]:
     Returns the notes to print (files added to the railkit wheel)."""
     npm = fetch.npm_packages(HERE / "npm-packages.txt", cache / "npm")
     downloaded = fetch.wheels(HERE / "browser-wheels.txt", cache / "wheels")
+    shutil.rmtree(dest, ignore_errors=True)  # a build cut short may have left it
     dest.mkdir(parents=True)
     for name in PYODIDE_CORE:
         shutil.copy2(npm["pyodide"] / name, dest / name)
