@@ -54,7 +54,7 @@ def test_UP_D11_union_pacific_ties_share_positions(app):
     fill(app, mode=UNION_PACIFIC, payout=2, shares=(4, 2, 2, 2))
     app.on_pay()
     assert shown_amounts(app) == {"Ann": 10, "Ben": 6, "Cleo": 6, "Dev": 6}
-    assert app.value_row.layout.display == "none" and app.payout_row.layout.display is None
+    assert app.value_row.layout.display == "none" and app.payout_row.layout.display == ""
 
 
 def test_empty_field_counts_as_no_shares_but_empty_value_is_an_error(app):

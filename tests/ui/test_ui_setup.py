@@ -105,7 +105,7 @@ def test_UP_S2_to_S4_show_only_what_the_learner_may_see(app):
 def test_UP_S5_first_investment_is_simultaneous_and_revealed_together(app):
     deal(app, players=4)
     advance_to(app, 5)
-    assert app.steps.first_box.layout.display is None and "Revealed" not in app.steps.step_html.value
+    assert app.steps.first_box.layout.display == "" and "Revealed" not in app.steps.step_html.value
     options = [v for _label, v in app.steps.first_pick.options]
     assert sorted(options) == sorted(app.steps.game.view(YOU)["hand"]["shares"])
     app.steps.on_next()  # no choice yet: blocked, nothing changes
@@ -195,7 +195,7 @@ def test_deck_tab_draws_on_demand_and_follows_the_player_count(app):
 def test_first_question_is_the_standard_deck_top_six(app):
     q = app.quiz.question
     assert q.kind == "yes_no" and q.answer is False and "first 6 cards" in q.text and "standard deck" in q.text
-    assert app.quiz.yes_no.layout.display is None and app.quiz.number.layout.display == "none"
+    assert app.quiz.yes_no.layout.display == "" and app.quiz.number.layout.display == "none"
 
 
 def test_exercise_accepts_the_right_answer_and_explains(app):
@@ -240,5 +240,5 @@ def test_new_questions_switch_the_answer_field(app):
     for _ in range(20):
         q = app.quiz.on_new_question()
         seen.add(q.kind)
-        assert (app.quiz.number.layout.display is None) == (q.kind == "number")
+        assert (app.quiz.number.layout.display == "") == (q.kind == "number")
     assert seen == {"yes_no", "number"}

@@ -36,6 +36,7 @@ from railkit.ui.capecairo.common import (
     kk_bots,
     log_html,
     ordinal,
+    pieces_count,
     pounds,
     race_html,
 )
@@ -43,6 +44,7 @@ from railkit.ui.capecairo.common import MAX_BOT_MOVES as KK_MAX_BOT_MOVES
 from railkit.ui.capecairo.panels import AuctionPanel, KkSession, StartPanel, start_session
 from railkit.ui.capecairo.play.build import NO_BUILD, BuildPanel
 from railkit.ui.capecairo.play.exercise import ExercisePanel
+from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.i18n import tr
 from railkit.ui.saves import SaveFile, SaveLoadPanel
 from railkit.ui.widgets import button, html_box, row
@@ -78,6 +80,7 @@ class KkPlayApp(App):
         self.length.add_class("railkit-kk-length")
         self.status = html_box("railkit-kk-status")
         self.race = html_box("railkit-kk-race")
+        self.race_map = RaceMapPanel()
         self.auction = AuctionPanel(m, on_bid=self.on_bid, on_choose=self.on_choose, show_auction_number=True)
         self.building = BuildPanel(m, on_build=self.on_build, on_pass=self.on_pass)
         self.undo_button = button(tr("Undo my last move"), "railkit-kk-undo", "undo", "",
@@ -94,7 +97,7 @@ class KkPlayApp(App):
         a = self.auction
         game_tab = widgets.VBox([
             row([self.start.name_field, self.start.players, self.length, self.start.new_button]),
-            self.status, self.race,
+            self.status, self.race, self.race_map.widget,
             a.offer_html, a.bid_row, a.choose_box, self.building.widget, a.reveal,
             row([self.undo_button, self.auto_button]),
             self.events_html, a.players_html, self.log_html, self.saves.widget,
@@ -263,7 +266,7 @@ class KkPlayApp(App):
         if isinstance(action, Choose):
             return tr("taking {card}.", card=card_title(self.game.card(action.card_id).to_dict()))
         if isinstance(action, Build):
-            return tr("building (buying {n} piece(s)).", n=action.buy if action.buy is not None else 0)
+            return tr("building (buying {pieces}).", pieces=pieces_count(action.buy or 0))
         return tr("passing.")
 
     def _why_not(self) -> str:
@@ -303,12 +306,13 @@ class KkPlayApp(App):
             self.status.value = (f"<div class='kk-banner kk-you'><b>{html.escape(tr('Your move'))}:</b> "
                                  f"{html.escape(self._next_text())} <span class='kk-muted'>{html.escape(deck)}</span></div>")
         self.race.value = race_html(v)
+        self.race_map.refresh(v)
         self.auction.refresh(session, fold_reveal=True)
         self.building.refresh(game, you)
         self.undo_button.disabled = session.last_human_move() is None
         self.auto_button.disabled = you not in v["to_act"]
         nothing = tr("Nothing yet: the game has just begun or your move was taken back.")
         self.events_html.value = (f"<b>{tr('Since your last move')}</b><div class='kk-log'>"
-                                  f"{events_html(self.last_events, empty=nothing)}</div>")
+                                  f"{events_html(self.last_events, empty=nothing, you=you)}</div>")
         self.log_html.value = (f"<details><summary><b>{tr('Whole game log ({n} entries)', n=len(game.narrative))}</b>"
-                               f"</summary>{log_html(game.narrative)}</details>")
+                               f"</summary>{log_html(game.narrative, you)}</details>")

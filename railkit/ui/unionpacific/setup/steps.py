@@ -259,7 +259,7 @@ class StepsPanel(Panel):
                 for c in options
             ]
             self.first_pick.value = None
-            self.first_box.layout.display = None
+            self.first_box.layout.display = ""
             self._set_step(title, text, [tr("The others are choosing too; you will see their choices only when "
                                             "all are laid.")])
         else:
