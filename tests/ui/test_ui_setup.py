@@ -175,7 +175,7 @@ def test_deck_figure_has_a_column_per_option_and_marks_dividend_piles():
     columns = [(d, False) for d in DECKS] + [("standard", True)]
     fig = deck_figure(4, columns, chosen=1)
     by_name = {t.name: t for t in fig.data}
-    dividend = by_name["pile with dividend card(s) shuffled in"]
+    dividend = by_name["pile with dividend cards shuffled in"]
     assert len(dividend.x) == 2 + 2 + 4 + 2  # standard, Finnish, four UP-V1 piles, standard + safe round
     reserve = by_name["safe-round reserve, not in the deck (UP-V2)"]
     assert list(reserve.y) == [12] and all(b < 0 for b in reserve.base)
@@ -242,3 +242,34 @@ def test_new_questions_switch_the_answer_field(app):
         seen.add(q.kind)
         assert (app.quiz.number.layout.display == "") == (q.kind == "number")
     assert seen == {"yes_no", "number"}
+
+
+def test_UP_S2_names_the_track_card_split_from_the_board_and_calls_it_a_DECISION(app):
+    deal(app)
+    advance_to(app, 2)
+    shown = text(app.steps.step_html.value)
+    assert "14 Plains, 9 Hills, 7 River valley, 6 Mountain, 4 General" in shown
+    assert "railkit's DECISION (UP-C4)" in shown and "rulings.ipynb" in app.steps.step_html.value
+
+
+def test_step_pills_go_back_to_a_step_already_reached_and_not_beyond(app):
+    deal(app)
+    advance_to(app, 3)
+    pills = app.steps.pills.buttons
+    assert [b.disabled for b in pills[:4]] == [False, False, True, True]  # 3 is current, 4 not reached
+    pills[0].click()
+    assert app.steps.step == 1 and "UP-S1" in app.steps.step_html.value
+    assert not pills[2].disabled and pills[0].disabled  # step 3 can be opened again
+    app.steps.on_go(4)
+    assert app.steps.step == 1 and app.message_kind == "error"
+    app.steps.on_next()
+    assert app.steps.step == 2
+
+
+def test_every_map_and_deck_view_of_the_setup_links_the_rulings(app):
+    deal(app)
+    advance_to(app, 1)
+    assert "rulings.ipynb" in app.steps.after_html.value
+    advance_to(app, 7)
+    assert "rulings.ipynb" in app.steps.after_html.value
+    assert app.steps.lay_button.layout.width == "auto"

@@ -27,7 +27,7 @@ from railkit.ui.i18n import tr
 from railkit.ui.unionpacific.common import DECKS, LESSON_STYLE, option_name
 from railkit.ui.unionpacific.setup.deck import deck_figure, layout, piles_table_html
 from railkit.ui.unionpacific.setup.quiz import QuizPanel
-from railkit.ui.unionpacific.setup.steps import MAX_PLAYERS, MIN_PLAYERS, StepsPanel
+from railkit.ui.unionpacific.setup.steps import MAX_PLAYERS, MIN_PLAYERS, StepsPanel, deck_note
 from railkit.unionpacific import load_board
 
 
@@ -66,9 +66,9 @@ class SetupApp(App):
             widgets.HTML(tr(
                 "<p>The share deck is built from the company shares left after the hands (UP-S4) and the display "
                 "(UP-S6). Four dividend cards go in, but never among the top six cards. Each gold pile holds "
-                "dividend card(s) shuffled in among its shares, so they can lie anywhere in it. The safe round "
+                "dividend cards shuffled in among its shares, so they can lie anywhere in it. The safe round "
                 "(UP-V2) works with any deck; it is shown here with the standard deck.</p>")),
-            self.deck_players, self.deck_view.widget, self.deck_text,
+            self.deck_players, self.deck_view.widget, widgets.HTML(deck_note()), self.deck_text,
         ])
 
 

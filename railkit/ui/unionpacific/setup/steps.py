@@ -12,19 +12,31 @@ from typing import Any
 import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, guarded
+from railkit.ui.docs import reconstruction_note
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
 from railkit.ui.unionpacific.board_map import board_figure
 from railkit.ui.unionpacific.common import DECKS, card_label, company_html, company_name, counts_html, option_name
 from railkit.ui.unionpacific.setup.deck import deck_figure, layout, piles_table_html, reserve_size
+from railkit.ui.unionpacific.setup.pills import StepPills
 from railkit.ui.widgets import row
-from railkit.unionpacific import UP, Board, ChooseFirstShare, UnionPacificGame, new_game
+from railkit.unionpacific import GENERAL, UP, Board, ChooseFirstShare, UnionPacificGame, new_game
 from railkit.unionpacific.bots import HeuristicBot
 from railkit.unionpacific.game import UP_SHARES
 
 YOU = "You"
 BOT_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eva")
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+def map_note() -> str:
+    return reconstruction_note(tr("The real Union Pacific map and six of the ten company names are not in the "
+                                  "sources: this board is railkit's reconstruction."))
+
+
+def deck_note() -> str:
+    return reconstruction_note(tr("The pile layout follows the rulebooks; the company names on the shares are "
+                                  "partly railkit's reconstruction."))
 
 # -- the setup steps -------------------------------------------------------------------------------
 STEPS: tuple[tuple[str, str], ...] = (
@@ -50,6 +62,7 @@ class StepsPanel(Panel):
         self.game: UnionPacificGame | None = None
         self.bots: dict[str, HeuristicBot] = {}
         self.step = 0  # 0 = not dealt; 1..8 = the STEPS shown
+        self.reached = 0  # the furthest step shown since the deal (the pills can go back to any of them)
         self.first_choice: str | None = None
         self.widget = self._build()
 
@@ -74,6 +87,7 @@ class StepsPanel(Panel):
         self.next_button.on_click(lambda _b: self.on_next())
         self.progress = widgets.HTML("")
         self.progress.add_class("railkit-progress")
+        self.pills = StepPills(STEPS, self.on_go)
         self.step_html = widgets.HTML(tr("<p>Nothing dealt yet.</p>"))
         self.step_html.add_class("railkit-step")
         self.after_html = widgets.HTML("")  # below the figure: tables that go with the step
@@ -82,7 +96,7 @@ class StepsPanel(Panel):
                                                layout=widgets.Layout(width="auto"))
         self.first_pick.add_class("railkit-first-pick")
         self.lay_button = widgets.Button(description=tr("Lay it face down"), icon="hand-paper-o",
-                                         button_style="primary",
+                                         button_style="primary", layout=widgets.Layout(width="auto", min_width="200px"),
                                          tooltip=tr("Your first share; the others choose at the same time (UP-S5)"))
         self.lay_button.add_class("railkit-lay")
         self.lay_button.on_click(lambda _b: self.on_lay_first())
@@ -92,7 +106,7 @@ class StepsPanel(Panel):
         return widgets.VBox([
             row([self.players, self.deck, self.safe_round]),
             row([self.deal_button, self.next_button]),
-            self.progress, self.step_html, self.first_box, self.figure.widget, self.after_html,
+            self.progress, self.pills.widget, self.step_html, self.first_box, self.figure.widget, self.after_html,
         ])
 
 
@@ -110,7 +124,7 @@ class StepsPanel(Panel):
         self.game = game
         self.bots = {p: HeuristicBot(seed + i) for i, p in enumerate(names) if p != YOU}
         self.first_choice = None
-        self.step = 1
+        self.step = self.reached = 1
         self.show_step()
         self.show_info(tr("A new game for {n} players: {option}. Press “Next step” to go on.",
                           n=n, option=option_name(deck, safe)))
@@ -124,8 +138,21 @@ class StepsPanel(Panel):
         if self.step == 5 and self.first_choice is None:
             raise InputError(tr("First choose one of your five shares and press “Lay it face down” (UP-S5)."))
         self.step += 1
+        self.reached = max(self.reached, self.step)
         self.show_step()
         self.clear_message()
+
+    @guarded
+    def on_go(self, step: int) -> None:
+        """A step pill: show a step already reached again (the setup is not undone)."""
+        if self.game is None or not 1 <= step <= self.reached:
+            raise InputError(tr("Press “Next step” to get there."))
+        self.step = step
+        self.show_step()
+        if step < self.reached:
+            self.show_info(tr("Back at step {i}. “Next step” goes on from here.", i=step))
+        else:
+            self.clear_message()
 
     @guarded
     def on_lay_first(self) -> None:
@@ -160,13 +187,10 @@ class StepsPanel(Panel):
     def show_step(self) -> None:
         step = self.step
         self.next_button.disabled = self.game is None or step >= len(STEPS)
-        items = "".join(
-            f"<li class='{'current' if i == step else ('done' if i < step else '')}'>"
-            f"{i}. {rule} {html.escape(tr(name))}</li>"
-            for i, (rule, name) in enumerate(STEPS, 1)
-        )
         header = tr("Step {i} of {n}", i=step, n=len(STEPS)) if step else tr("Steps of the setup")
-        self.progress.value = f"<div><b>{header}</b><ol class='railkit-chips'>{items}</ol></div>"
+        hint = tr("(press a green step to see it again)") if self.reached > 1 else ""
+        self.progress.value = f"<div><b>{header}</b> <span style='color:#555'>{hint}</span></div>"
+        self.pills.show(step, self.reached)
         self.after_html.value = ""
         self.first_box.layout.display = "none"
         renderer = {1: self._step_trains, 2: self._step_track, 3: self._step_up, 4: self._step_shares,
@@ -197,7 +221,7 @@ class StepsPanel(Panel):
         self.step_html.value = (
             f"<h4>{tr('UP-S1 — Starting trains')}</h4>"
             f"<p>{tr('Players: {players}.', players=self._players_line())} {html.escape(text)}</p>")
-        self.after_html.value = f"<table class='railkit-table'><tr>{head}</tr>{rows}</table>"
+        self.after_html.value = map_note() + f"<table class='railkit-table'><tr>{head}</tr>{rows}</table>"
         self.figure.show(board_figure(board, trains_on=v["trains_on"], title=tr("Starting trains (UP-S1)"),
                                       height=560))
 
@@ -214,11 +238,17 @@ class StepsPanel(Panel):
     def _step_track(self) -> None:
         v = self.view()
         mine = ", ".join(f"{n} × {html.escape(card_label(self.board, c))}" for c, n in v["hand"]["track"].items())
+        deck = sorted(self.board.track_deck.items(), key=lambda kv: (kv[0] == GENERAL, -kv[1]))
+        split = ", ".join(f"{n} {html.escape(card_label(self.board, c))}" for c, n in deck)
+        note = reconstruction_note(tr(
+            "The rulebook gives the counts 4, 6, 9, 7 and 14 but not which type gets which: that assignment is "
+            "railkit's DECISION (UP-C4)."))
         self._set_step(
             tr("UP-S2 — Track cards"),
             tr("The {n} track cards are shuffled and everyone gets three, face down. The rest form the draw pile; "
                "when it runs out, the discards are shuffled into a new one.", n=sum(self.board.track_deck.values())),
-            [tr("Your track cards: {cards}.", cards=mine),
+            [tr("The deck: {split}.", split=split) + note,
+             tr("Your track cards: {cards}.", cards=mine),
              tr("Track cards in the others’ hands (hidden from you): {others}.", others=self._others_line("track")),
              tr("Draw pile: {n} cards.", n=v["track_pile_count"])])
         self.figure.clear()
@@ -313,7 +343,7 @@ class StepsPanel(Panel):
             if game.options["countable_deck"] else
             tr("During play nobody counts the deck; only how the piles were built is known.")))
         self._set_step(tr("UP-S7 — The share deck"), how, items)
-        self.after_html.value = piles_table_html(piles)
+        self.after_html.value = deck_note() + piles_table_html(piles)
         columns = [(d, False) for d in DECKS] + [(deck if safe else "standard", True)]
         self.figure.show(deck_figure(n, columns, columns.index((deck, safe))))
 
