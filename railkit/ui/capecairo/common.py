@@ -319,6 +319,7 @@ _VERBS = {"hands": "hand", "gets": "get", "passes": "pass", "turns": "turn", "cr
           "buys": "buy", "chooses": "choose", "wins": "win", "builds": "build", "bids": "bid", "keeps": "keep",
           "lays": "lay", "opens": "open", "spends": "spend", "shares": "share"}
 _YOU_VERB = re.compile(r"\bYou (" + "|".join(_VERBS) + r")\b")
+_AND_VERB = re.compile(r" and (" + "|".join(_VERBS) + r")\b")
 
 
 def as_learner(sentence: str, you: str | None) -> str:
@@ -326,8 +327,12 @@ def as_learner(sentence: str, you: str | None) -> str:
     if you != "You" or "You" not in sentence:
         return sentence
     out = _YOU_VERB.sub(lambda m: "You " + _VERBS[m.group(1)], sentence)
+    out = re.sub(r"\bYou[’']s\b", "your", out)
+    out = re.sub(r"(^|[.:;] )your\b", lambda m: m.group(1) + "Your", out)
     if out.startswith("You ") or "; You " in out:
         out = out.replace(" their line", " your line").replace(" their own", " your own")
+        out = _AND_VERB.sub(lambda m: " and " + _VERBS[m.group(1)], out)
+    out = re.sub(r"(?<![.!?] )(?<!^)\bYou\b", "you", out)  # "you" inside a sentence
     return out
 
 

@@ -48,7 +48,7 @@ class BuildPanel(Panel):
         self.flipped_html.value = (
             f"<b>{tr('Turned up this building round (KK-B1, KK-B3): {cards}', cards=cards_count(len(v['flipped'])))}</b>"
             + cards_html(v["flipped"], empty=tr("none: no card was left to turn up"), note=True))
-        self.explain_html.value = explanation_html(explain_build(game, you))
+        self.explain_html.value = explanation_html(explain_build(game, you), you=you)
         self._set_buy_options(game, you)
         self.widget.layout.display = ""
 

@@ -17,7 +17,7 @@ from railkit.capecairo import BuildExplanation, CapeToCairoGame, explain_build, 
 from railkit.capecairo.bots import HeuristicBot
 from railkit.capecairo.game import TRACK_PRICE  # KK-B2 (4): the engine's price of one track piece
 from railkit.ui.app import InputError, Messages, Panel, Score, guarded, parse_whole, verdict_html
-from railkit.ui.capecairo.common import card_html, cards_html, line_html, pounds, terrain_name
+from railkit.ui.capecairo.common import as_learner, card_html, cards_html, line_html, pounds, terrain_name
 from railkit.ui.i18n import tr
 from railkit.ui.widgets import button, html_box, row
 
@@ -94,10 +94,12 @@ def build_question_html(q: BuildQuestion) -> str:
     )
 
 
-def explanation_html(e: BuildExplanation, title: bool = True) -> str:
-    """The engine's count of a build attempt (KK-B2): a table of the four sources and its sentences."""
+def explanation_html(e: BuildExplanation, title: bool = True, you: str | None = None) -> str:
+    """The engine's count of a build attempt (KK-B2): a table of the four sources and its sentences
+    (in the second person when the learner ``you`` is called “You”)."""
+    said = [as_learner(s, you) for s in e.sentences]
     if e.card_id is None:
-        return f"<ul>{''.join(f'<li>{html.escape(s)}</li>' for s in e.sentences)}</ul>"
+        return f"<ul>{''.join(f'<li>{html.escape(s)}</li>' for s in said)}</ul>"
     verdict = (f"<span class='railkit-right'>{tr('can build')}</span>" if e.can_afford
                else f"<span class='railkit-wrong'>{tr('cannot pay')}</span>")
     rows = [
@@ -112,7 +114,7 @@ def explanation_html(e: BuildExplanation, title: bool = True) -> str:
     body = "".join(f"<tr><td class='name'>{html.escape(k)}</td><td>{v}</td></tr>" for k, v in rows)
     heading = (f"<b>{tr('Your attempt to build, counted by the engine')}: </b>{verdict}" if title
                else f"<b>{tr('The engine’s count')}: </b>{verdict}")
-    sentences = "".join(f"<li>{html.escape(s)}</li>" for s in e.sentences)
+    sentences = "".join(f"<li>{html.escape(s)}</li>" for s in said)
     return (f"<div class='railkit-kk-count'>{heading}<div style='display:flex;flex-wrap:wrap;gap:4px 24px;"
             f"align-items:flex-start'><table class='railkit-table'>{body}</table>"
             f"<ul style='flex:1 1 380px;margin-top:6px'>{sentences}</ul></div></div>")
