@@ -32,6 +32,8 @@ RULINGS_PAGE = "rulings.ipynb"  # the lesson that shows this page; lessons sit s
 def reconstruction_note(what: str) -> str:
     """A short HTML note under a map or deck view: ``what`` is a reconstruction, with a link to the
     rulings page, where each assumption is listed (issue 9, item 4)."""
-    link = f"<a href='{RULINGS_PAGE}' target='_blank'>{html.escape(tr('the rulings page'))}</a>"
+    link = (f"<a href='{RULINGS_PAGE}' target='_blank' style='color:#1e63c4;text-decoration:underline'>"
+            f"{html.escape(tr('the rulings page'))}</a>")
     return (f"<div class='railkit-reconstruction' style='font-size:13px;color:#555;margin:2px 0 6px 0'>"
-            f"ⓘ {html.escape(what)} {tr('See {link} for what is assumed and why.', link=link)}</div>")
+            f"<b>{html.escape(tr('Note:'))}</b> {html.escape(what)} "
+            f"{tr('See {link} for what is assumed and why.', link=link)}</div>")

@@ -32,7 +32,7 @@ class RaceMapPanel:
 
     def __init__(self, height: int = MAP_HEIGHT) -> None:
         self.height = height
-        self.figure = FigureView(width="100%", min_height=f"{height}px")
+        self.figure = FigureView()
         self.figure.widget.add_class("railkit-kk-race-map")
         self.note = widgets.HTML(reconstruction_note(tr(
             "The card game has no map: this route through nine real towns is an illustration (each leg is one "

@@ -114,6 +114,8 @@ class KkPlayApp(App):
         self.tabs = widgets.Tab(children=[game_tab, self.exercise.widget])
         for i, title in enumerate([tr("Game"), tr("Exercise")]):
             self.tabs.set_title(i, title)
+        # a message belongs to the tab it was made on (issue 9, item 6): switching tabs clears it
+        self.tabs.observe(lambda _c: self.clear_message(), names="selected_index")
         self.legend = html_box("railkit-legend", self._legend_html())
         return widgets.VBox([widgets.HTML(KK_STYLE), self.tabs, self.legend])
 

@@ -105,7 +105,8 @@ def explanation_html(e: BuildExplanation, title: bool = True, you: str | None = 
     rows = [
         (tr("tracks needed to cross {terrain} (KK-C3)", terrain=terrain_name(e.terrain or "")), str(e.requirement)),
         (tr("track pieces on the cards turned up this round (KK-B2 1)"), str(e.flipped_tracks)),
-        (tr("track pieces on {player}’s uncrossed cards (KK-B2 2)", player=e.player), str(e.own_tracks)),
+        (tr("track pieces on your uncrossed cards (KK-B2 2)") if e.player == you == "You" else
+         tr("track pieces on {player}’s uncrossed cards (KK-B2 2)", player=e.player), str(e.own_tracks)),
         (tr("bonus tracks held (KK-B2 3)"), str(e.bonus_tracks)),
         (tr("pieces to buy at {price} each (KK-B2 4)", price=pounds(TRACK_PRICE)), f"<b>{e.to_buy}</b>"),
         (tr("cost"), f"<b>{pounds(e.cost)}</b>"),

@@ -87,5 +87,6 @@ def review_html(game: CapeToCairoGame, you: str) -> str:
     if not weak:
         return (f"<b>{html.escape(tr('Review of your moves'))}</b><p>"
                 f"{html.escape(tr('The computer found no clearly weak move of yours. Well played!'))}</p>")
-    head = tr("Review of your moves: {n} the computer player would have made differently", n=len(weak))
+    moves = tr("1 move") if len(weak) == 1 else tr("{n} moves", n=len(weak))
+    head = tr("Review of your moves: {moves} the computer player would have made differently", moves=moves)
     return f"<b>{html.escape(head)}</b>{_items([str(w) for w in weak])}"

@@ -93,6 +93,7 @@ class SetupApp(App):
     # ------------------------------------------------------------------ the deck tab
     @guarded
     def on_tab(self) -> None:
+        self.clear_message()  # a message belongs to the tab it was made on (issue 9, item 6)
         if self.tabs.selected_index == 1 and not self._deck_drawn:
             self.draw_deck()
 
