@@ -272,4 +272,19 @@ def test_every_map_and_deck_view_of_the_setup_links_the_rulings(app):
     assert "rulings.ipynb" in app.steps.after_html.value
     advance_to(app, 7)
     assert "rulings.ipynb" in app.steps.after_html.value
-    assert app.steps.lay_button.layout.width == "auto"
+    assert app.steps.lay_button.layout.width == "240px"
+
+
+def test_the_learner_names_their_seat_once_default_You(app):
+    assert app.steps.name.value == YOU == "You"
+    app.steps.name.value = "Ann"
+    deal(app)
+    players = app.steps.game.players
+    assert "Ann" in players and len(set(players)) == len(players) and app.steps.you == "Ann"
+    assert "<b>Ann</b>" in app.steps.step_html.value  # the learner in bold in the players line
+
+
+def test_six_players_with_the_learner_named_like_a_computer_player(app):
+    app.steps.name.value = "ann"
+    deal(app, players=6)
+    assert len(app.steps.game.players) == 6 and "Ann" not in app.steps.game.players

@@ -77,9 +77,11 @@ class SetupApp(App):
             (tr("Players, Share deck, Safe round"), tr("the game to set up: 2–6 players; the standard deck (UP-S7), "
                                                        "the Finnish deck (UP-S7-FI) or the dividend-card variant "
                                                        "(UP-V1); the safe round (UP-V2) with any of them")),
-            (tr("Deal"), tr("starts a new setup with those choices; you play “You”, the others are computer "
-                            "players")),
+            (tr("Your name"), tr("the name of your seat (default “You”); the others are computer players")),
+            (tr("Deal"), tr("starts a new setup with those choices")),
             (tr("Next step"), tr("goes through the setup in the rulebook's order, UP-S1 to UP-S8")),
+            (tr("Step buttons"), tr("green steps were already shown: press one to see it again; grey ones come "
+                                    "later")),
             (tr("Lay it face down"), tr("at UP-S5: your first share; the computer players choose at the same time "
                                         "and all are revealed together")),
             (tr("Map"), tr("starting trains are filled squares on their coloured starting spaces; stars are "

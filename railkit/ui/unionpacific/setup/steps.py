@@ -11,7 +11,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from railkit.ui.app import InputError, Messages, Panel, guarded
+from railkit.ui.app import InputError, Messages, Panel, guarded, parse_name
 from railkit.ui.docs import reconstruction_note
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
@@ -25,7 +25,7 @@ from railkit.unionpacific.bots import HeuristicBot
 from railkit.unionpacific.game import UP_SHARES
 
 YOU = "You"
-BOT_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eva")
+BOT_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eva", "Finn")  # one spare: the learner may take a name
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 
@@ -61,6 +61,7 @@ class StepsPanel(Panel):
         self.rng = rng
         self.game: UnionPacificGame | None = None
         self.bots: dict[str, HeuristicBot] = {}
+        self.you = YOU  # the learner's seat, named in the “Your name” field (issue 9, item 7)
         self.step = 0  # 0 = not dealt; 1..8 = the STEPS shown
         self.reached = 0  # the furthest step shown since the deal (the pills can go back to any of them)
         self.first_choice: str | None = None
@@ -74,6 +75,9 @@ class StepsPanel(Panel):
                                      description=tr("Share deck"), style=wide, layout=widgets.Layout(width="420px"))
         self.safe_round = widgets.Checkbox(value=False, description=tr("Safe round (UP-V2)"), indent=False,
                                            layout=widgets.Layout(width="200px"))
+        self.name = widgets.Text(value=YOU, description=tr("Your name"), style=wide,
+                                 layout=widgets.Layout(width="300px"))
+        self.name.add_class("railkit-name")
         self.players.add_class("railkit-players")
         self.deck.add_class("railkit-deck")
         self.safe_round.add_class("railkit-safe-round")
@@ -96,7 +100,7 @@ class StepsPanel(Panel):
                                                layout=widgets.Layout(width="auto"))
         self.first_pick.add_class("railkit-first-pick")
         self.lay_button = widgets.Button(description=tr("Lay it face down"), icon="hand-paper-o",
-                                         button_style="primary", layout=widgets.Layout(width="auto", min_width="200px"),
+                                         button_style="primary", layout=widgets.Layout(width="240px"),
                                          tooltip=tr("Your first share; the others choose at the same time (UP-S5)"))
         self.lay_button.add_class("railkit-lay")
         self.lay_button.on_click(lambda _b: self.on_lay_first())
@@ -104,7 +108,7 @@ class StepsPanel(Panel):
                                        self.first_pick, self.lay_button], layout=widgets.Layout(display="none"))
         self.figure = FigureView()
         return widgets.VBox([
-            row([self.players, self.deck, self.safe_round]),
+            row([self.name, self.players, self.deck, self.safe_round]),
             row([self.deal_button, self.next_button]),
             self.progress, self.pills.widget, self.step_html, self.first_box, self.figure.widget, self.after_html,
         ])
@@ -116,13 +120,15 @@ class StepsPanel(Panel):
         n, deck, safe = int(self.players.value), self.deck.value, bool(self.safe_round.value)
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
             raise InputError(tr("Choose 2 to 6 players."))
+        you = parse_name(self.name.value, tr("Your name"))
         seed = self.rng.randrange(1_000_000)
         seat = random.Random(seed).randrange(n)  # the seats are dealt at random; the first seat starts
-        names = list(BOT_NAMES[: n - 1])
-        names.insert(seat, YOU)
+        names = [b for b in BOT_NAMES if b.casefold() != you.casefold()][: n - 1]
+        names.insert(seat, you)
+        self.you = you
         game = new_game(names, seed=seed, deck=deck, safe_round=safe)
         self.game = game
-        self.bots = {p: HeuristicBot(seed + i) for i, p in enumerate(names) if p != YOU}
+        self.bots = {p: HeuristicBot(seed + i) for i, p in enumerate(names) if p != self.you}
         self.first_choice = None
         self.step = self.reached = 1
         self.show_step()
@@ -164,10 +170,10 @@ class StepsPanel(Panel):
         card = self.first_pick.value
         if card is None:
             raise InputError(tr("Choose one of your five shares first."))
-        mine = ChooseFirstShare(YOU, card)
+        mine = ChooseFirstShare(self.you, card)
         game.check(mine)  # a RuleError here changes nothing
         # Simultaneous (UP-S5): every computer player decides before any choice is laid down.
-        theirs = [self.bots[p].choose(game, p) for p in game.players_to_act() if p != YOU]
+        theirs = [self.bots[p].choose(game, p) for p in game.players_to_act() if p != self.you]
         game.apply(mine)
         for action in theirs:
             game.apply(action)
@@ -182,7 +188,7 @@ class StepsPanel(Panel):
         return self.game
 
     def view(self) -> dict[str, Any]:
-        return dict(self.dealt.view(YOU))
+        return dict(self.dealt.view(self.you))
 
     def show_step(self) -> None:
         step = self.step
@@ -201,7 +207,7 @@ class StepsPanel(Panel):
             self.figure.clear()
 
     def _players_line(self) -> str:
-        return ", ".join(f"<b>{html.escape(p)}</b>" if p == YOU else html.escape(p) for p in self.dealt.players)
+        return ", ".join(f"<b>{html.escape(p)}</b>" if p == self.you else html.escape(p) for p in self.dealt.players)
 
     def _step_trains(self) -> None:
         v, board = self.view(), self.board
@@ -227,7 +233,7 @@ class StepsPanel(Panel):
 
     def _others_line(self, what: str) -> str:
         v = self.view()
-        return ", ".join(f"{html.escape(p)} {v['hand_sizes'][p][what]}" for p in self.dealt.players if p != YOU)
+        return ", ".join(f"{html.escape(p)} {v['hand_sizes'][p][what]}" for p in self.dealt.players if p != self.you)
 
     def _set_step(self, title: str, text: str, items: Sequence[str] = (), tail: str = "") -> None:
         """One step's panel: a heading, a paragraph (plain text), a list (HTML items) and extra HTML."""
@@ -282,7 +288,7 @@ class StepsPanel(Panel):
                   "all have chosen, the shares are turned over together and become the first shares on the "
                   "table. Only shares on the table count at a payout (UP-I4).")
         if self.first_choice is None:
-            options = [a.card for a in self.dealt.legal_actions(YOU) if isinstance(a, ChooseFirstShare)]
+            options = [a.card for a in self.dealt.legal_actions(self.you) if isinstance(a, ChooseFirstShare)]
             hand = v["hand"]["shares"]
             self.first_pick.options = [
                 (company_name(self.board, c) + (f" (× {hand[c]})" if hand.get(c, 0) > 1 else ""), c)
@@ -294,7 +300,7 @@ class StepsPanel(Panel):
                                             "all are laid.")])
         else:
             rows = "".join(
-                f"<tr><td class='name'>{f'<b>{html.escape(p)}</b>' if p == YOU else html.escape(p)}</td>"
+                f"<tr><td class='name'>{f'<b>{html.escape(p)}</b>' if p == self.you else html.escape(p)}</td>"
                 f"<td class='name'>{counts_html(self.board, v['tables'][p])}</td></tr>"
                 for p in self.dealt.players)
             table = (f"<p><b>{tr('Revealed together:')}</b></p><table class='railkit-table'><tr>"
@@ -351,7 +357,7 @@ class StepsPanel(Panel):
         v = self.view()
         first = v["current_player"]
         order = " → ".join(html.escape(p) for p in self.dealt.players)
-        if first == YOU:
+        if first == self.you:
             turn = tr("You take the first turn: you have drawn a fourth track card (UP-T1) and may now build or "
                       "invest (UP-T3).")
         else:
