@@ -224,7 +224,8 @@ def swatch(colour: str) -> str:
 
 def player_html(view: Mapping[str, Any], player: str) -> str:
     """Colour swatch + name, and “(you)” for the learner."""
-    you = f" <span class='kk-muted'>{tr('(you)')}</span>" if player == view.get("you") else ""
+    you = (f" <span class='kk-muted'>{tr('(you)')}</span>"
+           if player == view.get("you") and player != "You" else "")  # “You (you)” would say it twice
     return f"{swatch(view['colours'][player])}{html.escape(player)}{you}"
 
 
