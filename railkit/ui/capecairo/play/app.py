@@ -106,8 +106,8 @@ class KkPlayApp(App):
         game_tab = widgets.VBox([
             row([self.start.name_field, self.start.players, self.length, self.start.new_button]),
             self.status, self.review_html, self.race, self.race_map.widget,
-            a.offer_html, a.bid_row, a.choose_box, self.building.widget, a.reveal,
-            row([self.hint_button, self.undo_button, self.auto_button]), self.hint_html,
+            a.offer_html, a.bid_row, a.choose_box, self.building.widget,
+            row([self.hint_button, self.undo_button, self.auto_button]), self.hint_html, a.reveal,
             self.events_html, a.players_html, self.log_html, self.saves.widget,
         ])
         self.exercise = ExercisePanel(m, self.rng)

@@ -64,14 +64,21 @@ def _choose_hint(game: CapeToCairoGame, card_ids: list[str]) -> str:
 
 
 def _build_hint(game: CapeToCairoGame, you: str, legal: Sequence[object]) -> str:
-    e = explain_build(game, you)
+    e = explain_build(game, you)  # the full count is on screen above; the hint keeps its verdict
     nums = game.build_numbers(you)
-    lines = list(e.sentences)
+    lines = list(e.sentences[:1] + e.sentences[-2:])
     buys = [a.buy or 0 for a in legal if isinstance(a, Build)]
     if buys:
         lines.append(tr("Allowed now: build buying {options} (one piece costs {price}, KK-B2); pieces beyond the "
                         "fewest are kept as bonus tracks.",
                         options=", ".join(pieces_count(n) for n in buys), price=pounds(TRACK_PRICE)))
+        if nums.card is not None:
+            balance = nums.card.coin - nums.cost
+            lines.append(tr("Building now costs {cost} and earns the coin {coin}: {verdict} (KK-B2, KK-B4). Crossing "
+                            "your last terrain wins whatever it costs (KK-E1).", cost=pounds(nums.cost),
+                            coin=pounds(nums.card.coin),
+                            verdict=tr("you gain {n}", n=pounds(balance)) if balance >= 0
+                            else tr("you would be {n} poorer", n=pounds(-balance))))
     else:
         lines.append(tr("You cannot build now: you need {n} more tracks than you have free and can pay for "
                         "(KK-B2, KK-C5).", n=nums.min_buy))
