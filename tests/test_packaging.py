@@ -255,8 +255,6 @@ def test_every_ui_module_imports_and_every_lesson_app_builds(installed):
 
 @pytest.mark.slow
 @pytest.mark.xdist_group("packaging")
-@pytest.mark.xfail(reason="railkit/ui/docs.py still reads docs/rulings.md from a source checkout; "
-                          "it should read data_dir() / 'rulings.md' (drop this mark then)", strict=False)
 def test_installed_rulings_page_reads_the_packaged_copy(installed):
     check_in_fresh_venv(installed, """
         from railkit.ui.docs import rulings_markdown

@@ -34,7 +34,7 @@ def test_auction_flow_offline(voila_server, offline_page):
     type_bid(page, "25")
     wait_text(page, ".railkit-kk-reveal", "the bids are revealed")
     reveal = page.inner_text(".railkit-kk-reveal")
-    assert "Choosing order: Kim" in reveal and "KK-A4" in reveal and "£75" in reveal
+    assert "Choosing order: you" in reveal and "KK-A4" in reveal and "£75" in reveal
     wait_text(page, ".railkit-message", "choose 1st")
     shot(page, "kk_auction_reveal.png", ".railkit-kk-status")
 

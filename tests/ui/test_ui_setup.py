@@ -105,7 +105,7 @@ def test_UP_S2_to_S4_show_only_what_the_learner_may_see(app):
 def test_UP_S5_first_investment_is_simultaneous_and_revealed_together(app):
     deal(app, players=4)
     advance_to(app, 5)
-    assert app.steps.first_box.layout.display is None and "Revealed" not in app.steps.step_html.value
+    assert app.steps.first_box.layout.display == "" and "Revealed" not in app.steps.step_html.value
     options = [v for _label, v in app.steps.first_pick.options]
     assert sorted(options) == sorted(app.steps.game.view(YOU)["hand"]["shares"])
     app.steps.on_next()  # no choice yet: blocked, nothing changes
@@ -175,7 +175,7 @@ def test_deck_figure_has_a_column_per_option_and_marks_dividend_piles():
     columns = [(d, False) for d in DECKS] + [("standard", True)]
     fig = deck_figure(4, columns, chosen=1)
     by_name = {t.name: t for t in fig.data}
-    dividend = by_name["pile with dividend card(s) shuffled in"]
+    dividend = by_name["pile with dividend cards shuffled in"]
     assert len(dividend.x) == 2 + 2 + 4 + 2  # standard, Finnish, four UP-V1 piles, standard + safe round
     reserve = by_name["safe-round reserve, not in the deck (UP-V2)"]
     assert list(reserve.y) == [12] and all(b < 0 for b in reserve.base)
@@ -195,7 +195,7 @@ def test_deck_tab_draws_on_demand_and_follows_the_player_count(app):
 def test_first_question_is_the_standard_deck_top_six(app):
     q = app.quiz.question
     assert q.kind == "yes_no" and q.answer is False and "first 6 cards" in q.text and "standard deck" in q.text
-    assert app.quiz.yes_no.layout.display is None and app.quiz.number.layout.display == "none"
+    assert app.quiz.yes_no.layout.display == "" and app.quiz.number.layout.display == "none"
 
 
 def test_exercise_accepts_the_right_answer_and_explains(app):
@@ -240,5 +240,51 @@ def test_new_questions_switch_the_answer_field(app):
     for _ in range(20):
         q = app.quiz.on_new_question()
         seen.add(q.kind)
-        assert (app.quiz.number.layout.display is None) == (q.kind == "number")
+        assert (app.quiz.number.layout.display == "") == (q.kind == "number")
     assert seen == {"yes_no", "number"}
+
+
+def test_UP_S2_names_the_track_card_split_from_the_board_and_calls_it_a_DECISION(app):
+    deal(app)
+    advance_to(app, 2)
+    shown = text(app.steps.step_html.value)
+    assert "14 Plains, 9 Hills, 7 River valley, 6 Mountain, 4 General" in shown
+    assert "railkit's DECISION (UP-C4)" in shown and "rulings.ipynb" in app.steps.step_html.value
+
+
+def test_step_pills_go_back_to_a_step_already_reached_and_not_beyond(app):
+    deal(app)
+    advance_to(app, 3)
+    pills = app.steps.pills.buttons
+    assert [b.disabled for b in pills[:4]] == [False, False, True, True]  # 3 is current, 4 not reached
+    pills[0].click()
+    assert app.steps.step == 1 and "UP-S1" in app.steps.step_html.value
+    assert not pills[2].disabled and pills[0].disabled  # step 3 can be opened again
+    app.steps.on_go(4)
+    assert app.steps.step == 1 and app.message_kind == "error"
+    app.steps.on_next()
+    assert app.steps.step == 2
+
+
+def test_every_map_and_deck_view_of_the_setup_links_the_rulings(app):
+    deal(app)
+    advance_to(app, 1)
+    assert "rulings.ipynb" in app.steps.after_html.value
+    advance_to(app, 7)
+    assert "rulings.ipynb" in app.steps.after_html.value
+    assert app.steps.lay_button.layout.width == "240px"
+
+
+def test_the_learner_names_their_seat_once_default_You(app):
+    assert app.steps.name.value == YOU == "You"
+    app.steps.name.value = "Ann"
+    deal(app)
+    players = app.steps.game.players
+    assert "Ann" in players and len(set(players)) == len(players) and app.steps.you == "Ann"
+    assert "<b>Ann</b>" in app.steps.step_html.value  # the learner in bold in the players line
+
+
+def test_six_players_with_the_learner_named_like_a_computer_player(app):
+    app.steps.name.value = "ann"
+    deal(app, players=6)
+    assert len(app.steps.game.players) == 6 and "Ann" not in app.steps.game.players

@@ -11,6 +11,7 @@ engine; this module only draws.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -18,9 +19,10 @@ from railkit.capecairo import REQUIREMENT, CapeToCairoGame
 from railkit.capecairo.bots import HeuristicBot
 from railkit.session import position_bots
 from railkit.ui.app import parse_whole
+from railkit.ui.docs import reconstruction_note
 from railkit.ui.i18n import tr
 
-DEFAULT_NAME = "Kim"
+DEFAULT_NAME = "You"  # the learner, as in every lesson (issue 9, item 7); the name field changes it
 BOT_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eva")
 MAX_BOT_MOVES = 5_000  # the engine always ends a game (KK-E1, KK-B8); this only guards the app's loop
 # The computer players: the same position always gets the same move, also after an undo.
@@ -51,6 +53,15 @@ def ordinal(n: int) -> str:
 
 def pounds(amount: int) -> str:
     return tr("£{amount}", amount=amount)
+
+
+def pieces_count(n: int) -> str:
+    """“1 piece”, “3 pieces” (track pieces to buy, KK-B2)."""
+    return tr("1 piece") if n == 1 else tr("{n} pieces", n=n)
+
+
+def cards_count(n: int) -> str:
+    return tr("1 card") if n == 1 else tr("{n} cards", n=n)
 
 
 # -- look -----------------------------------------------------------------------------------------
@@ -178,9 +189,17 @@ def card_html(card: Mapping[str, Any], note: str = "") -> str:
             f"<div class='kk-coin'>{tr('coin {coin}', coin=pounds(card['coin']))}</div>{extra}</div>")
 
 
-def cards_html(cards: Iterable[Mapping[str, Any]], empty: str = "") -> str:
+def deck_note() -> str:
+    """Under every deck view: the 50 cards are railkit's reconstruction (KK-C4), link to the rulings."""
+    return reconstruction_note(tr("The rulebook does not list the 50 cards: this deck is railkit's reconstruction "
+                                  "(KK-C4)."))
+
+
+def cards_html(cards: Iterable[Mapping[str, Any]], empty: str = "", note: bool = False) -> str:
+    """The cards as tiles; ``note``: with the deck note under them."""
     items = "".join(card_html(c) for c in cards)
-    return f"<div class='kk-cards'>{items}</div>" if items else f"<p class='kk-muted'>{html.escape(empty)}</p>"
+    shown = f"<div class='kk-cards'>{items}</div>" if items else f"<p class='kk-muted'>{html.escape(empty)}</p>"
+    return shown + (deck_note() if note else "")
 
 
 def chip_html(card: Mapping[str, Any], first: bool = False) -> str:
@@ -205,7 +224,8 @@ def swatch(colour: str) -> str:
 
 def player_html(view: Mapping[str, Any], player: str) -> str:
     """Colour swatch + name, and “(you)” for the learner."""
-    you = f" <span class='kk-muted'>{tr('(you)')}</span>" if player == view.get("you") else ""
+    you = (f" <span class='kk-muted'>{tr('(you)')}</span>"
+           if player == view.get("you") and player != "You" else "")  # “You (you)” would say it twice
     return f"{swatch(view['colours'][player])}{html.escape(player)}{you}"
 
 
@@ -276,7 +296,7 @@ def reveal_html(view: Mapping[str, Any], game: CapeToCairoGame, taken: Mapping[s
     table = (f"<table class='railkit-table kk-reveal'><tr><th>{tr('chooses')}</th><th class='name'>{tr('player')}</th>"
              f"<th>{tr('bid (paid by all, KK-A3)')}</th><th>{tr('money left')}</th>"
              f"<th class='name'>{tr('card taken (KK-A6)')}</th></tr>{rows}</table>")
-    steps = "".join(f"<li>{html.escape(s)}</li>" for s in record["steps"])
+    steps = "".join(f"<li>{html.escape(as_learner(s, view.get('you')))}</li>" for s in record["steps"])
     drawn = ""
     if record.get("tie_break_cards"):
         chips = "".join(chip_html(game.card(c).to_dict()) for c in record["tie_break_cards"])
@@ -286,13 +306,37 @@ def reveal_html(view: Mapping[str, Any], game: CapeToCairoGame, taken: Mapping[s
             f"<ol class='railkit-steps'>{steps}</ol>{drawn}</div>")
 
 
-def events_html(events: Sequence[str], empty: str = "") -> str:
+def events_html(events: Sequence[str], empty: str = "", you: str | None = None) -> str:
     if not events:
         return f"<p class='kk-muted'>{html.escape(empty)}</p>" if empty else ""
-    items = "".join(f"<li>{html.escape(e)}</li>" for e in events)
+    items = "".join(f"<li>{html.escape(as_learner(e, you))}</li>" for e in events)
     return f"<ul class='kk-events'>{items}</ul>"
 
 
-def log_html(narrative: Sequence[str]) -> str:
-    items = "".join(f"<li>{html.escape(e)}</li>" for e in narrative)
+# The engine writes every player in the third person ("Kim passes"); for a learner named "You" the
+# lesson turns those sentences into the second person ("You pass").
+_VERBS = {"hands": "hand", "gets": "get", "passes": "pass", "turns": "turn", "crosses": "cross",
+          "takes": "take", "has": "have", "receives": "receive", "is": "are", "draws": "draw", "pays": "pay",
+          "buys": "buy", "chooses": "choose", "wins": "win", "builds": "build", "bids": "bid", "keeps": "keep",
+          "lays": "lay", "opens": "open", "spends": "spend", "shares": "share"}
+_YOU_VERB = re.compile(r"\bYou (" + "|".join(_VERBS) + r")\b")
+_AND_VERB = re.compile(r" and (" + "|".join(_VERBS) + r")\b")
+
+
+def as_learner(sentence: str, you: str | None) -> str:
+    """``sentence`` in the second person when the learner is called "You" (else unchanged)."""
+    if you != "You" or "You" not in sentence:
+        return sentence
+    out = _YOU_VERB.sub(lambda m: "You " + _VERBS[m.group(1)], sentence)
+    out = re.sub(r"\bYou[’']s\b", "your", out)
+    out = re.sub(r"(^|[.:;] )your\b", lambda m: m.group(1) + "Your", out)
+    if out.startswith("You ") or "; You " in out:
+        out = out.replace(" their line", " your line").replace(" their own", " your own")
+        out = _AND_VERB.sub(lambda m: " and " + _VERBS[m.group(1)], out)
+    out = re.sub(r"(?<![.!?] )(?<!^)\bYou\b", "you", out)  # "you" inside a sentence
+    return out
+
+
+def log_html(narrative: Sequence[str], you: str | None = None) -> str:
+    items = "".join(f"<li>{html.escape(as_learner(e, you))}</li>" for e in narrative)
     return f"<div class='kk-log'><ol class='kk-events'>{items}</ol></div>"

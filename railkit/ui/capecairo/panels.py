@@ -108,7 +108,7 @@ class AuctionPanel(Panel):
         assert you is not None
         v = session.game.view(you)
         self._show_offer(v)
-        self.bid_row.layout.display = None if v["phase"] == "bid" and you in v["to_act"] else "none"
+        self.bid_row.layout.display = "" if v["phase"] == "bid" and you in v["to_act"] else "none"
         self.bid_field.placeholder = tr("0 to {money}", money=v["money"][you])
         self._show_choosing(v, you)
         body = self._reveal_html(v, session)
@@ -134,7 +134,7 @@ class AuctionPanel(Panel):
         else:
             self.offer_html.value = ""
             return
-        self.offer_html.value = f"<b>{html.escape(title)}</b>" + cards_html(v["offer"])
+        self.offer_html.value = f"<b>{html.escape(title)}</b>" + cards_html(v["offer"], note=True)
 
     def _show_choosing(self, v: Mapping[str, Any], you: str) -> None:
         """One “Take …” button per card on sale when it is the learner's turn to choose (KK-A4, KK-A6)."""
@@ -148,7 +148,7 @@ class AuctionPanel(Panel):
                 b.on_click(lambda _b, cid=card["id"]: self.on_choose(cid))
                 buttons.append(b)
             self.choose_buttons.children = buttons
-            self.choose_box.layout.display = None
+            self.choose_box.layout.display = ""
         else:
             self.choose_buttons.children = []
             self.choose_box.layout.display = "none"

@@ -242,7 +242,8 @@ def _add_train(fig: go.Figure, spot: TrainSpot, lane: Sequence[tuple[float, floa
                 colour=spot.colour, crossed=spot.crossed, goal=spot.goal, town=spot.town),
              tr("ahead: {cards}", cards=ahead)]
     if spot.beyond:
-        lines.append(tr("{n} more card(s) lie past Cairo", n=spot.beyond))
+        lines.append(tr("1 more card lies past Cairo") if spot.beyond == 1
+                         else tr("{n} more cards lie past Cairo", n=spot.beyond))
     fig.add_trace(go.Scatter(
         x=[x], y=[y], mode="markers", name=f"{name} ({html.escape(spot.colour)})",
         marker=dict(symbol="square", size=18, color=colour, line=dict(color="#111", width=2)),

@@ -29,6 +29,7 @@ from railkit.ui.app import App, InputError, guarded, legend_html
 from railkit.ui.capecairo.auction.quiz import QuizPanel
 from railkit.ui.capecairo.common import KK_STYLE, card_title, events_html, ordinal, pounds
 from railkit.ui.capecairo.panels import AuctionPanel, KkSession, StartPanel, start_session
+from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.i18n import tr
 from railkit.ui.widgets import button, html_box, row
 
@@ -64,16 +65,19 @@ class KkAuctionApp(App):
                                   tr("Play the building phase quickly, then turn up new cards (KK-A1)"), "200px")
         self.next_button.on_click(lambda _b: self.on_next_auction())
         self.building_html = html_box("railkit-kk-building")
+        self.race_map = RaceMapPanel(height=520)
         a = self.auction
         game_tab = widgets.VBox([
             row([self.start.name_field, self.start.players, self.start.new_button]),
             self.status, a.offer_html, a.bid_row, a.choose_box, self.next_button,
-            a.reveal, a.players_html, self.building_html,
+            a.reveal, a.players_html, self.building_html, self.race_map.widget,
         ])
         self.quiz = QuizPanel(m, self.rng)
         self.tabs = widgets.Tab(children=[game_tab, self.quiz.widget])
         for i, title in enumerate([tr("Auction"), tr("Who chooses first?")]):
             self.tabs.set_title(i, title)
+        # a message belongs to the tab it was made on (issue 9, item 6): switching tabs clears it
+        self.tabs.observe(lambda _c: self.clear_message(), names="selected_index")
         self.legend = html_box("railkit-legend", self._legend_html())
         return widgets.VBox([widgets.HTML(KK_STYLE), self.tabs, self.legend])
 
@@ -206,12 +210,13 @@ class KkAuctionApp(App):
             cls = ""
         self.status.value = f"<div class='kk-banner {cls}'>{html.escape(text)}</div>"
         self.auction.refresh(self._session())
-        self.next_button.layout.display = None if phase == "build" else "none"
+        self.race_map.refresh(v)
+        self.next_button.layout.display = "" if phase == "build" else "none"
         if self.building_events:
             heading = tr("What happened last round: the reveal, the choices and the building phase played by "
                          "the computer (KK-A, KK-B)")
             self.building_html.value = (
                 f"<details open><summary><b>{html.escape(heading)}</b></summary>"
-                f"<div class='kk-log'>{events_html(self.building_events)}</div></details>")
+                f"<div class='kk-log'>{events_html(self.building_events, you=self.you)}</div></details>")
         else:
             self.building_html.value = ""

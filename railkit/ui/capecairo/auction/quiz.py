@@ -181,7 +181,7 @@ class QuizPanel(Panel):
         for i, field in enumerate(self.place_fields):
             field.options = options
             field.value = None
-            field.layout.display = None if i < len(question.players) else "none"
+            field.layout.display = "" if i < len(question.players) else "none"
         self.feedback.value = ""
 
     @guarded

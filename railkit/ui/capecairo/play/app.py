@@ -36,6 +36,7 @@ from railkit.ui.capecairo.common import (
     kk_bots,
     log_html,
     ordinal,
+    pieces_count,
     pounds,
     race_html,
 )
@@ -43,6 +44,8 @@ from railkit.ui.capecairo.common import MAX_BOT_MOVES as KK_MAX_BOT_MOVES
 from railkit.ui.capecairo.panels import AuctionPanel, KkSession, StartPanel, start_session
 from railkit.ui.capecairo.play.build import NO_BUILD, BuildPanel
 from railkit.ui.capecairo.play.exercise import ExercisePanel
+from railkit.ui.capecairo.play.hints import hint_html, review_html
+from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.i18n import tr
 from railkit.ui.saves import SaveFile, SaveLoadPanel
 from railkit.ui.widgets import button, html_box, row
@@ -78,6 +81,7 @@ class KkPlayApp(App):
         self.length.add_class("railkit-kk-length")
         self.status = html_box("railkit-kk-status")
         self.race = html_box("railkit-kk-race")
+        self.race_map = RaceMapPanel()
         self.auction = AuctionPanel(m, on_bid=self.on_bid, on_choose=self.on_choose, show_auction_number=True)
         self.building = BuildPanel(m, on_build=self.on_build, on_pass=self.on_pass)
         self.undo_button = button(tr("Undo my last move"), "railkit-kk-undo", "undo", "",
@@ -86,6 +90,13 @@ class KkPlayApp(App):
         self.auto_button = button(tr("Computer plays my move"), "railkit-kk-auto", "magic", "",
                                   tr("Let the computer make this one move for you"))
         self.auto_button.on_click(lambda _b: self.on_auto())
+        self.hint_button = widgets.ToggleButton(value=False, description=tr("Why? (hint)"), icon="question",
+                                                tooltip=tr("Explain the moves you may make now, with rule IDs"),
+                                                layout=widgets.Layout(width="auto"))
+        self.hint_button.add_class("railkit-kk-hint-button")
+        self.hint_button.observe(lambda _c: self.show_hint(), names="value")
+        self.hint_html = html_box("railkit-kk-hint")
+        self.review_html = html_box("railkit-kk-review")
         self.events_html = html_box("railkit-kk-events")
         self.log_html = html_box("railkit-kk-log")
         self.saves = SaveLoadPanel(m, save=self.save_file, load=self.load_save, intro=tr(
@@ -94,15 +105,17 @@ class KkPlayApp(App):
         a = self.auction
         game_tab = widgets.VBox([
             row([self.start.name_field, self.start.players, self.length, self.start.new_button]),
-            self.status, self.race,
-            a.offer_html, a.bid_row, a.choose_box, self.building.widget, a.reveal,
-            row([self.undo_button, self.auto_button]),
+            self.status, self.review_html, self.race, self.race_map.widget,
+            a.offer_html, a.bid_row, a.choose_box, self.building.widget,
+            row([self.hint_button, self.undo_button, self.auto_button]), self.hint_html, a.reveal,
             self.events_html, a.players_html, self.log_html, self.saves.widget,
         ])
         self.exercise = ExercisePanel(m, self.rng)
         self.tabs = widgets.Tab(children=[game_tab, self.exercise.widget])
         for i, title in enumerate([tr("Game"), tr("Exercise")]):
             self.tabs.set_title(i, title)
+        # a message belongs to the tab it was made on (issue 9, item 6): switching tabs clears it
+        self.tabs.observe(lambda _c: self.clear_message(), names="selected_index")
         self.legend = html_box("railkit-legend", self._legend_html())
         return widgets.VBox([widgets.HTML(KK_STYLE), self.tabs, self.legend])
 
@@ -121,6 +134,7 @@ class KkPlayApp(App):
             (tr("Buy / Build / Pass"), tr("the explanation counts your tracks (KK-B2); Buy lists the purchases the "
                                          "engine allows — buying more keeps bonus tracks; Pass hands the turn to "
                                          "the left (KK-B3)")),
+            (tr("Why? (hint)"), tr("explains the moves you may make now and why, with rule IDs")),
             (tr("Undo my last move"), tr("takes back your last move; the game is replayed without it")),
             (tr("Computer plays my move"), tr("the computer makes your next move for you")),
             (tr("Since your last move / Whole game log"), tr("what happened, in plain words, with rule IDs")),
@@ -263,7 +277,7 @@ class KkPlayApp(App):
         if isinstance(action, Choose):
             return tr("taking {card}.", card=card_title(self.game.card(action.card_id).to_dict()))
         if isinstance(action, Build):
-            return tr("building (buying {n} piece(s)).", n=action.buy if action.buy is not None else 0)
+            return tr("building (buying {pieces}).", pieces=pieces_count(action.buy or 0))
         return tr("passing.")
 
     def _why_not(self) -> str:
@@ -283,6 +297,14 @@ class KkPlayApp(App):
         return ""
 
     # ------------------------------------------------------------------ showing
+    def show_hint(self) -> None:
+        """The “Why?” box: the legal choices of the prompt on screen, from the engine (KK-A, KK-B)."""
+        if self.session is None or not self.hint_button.value:
+            self.hint_html.value = ""
+            return
+        hint = hint_html(self.game, self.you) or html.escape(tr("There is no move of yours to explain now."))
+        self.hint_html.value = f"<div class='railkit-hint kk-log'>{hint}</div>"
+
     def refresh(self) -> None:
         session = self.session
         if session is None:
@@ -303,12 +325,15 @@ class KkPlayApp(App):
             self.status.value = (f"<div class='kk-banner kk-you'><b>{html.escape(tr('Your move'))}:</b> "
                                  f"{html.escape(self._next_text())} <span class='kk-muted'>{html.escape(deck)}</span></div>")
         self.race.value = race_html(v)
+        self.review_html.value = review_html(game, you) if v["phase"] == "over" else ""
+        self.show_hint()
+        self.race_map.refresh(v)
         self.auction.refresh(session, fold_reveal=True)
         self.building.refresh(game, you)
         self.undo_button.disabled = session.last_human_move() is None
         self.auto_button.disabled = you not in v["to_act"]
         nothing = tr("Nothing yet: the game has just begun or your move was taken back.")
         self.events_html.value = (f"<b>{tr('Since your last move')}</b><div class='kk-log'>"
-                                  f"{events_html(self.last_events, empty=nothing)}</div>")
+                                  f"{events_html(self.last_events, empty=nothing, you=you)}</div>")
         self.log_html.value = (f"<details><summary><b>{tr('Whole game log ({n} entries)', n=len(game.narrative))}</b>"
-                               f"</summary>{log_html(game.narrative)}</details>")
+                               f"</summary>{log_html(game.narrative, you)}</details>")

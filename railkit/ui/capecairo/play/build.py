@@ -12,7 +12,7 @@ import ipywidgets as widgets
 from railkit.capecairo import Build, CapeToCairoGame, explain_build
 from railkit.capecairo.game import TRACK_PRICE  # KK-B2 (4): the engine's price of one track piece
 from railkit.ui.app import Messages, Panel
-from railkit.ui.capecairo.common import cards_html, pounds
+from railkit.ui.capecairo.common import cards_count, cards_html, pieces_count, pounds
 from railkit.ui.capecairo.play.exercise import explanation_html
 from railkit.ui.i18n import tr
 from railkit.ui.widgets import button, html_box, row
@@ -46,11 +46,11 @@ class BuildPanel(Panel):
             self.widget.layout.display = "none"
             return
         self.flipped_html.value = (
-            f"<b>{tr('Turned up this building round (KK-B1, KK-B3): {n} card(s)', n=len(v['flipped']))}</b>"
-            + cards_html(v["flipped"], empty=tr("none: no card was left to turn up")))
-        self.explain_html.value = explanation_html(explain_build(game, you))
+            f"<b>{tr('Turned up this building round (KK-B1, KK-B3): {cards}', cards=cards_count(len(v['flipped'])))}</b>"
+            + cards_html(v["flipped"], empty=tr("none: no card was left to turn up"), note=True))
+        self.explain_html.value = explanation_html(explain_build(game, you), you=you)
         self._set_buy_options(game, you)
-        self.widget.layout.display = None
+        self.widget.layout.display = ""
 
     def _set_buy_options(self, game: CapeToCairoGame, you: str) -> None:
         """The purchases the engine allows now (``legal_actions``), with what each costs and spends."""
@@ -66,9 +66,10 @@ class BuildPanel(Panel):
         for i, action in enumerate(builds):
             n = action.buy if action.buy is not None else 0
             spent = numbers.bonus_spent(n)
-            label = tr("{n} piece(s) for {cost}", n=n, cost=pounds(n * TRACK_PRICE))
+            label = tr("{pieces} for {cost}", pieces=pieces_count(n), cost=pounds(n * TRACK_PRICE))
             if spent:
-                label += tr(", using {k} bonus track(s)", k=spent)
+                label += (tr(", using 1 bonus track") if spent == 1
+                          else tr(", using {k} bonus tracks", k=spent))
             if i == 0 and len(builds) > 1:
                 label += tr(" (fewest)")
             options.append((label, n))

@@ -17,7 +17,7 @@ from railkit.capecairo import BuildExplanation, CapeToCairoGame, explain_build, 
 from railkit.capecairo.bots import HeuristicBot
 from railkit.capecairo.game import TRACK_PRICE  # KK-B2 (4): the engine's price of one track piece
 from railkit.ui.app import InputError, Messages, Panel, Score, guarded, parse_whole, verdict_html
-from railkit.ui.capecairo.common import card_html, cards_html, line_html, pounds, terrain_name
+from railkit.ui.capecairo.common import as_learner, card_html, cards_html, line_html, pounds, terrain_name
 from railkit.ui.i18n import tr
 from railkit.ui.widgets import button, html_box, row
 
@@ -74,9 +74,11 @@ def build_question_html(q: BuildQuestion) -> str:
     others = line[1:]
     turned = v["flipped"]
     name = html.escape(p)
-    turn = tr("It is {player}’s turn to build (KK-B1). {player} has {money}, {bonus} bonus track(s) and has crossed "
-              "{crossed} terrain(s).", player=name, money=pounds(v["money"][p]), bonus=v["bonus_tracks"][p],
-              crossed=v["crossed"][p])
+    bonus_n, crossed_n = v["bonus_tracks"][p], v["crossed"][p]
+    turn = tr("It is {player}’s turn to build (KK-B1). {player} has {money}, {bonus} and has crossed {crossed}.",
+              player=name, money=pounds(v["money"][p]),
+              bonus=tr("1 bonus track") if bonus_n == 1 else tr("{n} bonus tracks", n=bonus_n),
+              crossed=tr("1 terrain") if crossed_n == 1 else tr("{n} terrains", n=crossed_n))
     ask = tr("How many track pieces must {player} buy, at the least, to cross it? What do they cost? Can {player} pay "
              "for them?", player=name)
     return (
@@ -92,16 +94,19 @@ def build_question_html(q: BuildQuestion) -> str:
     )
 
 
-def explanation_html(e: BuildExplanation, title: bool = True) -> str:
-    """The engine's count of a build attempt (KK-B2): a table of the four sources and its sentences."""
+def explanation_html(e: BuildExplanation, title: bool = True, you: str | None = None) -> str:
+    """The engine's count of a build attempt (KK-B2): a table of the four sources and its sentences
+    (in the second person when the learner ``you`` is called “You”)."""
+    said = [as_learner(s, you) for s in e.sentences]
     if e.card_id is None:
-        return f"<ul>{''.join(f'<li>{html.escape(s)}</li>' for s in e.sentences)}</ul>"
+        return f"<ul>{''.join(f'<li>{html.escape(s)}</li>' for s in said)}</ul>"
     verdict = (f"<span class='railkit-right'>{tr('can build')}</span>" if e.can_afford
                else f"<span class='railkit-wrong'>{tr('cannot pay')}</span>")
     rows = [
         (tr("tracks needed to cross {terrain} (KK-C3)", terrain=terrain_name(e.terrain or "")), str(e.requirement)),
         (tr("track pieces on the cards turned up this round (KK-B2 1)"), str(e.flipped_tracks)),
-        (tr("track pieces on {player}’s uncrossed cards (KK-B2 2)", player=e.player), str(e.own_tracks)),
+        (tr("track pieces on your uncrossed cards (KK-B2 2)") if e.player == you == "You" else
+         tr("track pieces on {player}’s uncrossed cards (KK-B2 2)", player=e.player), str(e.own_tracks)),
         (tr("bonus tracks held (KK-B2 3)"), str(e.bonus_tracks)),
         (tr("pieces to buy at {price} each (KK-B2 4)", price=pounds(TRACK_PRICE)), f"<b>{e.to_buy}</b>"),
         (tr("cost"), f"<b>{pounds(e.cost)}</b>"),
@@ -110,7 +115,7 @@ def explanation_html(e: BuildExplanation, title: bool = True) -> str:
     body = "".join(f"<tr><td class='name'>{html.escape(k)}</td><td>{v}</td></tr>" for k, v in rows)
     heading = (f"<b>{tr('Your attempt to build, counted by the engine')}: </b>{verdict}" if title
                else f"<b>{tr('The engine’s count')}: </b>{verdict}")
-    sentences = "".join(f"<li>{html.escape(s)}</li>" for s in e.sentences)
+    sentences = "".join(f"<li>{html.escape(s)}</li>" for s in said)
     return (f"<div class='railkit-kk-count'>{heading}<div style='display:flex;flex-wrap:wrap;gap:4px 24px;"
             f"align-items:flex-start'><table class='railkit-table'>{body}</table>"
             f"<ul style='flex:1 1 380px;margin-top:6px'>{sentences}</ul></div></div>")

@@ -123,10 +123,10 @@ class DividendsApp(App):
 
     def _sync_fields(self) -> None:
         company = self.mode.value == COMPANY
-        self.value_row.layout.display = None if company else "none"
-        self.payout_row.layout.display = "none" if company else None
+        self.value_row.layout.display = "" if company else "none"
+        self.payout_row.layout.display = "none" if company else ""
         for i, field in enumerate(self.share_fields):
-            field.layout.display = None if i < self.players.value else "none"
+            field.layout.display = "" if i < self.players.value else "none"
 
     def _build_up_table(self) -> widgets.Widget:
         self.table_payout = widgets.Dropdown(options=[1, 2, 3, 4], value=2, description=tr("Payout"),
@@ -276,7 +276,7 @@ class DividendsApp(App):
         )
         for i, field in enumerate(self.answer_fields):
             field.value = ""
-            field.layout.display = None if i < len(shares) else "none"
+            field.layout.display = "" if i < len(shares) else "none"
         self.quiz_feedback.value = ""
         self.clear_message()
 

@@ -41,14 +41,14 @@ class Preset:
     decision: str = ""
 
     def book_words(self, names: Sequence[str] = PLAYER_NAMES) -> str:
-        """“The rulebook gives: Ann 12, Ben 12, Cleo 12.” and, for inferred amounts, that they are a DECISION."""
+        """“The rulebook gives: Ann 12, Ben 12, Cleo 12; Dev 6 is railkit's DECISION (…, UP-D11).” — an
+        amount in no book is named as railkit's decision, with the rule it reads."""
         shown = [f"{names[i]} {a}" for i, a in enumerate(self.rulebook) if i not in self.inferred]
-        text = tr("The rulebook gives: {amounts}.", amounts=", ".join(shown))
-        if self.inferred:
-            ours = ", ".join(f"{names[i]} {self.rulebook[i]}" for i in self.inferred)
-            text += " " + tr("Not shown in any rulebook — railkit's reading (DECISION, {rule}): {amounts}; {why}",
-                             rule=self.rule, amounts=ours, why=self.decision)
-        return text
+        if not self.inferred:
+            return tr("The rulebook gives: {amounts}.", amounts=", ".join(shown))
+        ours = ", ".join(f"{names[i]} {self.rulebook[i]}" for i in self.inferred)
+        return tr("The rulebook gives: {amounts}; {ours} is railkit's DECISION ({why}, {rule}).",
+                  amounts=", ".join(shown), ours=ours, why=self.decision, rule=self.rule)
 
 
 PRESETS: tuple[Preset, ...] = (
@@ -69,9 +69,9 @@ PRESETS: tuple[Preset, ...] = (
     Preset("D11b", "UP-D11", "UP, 3rd payout, three tied for 1st (UP-D11)", UNION_PACIFIC, 3, (3, 3, 3, 1),
            (12, 12, 12, 6),
            "Third payout. Three tie for the most UP shares and occupy positions 1–3: "
-           "(15 + 12 + 9) ÷ 3 = 12 each. The rulebooks stop there; railkit lets the next player take "
-           "the next free position, the 4th (DECISION).",
-           inferred=(3,), decision="after a tie the next player takes the next free position (here the 4th)."),
+           "(15 + 12 + 9) ÷ 3 = 12 each. The rulebooks stop there: that the next player takes position 4 "
+           "is railkit's DECISION (the next player takes the next free position, UP-D11).",
+           inferred=(3,), decision="the next player takes the next free position"),
 )
 PRESETS_BY_KEY = {p.key: p for p in PRESETS}
 

@@ -27,7 +27,7 @@ from railkit.ui.i18n import tr
 from railkit.ui.unionpacific.common import DECKS, LESSON_STYLE, option_name
 from railkit.ui.unionpacific.setup.deck import deck_figure, layout, piles_table_html
 from railkit.ui.unionpacific.setup.quiz import QuizPanel
-from railkit.ui.unionpacific.setup.steps import MAX_PLAYERS, MIN_PLAYERS, StepsPanel
+from railkit.ui.unionpacific.setup.steps import MAX_PLAYERS, MIN_PLAYERS, StepsPanel, deck_note
 from railkit.unionpacific import load_board
 
 
@@ -66,9 +66,9 @@ class SetupApp(App):
             widgets.HTML(tr(
                 "<p>The share deck is built from the company shares left after the hands (UP-S4) and the display "
                 "(UP-S6). Four dividend cards go in, but never among the top six cards. Each gold pile holds "
-                "dividend card(s) shuffled in among its shares, so they can lie anywhere in it. The safe round "
+                "dividend cards shuffled in among its shares, so they can lie anywhere in it. The safe round "
                 "(UP-V2) works with any deck; it is shown here with the standard deck.</p>")),
-            self.deck_players, self.deck_view.widget, self.deck_text,
+            self.deck_players, self.deck_view.widget, widgets.HTML(deck_note()), self.deck_text,
         ])
 
 
@@ -77,9 +77,11 @@ class SetupApp(App):
             (tr("Players, Share deck, Safe round"), tr("the game to set up: 2–6 players; the standard deck (UP-S7), "
                                                        "the Finnish deck (UP-S7-FI) or the dividend-card variant "
                                                        "(UP-V1); the safe round (UP-V2) with any of them")),
-            (tr("Deal"), tr("starts a new setup with those choices; you play “You”, the others are computer "
-                            "players")),
+            (tr("Your name"), tr("the name of your seat (default “You”); the others are computer players")),
+            (tr("Deal"), tr("starts a new setup with those choices")),
             (tr("Next step"), tr("goes through the setup in the rulebook's order, UP-S1 to UP-S8")),
+            (tr("Step buttons"), tr("green steps were already shown: press one to see it again; grey ones come "
+                                    "later")),
             (tr("Lay it face down"), tr("at UP-S5: your first share; the computer players choose at the same time "
                                         "and all are revealed together")),
             (tr("Map"), tr("starting trains are filled squares on their coloured starting spaces; stars are "
@@ -93,6 +95,7 @@ class SetupApp(App):
     # ------------------------------------------------------------------ the deck tab
     @guarded
     def on_tab(self) -> None:
+        self.clear_message()  # a message belongs to the tab it was made on (issue 9, item 6)
         if self.tabs.selected_index == 1 and not self._deck_drawn:
             self.draw_deck()
 

@@ -114,8 +114,10 @@ def deck_figure(players: int, columns: Sequence[tuple[str, bool]], chosen: int |
                                     tr("{n} dividends", n=pile.dividends)))
             else:
                 t["text"].append(tr("{name}: {cards}", name=pile_name(pile), cards=pile.cards))
-            t["hover"].append(tr("cards {first}–{last}: {cards} shares and {d} dividend card(s), shuffled together",
-                                 first=first, last=last, cards=pile.cards, d=pile.dividends))
+            dividends = (tr("1 dividend card") if pile.dividends == 1
+                         else tr("{n} dividend cards", n=pile.dividends))
+            t["hover"].append(tr("cards {first}–{last}: {cards} shares and {d}, shuffled together",
+                                 first=first, last=last, cards=pile.cards, d=dividends))
             deepest = max(deepest, last)
         reserve = reserve_size(deck, players, safe)
         if reserve:
@@ -128,7 +130,7 @@ def deck_figure(players: int, columns: Sequence[tuple[str, bool]], chosen: int |
                                  n=reserve, p=players))
     styles = {
         "plain": (tr("pile without dividend cards"), PLAIN_COLOUR, ""),
-        "dividend": (tr("pile with dividend card(s) shuffled in"), DIVIDEND_COLOUR, ""),
+        "dividend": (tr("pile with dividend cards shuffled in"), DIVIDEND_COLOUR, ""),
         "reserve": (tr("safe-round reserve, not in the deck (UP-V2)"), RESERVE_COLOUR, "/"),
     }
     fig = go.Figure()

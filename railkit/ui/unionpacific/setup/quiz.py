@@ -115,8 +115,8 @@ class QuizPanel(Panel):
         self.question_html.value = f"<p><b>{html.escape(question.text)}</b></p>"
         self.yes_no.value = None
         self.number.value = ""
-        self.yes_no.layout.display = None if question.kind == "yes_no" else "none"
-        self.number.layout.display = None if question.kind == "number" else "none"
+        self.yes_no.layout.display = "" if question.kind == "yes_no" else "none"
+        self.number.layout.display = "" if question.kind == "number" else "none"
         self.answer_html.value = ""
 
     @guarded

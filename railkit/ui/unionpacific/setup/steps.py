@@ -11,20 +11,32 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from railkit.ui.app import InputError, Messages, Panel, guarded
+from railkit.ui.app import InputError, Messages, Panel, guarded, parse_name
+from railkit.ui.docs import reconstruction_note
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
 from railkit.ui.unionpacific.board_map import board_figure
 from railkit.ui.unionpacific.common import DECKS, card_label, company_html, company_name, counts_html, option_name
 from railkit.ui.unionpacific.setup.deck import deck_figure, layout, piles_table_html, reserve_size
+from railkit.ui.unionpacific.setup.pills import StepPills
 from railkit.ui.widgets import row
-from railkit.unionpacific import UP, Board, ChooseFirstShare, UnionPacificGame, new_game
+from railkit.unionpacific import GENERAL, UP, Board, ChooseFirstShare, UnionPacificGame, new_game
 from railkit.unionpacific.bots import HeuristicBot
 from railkit.unionpacific.game import UP_SHARES
 
 YOU = "You"
-BOT_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eva")
+BOT_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eva", "Finn")  # one spare: the learner may take a name
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+def map_note() -> str:
+    return reconstruction_note(tr("The real Union Pacific map and six of the ten company names are not in the "
+                                  "sources: this board is railkit's reconstruction."))
+
+
+def deck_note() -> str:
+    return reconstruction_note(tr("The pile layout follows the rulebooks; the company names on the shares are "
+                                  "partly railkit's reconstruction."))
 
 # -- the setup steps -------------------------------------------------------------------------------
 STEPS: tuple[tuple[str, str], ...] = (
@@ -49,7 +61,9 @@ class StepsPanel(Panel):
         self.rng = rng
         self.game: UnionPacificGame | None = None
         self.bots: dict[str, HeuristicBot] = {}
+        self.you = YOU  # the learner's seat, named in the “Your name” field (issue 9, item 7)
         self.step = 0  # 0 = not dealt; 1..8 = the STEPS shown
+        self.reached = 0  # the furthest step shown since the deal (the pills can go back to any of them)
         self.first_choice: str | None = None
         self.widget = self._build()
 
@@ -61,6 +75,9 @@ class StepsPanel(Panel):
                                      description=tr("Share deck"), style=wide, layout=widgets.Layout(width="420px"))
         self.safe_round = widgets.Checkbox(value=False, description=tr("Safe round (UP-V2)"), indent=False,
                                            layout=widgets.Layout(width="200px"))
+        self.name = widgets.Text(value=YOU, description=tr("Your name"), style=wide,
+                                 layout=widgets.Layout(width="300px"))
+        self.name.add_class("railkit-name")
         self.players.add_class("railkit-players")
         self.deck.add_class("railkit-deck")
         self.safe_round.add_class("railkit-safe-round")
@@ -74,6 +91,7 @@ class StepsPanel(Panel):
         self.next_button.on_click(lambda _b: self.on_next())
         self.progress = widgets.HTML("")
         self.progress.add_class("railkit-progress")
+        self.pills = StepPills(STEPS, self.on_go)
         self.step_html = widgets.HTML(tr("<p>Nothing dealt yet.</p>"))
         self.step_html.add_class("railkit-step")
         self.after_html = widgets.HTML("")  # below the figure: tables that go with the step
@@ -82,7 +100,7 @@ class StepsPanel(Panel):
                                                layout=widgets.Layout(width="auto"))
         self.first_pick.add_class("railkit-first-pick")
         self.lay_button = widgets.Button(description=tr("Lay it face down"), icon="hand-paper-o",
-                                         button_style="primary",
+                                         button_style="primary", layout=widgets.Layout(width="240px"),
                                          tooltip=tr("Your first share; the others choose at the same time (UP-S5)"))
         self.lay_button.add_class("railkit-lay")
         self.lay_button.on_click(lambda _b: self.on_lay_first())
@@ -90,9 +108,9 @@ class StepsPanel(Panel):
                                        self.first_pick, self.lay_button], layout=widgets.Layout(display="none"))
         self.figure = FigureView()
         return widgets.VBox([
-            row([self.players, self.deck, self.safe_round]),
+            row([self.name, self.players, self.deck, self.safe_round]),
             row([self.deal_button, self.next_button]),
-            self.progress, self.step_html, self.first_box, self.figure.widget, self.after_html,
+            self.progress, self.pills.widget, self.step_html, self.first_box, self.figure.widget, self.after_html,
         ])
 
 
@@ -102,15 +120,17 @@ class StepsPanel(Panel):
         n, deck, safe = int(self.players.value), self.deck.value, bool(self.safe_round.value)
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
             raise InputError(tr("Choose 2 to 6 players."))
+        you = parse_name(self.name.value, tr("Your name"))
         seed = self.rng.randrange(1_000_000)
         seat = random.Random(seed).randrange(n)  # the seats are dealt at random; the first seat starts
-        names = list(BOT_NAMES[: n - 1])
-        names.insert(seat, YOU)
+        names = [b for b in BOT_NAMES if b.casefold() != you.casefold()][: n - 1]
+        names.insert(seat, you)
+        self.you = you
         game = new_game(names, seed=seed, deck=deck, safe_round=safe)
         self.game = game
-        self.bots = {p: HeuristicBot(seed + i) for i, p in enumerate(names) if p != YOU}
+        self.bots = {p: HeuristicBot(seed + i) for i, p in enumerate(names) if p != self.you}
         self.first_choice = None
-        self.step = 1
+        self.step = self.reached = 1
         self.show_step()
         self.show_info(tr("A new game for {n} players: {option}. Press “Next step” to go on.",
                           n=n, option=option_name(deck, safe)))
@@ -124,8 +144,21 @@ class StepsPanel(Panel):
         if self.step == 5 and self.first_choice is None:
             raise InputError(tr("First choose one of your five shares and press “Lay it face down” (UP-S5)."))
         self.step += 1
+        self.reached = max(self.reached, self.step)
         self.show_step()
         self.clear_message()
+
+    @guarded
+    def on_go(self, step: int) -> None:
+        """A step pill: show a step already reached again (the setup is not undone)."""
+        if self.game is None or not 1 <= step <= self.reached:
+            raise InputError(tr("Press “Next step” to get there."))
+        self.step = step
+        self.show_step()
+        if step < self.reached:
+            self.show_info(tr("Back at step {i}. “Next step” goes on from here.", i=step))
+        else:
+            self.clear_message()
 
     @guarded
     def on_lay_first(self) -> None:
@@ -137,10 +170,10 @@ class StepsPanel(Panel):
         card = self.first_pick.value
         if card is None:
             raise InputError(tr("Choose one of your five shares first."))
-        mine = ChooseFirstShare(YOU, card)
+        mine = ChooseFirstShare(self.you, card)
         game.check(mine)  # a RuleError here changes nothing
         # Simultaneous (UP-S5): every computer player decides before any choice is laid down.
-        theirs = [self.bots[p].choose(game, p) for p in game.players_to_act() if p != YOU]
+        theirs = [self.bots[p].choose(game, p) for p in game.players_to_act() if p != self.you]
         game.apply(mine)
         for action in theirs:
             game.apply(action)
@@ -155,18 +188,15 @@ class StepsPanel(Panel):
         return self.game
 
     def view(self) -> dict[str, Any]:
-        return dict(self.dealt.view(YOU))
+        return dict(self.dealt.view(self.you))
 
     def show_step(self) -> None:
         step = self.step
         self.next_button.disabled = self.game is None or step >= len(STEPS)
-        items = "".join(
-            f"<li class='{'current' if i == step else ('done' if i < step else '')}'>"
-            f"{i}. {rule} {html.escape(tr(name))}</li>"
-            for i, (rule, name) in enumerate(STEPS, 1)
-        )
         header = tr("Step {i} of {n}", i=step, n=len(STEPS)) if step else tr("Steps of the setup")
-        self.progress.value = f"<div><b>{header}</b><ol class='railkit-chips'>{items}</ol></div>"
+        hint = tr("(press a green step to see it again)") if self.reached > 1 else ""
+        self.progress.value = f"<div><b>{header}</b> <span style='color:#555'>{hint}</span></div>"
+        self.pills.show(step, self.reached)
         self.after_html.value = ""
         self.first_box.layout.display = "none"
         renderer = {1: self._step_trains, 2: self._step_track, 3: self._step_up, 4: self._step_shares,
@@ -177,7 +207,7 @@ class StepsPanel(Panel):
             self.figure.clear()
 
     def _players_line(self) -> str:
-        return ", ".join(f"<b>{html.escape(p)}</b>" if p == YOU else html.escape(p) for p in self.dealt.players)
+        return ", ".join(f"<b>{html.escape(p)}</b>" if p == self.you else html.escape(p) for p in self.dealt.players)
 
     def _step_trains(self) -> None:
         v, board = self.view(), self.board
@@ -197,13 +227,13 @@ class StepsPanel(Panel):
         self.step_html.value = (
             f"<h4>{tr('UP-S1 — Starting trains')}</h4>"
             f"<p>{tr('Players: {players}.', players=self._players_line())} {html.escape(text)}</p>")
-        self.after_html.value = f"<table class='railkit-table'><tr>{head}</tr>{rows}</table>"
+        self.after_html.value = map_note() + f"<table class='railkit-table'><tr>{head}</tr>{rows}</table>"
         self.figure.show(board_figure(board, trains_on=v["trains_on"], title=tr("Starting trains (UP-S1)"),
                                       height=560))
 
     def _others_line(self, what: str) -> str:
         v = self.view()
-        return ", ".join(f"{html.escape(p)} {v['hand_sizes'][p][what]}" for p in self.dealt.players if p != YOU)
+        return ", ".join(f"{html.escape(p)} {v['hand_sizes'][p][what]}" for p in self.dealt.players if p != self.you)
 
     def _set_step(self, title: str, text: str, items: Sequence[str] = (), tail: str = "") -> None:
         """One step's panel: a heading, a paragraph (plain text), a list (HTML items) and extra HTML."""
@@ -214,11 +244,17 @@ class StepsPanel(Panel):
     def _step_track(self) -> None:
         v = self.view()
         mine = ", ".join(f"{n} × {html.escape(card_label(self.board, c))}" for c, n in v["hand"]["track"].items())
+        deck = sorted(self.board.track_deck.items(), key=lambda kv: (kv[0] == GENERAL, -kv[1]))
+        split = ", ".join(f"{n} {html.escape(card_label(self.board, c))}" for c, n in deck)
+        note = reconstruction_note(tr(
+            "The rulebook gives the counts 4, 6, 9, 7 and 14 but not which type gets which: that assignment is "
+            "railkit's DECISION (UP-C4)."))
         self._set_step(
             tr("UP-S2 — Track cards"),
             tr("The {n} track cards are shuffled and everyone gets three, face down. The rest form the draw pile; "
                "when it runs out, the discards are shuffled into a new one.", n=sum(self.board.track_deck.values())),
-            [tr("Your track cards: {cards}.", cards=mine),
+            [tr("The deck: {split}.", split=split) + note,
+             tr("Your track cards: {cards}.", cards=mine),
              tr("Track cards in the others’ hands (hidden from you): {others}.", others=self._others_line("track")),
              tr("Draw pile: {n} cards.", n=v["track_pile_count"])])
         self.figure.clear()
@@ -252,19 +288,19 @@ class StepsPanel(Panel):
                   "all have chosen, the shares are turned over together and become the first shares on the "
                   "table. Only shares on the table count at a payout (UP-I4).")
         if self.first_choice is None:
-            options = [a.card for a in self.dealt.legal_actions(YOU) if isinstance(a, ChooseFirstShare)]
+            options = [a.card for a in self.dealt.legal_actions(self.you) if isinstance(a, ChooseFirstShare)]
             hand = v["hand"]["shares"]
             self.first_pick.options = [
                 (company_name(self.board, c) + (f" (× {hand[c]})" if hand.get(c, 0) > 1 else ""), c)
                 for c in options
             ]
             self.first_pick.value = None
-            self.first_box.layout.display = None
+            self.first_box.layout.display = ""
             self._set_step(title, text, [tr("The others are choosing too; you will see their choices only when "
                                             "all are laid.")])
         else:
             rows = "".join(
-                f"<tr><td class='name'>{f'<b>{html.escape(p)}</b>' if p == YOU else html.escape(p)}</td>"
+                f"<tr><td class='name'>{f'<b>{html.escape(p)}</b>' if p == self.you else html.escape(p)}</td>"
                 f"<td class='name'>{counts_html(self.board, v['tables'][p])}</td></tr>"
                 for p in self.dealt.players)
             table = (f"<p><b>{tr('Revealed together:')}</b></p><table class='railkit-table'><tr>"
@@ -313,7 +349,7 @@ class StepsPanel(Panel):
             if game.options["countable_deck"] else
             tr("During play nobody counts the deck; only how the piles were built is known.")))
         self._set_step(tr("UP-S7 — The share deck"), how, items)
-        self.after_html.value = piles_table_html(piles)
+        self.after_html.value = deck_note() + piles_table_html(piles)
         columns = [(d, False) for d in DECKS] + [(deck if safe else "standard", True)]
         self.figure.show(deck_figure(n, columns, columns.index((deck, safe))))
 
@@ -321,7 +357,7 @@ class StepsPanel(Panel):
         v = self.view()
         first = v["current_player"]
         order = " → ".join(html.escape(p) for p in self.dealt.players)
-        if first == YOU:
+        if first == self.you:
             turn = tr("You take the first turn: you have drawn a fourth track card (UP-T1) and may now build or "
                       "invest (UP-T3).")
         else:

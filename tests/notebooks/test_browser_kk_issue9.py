@@ -1,0 +1,105 @@
+"""Real browser, offline, 1366×768 (issue 9): the KK play lesson's race map with its reconstruction
+note, the “Why?” hint for each prompt, a whole short game to its end with the review of weak moves;
+the auction lesson's map; the setup lesson's clickable step pills and full “Lay it face down” label."""
+
+import pytest
+from conftest import fill, open_app, page_errors, shot, wait_text, wait_until_idle
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+
+VIEWPORT = {"width": 1366, "height": 768}
+
+
+def _move(page, bid: str = "0") -> bool:
+    """Make the move the page asks for (bid, take the first card, build when possible); False at the end."""
+    before = page.inner_text(".railkit-kk-log summary")
+    if page.is_visible(".railkit-kk-bid"):
+        fill(page, ".railkit-kk-bid", bid)
+        page.click(".railkit-kk-bid-button")
+    elif page.is_visible(".railkit-kk-choose"):
+        page.locator(".railkit-kk-choose button.kk-take").first.click()
+    elif page.is_visible(".railkit-kk-build-box"):
+        page.click(".railkit-kk-build" if page.is_enabled(".railkit-kk-build") else ".railkit-kk-pass")
+    else:
+        return False
+    page.wait_for_function("(old) => document.querySelector('.railkit-kk-log summary').innerText !== old",
+                           arg=before, timeout=60000)
+    return True
+
+
+def test_kk_play_map_hints_and_review_offline(voila_server, offline_page):
+    page = offline_page.page
+    page.set_viewport_size(VIEWPORT)
+    wait_until_idle(voila_server)
+    open_app(page, voila_server.url("kk_play.ipynb"))
+    wait_text(page, ".railkit-kk-status", "hand in your sealed bid")
+    page.wait_for_selector(".railkit-kk-race-map .js-plotly-plot", timeout=30000)
+    note = page.inner_text(".railkit-kk-race-note")
+    assert "illustration" in note and page.locator(".railkit-kk-race-note a[href='rulings.ipynb']").count() == 1
+    assert page.locator(".railkit-kk-offer a[href='rulings.ipynb']").count() == 1  # the deck note
+    assert page.input_value(".railkit-kk-name input") == "You"
+    shot(page, "kk_play_map.png", ".railkit-kk-race")
+
+    page.select_option(".railkit-kk-length select", label="3 terrains (short)")  # a short game, to play to its end
+    page.click(".railkit-kk-new")
+    wait_text(page, ".railkit-message", "A new game")
+    page.click(".railkit-kk-hint-button")
+    wait_text(page, ".railkit-kk-hint", "KK-A2")
+    shot(page, "kk_play_hint_bid.png", ".railkit-kk-hint-button")
+    phases = set()
+    for _ in range(300):
+        hint = page.inner_text(".railkit-kk-hint")
+        if "Why these bids?" in hint:
+            phases.add("bid")
+        elif "Why these cards?" in hint:
+            phases.add("choose")
+            assert "KK-A6" in hint
+        elif "Why build or pass?" in hint:
+            if "build" not in phases:
+                shot(page, "kk_play_hint_build.png", ".railkit-kk-build-box")
+            phases.add("build")
+            assert "KK-B3" in hint
+        if not _move(page, "0" if "choose" in phases else "20"):  # bid high once, to choose first
+            break
+    assert phases == {"bid", "choose", "build"}
+    wait_text(page, ".railkit-kk-status", "wins")
+    wait_text(page, ".railkit-kk-review", "Review of your moves")
+    assert "no move of yours" in page.inner_text(".railkit-kk-hint")
+    assert page_errors(page) == []
+    shot(page, "kk_play_over_review.png", ".railkit-kk-status")
+    shot(page, "kk_play_over_map.png", ".railkit-kk-race-map")
+
+    page.click(".lm-TabBar-tab:has-text('Exercise')")  # a message belongs to its tab
+    page.wait_for_function("() => !document.querySelector('.railkit-message').innerText.includes('game is over')",
+                           timeout=30000)
+
+
+def test_kk_auction_map_offline(voila_server, offline_page):
+    page = offline_page.page
+    page.set_viewport_size(VIEWPORT)
+    open_app(page, voila_server.url("kk_auction.ipynb"))
+    page.wait_for_selector(".railkit-kk-race-map .js-plotly-plot", timeout=30000)
+    assert page.locator(".railkit-kk-offer a[href='rulings.ipynb']").count() == 1
+    shot(page, "kk_auction_start.png")
+    shot(page, "kk_auction_map.png", ".railkit-kk-race-map")
+    assert page_errors(page) == []
+
+
+def test_setup_pills_go_back_and_the_lay_label_fits(voila_server, offline_page):
+    page = offline_page.page
+    page.set_viewport_size(VIEWPORT)
+    open_app(page, voila_server.url("up_setup.ipynb"))
+    page.click(".railkit-deal")
+    wait_text(page, ".railkit-step", "UP-S1")
+    for rule in ("UP-S2", "UP-S3", "UP-S4", "UP-S5"):
+        page.click(".railkit-next")
+        wait_text(page, ".railkit-step", rule)
+    lay = page.locator(".railkit-lay")
+    assert lay.evaluate("el => el.scrollWidth <= el.clientWidth"), "the label is cut off"
+    shot(page, "up_setup_pills_step5.png", ".railkit-progress")
+    page.locator(".railkit-step-pill:has-text('UP-S2')").click()
+    wait_text(page, ".railkit-step", "14 Plains, 9 Hills, 7 River valley, 6 Mountain, 4 General")
+    assert page.locator(".railkit-step a[href='rulings.ipynb']").count() == 1
+    assert page.locator(".railkit-step-pill:has-text('UP-S6')").is_disabled()
+    shot(page, "up_setup_pills_back_to_s2.png", ".railkit-progress")
+    assert page_errors(page) == []
