@@ -7,8 +7,8 @@ import plotly.graph_objects as go
 import pytest
 
 from railkit.ui.figure_view import FigureView
-from railkit.ui.unionpacific import basemap
 from railkit.ui.map_clicks import CSS_CLASS, MapClicks
+from railkit.ui.unionpacific import basemap
 from railkit.ui.unionpacific.basemap import project
 from railkit.ui.unionpacific.board_map import HIT_AREAS, board_figure, section_geometry
 from railkit.ui.unionpacific.map_style import HIGHLIGHT, Box, company_outline, company_symbol, km_per_px
