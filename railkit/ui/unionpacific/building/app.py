@@ -21,7 +21,7 @@ from collections.abc import Iterable
 import ipywidgets as widgets
 
 from railkit.ui.app import App, InputError, guarded, legend_html
-from railkit.ui.figure_view import FigureView
+from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.i18n import tr
 from railkit.ui.map_clicks import MapClicks
 from railkit.ui.unionpacific.board_map import building_map
@@ -88,14 +88,14 @@ class BuildingApp(App):
         wide = {"description_width": "110px"}
         self.company = widgets.Dropdown(options=self._company_options(tr("— pick a company —")), value=None,
                                         description=tr("Company"), style=wide,
-                                        layout=widgets.Layout(width="460px"))
+                                        layout=widgets.Layout(width="430px"))
         self.card = widgets.ToggleButtons(
             options=[(card_label(self.board, c), c) for c in TRACK_CARDS], value=None,
             description=tr("Track card"), style={**wide, "button_width": "118px"},
             tooltips=[tr("Play a {card} card (UP-B1)", card=card_label(self.board, c)) for c in TRACK_CARDS],
         )
         self.section = widgets.Dropdown(options=self._section_options(), value=None, description=tr("Section"),
-                                        style=wide, layout=widgets.Layout(width="460px"))
+                                        style=wide, layout=widgets.Layout(width="430px"))
         self.company.add_class("railkit-company")
         self.card.add_class("railkit-card")
         self.section.add_class("railkit-section")
@@ -121,20 +121,19 @@ class BuildingApp(App):
         self.company_info = html_box("railkit-company-info")
         self.legal_html = html_box("railkit-legal")
         self.checklist = html_box("railkit-checklist-box")
-        self.map_view = FigureView(flex="1 1 600px", min_width="0")
-        self.map_clicks = MapClicks()
+        self.map_view = FigureView(ROW_MAP, flex="1 1 620px", min_width="0")
+        self.map_clicks = MapClicks()  # next to the map: the template's script finds it from the plot
         self.map_clicks.on_click(self.on_map_click)
         presets = row([widgets.HTML(f"<b>{tr('Rulebook examples')}:</b>"), *self.preset_buttons.values()])
         controls = widgets.VBox([
             self.company, self.company_info, self.card, self.legal_html, self.section,
-            row([self.place_button, self.undo_button, self.reset_button]), self.checklist,
-        ], layout=widgets.Layout(flex="0 1 470px", min_width="0"))
+            row([self.place_button, self.undo_button, self.reset_button]), self.checklist, self.map_clicks.widget,
+        ], layout=widgets.Layout(flex="0 0 440px", min_width="0"))
         # The map beside the pickers, so the legal sections stay in view while choosing (wraps below
         # them on a narrow screen).
         return widgets.VBox([
             presets,
-            widgets.HBox([controls, widgets.VBox([self.map_view.widget, self.map_clicks.widget],
-                                                 layout=widgets.Layout(flex="1 1 600px", min_width="0"))],
+            widgets.HBox([controls, self.map_view.widget],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", grid_gap="10px")),
         ])
 

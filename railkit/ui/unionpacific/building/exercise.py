@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, guarded
-from railkit.ui.figure_view import FigureView
+from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.i18n import tr
 from railkit.ui.map_clicks import MapClicks
 from railkit.ui.unionpacific.board_map import building_map
@@ -50,15 +50,14 @@ class ExercisePanel(Panel):
         self.new_button.on_click(lambda _b: self.on_new_situation())
         self.feedback = html_box("railkit-exercise-feedback")
         self.score_html = html_box()
-        self.map = FigureView(flex="1 1 600px", min_width="0")
+        self.map = FigureView(ROW_MAP, flex="1 1 600px", min_width="0")
         self.map_clicks = MapClicks()  # a click on a numbered section ticks or unticks it
         self.map_clicks.on_click(self.on_map_click)
-        answer = widgets.VBox([self.candidate_box, row([self.check_button, self.new_button]), self.score_html],
-                              layout=widgets.Layout(flex="0 1 380px", min_width="0"))
+        answer = widgets.VBox([self.candidate_box, row([self.check_button, self.new_button]), self.score_html,
+                               self.map_clicks.widget], layout=widgets.Layout(flex="0 1 380px", min_width="0"))
         self.widget = widgets.VBox([
             self.intro,
-            widgets.HBox([answer, widgets.VBox([self.map.widget, self.map_clicks.widget],
-                                               layout=widgets.Layout(flex="1 1 600px", min_width="0"))],
+            widgets.HBox([answer, self.map.widget],
                          layout=widgets.Layout(align_items="flex-start", flex_flow="row wrap", grid_gap="10px")),
             self.feedback,
         ])
