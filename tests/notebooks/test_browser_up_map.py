@@ -76,16 +76,16 @@ def test_click_a_legal_section_on_the_map_at_1366x768(voila_server, offline_page
     # The exercise: a click on number 1 ticks the first candidate.
     page.click(".lm-TabBar-tab:has-text('Exercise')")
     page.wait_for_selector(".railkit-exercise-situation", state="visible")
-    exercise_plot = ".lm-TabPanel > :not(.lm-mod-hidden) .railkit-figure .js-plotly-plot"
-    page.wait_for_selector(exercise_plot, timeout=30000)
+    page.locator(".railkit-figure .js-plotly-plot").nth(1).wait_for(state="visible", timeout=30000)
+    page.evaluate("() => document.querySelectorAll('.railkit-figure .js-plotly-plot')[1].classList.add('exercise-plot')")
+    exercise_plot = ".exercise-plot"
     page.wait_for_timeout(800)
     x, y = page.evaluate(CANDIDATE_JS, [exercise_plot, 0])
     page.mouse.move(x, y)
     page.wait_for_timeout(300)
     page.mouse.click(x, y)
     first = page.locator(".widget-checkbox input").first
-    page.wait_for_function("() => document.querySelector('.lm-TabPanel > :not(.lm-mod-hidden) .widget-checkbox input').checked",
-                           timeout=10000)
+    page.wait_for_function("() => document.querySelector('.widget-checkbox input').checked", timeout=10000)
     assert first.is_checked()
     page.screenshot(path=str(ARTIFACTS / "up_map_exercise_1366.png"))
     assert page_errors(page) == []

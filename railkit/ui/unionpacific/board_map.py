@@ -4,14 +4,18 @@
 
 * sections as lines coloured (and dashed) by track type; parallel sections between the same two
   cities are offset sideways so each shows;
-* the train spaces of each section, evenly spaced along it: coloured starting spaces (UP-C3) as
-  squares in the company's colour, neutral spaces as small open circles;
-* trains (``trains_on``: section id -> company keys with a train there, starting trains included) as
-  filled markers in company colours, starting trains on their starting spaces;
-* cities with names, headquarters as stars in the company's colour;
-* ``highlight``: section ids drawn with a wide yellow band underneath (e.g. the legal sections).
+* the train spaces of each section, evenly spaced along it: starting spaces (UP-C3) as open markers
+  in the company's shape and colour, neutral spaces as small open circles;
+* trains (``trains_on``: section id -> company keys with a train there) as filled markers, each company
+  its own shape, colour and outline (``map_style``), and a legend naming every company;
+* cities as dark dots with their names placed clear of each other, of the stars and of the trains
+  (``map_style.place_labels``); headquarters as stars in the company's colour;
+* ``highlight``: section ids drawn with a wide magenta band underneath (e.g. the legal sections);
+* ``clickable``: invisible hit areas along every section whose customdata is the section id (every
+  space and train carries it too), for ``railkit.ui.map_clicks``;
+* a note that the map is a reconstruction, linking the rulings page.
 
-``building_map`` adds what the building lessons need: the selected section as a blue band, numbers on
+``building_map`` adds what the building lessons need: the selected section as a purple band, numbers on
 candidate sections and a zoom onto some sections.
 
 It only reads the board (``railkit.unionpacific.board``): cities, sections, companies, track labels.
