@@ -263,20 +263,14 @@ def board_figure(
     if clickable:
         fig.add_trace(hit_areas(board, geometry))
     fig.add_traces(company_legend(board))
-    x_range, y_range = view or fit_ranges(city_points.values())
-    plot_h = height - 45 - 85  # title, margins and the legend under the map (three rows)
     train_points = list(zip(space_traces[-1].x, space_traces[-1].y, strict=True)) if trains else []
-    for _ in range(4):  # the frame grows to hold the names, which shrinks the map: place them again
-        scale = km_per_px(x_range, y_range, width - 10, plot_h)
-        boxes = place_labels(city_points, scale, stars=[*zip(hq_x, hq_y, strict=True), *avoid], spaces=spaces,
-                             trains=train_points)
-        if view is not None:
-            break
-        framed = fit_ranges([p for b in boxes.values() for p in ((b.x0, b.y0), (b.x1, b.y1))], pad=0.01)
-        if km_per_px(*framed, width - 10, plot_h) <= scale * 1.001:  # the names fit at this scale
-            x_range, y_range = framed
-            break
-        x_range, y_range = framed
+    key = (tuple(city_points.items()), tuple(train_points), width, height, repr(view), tuple(avoid := list(avoid)))
+    if key not in _LABELS:  # a new selection or highlight keeps the names where they were
+        if len(_LABELS) > 32:
+            _LABELS.clear()
+        _LABELS[key] = _frame_labels(city_points, list(zip(hq_x, hq_y, strict=True)) + avoid, spaces, train_points,
+                                     width, height, view)
+    boxes, x_range, y_range = _LABELS[key]
     fig.add_trace(label_trace(boxes))
     map_layout(fig, x_range, y_range, height=height)
     fig.update_layout(legend=dict(font=dict(size=12), entrywidth=0),
@@ -284,6 +278,28 @@ def board_figure(
     if title:
         fig.update_layout(title=dict(text=title, x=0.01, font=dict(size=16)))
     return fig
+
+
+_LABELS: dict[Any, tuple[dict[str, Box], list[float], list[float]]] = {}
+
+
+def _frame_labels(city_points: Mapping[str, tuple[float, float]], stars: list[tuple[float, float]],
+                  spaces: list[tuple[float, float]], trains: list[tuple[float, float]], width: int, height: int,
+                  view: tuple[list[float], list[float]] | None) -> tuple[dict[str, Box], list[float], list[float]]:
+    """The city names' boxes and the axis ranges that show them all (or ``view``)."""
+    x_range, y_range = view or fit_ranges(city_points.values())
+    plot_h = height - 45 - 85  # title, margins and the legend under the map (three rows)
+    for _ in range(4):  # the frame grows to hold the names, which shrinks the map: place them again
+        scale = km_per_px(x_range, y_range, width - 10, plot_h)
+        boxes = place_labels(city_points, scale, stars=stars, spaces=spaces, trains=trains)
+        if view is not None:
+            break
+        framed = fit_ranges([p for b in boxes.values() for p in ((b.x0, b.y0), (b.x1, b.y1))], pad=0.01)
+        done = km_per_px(*framed, width - 10, plot_h) <= scale * 1.001  # the names fit at this scale
+        x_range, y_range = framed
+        if done:
+            break
+    return boxes, list(x_range), list(y_range)
 
 
 def label_trace(boxes: Mapping[str, Box]) -> go.Scatter:

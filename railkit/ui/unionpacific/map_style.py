@@ -116,12 +116,16 @@ def place_labels(cities: Mapping[str, tuple[float, float]], scale: float,
     placed: dict[str, Box] = {}
     for name in sorted(cities, key=lambda n: (-crowd(n), n)):
         x, y = cities[name]
+        near = (len(name) * CHAR_PX + 40) * scale  # only what a label of this city could touch
+        close = [b for b in hard if abs(b.x0 - x) < near and abs(b.y0 - y) < near]
+        loose = [b for b in soft if abs(b.x0 - x) < near and abs(b.y0 - y) < near]
+        neighbours = [b for b in placed.values() if abs(b.x0 - x) < 2 * near and abs(b.y0 - y) < near]
         best: tuple[float, Box] | None = None
         for rank, direction in enumerate(_POSITIONS):
             box = _label_box(x, y, name, direction, scale)
-            cost = (100 * sum(box.overlap(b) for b in placed.values())
-                    + 30 * sum(box.overlap(b) for b in hard)
-                    + 8 * sum(box.overlap(b) for b in soft)) / (scale * scale) + rank
+            cost = (100 * sum(box.overlap(b) for b in neighbours)
+                    + 30 * sum(box.overlap(b) for b in close)
+                    + 8 * sum(box.overlap(b) for b in loose)) / (scale * scale) + rank
             if best is None or cost < best[0]:
                 best = (cost, box)
         assert best is not None

@@ -18,7 +18,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, guarded
-from railkit.ui.figure_view import FigureView
+from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.i18n import tr
 from railkit.ui.map_clicks import MapClicks
 from railkit.ui.unionpacific.board_map import building_map
@@ -63,7 +63,7 @@ class BuildPanel(Panel):
                                    tr("Play the card and place the train (UP-B1, UP-B2)"), None)
         self.build_button.on_click(lambda _b: self.on_build())
         self.checklist = html_box("railkit-checklist-box")
-        self.map_view = FigureView()
+        self.map_view = FigureView(ROW_MAP)  # fixed size: it may sit in a row beside the controls
         self.map_clicks = MapClicks()
         self.map_clicks.on_click(self.on_map_click)
         self.widget = widgets.VBox([self.card, self.company, self.hint, self.section, self.build_button,
