@@ -49,10 +49,16 @@ class Screen:
 
 def play_columns(hand: widgets.Widget, moves: widgets.Widget, board_map: widgets.Widget,
                  table: widgets.Widget, events: widgets.Widget) -> widgets.Box:
-    """The play lesson's main area: the hand and the move controls on the left, the map beside them
-    (top right) so the legal sections stay in view while choosing, the players' table and the latest
-    moves under the map. On a narrow screen the right column wraps below the left one."""
+    """The play lesson's main area: the hand and the move controls on the left, the map beside them so
+    the legal sections stay in view while choosing, the players' table and the latest moves below. On a
+    narrow screen the map wraps below the controls. The map is a fixed-size figure (``ROW_MAP``)."""
     left = widgets.VBox([hand, moves], layout=widgets.Layout(flex="0 1 500px", min_width="0"))
-    right = widgets.VBox([board_map, table, events], layout=widgets.Layout(flex="1 1 560px", min_width="0"))
-    return widgets.HBox([left, right], layout=widgets.Layout(align_items="flex-start", flex_flow="row wrap",
-                                                             grid_gap="12px"))
+    board_map.layout.flex = "1 1 560px"
+    board_map.layout.min_width = "0"
+    top = widgets.HBox([left, board_map], layout=widgets.Layout(align_items="flex-start", flex_flow="row wrap",
+                                                                grid_gap="12px"))
+    below = widgets.HBox([table, events], layout=widgets.Layout(align_items="flex-start", flex_flow="row wrap",
+                                                                grid_gap="12px"))
+    table.layout.flex = "1 1 560px"
+    events.layout.flex = "1 1 380px"
+    return widgets.VBox([top, below])
