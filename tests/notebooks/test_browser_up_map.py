@@ -66,7 +66,12 @@ def test_click_a_legal_section_on_the_map_at_1366x768(voila_server, offline_page
     x, y = page.evaluate(POINT_JS, [plot, section_id])
     page.mouse.move(x, y)
     page.wait_for_timeout(300)
+    started = page.evaluate("() => performance.now()")
     page.mouse.click(x, y)
+    page.wait_for_function("""() => [...document.querySelectorAll('.railkit-figure .js-plotly-plot')]
+        .some(gd => gd.data && gd.data.some(t => t.name === 'selected section'))""", timeout=15000, polling="raf")
+    redraw_ms = page.evaluate("() => performance.now()") - started
+    print(f"click on the map -> redrawn map with the section chosen: {redraw_ms:.0f} ms")
     wait_text(page, ".railkit-checklist-box", "UP-B2e")
     chosen = page.eval_on_selector(".railkit-section select", "s => s.options[s.selectedIndex].textContent").replace("\xa0", " ")
     assert chosen.startswith("✔ Helena–Salt Lake City"), chosen
