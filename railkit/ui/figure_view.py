@@ -28,6 +28,10 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "responsive": True,
     "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d", "toImage"],
 }
+# For a figure beside other widgets in a row (an HBox): a responsive plot takes 100% of its parent's
+# height, which is 0 in a row whose height comes from its content, and the map vanished (issue 9 item 8).
+# A fixed-size plot takes the figure's height and the row's width when it is drawn.
+ROW_MAP: dict[str, Any] = {"responsive": False}
 
 
 def figure_bundle(fig: go.Figure, config: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -74,7 +74,7 @@ def test_play_flow_offline(voila_server, offline_page):
     wait_text(page, ".railkit-status", "build, invest or pass (UP-T3)")
     wait_text(page, ".railkit-events", "First shares revealed together (UP-S5)")
 
-    # Build: a card, a company marked ✔, a legal section; the checklist and the yellow band.
+    # Build: a card, a company marked ✔, a legal section; the checklist and the magenta band.
     cards = page.locator(".railkit-card button")
     for i in range(cards.count()):
         cards.nth(i).click()
@@ -89,14 +89,14 @@ def test_play_flow_offline(voila_server, offline_page):
     else:
         pytest.fail("no track card in hand allows a build")
     page.select_option(".railkit-company select", index=company)
-    wait_text(page, ".railkit-legal", "yellow on the map")
+    wait_text(page, ".railkit-legal", "magenta on the map")
     page.wait_for_function(
         "() => Array.from(document.querySelector('.railkit-section select').options).some(o => o.text.startsWith('✔'))")
     page.select_option(".railkit-section select", index=first_marked(page, ".railkit-section select"))
     wait_text(page, ".railkit-checklist-box", "UP-B2e")
     checklist = page.inner_text(".railkit-checklist-box")
     assert "allowed" in checklist and "not allowed" not in checklist
-    wait_text(page, ".railkit-figure", "legal sections")  # the legend entry of the yellow band
+    wait_text(page, ".railkit-figure", "legal sections")  # the legend entry of the magenta band
     page.wait_for_timeout(400)
     page.screenshot(path=str(ARTIFACTS / "up_play_build.png"), full_page=False)
     page.click(".railkit-build")

@@ -197,3 +197,41 @@ def test_random_situations_are_reproducible():
 
     board = load_board()
     assert random_situation(board, random.Random(5)) == random_situation(board, random.Random(5))
+
+
+def test_a_click_on_a_legal_section_of_the_map_chooses_it(app):
+    """Issue 9 item 2: the map's hit areas carry section ids; a click picks the section like the list."""
+    board = load_board()
+    app.set_choice("BNL", "mountain", None)
+    hits = next(t for t in app.map_view.figure.data if t.name == "section hit areas")
+    assert set(hits.customdata) == set(board.sections)
+    sid = app.legal[0]
+    app.map_clicks.click(sid)
+    assert app.section.value == sid
+    assert "UP-B2e" in text(app.checklist.value)
+    assert any(t.name == "selected section" for t in app.map_view.figure.data)
+    app.map_clicks.click("no such section")  # ignored, no error
+    assert app.section.value == sid and app.message_kind != "error"
+
+
+def test_a_click_on_a_numbered_candidate_ticks_it(app):
+    s = app.exercise.situation
+    first = s.candidates[0]
+    app.exercise.map_clicks.click(first)
+    assert app.exercise.candidate_boxes[0].value is True
+    app.exercise.map_clicks.click(first)
+    assert app.exercise.candidate_boxes[0].value is False
+
+
+def test_exercise_map_holds_every_candidate_and_its_cities(app):
+    """Issue 9 item 8: nothing of the candidates is cut off; numbers sit clear of the names."""
+    app.exercise.draw_map()
+    fig = app.exercise.map.figure
+    (x0, x1), (y0, y1) = fig.layout.xaxis.range, fig.layout.yaxis.range
+    board = load_board()
+    from railkit.ui.unionpacific.basemap import project
+
+    for sid in app.exercise.situation.candidates:
+        for city in (board.sections[sid].a, board.sections[sid].b):
+            x, y = project(board.cities[city].lon, board.cities[city].lat)
+            assert x0 + 100 < x < x1 - 100 and y0 + 60 < y < y1 - 60, city

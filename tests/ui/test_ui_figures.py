@@ -7,8 +7,11 @@ import plotly.graph_objects as go
 import pytest
 
 from railkit.ui.figure_view import FigureView
+from railkit.ui.map_clicks import CSS_CLASS, MapClicks
 from railkit.ui.unionpacific import basemap
-from railkit.ui.unionpacific.board_map import board_figure, section_geometry
+from railkit.ui.unionpacific.basemap import project
+from railkit.ui.unionpacific.board_map import HIT_AREAS, board_figure, section_geometry
+from railkit.ui.unionpacific.map_style import HIGHLIGHT, Box, company_outline, company_symbol, km_per_px
 from railkit.unionpacific import load_board
 
 
@@ -72,11 +75,12 @@ def test_board_figure_draws_sections_spaces_trains_hq_and_highlight():
     trains = trace(fig, "train")
     assert len(trains.x) == 3
     assert list(trains.marker.color).count("#d32f2f") == 1  # the red starting train
-    assert list(trains.marker.symbol).count("square") == 1  # ... on its coloured starting space
+    assert list(trains.customdata) == ["s1", "s1", "s2"]  # each train answers a click with its section
     empty = trace(fig, "empty space")
     assert len(empty.x) == (3 + 2 + 2) - 3
     assert len(trace(fig, "headquarters").x) == 2
     assert list(trace(fig, "city").text) == ["Billings", "Casper", "Denver"]
+    assert sorted(trace(fig, "city names").text) == ["Billings", "Casper", "Denver"]
 
 
 def test_parallel_sections_are_offset_so_both_show():
@@ -97,3 +101,70 @@ def test_real_board_draws():
     fig = board_figure(board, trains_on=starting)
     assert len(trace(fig, "train").x) == sum(len(v) for v in starting.values())
     assert len(trace(fig, "city").x) == len(board.cities)
+
+
+NAMED = ("Denver", "Cheyenne", "Billings", "Sioux Falls", "Kansas City")
+
+
+def test_every_company_has_its_own_shape_and_a_legend_entry():
+    """Issue 9 item 3: shape as well as colour; the legend names every company."""
+    board = load_board()
+    fig = board_figure(board)
+    names = {t.name for t in fig.data}
+    assert {c.name for c in board.companies} <= names
+    symbols = [company_symbol(c.key) for c in board.companies]
+    assert len(set(symbols)) == len(symbols) and "circle" not in symbols  # cities are circles
+    white = next(c for c in board.companies if c.colour == "white")
+    assert company_outline(white.hex) == "#111111"  # a white train has a dark outline
+    band = [int(v) for v in HIGHLIGHT[HIGHLIGHT.index("(") + 1:].split(",")[:3]]
+    for c in board.companies:  # the legal-section band is far from every company colour (yellow above all)
+        rgb = [int(c.hex[i:i + 2], 16) for i in (1, 3, 5)]
+        assert sum((a - b) ** 2 for a, b in zip(band, rgb, strict=True)) ** 0.5 > 120, c.colour
+
+
+def test_city_names_do_not_overlap_each_other_stars_or_trains():
+    """Issue 9 item 3: the names of crowded cities stay readable (boxes computed at the map's size)."""
+    board = load_board()
+    starting = {s.id: list(s.starting) for s in board.sections.values() if s.starting}
+    cities = {n: project(c.lon, c.lat) for n, c in board.cities.items()}
+    for width in (1100, 820):
+        fig = board_figure(board, trains_on=starting, width=width, height=560)
+        scale = km_per_px(fig.layout.xaxis.range, fig.layout.yaxis.range, width - 10, 560 - 130)
+        labels = trace(fig, "city names")
+        boxes = {}
+        for name, x, y in zip(labels.text, labels.x, labels.y, strict=True):
+            w, h = (len(name) * 6.3 + 4) * scale, 14 * scale
+            boxes[name] = Box(x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+        stars = trace(fig, "headquarters")
+        trains = trace(fig, "train")
+        obstacles = [Box(x - r * scale, y - r * scale, x + r * scale, y + r * scale)
+                     for r, points in ((6, zip(stars.x, stars.y, strict=True)), (6, zip(trains.x, trains.y, strict=True)),
+                                       (4.5, cities.values())) for x, y in points]
+        for name in NAMED:
+            others = [b for n, b in boxes.items() if n != name]
+            assert all(boxes[name].overlap(b) == 0 for b in others), (width, name)
+            assert all(boxes[name].overlap(b) == 0 for b in obstacles), (width, name)
+        overlapping = sum(1 for a in boxes.values() for b in boxes.values() if a is not b and a.overlap(b) > 0)
+        assert overlapping == 0, width
+
+
+def test_every_map_carries_the_reconstruction_note_with_a_link_to_the_rulings():
+    fig = board_figure(fake_board())
+    assert any("reconstruction" in a.text and "rulings.ipynb" in a.text for a in fig.layout.annotations)
+
+
+def test_clickable_maps_have_hit_areas_with_section_ids():
+    board = load_board()
+    assert HIT_AREAS not in {t.name for t in board_figure(board).data}
+    hits = trace(board_figure(board, clickable=True), HIT_AREAS)
+    assert set(hits.customdata) == set(board.sections)
+
+
+def test_map_clicks_call_back_with_the_id_every_time():
+    clicks = MapClicks()
+    got = []
+    clicks.on_click(got.append)
+    clicks.click("s1")
+    clicks.click("s1")
+    clicks.box.value = "s2|7"  # what the template's script writes
+    assert got == ["s1", "s1", "s2"] and CSS_CLASS in clicks.box._dom_classes

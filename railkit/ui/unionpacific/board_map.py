@@ -4,14 +4,18 @@
 
 * sections as lines coloured (and dashed) by track type; parallel sections between the same two
   cities are offset sideways so each shows;
-* the train spaces of each section, evenly spaced along it: coloured starting spaces (UP-C3) as
-  squares in the company's colour, neutral spaces as small open circles;
-* trains (``trains_on``: section id -> company keys with a train there, starting trains included) as
-  filled markers in company colours, starting trains on their starting spaces;
-* cities with names, headquarters as stars in the company's colour;
-* ``highlight``: section ids drawn with a wide yellow band underneath (e.g. the legal sections).
+* the train spaces of each section, evenly spaced along it: starting spaces (UP-C3) as open markers
+  in the company's shape and colour, neutral spaces as small open circles;
+* trains (``trains_on``: section id -> company keys with a train there) as filled markers, each company
+  its own shape, colour and outline (``map_style``), and a legend naming every company;
+* cities as dark dots with their names placed clear of each other, of the stars and of the trains
+  (``map_style.place_labels``); headquarters as stars in the company's colour;
+* ``highlight``: section ids drawn with a wide magenta band underneath (e.g. the legal sections);
+* ``clickable``: invisible hit areas along every section whose customdata is the section id (every
+  space and train carries it too), for ``railkit.ui.map_clicks``;
+* a note that the map is a reconstruction, linking the rulings page.
 
-``building_map`` adds what the building lessons need: the selected section as a blue band, numbers on
+``building_map`` adds what the building lessons need: the selected section as a purple band, numbers on
 candidate sections and a zoom onto some sections.
 
 It only reads the board (``railkit.unionpacific.board``): cities, sections, companies, track labels.
@@ -28,6 +32,18 @@ import plotly.graph_objects as go
 
 from railkit.ui.i18n import tr
 from railkit.ui.unionpacific.basemap import basemap_trace, fit_ranges, map_layout, project
+from railkit.ui.unionpacific.map_style import (
+    CITY_FILL,
+    DARK_OUTLINE,
+    HIGHLIGHT,
+    LABEL_FONT_PX,
+    SELECTED,
+    Box,
+    company_outline,
+    company_symbol,
+    km_per_px,
+    place_labels,
+)
 
 # Track type -> (line colour, dash). Dashes keep the types apart for colour-blind learners.
 TRACK_STYLES: Sequence[tuple[str, str]] = (
@@ -38,8 +54,8 @@ TRACK_STYLES: Sequence[tuple[str, str]] = (
     ("#6a1b9a", "longdash"),
 )
 PARALLEL_OFFSET_KM = 28.0
-HIGHLIGHT = "rgba(255, 196, 0, 0.55)"
-SELECTED = "rgba(30, 99, 196, 0.45)"
+HIT_AREAS = "section hit areas"  # trace name the template's click script looks for (with customdata)
+CITY_NAMES = "city names"
 
 
 def _track_style(board: Any) -> dict[str, tuple[str, str]]:
@@ -82,20 +98,107 @@ def space_positions(start: tuple[float, float], end: tuple[float, float], spaces
     return [(ax + (bx - ax) * f, ay + (by - ay) * f) for f in ((j + 1) / (spaces + 1) for j in range(spaces))]
 
 
+def _spaces_and_trains(board: Any, geometry: Mapping[str, tuple[tuple[float, float], tuple[float, float]]],
+                       trains_on: Mapping[str, list[str]]) -> tuple[list[go.Scatter], list[tuple[float, float]]]:
+    """The empty-space and train traces (each point's customdata is its section id) and every space's
+    position (for the label placement)."""
+    companies = {c.key: c for c in board.companies}
+    empty: dict[str, list[Any]] = defaultdict(list)
+    train: dict[str, list[Any]] = defaultdict(list)
+    every: list[tuple[float, float]] = []
+    for sid, section in board.sections.items():
+        points = space_positions(*geometry[sid], section.spaces)
+        every += points
+        on = list(trains_on.get(sid, ()))
+        slots: list[tuple[str | None, str | None]] = []  # (starting company, train company)
+        for key in section.starting:
+            slots.append((key, key if key in on else None))
+            if key in on:
+                on.remove(key)
+        slots += [(None, None)] * (section.spaces - len(slots))
+        for i, key in enumerate(on):  # remaining trains fill the neutral spaces in order
+            index = len(section.starting) + i
+            if index < len(slots):
+                slots[index] = (None, key)
+        name = f"{section.a}–{section.b}"
+        for (x, y), (start_key, train_key) in zip(points, slots, strict=False):
+            if train_key is not None:
+                company = companies.get(train_key)
+                colour = company.hex if company else "#777777"
+                for k, v in (("x", x), ("y", y), ("id", sid), ("colour", colour), ("symbol", company_symbol(train_key)),
+                             ("outline", company_outline(colour)),
+                             ("text", tr("{section}: {company} train", section=name,
+                                         company=company.name if company else train_key))):
+                    train[k].append(v)
+                continue
+            company = companies.get(start_key) if start_key is not None else None
+            for k, v in (("x", x), ("y", y), ("id", sid)):
+                empty[k].append(v)
+            if start_key is not None:  # UP-C3: the starting space, open, in the company's shape and colour
+                empty["symbol"].append(company_symbol(start_key) + "-open")
+                empty["colour"].append(company.hex if company else "#777777")
+                empty["text"].append(tr("{section}: starting space of {company}", section=name,
+                                        company=company.name if company else start_key))
+            else:
+                empty["symbol"].append("circle-open")
+                empty["colour"].append("#6d6d6d")
+                empty["text"].append(tr("{section}: empty neutral space", section=name))
+    traces = []
+    if empty:
+        traces.append(go.Scatter(x=empty["x"], y=empty["y"], mode="markers", name=tr("empty space"),
+                                 marker=dict(size=8, symbol=empty["symbol"], color=empty["colour"], line=dict(width=1.5)),
+                                 text=empty["text"], customdata=empty["id"], hoverinfo="text"))
+    if train:
+        traces.append(go.Scatter(x=train["x"], y=train["y"], mode="markers", name=tr("train"), showlegend=False,
+                                 marker=dict(size=13, symbol=train["symbol"], color=train["colour"],
+                                             line=dict(color=train["outline"], width=1.5)),
+                                 text=train["text"], customdata=train["id"], hoverinfo="text"))
+    return traces, every
+
+
+def company_legend(board: Any) -> list[go.Scatter]:
+    """One legend entry per company: its train marker (shape, colour, outline) and name."""
+    return [go.Scatter(x=[None], y=[None], mode="markers", name=c.name,
+                       marker=dict(size=12, symbol=company_symbol(c.key), color=c.hex,
+                                   line=dict(color=company_outline(c.hex), width=1.5)), hoverinfo="skip")
+            for c in board.companies]
+
+
+def hit_areas(board: Any, geometry: Mapping[str, tuple[tuple[float, float], tuple[float, float]]]) -> go.Scatter:
+    """Invisible wide markers along every section (customdata: its id): a click on a section anywhere
+    near its line reaches ``map_clicks`` (the template's JS sends the id to the kernel)."""
+    xs, ys, ids, hover = [], [], [], []
+    for sid, section in board.sections.items():
+        (ax, ay), (bx, by) = geometry[sid]
+        for f in (0.3, 0.5, 0.7):
+            xs.append(round(ax + (bx - ax) * f, 1))
+            ys.append(round(ay + (by - ay) * f, 1))
+            ids.append(sid)
+            hover.append(tr("{section}: click to choose it", section=f"{section.a}–{section.b}"))
+    return go.Scatter(x=xs, y=ys, mode="markers", name=HIT_AREAS, showlegend=False, customdata=ids, text=hover,
+                      hoverinfo="text", marker=dict(size=22, color="rgba(0,0,0,0)"))
+
+
 def board_figure(
     board: Any,
     trains_on: Mapping[str, Iterable[str]] | None = None,
     highlight: Iterable[str] | None = None,
     title: str | None = None,
     height: int = 620,
+    width: int = 1100,
+    clickable: bool = False,
+    view: tuple[list[float], list[float]] | None = None,
+    avoid: Iterable[tuple[float, float]] = (),
 ) -> go.Figure:
-    """The Union Pacific network on the US basemap (see the module docstring)."""
-    trains_on = {sid: list(keys) for sid, keys in (trains_on or {}).items()}
-    unknown = sorted(set(trains_on) - set(board.sections))
+    """The Union Pacific network on the US basemap (see the module docstring). ``width`` is the map's
+    expected width on screen (pixels), for placing the city names clear of each other; ``clickable``
+    adds the section hit areas; ``view`` (x and y ranges, km) zooms in; city names keep clear of the
+    ``avoid`` points too (e.g. numbered badges)."""
+    trains = {sid: list(keys) for sid, keys in (trains_on or {}).items()}
+    unknown = sorted(set(trains) - set(board.sections))
     if unknown:
         raise KeyError(f"trains_on names sections that are not on the board: {unknown}")
     highlight = [sid for sid in (highlight or ()) if sid in board.sections]
-    companies = {c.key: c for c in board.companies}
     geometry = section_geometry(board)
     styles = _track_style(board)
     fig = go.Figure()
@@ -113,7 +216,7 @@ def board_figure(
 
     # Sections, one trace per track type (one legend entry each).
     for track_type, (colour, dash) in styles.items():
-        xs, ys, hover = [], [], []
+        xs, ys, hover, ids = [], [], [], []
         for sid, section in board.sections.items():
             if section.track_type != track_type:
                 continue
@@ -123,60 +226,15 @@ def board_figure(
             text = tr("{section} ({track}, {spaces} spaces)", section=f"{section.a}–{section.b}",
                       track=_label(board, track_type), spaces=section.spaces)
             hover += [text, text, text, None]
+            ids += [sid, sid, sid, None]
         if xs:
             fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=colour, width=3, dash=dash),
-                                     name=_label(board, track_type), text=hover, hoverinfo="text"))
+                                     name=_label(board, track_type), text=hover, customdata=ids, hoverinfo="text"))
 
-    # Spaces and trains.
-    empty_x, empty_y, empty_text, empty_symbol, empty_line = [], [], [], [], []
-    train_x, train_y, train_text, train_colour, train_symbol = [], [], [], [], []
-    for sid, section in board.sections.items():
-        points = space_positions(*geometry[sid], section.spaces)
-        on = list(trains_on.get(sid, ()))
-        slots: list[tuple[str | None, str | None]] = []  # (starting company, train company)
-        for key in section.starting:
-            slots.append((key, key if key in on else None))
-            if key in on:
-                on.remove(key)
-        slots += [(None, None)] * (section.spaces - len(slots))
-        for i, key in enumerate(on):  # remaining trains fill the neutral spaces in order
-            index = len(section.starting) + i
-            if index < len(slots):
-                slots[index] = (None, key)
-        name = f"{section.a}–{section.b}"
-        for (x, y), (start_key, train_key) in zip(points, slots, strict=False):
-            if train_key is not None:
-                company = companies.get(train_key)
-                train_x.append(x)
-                train_y.append(y)
-                train_colour.append(company.hex if company else "#777777")
-                train_symbol.append("square" if start_key else "circle")
-                train_text.append(tr("{section}: {company} train", section=name,
-                                     company=company.name if company else train_key))
-            else:
-                empty_x.append(x)
-                empty_y.append(y)
-                if start_key is not None:
-                    company = companies.get(start_key)
-                    empty_symbol.append("square-open")
-                    empty_line.append(company.hex if company else "#777777")
-                    empty_text.append(tr("{section}: starting space of {company}", section=name,
-                                         company=company.name if company else start_key))
-                else:
-                    empty_symbol.append("circle-open")
-                    empty_line.append("#6d6d6d")
-                    empty_text.append(tr("{section}: empty neutral space", section=name))
-    if empty_x:
-        fig.add_trace(go.Scatter(x=empty_x, y=empty_y, mode="markers", name=tr("empty space"),
-                                 marker=dict(size=8, symbol=empty_symbol, color=empty_line, line=dict(width=1.5)),
-                                 text=empty_text, hoverinfo="text"))
-    if train_x:
-        fig.add_trace(go.Scatter(x=train_x, y=train_y, mode="markers", name=tr("train"),
-                                 marker=dict(size=11, symbol=train_symbol, color=train_colour,
-                                             line=dict(color="#222222", width=1.2)),
-                                 text=train_text, hoverinfo="text"))
+    space_traces, spaces = _spaces_and_trains(board, geometry, trains)
+    fig.add_traces(space_traces)
 
-    # Headquarters (stars in company colours, several at one city spread around it), then cities.
+    # Headquarters: stars in company colours, up and to the right of the city (several spread around it).
     hq: dict[str, list[Any]] = defaultdict(list)
     for company in board.companies:
         if getattr(company, "headquarters", None) in board.cities:
@@ -194,57 +252,112 @@ def board_figure(
     if hq_x:
         fig.add_trace(go.Scatter(x=hq_x, y=hq_y, mode="markers", name=tr("headquarters"),
                                  marker=dict(symbol="star", size=15, color=hq_colour,
-                                             line=dict(color="#222222", width=1)),
+                                             line=dict(color=DARK_OUTLINE, width=1)),
                                  text=hq_text, hoverinfo="text"))
     city_points = {name: project(c.lon, c.lat) for name, c in board.cities.items()}
     fig.add_trace(go.Scatter(
         x=[p[0] for p in city_points.values()], y=[p[1] for p in city_points.values()],
-        mode="markers+text", text=list(city_points), textposition="top center",
-        textfont=dict(size=11, color="#222222"), name=tr("city"),
-        marker=dict(size=9, color="white", line=dict(color="#222222", width=1.5)),
-        hovertext=list(city_points), hoverinfo="text",
+        mode="markers", text=list(city_points), name=tr("city"),
+        marker=dict(size=8, color=CITY_FILL, line=dict(color="white", width=1.5)), hoverinfo="text",
     ))
-    x_range, y_range = fit_ranges(city_points.values())
+    if clickable:
+        fig.add_trace(hit_areas(board, geometry))
+    fig.add_traces(company_legend(board))
+    train_points = list(zip(space_traces[-1].x, space_traces[-1].y, strict=True)) if trains else []
+    key = (tuple(city_points.items()), tuple(train_points), width, height, repr(view), tuple(avoid := list(avoid)))
+    if key not in _LABELS:  # a new selection or highlight keeps the names where they were
+        if len(_LABELS) > 32:
+            _LABELS.clear()
+        _LABELS[key] = _frame_labels(city_points, list(zip(hq_x, hq_y, strict=True)) + avoid, spaces, train_points,
+                                     width, height, view)
+    boxes, x_range, y_range = _LABELS[key]
+    fig.add_trace(label_trace(boxes))
     map_layout(fig, x_range, y_range, height=height)
+    fig.update_layout(legend=dict(font=dict(size=12), entrywidth=0),
+                      annotations=[reconstruction_note()])
     if title:
         fig.update_layout(title=dict(text=title, x=0.01, font=dict(size=16)))
     return fig
 
 
+_LABELS: dict[Any, tuple[dict[str, Box], list[float], list[float]]] = {}
+
+
+def _frame_labels(city_points: Mapping[str, tuple[float, float]], stars: list[tuple[float, float]],
+                  spaces: list[tuple[float, float]], trains: list[tuple[float, float]], width: int, height: int,
+                  view: tuple[list[float], list[float]] | None) -> tuple[dict[str, Box], list[float], list[float]]:
+    """The city names' boxes and the axis ranges that show them all (or ``view``)."""
+    x_range, y_range = view or fit_ranges(city_points.values())
+    plot_h = height - 45 - 85  # title, margins and the legend under the map (three rows)
+    for _ in range(4):  # the frame grows to hold the names, which shrinks the map: place them again
+        scale = km_per_px(x_range, y_range, width - 10, plot_h)
+        boxes = place_labels(city_points, scale, stars=stars, spaces=spaces, trains=trains)
+        if view is not None:
+            break
+        framed = fit_ranges([p for b in boxes.values() for p in ((b.x0, b.y0), (b.x1, b.y1))], pad=0.01)
+        done = km_per_px(*framed, width - 10, plot_h) <= scale * 1.001  # the names fit at this scale
+        x_range, y_range = framed
+        if done:
+            break
+    return boxes, list(x_range), list(y_range)
+
+
+def label_trace(boxes: Mapping[str, Box]) -> go.Scatter:
+    """The city names, each centred in the box ``place_labels`` chose for it."""
+    return go.Scatter(x=[round(b.centre[0], 1) for b in boxes.values()], y=[round(b.centre[1], 1) for b in boxes.values()],
+                      mode="text", text=list(boxes), name=CITY_NAMES, showlegend=False, hoverinfo="skip",
+                      textfont=dict(size=LABEL_FONT_PX, color="#1a1a1a", shadow="0 0 2px #ffffff, 0 0 3px #ffffff"))
+
+
+def reconstruction_note() -> dict[str, Any]:
+    """The note every UP map carries: the board is reconstructed, the rulings page says how."""
+    text = tr("The map is a reconstruction — see the {link}",
+              link="<a href='rulings.ipynb' target='_blank'>" + tr("rulings page") + "</a>")
+    return dict(text=text, xref="paper", yref="paper", x=0.0, y=0.0, xanchor="left", yanchor="bottom",
+                showarrow=False, font=dict(size=12, color="#444444"), bgcolor="rgba(255,255,255,0.8)")
+
+
+def focus_view(board: Any, sections: Sequence[str]) -> tuple[list[float], list[float]]:
+    """x and y ranges (km) around ``sections`` with room for their cities' names, a few states wide."""
+    geometry = section_geometry(board)
+    points = [p for sid in sections if sid in geometry for p in geometry[sid]]
+    xs_, ys_ = [p[0] for p in points], [p[1] for p in points]
+    cx, cy = (min(xs_) + max(xs_)) / 2, (min(ys_) + max(ys_)) / 2
+    half_w = max((max(xs_) - min(xs_)) * 0.5 + 260.0, 520.0)
+    half_h = max((max(ys_) - min(ys_)) * 0.5 + 170.0, 340.0)
+    return [cx - half_w, cx + half_w], [cy - half_h, cy + half_h]
+
+
 def building_map(board: Any, trains_on: Mapping[str, Sequence[str]], highlight: Sequence[str] = (),
                  selected: str | None = None, numbered: Sequence[str] = (), title: str | None = None,
-                 highlight_name: str | None = None, height: int = 600, focus: Sequence[str] = ()) -> go.Figure:
-    """``board_figure`` plus the selected section as a blue band, numbers on candidate sections
-    (``numbered``), and a zoom onto the ``focus`` sections."""
-    fig = board_figure(board, trains_on=trains_on, highlight=highlight, title=title, height=height)
+                 highlight_name: str | None = None, height: int = 600, focus: Sequence[str] = (),
+                 width: int = 1100, clickable: bool = False) -> go.Figure:
+    """``board_figure`` plus the selected section as a purple band, numbers on candidate sections
+    (``numbered``, badges beside the middle of the line, clear of the city names), and a zoom onto
+    the ``focus`` sections."""
+    geometry = section_geometry(board)
+    badges = []
+    for sid in numbered:
+        (ax, ay), (bx, by) = geometry[sid]
+        badges.append(((ax + bx) / 2, (ay + by) / 2))
+    view = focus_view(board, focus) if focus else None
+    fig = board_figure(board, trains_on=trains_on, highlight=highlight, title=title, height=height, width=width,
+                       clickable=clickable, view=view, avoid=badges)
     if highlight_name:  # board_figure always calls its highlight band “legal sections”
         for trace in fig.data:
             if trace.name == tr("legal sections"):
                 trace.name = highlight_name
-    geometry = section_geometry(board)
     if selected is not None and selected in board.sections:
         (ax, ay), (bx, by) = geometry[selected]
         band = go.Scatter(x=[ax, bx], y=[ay, by], mode="lines", line=dict(color=SELECTED, width=22),
                           name=tr("selected section"), hoverinfo="skip")
         fig.add_trace(band)
         fig.data = (fig.data[0], fig.data[-1], *fig.data[1:-1])  # under the sections, above the basemap
-    if focus:
-        points = [p for sid in focus if sid in geometry for p in geometry[sid]]
-        xs_, ys_ = [p[0] for p in points], [p[1] for p in points]
-        cx, cy = (min(xs_) + max(xs_)) / 2, (min(ys_) + max(ys_)) / 2
-        half_w = max((max(xs_) - min(xs_)) * 0.65, 450.0)  # km; at least a few states wide
-        half_h = max((max(ys_) - min(ys_)) * 0.65, 300.0)
-        fig.update_layout(xaxis_range=[cx - half_w, cx + half_w], yaxis_range=[cy - half_h, cy + half_h])
     if numbered:
-        xs, ys, labels, hover = [], [], [], []
-        for i, sid in enumerate(numbered, 1):
-            (ax, ay), (bx, by) = geometry[sid]
-            xs.append((ax + bx) / 2)
-            ys.append((ay + by) / 2)
-            labels.append(str(i))
-            hover.append(f"{i}: {board.sections[sid].name}")
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="markers+text", text=labels, hovertext=hover,
-                                 hoverinfo="text", textfont=dict(size=13, color="white"),
-                                 marker=dict(size=24, color="#1e63c4", line=dict(color="white", width=2)),
+        hover = [f"{i}: {board.sections[sid].name}" for i, sid in enumerate(numbered, 1)]
+        fig.add_trace(go.Scatter(x=[b[0] for b in badges], y=[b[1] for b in badges], mode="markers+text",
+                                 text=[str(i) for i in range(1, len(numbered) + 1)], hovertext=hover,
+                                 hoverinfo="text", textfont=dict(size=12, color="white"), customdata=list(numbered),
+                                 marker=dict(size=20, color="#1e63c4", line=dict(color="white", width=2)),
                                  name=tr("candidate number")))
     return fig

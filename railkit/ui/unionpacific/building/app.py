@@ -21,8 +21,9 @@ from collections.abc import Iterable
 import ipywidgets as widgets
 
 from railkit.ui.app import App, InputError, guarded, legend_html
-from railkit.ui.figure_view import FigureView
+from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.i18n import tr
+from railkit.ui.map_clicks import MapClicks
 from railkit.ui.unionpacific.board_map import building_map
 from railkit.ui.unionpacific.building.exercise import ExercisePanel
 from railkit.ui.unionpacific.building.position import (
@@ -44,7 +45,8 @@ from railkit.ui.unionpacific.common import (
 from railkit.ui.widgets import html_box, row
 from railkit.unionpacific import TRACK_TYPES, PlacementExplanation, explain_placement, legal_sections, load_board, placement_error
 
-MAP_HEIGHT = 600
+MAP_HEIGHT = 560
+MAP_WIDTH = 820  # on screen, beside the pickers (for placing the city names)
 
 
 # -- the app ----------------------------------------------------------------------------------
@@ -86,14 +88,14 @@ class BuildingApp(App):
         wide = {"description_width": "110px"}
         self.company = widgets.Dropdown(options=self._company_options(tr("— pick a company —")), value=None,
                                         description=tr("Company"), style=wide,
-                                        layout=widgets.Layout(width="460px"))
+                                        layout=widgets.Layout(width="430px"))
         self.card = widgets.ToggleButtons(
             options=[(card_label(self.board, c), c) for c in TRACK_CARDS], value=None,
             description=tr("Track card"), style={**wide, "button_width": "118px"},
             tooltips=[tr("Play a {card} card (UP-B1)", card=card_label(self.board, c)) for c in TRACK_CARDS],
         )
         self.section = widgets.Dropdown(options=self._section_options(), value=None, description=tr("Section"),
-                                        style=wide, layout=widgets.Layout(width="460px"))
+                                        style=wide, layout=widgets.Layout(width="430px"))
         self.company.add_class("railkit-company")
         self.card.add_class("railkit-card")
         self.section.add_class("railkit-section")
@@ -119,16 +121,20 @@ class BuildingApp(App):
         self.company_info = html_box("railkit-company-info")
         self.legal_html = html_box("railkit-legal")
         self.checklist = html_box("railkit-checklist-box")
-        self.map_view = FigureView()
+        self.map_view = FigureView(ROW_MAP, flex="1 1 620px", min_width="0")
+        self.map_clicks = MapClicks()  # next to the map: the template's script finds it from the plot
+        self.map_clicks.on_click(self.on_map_click)
         presets = row([widgets.HTML(f"<b>{tr('Rulebook examples')}:</b>"), *self.preset_buttons.values()])
+        controls = widgets.VBox([
+            self.company, self.company_info, self.card, self.legal_html, self.section,
+            row([self.place_button, self.undo_button, self.reset_button]), self.checklist, self.map_clicks.widget,
+        ], layout=widgets.Layout(flex="0 0 440px", min_width="0"))
+        # The map beside the pickers, so the legal sections stay in view while choosing (wraps below
+        # them on a narrow screen).
         return widgets.VBox([
             presets,
-            row([self.company, self.company_info]),
-            self.card,
-            self.legal_html,
-            row([self.section, self.place_button, self.undo_button, self.reset_button]),
-            self.checklist,
-            self.map_view.widget,
+            widgets.HBox([controls, self.map_view.widget],
+                         layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", grid_gap="10px")),
         ])
 
     def _legend_html(self) -> str:
@@ -137,15 +143,17 @@ class BuildingApp(App):
             (tr("Company"), tr("whose train to place; any player may build for any company (UP-B2)")),
             (tr("Track card"), tr("the card played from your hand: it sets the track type, General matches any "
                                   "(UP-B1, UP-B2a)")),
-            (tr("Yellow band on the map"), tr("the sections where the company's train may go with that card")),
-            (tr("Section"), tr("any section; ✔ marks the legal ones. The checklist below shows UP-B2a–f for it, "
-                               "and the map shows it as a blue band")),
+            (tr("Magenta band on the map"), tr("the sections where the company's train may go with that card")),
+            (tr("Section"), tr("click a section on the map, or pick it from the list (✔ marks the legal ones; "
+                               "in JupyterLab only the list works). The checklist shows UP-B2a–f for it, "
+                               "and the map shows it as a purple band")),
             (tr("Place a train"), tr("puts the train on the section if the engine allows it; otherwise the "
                                      "message names the rule that fails and nothing changes")),
             (tr("Undo / Reset board"), tr("take back your last train / go back to the starting trains (UP-S1)")),
-            (tr("Map"), tr("lines are sections, coloured and dashed by track type; circles are empty spaces, "
-                           "squares starting spaces, filled markers trains, stars headquarters. Drag to pan, "
-                           "scroll to zoom, hover for names")),
+            (tr("Map"), tr("lines are sections, coloured and dashed by track type; small circles are empty "
+                           "spaces, open shapes starting spaces, filled shapes trains (each company its own shape "
+                           "and colour, see the map's legend), stars headquarters, dark dots cities. Drag to pan, "
+                           "scroll to zoom, hover for names. The map is a reconstruction: see the rulings page")),
             (tr("Exercise"), tr("tick every candidate section where the train may go, then Check; "
                                 "New situation deals another")),
         ]
@@ -191,7 +199,7 @@ class BuildingApp(App):
         elif self.legal:
             names = ", ".join(html.escape(board.sections[s].name) for s in self.legal)
             self.legal_html.value = tr(
-                "<b>{n} legal sections</b> for the {company} with a {card} card (yellow on the map): {names}.",
+                "<b>{n} legal sections</b> for the {company} with a {card} card (magenta on the map, click one): {names}.",
                 n=len(self.legal), company=html.escape(board.company(company).name),
                 card=html.escape(card_label(board, card).lower()), names=names)
         else:
@@ -222,7 +230,7 @@ class BuildingApp(App):
             title = (tr("The board: starting trains (UP-S1)") if not placed
                      else tr("The board: starting trains and {n} placed by you", n=placed))
         self.map_view.show(building_map(self.board, self.trains_on, self.highlighted, self.section.value,
-                                        title=title))
+                                        title=title, height=MAP_HEIGHT, width=MAP_WIDTH, clickable=True))
 
     # ------------------------------------------------------------------ callbacks: sandbox
     @guarded
@@ -232,6 +240,13 @@ class BuildingApp(App):
         self.refresh()
         if self.company.value is not None and self.card.value is not None:
             self.clear_message()
+
+    @guarded
+    def on_map_click(self, section_id: str) -> None:
+        """A section clicked on the map: chosen as if picked from the list."""
+        if section_id not in self.board.sections:
+            return
+        self.section.value = section_id  # on_section refreshes the checklist and the map
 
     @guarded
     def on_section(self) -> None:

@@ -14,15 +14,17 @@ from collections.abc import Iterable
 import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, guarded
-from railkit.ui.figure_view import FigureView
+from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.i18n import tr
+from railkit.ui.map_clicks import MapClicks
 from railkit.ui.unionpacific.board_map import building_map
 from railkit.ui.unionpacific.building.position import Situation, random_situation, rulebook_situation, why_text
 from railkit.ui.unionpacific.common import card_label, company_html, section_label
 from railkit.ui.widgets import button, html_box, row
 from railkit.unionpacific import TRACK_TYPES, Board
 
-EXERCISE_MAP_HEIGHT = 480
+EXERCISE_MAP_HEIGHT = 520
+EXERCISE_MAP_WIDTH = 680  # on screen, beside the candidates (for placing the city names)
 
 
 class ExercisePanel(Panel):
@@ -48,12 +50,15 @@ class ExercisePanel(Panel):
         self.new_button.on_click(lambda _b: self.on_new_situation())
         self.feedback = html_box("railkit-exercise-feedback")
         self.score_html = html_box()
-        self.map = FigureView(flex="1 1 560px", min_width="0")
-        answer = widgets.VBox([self.candidate_box, row([self.check_button, self.new_button]), self.score_html],
-                              layout=widgets.Layout(flex="0 0 400px"))
+        self.map = FigureView(ROW_MAP, flex="1 1 600px", min_width="0")
+        self.map_clicks = MapClicks()  # a click on a numbered section ticks or unticks it
+        self.map_clicks.on_click(self.on_map_click)
+        answer = widgets.VBox([self.candidate_box, row([self.check_button, self.new_button]), self.score_html,
+                               self.map_clicks.widget], layout=widgets.Layout(flex="0 1 380px", min_width="0"))
         self.widget = widgets.VBox([
             self.intro,
-            widgets.HBox([answer, self.map.widget], layout=widgets.Layout(align_items="flex-start")),
+            widgets.HBox([answer, self.map.widget],
+                         layout=widgets.Layout(align_items="flex-start", flex_flow="row wrap", grid_gap="10px")),
             self.feedback,
         ])
         self.set_situation(rulebook_situation(board))
@@ -78,8 +83,9 @@ class ExercisePanel(Panel):
         facts = tr("Its headquarters is {hq}; it may build on {kinds}; {left} trains are left in its supply.",
                    hq=html.escape(company.headquarters), kinds=html.escape(kinds),
                    left=situation.supply.get(situation.company, 0))
-        task = tr("Tick every numbered section where the train may go now (at least one may), then press Check. "
-                  "The map shows the trains already on the board.")
+        task = tr("Tick every numbered section where the train may go now (at least one may) — in the list "
+                  "or by clicking its number on the map — then press Check. The map shows the trains already "
+                  "on the board.")
         self.intro.value = f"<p><b>{tr('Which placements are legal?')}</b> {play} {facts}</p>{note}<p>{task}</p>"
         self.feedback.value = ""
         self.drawn = False
@@ -89,11 +95,11 @@ class ExercisePanel(Panel):
         if s is None:
             return
         show = sorted(s.legal, key=s.candidates.index) if self.checked else []
-        title = (tr("Candidates, with the legal ones in yellow") if self.checked
+        title = (tr("Candidates, with the legal ones in magenta") if self.checked
                  else tr("The numbered sections are the candidates"))
         self.map.show(building_map(self.board, s.trains_on, highlight=show, numbered=s.candidates, title=title,
                                    highlight_name=tr("legal candidates"), height=EXERCISE_MAP_HEIGHT,
-                                   focus=s.candidates))
+                                   width=EXERCISE_MAP_WIDTH, focus=s.candidates))
         self.drawn = True
 
     def show_tab(self) -> None:
@@ -108,6 +114,14 @@ class ExercisePanel(Panel):
         self.draw_map()
         self.clear_message()
         return situation
+
+    @guarded
+    def on_map_click(self, section_id: str) -> None:
+        """A numbered section clicked on the map: its box is ticked (or unticked)."""
+        if self.situation is None or section_id not in self.situation.candidates:
+            return
+        box = self.candidate_boxes[self.situation.candidates.index(section_id)]
+        box.value = not box.value
 
     def tick(self, sections: Iterable[str]) -> None:
         """Tick exactly ``sections`` among the candidates (for tests)."""

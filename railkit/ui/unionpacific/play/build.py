@@ -2,8 +2,9 @@
 checklist and the map, as one panel.
 
 The pickers offer what the engine's ``legal_actions`` allow: ✔ marks the companies with a legal section
-for the chosen card and lists the legal sections first; the map lights them up (yellow) with the chosen
-section (blue), and the checklist is the engine's ``explain_placement`` for the chosen section. The map
+for the chosen card and lists the legal sections first; the map lights them up (magenta) with the chosen
+section (purple); a click on a section of the map chooses it (``map_clicks``, Voila only), and the
+checklist is the engine's ``explain_placement`` for the chosen section. The map
 is redrawn only when what it shows has changed.
 """
 
@@ -17,8 +18,9 @@ from typing import Any
 import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, guarded
-from railkit.ui.figure_view import FigureView
+from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.i18n import tr
+from railkit.ui.map_clicks import MapClicks
 from railkit.ui.unionpacific.board_map import building_map
 from railkit.ui.unionpacific.common import card_label, checklist_html, section_label
 from railkit.ui.unionpacific.play.screen import Screen
@@ -26,6 +28,7 @@ from railkit.ui.widgets import button, choose, html_box, set_options, set_value
 from railkit.unionpacific import Board, Build
 
 MAP_HEIGHT = 560
+MAP_WIDTH = 820  # on screen, beside the build controls (``screen.play_columns``), for placing city names
 WIDE = {"description_width": "110px"}
 
 
@@ -60,9 +63,11 @@ class BuildPanel(Panel):
                                    tr("Play the card and place the train (UP-B1, UP-B2)"), None)
         self.build_button.on_click(lambda _b: self.on_build())
         self.checklist = html_box("railkit-checklist-box")
-        self.map_view = FigureView()
+        self.map_view = FigureView(ROW_MAP)  # fixed size: it may sit in a row beside the controls
+        self.map_clicks = MapClicks()
+        self.map_clicks.on_click(self.on_map_click)
         self.widget = widgets.VBox([self.card, self.company, self.hint, self.section, self.build_button,
-                                    self.checklist])
+                                    self.checklist, self.map_clicks.widget])
 
     # -- filling --------------------------------------------------------------------------------
     def fill(self, builds: list[Build], track: Mapping[str, int], fresh: bool) -> None:
@@ -123,7 +128,7 @@ class BuildPanel(Panel):
             hint = (tr("With this card, ✔ companies have legal sections ({n} placements in all).", n=n) if n
                     else tr("This card fits no legal section for any company: pick another card."))
         elif legal:
-            hint = tr("<b>{n} legal sections</b> (yellow on the map, ✔ first in the list).", n=len(legal))
+            hint = tr("<b>{n} legal sections</b> (magenta on the map: click one, or pick it ✔ in the list).", n=len(legal))
         else:
             hint = tr("<b>No legal section</b> for this company with this card: pick a section to see why.")
         set_value(self.hint, hint)
@@ -135,7 +140,7 @@ class BuildPanel(Panel):
 
     def draw_map(self, screen: Screen) -> None:
         """The board; while the learner builds, the legal sections for the chosen card and company
-        (yellow) and the chosen section (blue)."""
+        (magenta) and the chosen section (purple); then the sections answer clicks."""
         v = screen.view
         trains = v["trains_on"]
         building = self.building and screen.may_act and screen.phase == "action"
@@ -150,12 +155,13 @@ class BuildPanel(Panel):
             title = tr("The board at the end of the game")
         else:
             title = tr("The board, turn {n}", n=v["turn"]) if v["turn"] else tr("The board: starting trains (UP-S1)")
-        key = (json.dumps(trains, sort_keys=True), tuple(highlight), selected, title)
+        key = (json.dumps(trains, sort_keys=True), tuple(highlight), selected, title, building)
         if key == self._map_key:
             return
         self._map_key = key
         self.map_view.show(building_map(self.board, trains, highlight, selected, title=title,
-                                        highlight_name=tr("legal sections"), height=MAP_HEIGHT))
+                                        highlight_name=tr("legal sections"), height=MAP_HEIGHT, width=MAP_WIDTH,
+                                        clickable=building))
 
     # -- callbacks ------------------------------------------------------------------------------
     @guarded
@@ -163,6 +169,13 @@ class BuildPanel(Panel):
         if self._quiet or self.screen is None or not self.screen.may_act:
             return
         self.refresh(self.screen, self.building)
+
+    @guarded
+    def on_map_click(self, section_id: str) -> None:
+        """A section clicked on the map while building: chosen as if picked from the list."""
+        if self.screen is None or not self.building or section_id not in self.board.sections:
+            return
+        self.section.value = section_id  # on_choice refreshes the checklist and the map
 
     def on_build(self) -> bool | None:
         return self.act(self._build_action)

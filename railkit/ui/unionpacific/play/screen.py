@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import ipywidgets as widgets
+
 from railkit.session import Session
 from railkit.unionpacific import UnionPacificGame
 
@@ -43,3 +45,20 @@ class Screen:
     def may_act(self) -> bool:
         """The move controls show: a human is to act and (hot seat) has shown their hand."""
         return self.session.may_act
+
+
+def play_columns(hand: widgets.Widget, moves: widgets.Widget, board_map: widgets.Widget,
+                 table: widgets.Widget, events: widgets.Widget) -> widgets.Box:
+    """The play lesson's main area: the hand and the move controls on the left, the map beside them so
+    the legal sections stay in view while choosing, the players' table and the latest moves below. On a
+    narrow screen the map wraps below the controls. The map is a fixed-size figure (``ROW_MAP``)."""
+    left = widgets.VBox([hand, moves], layout=widgets.Layout(flex="0 1 500px", min_width="0"))
+    board_map.layout.flex = "1 1 560px"
+    board_map.layout.min_width = "0"
+    top = widgets.HBox([left, board_map], layout=widgets.Layout(align_items="flex-start", flex_flow="row wrap",
+                                                                grid_gap="12px"))
+    below = widgets.HBox([table, events], layout=widgets.Layout(align_items="flex-start", flex_flow="row wrap",
+                                                                grid_gap="12px"))
+    table.layout.flex = "1 1 560px"
+    events.layout.flex = "1 1 380px"
+    return widgets.VBox([top, below])

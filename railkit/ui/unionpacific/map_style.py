@@ -1,0 +1,133 @@
+"""How the Union Pacific map tells things apart: company markers, highlight colours, city labels.
+
+* Each company's trains have their own marker shape as well as colour, so colour-blind learners (and
+  a projector that washes colours out) still tell them apart; light colours get a dark outline, so the
+  white Chicago Lake Shore trains never look like the (dark, round) city markers.
+* The legal-section highlight is a magenta that no company colour comes near (the Sacramento Gold
+  Rush trains are yellow; a yellow band would swallow them).
+* City names are placed around their city marker where they cover nothing: ``place_labels`` tries
+  eight positions per city and keeps the one that overlaps the fewest other names, stars, cities and
+  train spaces, at the map's size on screen (a zoom-in only spreads things apart).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+# Company key -> marker symbol (plotly names). Unknown companies fall back to a circle.
+COMPANY_SYMBOLS: Mapping[str, str] = {
+    "EPRG": "triangle-up",
+    "BNL": "diamond",
+    "SGR": "hexagon",
+    "DM": "square",
+    "SFRB": "triangle-down",
+    "CLS": "cross",
+    "PSL": "pentagon",
+    "KCCL": "hourglass",
+    "SPS": "bowtie",
+    "PAS": "star-diamond",
+}
+DARK_OUTLINE = "#111111"
+LIGHT_OUTLINE = "#ffffff"
+HIGHLIGHT = "rgba(214, 0, 160, 0.38)"  # legal sections: magenta, shared by no company colour
+SELECTED = "rgba(110, 0, 150, 0.60)"  # the chosen section: a darker, wider purple band
+CITY_FILL = "#3a3a3a"
+LABEL_FONT_PX = 11
+CHAR_PX = 6.3  # average width of a character at LABEL_FONT_PX (sans-serif)
+LINE_PX = 14.0
+
+
+def company_symbol(key: str) -> str:
+    return COMPANY_SYMBOLS.get(key, "circle")
+
+
+def _luminance(hex_colour: str) -> float:
+    h = hex_colour.lstrip("#")
+    r, g, b = (int(h[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def company_outline(hex_colour: str) -> str:
+    """A dark outline around light markers, a white one around dark markers (black, dark blue)."""
+    return DARK_OUTLINE if _luminance(hex_colour) > 0.25 else LIGHT_OUTLINE
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned box in map kilometres."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def overlap(self, other: Box) -> float:
+        w = min(self.x1, other.x1) - max(self.x0, other.x0)
+        h = min(self.y1, other.y1) - max(self.y0, other.y0)
+        return w * h if w > 0 and h > 0 else 0.0
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2
+
+
+def km_per_px(x_range: Sequence[float], y_range: Sequence[float], width_px: float, height_px: float) -> float:
+    """Kilometres per screen pixel of a map with equal axis scales (the larger of the two fits)."""
+    return max((x_range[1] - x_range[0]) / width_px, (y_range[1] - y_range[0]) / height_px)
+
+
+# (dx, dy) direction of the label from its city, in order of preference.
+_POSITIONS = ((0, 1), (1, 0), (-1, 0), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1))
+
+
+def _label_box(x: float, y: float, text: str, direction: tuple[int, int], scale: float) -> Box:
+    w, h = (len(text) * CHAR_PX + 4) * scale, LINE_PX * scale
+    gap = 7 * scale  # clear of the city marker
+    dx, dy = direction
+    cx = x + dx * (gap + w / 2) if dx else x
+    cy = y + dy * (gap + h / 2) if dy else y
+    if dx and dy:  # diagonal: tuck the label's corner next to the marker
+        cx, cy = x + dx * (gap * 0.7 + w / 2), y + dy * (gap * 0.7 + h / 2)
+    return Box(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+
+
+def _dot(x: float, y: float, radius_px: float, scale: float) -> Box:
+    r = radius_px * scale
+    return Box(x - r, y - r, x + r, y + r)
+
+
+def place_labels(cities: Mapping[str, tuple[float, float]], scale: float,
+                 stars: Iterable[tuple[float, float]] = (), spaces: Iterable[tuple[float, float]] = (),
+                 trains: Iterable[tuple[float, float]] = ()) -> dict[str, Box]:
+    """City name -> the box of its label (kilometres), placed greedily, most crowded city first.
+
+    ``scale`` is km per pixel on screen; ``stars`` (headquarters, badges), city markers and ``trains``
+    are hard obstacles, empty ``spaces`` soft ones."""
+    hard = ([_dot(x, y, 9, scale) for x, y in stars] + [_dot(x, y, 5, scale) for x, y in cities.values()]
+            + [_dot(x, y, 7, scale) for x, y in trains])
+    soft = [_dot(x, y, 5, scale) for x, y in spaces]
+    reach = 90 * scale
+
+    def crowd(name: str) -> int:
+        x, y = cities[name]
+        return sum(1 for ox, oy in cities.values() if abs(ox - x) < reach and abs(oy - y) < reach)
+
+    placed: dict[str, Box] = {}
+    for name in sorted(cities, key=lambda n: (-crowd(n), n)):
+        x, y = cities[name]
+        near = (len(name) * CHAR_PX + 40) * scale  # only what a label of this city could touch
+        close = [b for b in hard if abs(b.x0 - x) < near and abs(b.y0 - y) < near]
+        loose = [b for b in soft if abs(b.x0 - x) < near and abs(b.y0 - y) < near]
+        neighbours = [b for b in placed.values() if abs(b.x0 - x) < 2 * near and abs(b.y0 - y) < near]
+        best: tuple[float, Box] | None = None
+        for rank, direction in enumerate(_POSITIONS):
+            box = _label_box(x, y, name, direction, scale)
+            cost = (100 * sum(box.overlap(b) for b in neighbours)
+                    + 30 * sum(box.overlap(b) for b in close)
+                    + 8 * sum(box.overlap(b) for b in loose)) / (scale * scale) + rank
+            if best is None or cost < best[0]:
+                best = (cost, box)
+        assert best is not None
+        placed[name] = best[1]
+    return placed

@@ -1,0 +1,96 @@
+"""Real browser, offline, 1366×768 (issue 9 items 2, 3, 4, 8): the building lesson's map beside the
+pickers; a click on a legal section of the map chooses it in the list (the template's plotly_click
+script → the hidden ``railkit-map-click`` box → the kernel); the company legend and the reconstruction
+note are on the map; a click on a numbered candidate ticks it in the exercise."""
+
+import pytest
+from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idle
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+
+# Page position of the first hit area of a section (plotly's own axis conversions).
+POINT_JS = """([selector, sid]) => {
+  const gd = document.querySelector(selector);
+  const trace = gd.data.find(t => t.name === 'section hit areas');
+  const i = trace.customdata.indexOf(sid);
+  const fl = gd._fullLayout, box = gd.getBoundingClientRect();
+  return [box.left + fl._size.l + fl.xaxis.l2p(trace.x[i + 1]), box.top + fl._size.t + fl.yaxis.l2p(trace.y[i + 1])];
+}"""
+CANDIDATE_JS = """([selector, n]) => {
+  const gd = document.querySelector(selector);
+  const trace = gd.data.find(t => t.name === 'candidate number');
+  const fl = gd._fullLayout, box = gd.getBoundingClientRect();
+  return [box.left + fl._size.l + fl.xaxis.l2p(trace.x[n]), box.top + fl._size.t + fl.yaxis.l2p(trace.y[n])];
+}"""
+
+
+def test_click_a_legal_section_on_the_map_at_1366x768(voila_server, offline_page):
+    page = offline_page.page
+    page.set_viewport_size({"width": 1366, "height": 768})
+    wait_until_idle(voila_server)
+    open_app(page, voila_server.url("up_building.ipynb"))
+    page.wait_for_selector(".railkit-figure .js-plotly-plot", timeout=30000)
+    page.select_option(".railkit-company select", label="Billings Northern Lights (red)")
+    page.click(".railkit-card button:text-is('Mountain')")
+    wait_text(page, ".railkit-legal", "legal sections for the Billings Northern Lights")
+    wait_text(page, ".railkit-figure", "legal sections")
+    page.wait_for_timeout(800)
+    plot = ".railkit-figure .js-plotly-plot"
+    # The map is beside the pickers: in view without scrolling, right of the section list.
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "up_map_building_1366.png"))
+    map_box = page.locator(plot).first.bounding_box()
+    select_box = page.locator(".railkit-section select").bounding_box()
+    assert map_box["x"] > select_box["x"] + select_box["width"] - 5 and map_box["y"] < 768
+    # Legend: every company by name; the note links the rulings page.
+    legend = page.locator(".railkit-figure .legend").first.text_content()
+    for name in ("Chicago Lake Shore", "Denver Midland", "Sioux Falls Royal Blue", "Pittsburgh Allegheny Steel"):
+        assert name in legend
+    links = page.eval_on_selector_all(".railkit-figure a", "as => as.map(a => a.getAttribute('href') || "
+                                      "a.getAttribute('xlink:href') || a.getAttributeNS('http://www.w3.org/1999/xlink', 'href'))")
+    assert "rulings.ipynb" in links
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "up_map_building_1366.png"))
+
+    legal_id = page.evaluate("""() => {
+      const gd = document.querySelector('.railkit-figure .js-plotly-plot');
+      return gd.data.find(t => t.name === 'section hit areas').customdata;
+    }""")
+    section_id = page.evaluate("""(label) => {
+      const gd = document.querySelector('.railkit-figure .js-plotly-plot');
+      const t = gd.data.find(t => t.name === 'section hit areas');
+      const i = t.text.findIndex(s => s.startsWith(label));
+      return t.customdata[i];
+    }""", "Helena–Salt Lake City")
+    assert section_id in legal_id
+    x, y = page.evaluate(POINT_JS, [plot, section_id])
+    page.mouse.move(x, y)
+    page.wait_for_timeout(300)
+    started = page.evaluate("() => performance.now()")
+    page.mouse.click(x, y)
+    page.wait_for_function("""() => [...document.querySelectorAll('.railkit-figure .js-plotly-plot')]
+        .some(gd => gd.data && gd.data.some(t => t.name === 'selected section'))""", timeout=15000, polling="raf")
+    redraw_ms = page.evaluate("() => performance.now()") - started
+    print(f"click on the map -> redrawn map with the section chosen: {redraw_ms:.0f} ms")
+    wait_text(page, ".railkit-checklist-box", "UP-B2e")
+    chosen = page.eval_on_selector(".railkit-section select", "s => s.options[s.selectedIndex].textContent").replace("\xa0", " ")
+    assert chosen.startswith("✔ Helena–Salt Lake City"), chosen
+    page.wait_for_timeout(800)
+    page.screenshot(path=str(ARTIFACTS / "up_map_building_clicked_1366.png"))
+
+    # The exercise: a click on number 1 ticks the first candidate.
+    page.click(".lm-TabBar-tab:has-text('Exercise')")
+    page.wait_for_selector(".railkit-exercise-situation", state="visible")
+    page.locator(".railkit-figure .js-plotly-plot").nth(1).wait_for(state="visible", timeout=30000)
+    page.evaluate("() => document.querySelectorAll('.railkit-figure .js-plotly-plot')[1].classList.add('exercise-plot')")
+    exercise_plot = ".exercise-plot"
+    page.wait_for_timeout(800)
+    x, y = page.evaluate(CANDIDATE_JS, [exercise_plot, 0])
+    page.mouse.move(x, y)
+    page.wait_for_timeout(300)
+    page.mouse.click(x, y)
+    first = page.locator(".widget-checkbox input").first
+    page.wait_for_function("() => document.querySelector('.widget-checkbox input').checked", timeout=10000)
+    assert first.is_checked()
+    page.screenshot(path=str(ARTIFACTS / "up_map_exercise_1366.png"))
+    assert page_errors(page) == []
