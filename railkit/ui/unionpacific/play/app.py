@@ -37,7 +37,7 @@ from railkit.ui.unionpacific.play.exercise import ExercisePanel
 from railkit.ui.unionpacific.play.html import PLAY_STYLE, final_words, play_legend_html, step_words
 from railkit.ui.unionpacific.play.moves import MovesPanel
 from railkit.ui.unionpacific.play.new_game import NewGamePanel
-from railkit.ui.unionpacific.play.screen import Screen
+from railkit.ui.unionpacific.play.screen import Screen, play_columns
 from railkit.ui.unionpacific.play.tables import (
     CompaniesPanel,
     EventsPanel,
@@ -105,15 +105,15 @@ class PlayApp(App):
         self.continue_button.layout.display = "none"
         self.continue_button.on_click(lambda _b: self.on_continue())
         legend = html_box("railkit-legend", play_legend_html())
-        left = widgets.VBox([self.hand.widget, self.moves.widget], layout=widgets.Layout(flex="0 0 520px", min_width="0"))
-        right = widgets.VBox([self.table.widget, self.events.widget], layout=widgets.Layout(flex="1 1 380px", min_width="0"))
         # The first control on the page is always visible (the shared browser helper waits for it).
         toolbar = row([self.undo_button, self.continue_button])
         return widgets.VBox([
             widgets.HTML(LESSON_STYLE + PLAY_STYLE), self.status.status, self.status.steps, toolbar,
             self.status.hotseat_bar, self.result.widget, self.exercise.widget,
-            widgets.HBox([left, right], layout=widgets.Layout(align_items="flex-start", grid_gap="12px")),
-            self.moves.build.map_view.widget, self.companies.widget, self.payouts.widget, self.log.widget,
+            # The map beside the move controls, so the legal sections stay in view while choosing (issue 9).
+            play_columns(self.hand.widget, self.moves.widget, self.moves.build.map_view.widget, self.table.widget,
+                         self.events.widget),
+            self.companies.widget, self.payouts.widget, self.log.widget,
             self.setup.widget, self.saves.widget, legend,
         ])
 

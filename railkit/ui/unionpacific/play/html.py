@@ -246,8 +246,9 @@ def play_legend_html() -> str:
         (tr("The step chips"), tr("where you are in a turn: track card (UP-T1), build or invest (UP-T3), "
                                   "draw a share (UP-B3), exchange or end (UP-B4, UP-B6)")),
         (tr("Build"), tr("choose a track card, then a company (✔ marks those with a legal section for that "
-                         "card), then a section (legal ones first, ✔). The yellow band on the map shows the "
-                         "legal sections, the blue band your section, and the checklist says why (UP-B2a–f)")),
+                         "card), then a section (legal ones first, ✔). The magenta band on the map shows the "
+                         "legal sections (in Voila, click one to choose it), the purple band your section, "
+                         "and the checklist says why (UP-B2a–f)")),
         (tr("Invest"), tr("the share combinations the rules allow (UP-I1) and the track card to discard "
                           "(UP-I3)")),
         (tr("Draw, exchange, end turn"), tr("after a build: take a display card, the deck's top card or a UP "
