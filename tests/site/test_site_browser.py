@@ -148,7 +148,7 @@ def test_auction_in_the_browser(site_server, lesson):
     bid(page, "25")
     wait_text(page, ".railkit-kk-reveal", "the bids are revealed")
     reveal = page.inner_text(".railkit-kk-reveal")
-    assert "Choosing order: Kim" in reveal and "KK-A4" in reveal
+    assert "Choosing order: you" in reveal and "KK-A4" in reveal  # the learner, named "You" (issue 9)
     wait_text(page, ".railkit-message", "choose 1st")
     page.locator(".railkit-kk-choose button.kk-take").first.click()
     wait_text(page, ".railkit-message", "You took")
