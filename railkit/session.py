@@ -289,11 +289,13 @@ class Session(Generic[G]):
 
     @classmethod
     def load(cls, save: str | bytes | Mapping[str, Any], game_class: type[G], bot: BotPolicy | None = None, *,
-             file_options: Sequence[str] = (), max_bot_moves: int = MAX_BOT_MOVES,
+             allow_files: bool = True, max_bot_moves: int = MAX_BOT_MOVES,
              notes: Sequence[Notes] = ()) -> Session[G]:
         """A session from a save (this module's wrapper, or a plain game save: then every seat is
-        human). ``file_options``: options that name a data file, refused (a save must not make the
-        server read a file of its choosing). Every problem is a ``SaveFileError``."""
+        human). ``allow_files=False`` for an uploaded save: options naming a board or deck file are
+        refused (a save must not make the server read a file of its choosing). Every problem is a
+        ``SaveFileError``.
+        """
         data = parse_save(save)  # the size is checked before anything is decoded
         if data.get("format") == SESSION_FORMAT:
             if data.get("version") != SESSION_VERSION:
@@ -304,11 +306,7 @@ class Session(Generic[G]):
                 raise SaveFileError("the file holds no game")
         else:
             game_data, seats = data, data.get(LEGACY_SEATS_KEY)
-        options = game_data.get("options")
-        for name in file_options:
-            if isinstance(options, Mapping) and options.get(name) is not None:
-                raise SaveFileError(f"the game uses its own {name} file; only the shipped {name} can be used here")
-        game = game_class.load(game_data)
+        game = game_class.load(game_data, allow_files=allow_files)
         humans = _humans(seats, game.players)
         session = cls(game, humans, bot, max_bot_moves=max_bot_moves, notes=notes)
         if notes:

@@ -205,13 +205,13 @@ def test_a_plain_game_save_seats_every_player_and_older_saves_keep_their_seats()
      '"game": {"format": "railkit-game", "version": 1, "game": "union_pacific", "players": ["A", "B"], "seed": 1}}',
      "not in the game"),
     ('{"format": "railkit-game", "version": 1, "game": "union_pacific", "players": ["A", "B"], "seed": 1, '
-     '"options": {"board": "/etc/passwd"}}', "own board file"),
+     '"options": {"board": "/etc/passwd"}}', "names a file on the computer"),
     ('{"format": "railkit-game", "version": 1, "game": "cape_to_cairo", "players": ["A", "B"], "seed": 1}',
      "not of Union Pacific"),
 ])
 def test_broken_saves_are_refused_in_plain_words(save, words):
     with pytest.raises(SaveFileError, match=words):
-        Session.load(save, UnionPacificGame, seat_bots(UpBot), file_options=("board",))
+        Session.load(save, UnionPacificGame, seat_bots(UpBot), allow_files=False)
 
 
 def test_save_problem_says_cannot_be_loaded_at_most_once():

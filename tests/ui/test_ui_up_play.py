@@ -270,7 +270,7 @@ def test_save_then_load_gives_the_same_state(app):
      '"actions": [{"type": "build", "player": "A", "card": "plains", "company": "BNL", "section": "nowhere"}]}',
      "cannot be loaded"),
     ('{"format": "railkit-game", "version": 1, "game": "union_pacific", "players": ["A", "B"], "seed": 1, '
-     '"options": {"board": "/etc/passwd"}}', "own board file"),
+     '"options": {"board": "/etc/passwd"}}', "names a file on the computer"),
 ])
 def test_loading_garbage_shows_a_message_and_changes_nothing(app, garbage, words):
     until_step(app, "action")

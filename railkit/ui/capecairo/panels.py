@@ -19,7 +19,7 @@ import ipywidgets as widgets
 
 from railkit.capecairo import CapeToCairoGame, new_game
 from railkit.session import Session
-from railkit.ui.app import Messages, Panel, parse_name
+from railkit.ui.app import App, InputError, Messages, Panel, parse_name
 from railkit.ui.capecairo.common import (
     DEFAULT_NAME,
     MAX_BOT_MOVES,
@@ -38,6 +38,30 @@ from railkit.ui.i18n import tr
 from railkit.ui.widgets import button, html_box, row
 
 KkSession = Session[CapeToCairoGame]
+
+
+class KkSessionApp(App):
+    """A Vom Kap bis Kairo lesson that plays one session: its game, the learner and the learner's view."""
+
+    session: KkSession | None = None
+
+    @property
+    def game(self) -> CapeToCairoGame:
+        return self._session().game
+
+    @property
+    def you(self) -> str:
+        you = self._session().you
+        assert you is not None
+        return you
+
+    def view(self) -> dict[str, Any]:
+        return dict(self.game.view(self.you))
+
+    def _session(self) -> KkSession:
+        if self.session is None:
+            raise InputError(tr("Press “New game” first."))
+        return self.session
 
 
 def new_session(game: CapeToCairoGame, you: str) -> KkSession:

@@ -23,12 +23,12 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from railkit.capecairo import Bid, CapeToCairoGame, Choose
+from railkit.capecairo import Bid, Choose
 from railkit.session import SessionError
-from railkit.ui.app import App, InputError, guarded, legend_html
+from railkit.ui.app import InputError, guarded, legend_html
 from railkit.ui.capecairo.auction.quiz import QuizPanel
 from railkit.ui.capecairo.common import KK_STYLE, card_title, events_html, ordinal, pounds
-from railkit.ui.capecairo.panels import AuctionPanel, KkSession, StartPanel, start_session
+from railkit.ui.capecairo.panels import AuctionPanel, KkSession, KkSessionApp, StartPanel, start_session
 from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.i18n import tr
 from railkit.ui.widgets import button, html_box, row
@@ -38,7 +38,7 @@ def building(game: Any, _player: str | None = None) -> bool:
     return bool(game.phase == "build")
 
 
-class KkAuctionApp(App):
+class KkAuctionApp(KkSessionApp):
     """Bid in a real game against computer players, see the reveal and choose; the order quiz."""
 
     title = "Vom Kap bis Kairo: the auction"
@@ -102,24 +102,6 @@ class KkAuctionApp(App):
         ])
 
     # ------------------------------------------------------------------ the game
-    @property
-    def game(self) -> CapeToCairoGame:
-        return self._session().game
-
-    @property
-    def you(self) -> str:
-        you = self._session().you
-        assert you is not None
-        return you
-
-    def view(self) -> dict[str, Any]:
-        return dict(self.game.view(self.you))
-
-    def _session(self) -> KkSession:
-        if self.session is None:
-            raise InputError(tr("Press “New game” first."))
-        return self.session
-
     def _bots(self, **how: Any) -> list[str]:
         """The computer players move (``how``: ``stop`` or ``autopilot``, see ``Session.run_bots``)."""
         session = self._session()

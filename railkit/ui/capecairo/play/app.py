@@ -27,7 +27,7 @@ import ipywidgets as widgets
 
 from railkit.capecairo import Bid, Build, CapeToCairoGame, Choose, Pass, explain_build
 from railkit.session import Session, SessionError
-from railkit.ui.app import App, InputError, guarded, legend_html
+from railkit.ui.app import InputError, guarded, legend_html
 from railkit.ui.capecairo.common import (
     KK_STYLE,
     AuctionNotes,
@@ -41,7 +41,7 @@ from railkit.ui.capecairo.common import (
     race_html,
 )
 from railkit.ui.capecairo.common import MAX_BOT_MOVES as KK_MAX_BOT_MOVES
-from railkit.ui.capecairo.panels import AuctionPanel, KkSession, StartPanel, start_session
+from railkit.ui.capecairo.panels import AuctionPanel, KkSession, KkSessionApp, StartPanel, start_session
 from railkit.ui.capecairo.play.build import NO_BUILD, BuildPanel
 from railkit.ui.capecairo.play.exercise import ExercisePanel
 from railkit.ui.capecairo.play.hints import hint_html, review_html
@@ -53,7 +53,7 @@ from railkit.ui.widgets import button, html_box, row
 LENGTHS = (8, 5, 3)  # win_crossings: the full game (KK-E1) and two short teaching games
 
 
-class KkPlayApp(App):
+class KkPlayApp(KkSessionApp):
     """A complete game of Vom Kap bis Kairo against computer players, and the cost exercise."""
 
     title = "Vom Kap bis Kairo: play a game"
@@ -145,24 +145,6 @@ class KkPlayApp(App):
         ])
 
     # ------------------------------------------------------------------ the game
-    @property
-    def game(self) -> CapeToCairoGame:
-        return self._session().game
-
-    @property
-    def you(self) -> str:
-        you = self._session().you
-        assert you is not None
-        return you
-
-    def view(self) -> dict[str, Any]:
-        return dict(self.game.view(self.you))
-
-    def _session(self) -> KkSession:
-        if self.session is None:
-            raise InputError(tr("Press “New game” first."))
-        return self.session
-
     def install(self, session: KkSession) -> None:
         """Make ``session`` the game on screen (its computer players move first if they are to act)."""
         self.session = session
@@ -261,7 +243,7 @@ class KkPlayApp(App):
 
     def load_save(self, data: str | bytes) -> str:
         """Replace the game by a saved one (a ``SaveFileError`` changes nothing); the message to show."""
-        session = Session.load(data, CapeToCairoGame, kk_bots, file_options=("deck",), max_bot_moves=KK_MAX_BOT_MOVES,
+        session = Session.load(data, CapeToCairoGame, kk_bots, allow_files=False, max_bot_moves=KK_MAX_BOT_MOVES,
                                notes=[AuctionNotes()])
         if session.you is None:
             session = Session(session.game, session.humans[:1], kk_bots, max_bot_moves=KK_MAX_BOT_MOVES,

@@ -332,7 +332,7 @@ class PlayApp(App):
 
     def load_save(self, data: str | bytes) -> str:
         """Replace the game by a saved one (a ``SaveFileError`` changes nothing); the message to show."""
-        session = Session.load(data, UnionPacificGame, seat_bots(HeuristicBot), file_options=("board",),
+        session = Session.load(data, UnionPacificGame, seat_bots(HeuristicBot), allow_files=False,
                                max_bot_moves=MAX_BOT_ACTIONS)
         self.install(session)
         return tr("Loaded: {n} moves replayed. {next}", n=len(session.game.log), next=self.next_words())
