@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import logging
 import os
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -42,6 +43,8 @@ from railkit.ui.widgets import button, html_box, row, set_shown
 
 __all__ = ["MAX_UPLOAD_BYTES", "ClubFile", "ClubFilePanel", "FileKind", "LessonData", "from_environment",
            "from_upload", "restart_in_place", "switch", "tag_save", "untag_save"]
+
+log = logging.getLogger("railkit.ui")
 
 MAX_UPLOAD_BYTES = 1_000_000  # the engines' limit for a board or deck file (and a save)
 SHOWN_PROBLEMS = 5  # in a banner or a refusal: the first few, then “and N more”
@@ -99,6 +102,15 @@ class LessonData:
             return reconstruction_note(tr(self.kind.builtin_note))
         return (f"<div class='railkit-reconstruction railkit-club-note' style='font-size:13px;color:#14461b;"
                 f"margin:2px 0 6px 0'>{html.escape(playing_on(self.club))}</div>")
+
+    def not_used_html(self, why: str) -> str:
+        """For a lesson that cannot use the file: the broken file's banner, or ``why`` it plays on the
+        built-in data although a club file is set ('' when neither)."""
+        if self.problem or self.club is None:
+            return self.banner_html()
+        note = tr("Your club's {noun} {name} is set for this server.", noun=tr(self.kind.noun), name=self.club.name)
+        return (f"<div class='railkit-msg info railkit-club-banner' role='status'>{html.escape(note)} "
+                f"{html.escape(why)}</div>")
 
     def banner_html(self) -> str:
         if not self.problem:
@@ -222,6 +234,7 @@ def untag_save(raw: str | bytes, data: LessonData) -> tuple[Mapping[str, Any], b
     if data.club is None or data.club.digest != digest:
         raise SaveFileError(tr("it was played on the club {noun} “{name}”; load that {noun} with “Use your club's "
                                "{noun}” first", noun=noun, name=shown_name(name)))
+    assert isinstance(game, Mapping) and isinstance(options, Mapping)  # named came from them
     new_game = {**game, "options": {**options, data.kind.option: str(data.club.path)}}
     if game is save:
         return new_game, True
@@ -229,10 +242,20 @@ def untag_save(raw: str | bytes, data: LessonData) -> tuple[Mapping[str, Any], b
 
 
 def switch(app: Any, data: LessonData, club: ClubFile | None, rebuild: Callable[[LessonData], None]) -> None:
-    """Start ``app`` again on ``club`` (None: the built-in data), in the widget already on the page."""
+    """Start ``app`` again on ``club`` (None: the built-in data), in the widget already on the page. Should
+    the lesson fail to start on it, it starts on the built-in data and says so."""
     new = LessonData(data.kind, club)
     message = playing_on(club) if club else tr("Back on the built-in {noun}.", noun=tr(data.kind.noun))
-    restart_in_place(app, lambda: rebuild(new), message)
+    shell = app.widget
+    try:
+        restart_in_place(app, lambda: rebuild(new), message)
+    except Exception as exc:  # noqa: BLE001 - the page must never show a traceback
+        log.exception("a lesson could not start on a club file")
+        app.widget = shell
+        restart_in_place(app, lambda: rebuild(LessonData(data.kind)), "")
+        app.messages.show_error(tr("The lesson could not start on {name} ({error}), so it plays on the built-in "
+                                   "{noun}.", name=club.name if club else "?", error=str(exc)[:200] or
+                                   type(exc).__name__, noun=tr(data.kind.noun)))
 
 
 # -- the panel -------------------------------------------------------------------------------
@@ -257,6 +280,9 @@ class ClubFilePanel(Panel):
         self.builtin_button.on_click(lambda _b: self.on_builtin())
         set_shown(self.builtin_button, data.club is not None)
         self.status = html_box("railkit-club-status", self._status_html())
+        # Above the lesson: the broken server file's banner, or the club file in use (empty otherwise).
+        self.banner = html_box("railkit-club-banner-box", data.banner_html() if data.problem else
+                               (data.note_html() if data.club else ""))
         text = intro or tr("If your club owns the game, type the printed {noun} into a file (the format is in "
                            "railkit's data folder) and choose it here: the lesson starts again on it. A file is "
                            "at most {limit} bytes; a broken one is refused and nothing changes.",

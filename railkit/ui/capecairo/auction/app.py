@@ -26,10 +26,12 @@ import ipywidgets as widgets
 from railkit.capecairo import Bid, Choose
 from railkit.session import SessionError
 from railkit.ui.app import InputError, guarded, legend_html
+from railkit.ui.capecairo import club_deck
 from railkit.ui.capecairo.auction.quiz import QuizPanel
 from railkit.ui.capecairo.common import KK_STYLE, card_title, events_html, ordinal, pounds
 from railkit.ui.capecairo.panels import AuctionPanel, KkSession, KkSessionApp, StartPanel, start_session
 from railkit.ui.capecairo.race_panel import RaceMapPanel
+from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch
 from railkit.ui.i18n import tr
 from railkit.ui.widgets import button, html_box, row
 
@@ -43,7 +45,8 @@ class KkAuctionApp(KkSessionApp):
 
     title = "Vom Kap bis Kairo: the auction"
 
-    def __init__(self, seed: int | None = None, players: int = 3) -> None:
+    def __init__(self, seed: int | None = None, players: int = 3, deck_file: LessonData | None = None) -> None:
+        self.deck_file = club_deck.lesson_deck(deck_file)  # a club's own deck, or the built-in one
         self.rng = random.Random(seed)
         self.session: KkSession | None = None
         self.building_events: list[str] = []  # the story of the last round: reveal, choices, building
@@ -79,7 +82,13 @@ class KkAuctionApp(KkSessionApp):
         # a message belongs to the tab it was made on (issue 9, item 6): switching tabs clears it
         self.tabs.observe(lambda _c: self.clear_message(), names="selected_index")
         self.legend = html_box("railkit-legend", self._legend_html())
-        return widgets.VBox([widgets.HTML(KK_STYLE), self.tabs, self.legend])
+        self.club = ClubFilePanel(m, self.deck_file, self.on_club_deck)
+        return widgets.VBox([widgets.HTML(KK_STYLE), self.club.banner, self.tabs, self.legend, self.club.widget])
+
+    @guarded
+    def on_club_deck(self, club: ClubFile | None) -> None:
+        switch(self, self.deck_file, club,
+               lambda data: KkAuctionApp.__init__(self, players=self._start_players, deck_file=data))
 
     def _legend_html(self) -> str:
         return legend_html([
@@ -113,7 +122,7 @@ class KkAuctionApp(KkSessionApp):
     @guarded
     def on_new_game(self) -> None:
         you, players = self.start.read()
-        self.session = start_session(you, players, seed=self.rng.randrange(1_000_000))
+        self.session = start_session(you, players, seed=self.rng.randrange(1_000_000), **self.deck_file.options)
         self.building_events, self._round_start = [], 0
         self._bots(stop=building)  # the computer players hand in their sealed bids
         self.auction.bid_field.value = ""

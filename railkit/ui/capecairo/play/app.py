@@ -20,6 +20,7 @@ Nothing here decides a rule: legality, order, costs and the end come from ``rail
 from __future__ import annotations
 
 import html
+import json
 import random
 from typing import Any
 
@@ -28,6 +29,7 @@ import ipywidgets as widgets
 from railkit.capecairo import Bid, Build, CapeToCairoGame, Choose, Pass, explain_build
 from railkit.session import Session, SessionError
 from railkit.ui.app import InputError, guarded, legend_html
+from railkit.ui.capecairo import club_deck
 from railkit.ui.capecairo.common import (
     KK_STYLE,
     AuctionNotes,
@@ -46,6 +48,7 @@ from railkit.ui.capecairo.play.build import NO_BUILD, BuildPanel
 from railkit.ui.capecairo.play.exercise import ExercisePanel
 from railkit.ui.capecairo.play.hints import hint_html, review_html
 from railkit.ui.capecairo.race_panel import RaceMapPanel
+from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.i18n import tr
 from railkit.ui.saves import SaveFile, SaveLoadPanel
 from railkit.ui.widgets import button, html_box, row
@@ -58,7 +61,9 @@ class KkPlayApp(KkSessionApp):
 
     title = "Vom Kap bis Kairo: play a game"
 
-    def __init__(self, seed: int | None = None, players: int = 3, win_crossings: int = 8) -> None:
+    def __init__(self, seed: int | None = None, players: int = 3, win_crossings: int = 8,
+                 deck_file: LessonData | None = None) -> None:
+        self.deck_file = club_deck.lesson_deck(deck_file)  # a club's own deck, or the built-in one
         self.rng = random.Random(seed)
         self.session: KkSession | None = None
         self.last_events: list[str] = []  # what happened since the learner's last move
@@ -99,6 +104,7 @@ class KkPlayApp(KkSessionApp):
         self.review_html = html_box("railkit-kk-review")
         self.events_html = html_box("railkit-kk-events")
         self.log_html = html_box("railkit-kk-log")
+        self.club = ClubFilePanel(m, self.deck_file, self.on_club_deck)
         self.saves = SaveLoadPanel(m, save=self.save_file, load=self.load_save, intro=tr(
             "A saved game is the list of moves from a numbered deal; loading replays it, so the same game comes "
             "back exactly."))
@@ -108,7 +114,7 @@ class KkPlayApp(KkSessionApp):
             self.status, self.review_html, self.race, self.race_map.widget,
             a.offer_html, a.bid_row, a.choose_box, self.building.widget,
             row([self.hint_button, self.undo_button, self.auto_button]), self.hint_html, a.reveal,
-            self.events_html, a.players_html, self.log_html, self.saves.widget,
+            self.events_html, a.players_html, self.log_html, self.saves.widget, self.club.widget,
         ])
         self.exercise = ExercisePanel(m, self.rng)
         self.tabs = widgets.Tab(children=[game_tab, self.exercise.widget])
@@ -117,7 +123,13 @@ class KkPlayApp(KkSessionApp):
         # a message belongs to the tab it was made on (issue 9, item 6): switching tabs clears it
         self.tabs.observe(lambda _c: self.clear_message(), names="selected_index")
         self.legend = html_box("railkit-legend", self._legend_html())
-        return widgets.VBox([widgets.HTML(KK_STYLE), self.tabs, self.legend])
+        return widgets.VBox([widgets.HTML(KK_STYLE), self.club.banner, self.tabs, self.legend])
+
+    @guarded
+    def on_club_deck(self, club: ClubFile | None) -> None:
+        players, length = self._start
+        switch(self, self.deck_file, club,
+               lambda data: KkPlayApp.__init__(self, players=players, win_crossings=length, deck_file=data))
 
     def _legend_html(self) -> str:
         return legend_html([
@@ -163,7 +175,8 @@ class KkPlayApp(KkSessionApp):
     @guarded
     def on_new_game(self) -> None:
         you, players = self.start.read()
-        session = start_session(you, players, seed=self.rng.randrange(1_000_000), win_crossings=int(self.length.value))
+        session = start_session(you, players, seed=self.rng.randrange(1_000_000), win_crossings=int(self.length.value),
+                                **self.deck_file.options)
         self.install(session)
         self.show_info(tr("A new game. Auction 1: the computer players have handed in sealed bids; hand in yours."))
 
@@ -237,13 +250,15 @@ class KkPlayApp(KkSessionApp):
     def save_file(self) -> SaveFile:
         session = self._session()
         n = len(session.game.log)
-        return SaveFile(session.to_json(), f"kap_bis_kairo_game_{session.game.seed}_move_{n}.json", tr(
+        text = json.dumps(tag_save(session.to_dict(), self.deck_file), ensure_ascii=False)  # no private path
+        return SaveFile(text, f"kap_bis_kairo_game_{session.game.seed}_move_{n}.json", tr(
             "Saved after {n} moves: the game is in the box below, and “Download as a file” keeps a copy. Paste "
             "it back and press Load (or load the file) to continue later.", n=n))
 
     def load_save(self, data: str | bytes) -> str:
         """Replace the game by a saved one (a ``SaveFileError`` changes nothing); the message to show."""
-        session = Session.load(data, CapeToCairoGame, kk_bots, allow_files=False, max_bot_moves=KK_MAX_BOT_MOVES,
+        save, own_deck = untag_save(data, self.deck_file)  # a club deck's save needs that deck in use
+        session = Session.load(save, CapeToCairoGame, kk_bots, allow_files=own_deck, max_bot_moves=KK_MAX_BOT_MOVES,
                                notes=[AuctionNotes()])
         if session.you is None:
             session = Session(session.game, session.humans[:1], kk_bots, max_bot_moves=KK_MAX_BOT_MOVES,

@@ -21,9 +21,11 @@ from collections.abc import Iterable
 import ipywidgets as widgets
 
 from railkit.ui.app import App, InputError, guarded, legend_html
+from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch
 from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.i18n import tr
 from railkit.ui.map_clicks import MapClicks
+from railkit.ui.unionpacific import club_board
 from railkit.ui.unionpacific.board_map import building_map
 from railkit.ui.unionpacific.building.exercise import ExercisePanel
 from railkit.ui.unionpacific.building.position import (
@@ -32,7 +34,6 @@ from railkit.ui.unionpacific.building.position import (
     Trains,
     copy_trains,
     place,
-    starting_position,
 )
 from railkit.ui.unionpacific.common import (
     LESSON_STYLE,
@@ -55,10 +56,11 @@ class BuildingApp(App):
 
     title = "Union Pacific: building track"
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.board = load_board()
+    def __init__(self, seed: int | None = None, board_file: LessonData | None = None) -> None:
+        self.board_file = club_board.lesson_board(board_file)  # a club's own board, or the built-in one
+        self.board = club_board.board_of(self.board_file)
         self.rng = random.Random(seed)
-        self.start_trains, self.start_supply = starting_position()
+        self.start_trains, self.start_supply = club_board.starting_position(self.board)
         self.trains_on: Trains = copy_trains(self.start_trains)
         self.supply: dict[str, int] = dict(self.start_supply)
         self.history: list[tuple[str, str, str]] = []  # (company, section, card) placed by the learner
@@ -72,14 +74,20 @@ class BuildingApp(App):
 
     # ------------------------------------------------------------------ building the widgets
     def build(self) -> widgets.Widget:
-        self.exercise = ExercisePanel(self.messages, self.board, self.rng)
+        # The exercise's first situation is the rulebook's example, on the built-in board's sections.
+        self.exercise = ExercisePanel(self.messages, load_board(), self.rng)
+        self.club = ClubFilePanel(self.messages, self.board_file, self.on_club_board)
         self.tabs = widgets.Tab(children=[self._build_sandbox(), self.exercise.widget])
         for i, name in enumerate([tr("Build"), tr("Exercise")]):
             self.tabs.set_title(i, name)
         self.tabs.observe(lambda _c: self.on_tab(), names="selected_index")
         self.legend = widgets.HTML(self._legend_html())
         self.legend.add_class("railkit-legend")
-        return widgets.VBox([widgets.HTML(LESSON_STYLE), self.tabs, self.legend])
+        return widgets.VBox([widgets.HTML(LESSON_STYLE), self.club.banner, self.tabs, self.legend, self.club.widget])
+
+    @guarded
+    def on_club_board(self, club: ClubFile | None) -> None:
+        switch(self, self.board_file, club, lambda data: BuildingApp.__init__(self, board_file=data))
 
     def _company_options(self, blank: str) -> list[tuple[str, str | None]]:
         return [(blank, None)] + [(f"{c.name} ({tr(c.colour)})", c.key) for c in self.board.companies]
@@ -125,6 +133,7 @@ class BuildingApp(App):
         self.map_clicks = MapClicks()  # next to the map: the template's script finds it from the plot
         self.map_clicks.on_click(self.on_map_click)
         presets = row([widgets.HTML(f"<b>{tr('Rulebook examples')}:</b>"), *self.preset_buttons.values()])
+        presets.layout.display = "none" if self.board_file.club else None  # they name built-in sections
         controls = widgets.VBox([
             self.company, self.company_info, self.card, self.legal_html, self.section,
             row([self.place_button, self.undo_button, self.reset_button]), self.checklist, self.map_clicks.widget,
@@ -229,8 +238,9 @@ class BuildingApp(App):
             placed = len(self.history)
             title = (tr("The board: starting trains (UP-S1)") if not placed
                      else tr("The board: starting trains and {n} placed by you", n=placed))
-        self.map_view.show(building_map(self.board, self.trains_on, self.highlighted, self.section.value,
-                                        title=title, height=MAP_HEIGHT, width=MAP_WIDTH, clickable=True))
+        self.map_view.show(club_board.mark_map(building_map(
+            self.board, self.trains_on, self.highlighted, self.section.value, title=title, height=MAP_HEIGHT,
+            width=MAP_WIDTH, clickable=True), self.board_file))
 
     # ------------------------------------------------------------------ callbacks: sandbox
     @guarded

@@ -24,6 +24,7 @@ import ipywidgets as widgets
 from railkit.ui.app import App, InputError, guarded, legend_html, parse_whole
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
+from railkit.ui.unionpacific.club_board import lesson_board
 from railkit.ui.unionpacific.common import steps_html
 from railkit.ui.unionpacific.dividends.examples import (
     COMPANY,
@@ -51,6 +52,9 @@ class DividendsApp(App):
     title = "Union Pacific dividends"
 
     def __init__(self, seed: int | None = None) -> None:
+        # Payouts count trains, not where they run: a club board changes nothing here, and the lesson says so.
+        self.club_note = lesson_board().not_used_html(tr(
+            "Dividends depend only on how many trains a company has (UP-D2), so this lesson is the same on any board."))
         self.rng = random.Random(seed)
         self.explanation: payouts.PayoutExplanation[str] | None = None  # last calculator result
         self.calculated: tuple[str, int, dict[str, int]] | None = None  # (mode, number, shares)
@@ -68,7 +72,7 @@ class DividendsApp(App):
             self.tabs.set_title(i, name)
         self.legend = widgets.HTML(self._legend_html())
         self.legend.add_class("railkit-legend")
-        return widgets.VBox([self.tabs, self.legend])
+        return widgets.VBox([widgets.HTML(self.club_note), self.tabs, self.legend])
 
     def _build_calculator(self) -> widgets.Widget:
         self.mode = widgets.ToggleButtons(

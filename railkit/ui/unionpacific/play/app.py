@@ -19,6 +19,7 @@ The app composes the panels; each owns its widgets and is brought up to date by 
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import random
@@ -30,8 +31,10 @@ import ipywidgets as widgets
 
 from railkit.session import Session, seat_bots
 from railkit.ui.app import App, InputError, guarded
+from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.i18n import tr
 from railkit.ui.saves import SaveFile, SaveLoadPanel
+from railkit.ui.unionpacific import club_board
 from railkit.ui.unionpacific.common import LESSON_STYLE, learner_name, option_name, second_person
 from railkit.ui.unionpacific.play.exercise import ExercisePanel
 from railkit.ui.unionpacific.play.html import PLAY_STYLE, final_words, play_legend_html, step_words
@@ -49,7 +52,7 @@ from railkit.ui.unionpacific.play.tables import (
     TablePanel,
 )
 from railkit.ui.widgets import button, html_box, row, set_shown
-from railkit.unionpacific import UnionPacificGame, load_board, new_game
+from railkit.unionpacific import UnionPacificGame, new_game
 from railkit.unionpacific.bots import HeuristicBot
 
 MAX_BOT_ACTIONS = 200  # per click: the page never waits for more than a moment
@@ -68,8 +71,9 @@ class PlayApp(App):
 
     def __init__(self, seed: int | None = None, players: int = 4, hot_seat: bool = False,
                  name: str | None = None, game_number: int | None = None, names: str = "", seat: int = 0,
-                 **options: Any) -> None:
-        self.board = load_board()
+                 board_file: LessonData | None = None, **options: Any) -> None:
+        self.board_file = club_board.lesson_board(board_file)  # a club's own board, or the built-in one
+        self.board = club_board.board_of(self.board_file)
         self.rng = random.Random(seed)
         self.session: Session[UnionPacificGame] | None = None
         self.new_payout = False  # the last change paid out
@@ -104,18 +108,23 @@ class PlayApp(App):
         self.continue_button = button(tr("Let the computer players go on"), "railkit-continue", "forward", "info")
         self.continue_button.layout.display = "none"
         self.continue_button.on_click(lambda _b: self.on_continue())
+        self.club = ClubFilePanel(m, self.board_file, self.on_club_board)
         legend = html_box("railkit-legend", play_legend_html())
         # The first control on the page is always visible (the shared browser helper waits for it).
         toolbar = row([self.undo_button, self.continue_button])
         return widgets.VBox([
-            widgets.HTML(LESSON_STYLE + PLAY_STYLE), self.status.status, self.status.steps, toolbar,
+            widgets.HTML(LESSON_STYLE + PLAY_STYLE), self.club.banner, self.status.status, self.status.steps, toolbar,
             self.status.hotseat_bar, self.result.widget, self.exercise.widget,
             # The map beside the move controls, so the legal sections stay in view while choosing (issue 9).
             play_columns(self.hand.widget, self.moves.widget, self.moves.build.map_view.widget, self.table.widget,
                          self.events.widget),
             self.companies.widget, self.payouts.widget, self.log.widget,
-            self.setup.widget, self.saves.widget, legend,
+            self.setup.widget, self.saves.widget, self.club.widget, legend,
         ])
+
+    @guarded
+    def on_club_board(self, club: ClubFile | None) -> None:
+        switch(self, self.board_file, club, lambda data: PlayApp.__init__(self, board_file=data))
 
     # ================================================================== the learner's name
     def follow_page_address(self) -> threading.Thread | None:
@@ -232,7 +241,8 @@ class PlayApp(App):
     @guarded
     def on_new_game(self) -> bool:
         spec = self.setup.read(self.rng)
-        game = new_game(list(spec.players), seed=spec.seed, **spec.options)  # a RuleError here changes nothing
+        options = {**spec.options, **self.board_file.options}  # on the lesson's board
+        game = new_game(list(spec.players), seed=spec.seed, **options)  # a RuleError here changes nothing
         self.install(Session(game, spec.humans, seat_bots(HeuristicBot), max_bot_moves=MAX_BOT_ACTIONS))
         self.setup.widget.selected_index = None
         who = (tr("hot seat for {n} players", n=len(spec.players)) if spec.hot_seat
@@ -326,13 +336,15 @@ class PlayApp(App):
     def save_file(self) -> SaveFile:
         session = self._session()
         n = len(session.game.log)
-        return SaveFile(session.to_json(), f"union_pacific_game_{session.game.seed}_move_{n}.json", tr(
+        text = json.dumps(tag_save(session.to_dict(), self.board_file), ensure_ascii=False)  # no private path
+        return SaveFile(text, f"union_pacific_game_{session.game.seed}_move_{n}.json", tr(
             "Saved after {n} moves: the game is in the box below, and “Download as a file” keeps a copy. Paste "
             "it back and press Load (or load the file) to continue later.", n=n))
 
     def load_save(self, data: str | bytes) -> str:
         """Replace the game by a saved one (a ``SaveFileError`` changes nothing); the message to show."""
-        session = Session.load(data, UnionPacificGame, seat_bots(HeuristicBot), allow_files=False,
+        save, own_board = untag_save(data, self.board_file)  # a club board's save needs that board in use
+        session = Session.load(save, UnionPacificGame, seat_bots(HeuristicBot), allow_files=own_board,
                                max_bot_moves=MAX_BOT_ACTIONS)
         self.install(session)
         return tr("Loaded: {n} moves replayed. {next}", n=len(session.game.log), next=self.next_words())

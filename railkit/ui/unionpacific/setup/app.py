@@ -24,6 +24,7 @@ import ipywidgets as widgets
 from railkit.ui.app import App, guarded, legend_html
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
+from railkit.ui.unionpacific.club_board import lesson_board
 from railkit.ui.unionpacific.common import DECKS, LESSON_STYLE, option_name
 from railkit.ui.unionpacific.setup.deck import deck_figure, layout, piles_table_html
 from railkit.ui.unionpacific.setup.quiz import QuizPanel
@@ -38,6 +39,9 @@ class SetupApp(App):
 
     def __init__(self, seed: int | None = None) -> None:
         self.board = load_board()
+        # The setup steps deal on the built-in board (their game is made in steps.py): say so on a club board.
+        self.club_note = lesson_board().not_used_html(tr(
+            "This lesson's setup still deals on the built-in board; the building and play lessons use yours."))
         self.rng = random.Random(seed)
         self._deck_drawn = False
         super().__init__()
@@ -53,7 +57,7 @@ class SetupApp(App):
         self.tabs.observe(lambda _c: self.on_tab(), names="selected_index")
         self.legend = widgets.HTML(self._legend_html())
         self.legend.add_class("railkit-legend")
-        return widgets.VBox([widgets.HTML(LESSON_STYLE), self.tabs, self.legend])
+        return widgets.VBox([widgets.HTML(LESSON_STYLE), widgets.HTML(self.club_note), self.tabs, self.legend])
 
     def _build_deck(self) -> widgets.Widget:
         self.deck_players = widgets.Dropdown(options=list(range(MIN_PLAYERS, MAX_PLAYERS + 1)), value=4,
