@@ -49,6 +49,7 @@ log = logging.getLogger("railkit.ui")
 MAX_UPLOAD_BYTES = 1_000_000  # the engines' limit for a board or deck file (and a save)
 SHOWN_PROBLEMS = 5  # in a banner or a refusal: the first few, then “and N more”
 MAX_NAME = 60  # characters of a file name shown
+MAX_PATH = 400  # ... and of the teacher's path (the banner must let them find it)
 TAG_PREFIX = "club-file:sha256:"  # what a save records instead of a private path
 
 Checker = Callable[[Path], tuple[Any, Sequence[DataError]]]
@@ -123,9 +124,9 @@ def playing_on(club: ClubFile) -> str:
     return tr("Playing on {name} ({who}).", name=club.name, who=who)
 
 
-def shown_name(name: str) -> str:
+def shown_name(name: str, limit: int = MAX_NAME) -> str:
     name = "".join(ch for ch in str(name) if ch.isprintable()).strip() or "?"
-    return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
+    return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
 def problems_text(problems: Sequence[DataError]) -> str:
@@ -153,7 +154,7 @@ def from_environment(kind: FileKind, environ: Mapping[str, str] | None = None) -
     if data is None:
         problem = tr("The {noun} file {path} (set by {var}) cannot be used, so this lesson plays on the built-in "
                      "{noun}: {problems}. Check it with “{command} FILE”.", noun=tr(kind.noun),
-                     path=shown_name(value), var=kind.env_var, problems=problems_text(problems), command=kind.command)
+                     path=shown_name(value, MAX_PATH), var=kind.env_var, problems=problems_text(problems), command=kind.command)
         return LessonData(kind, problem=problem)
     return LessonData(kind, ClubFile(kind, shown_name(path.name), path, data, _digest(path), uploaded=False))
 
