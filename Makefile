@@ -32,10 +32,12 @@ $(TEMPLATE): | $(STAMP)
 	$(BIN)/python -m railkit.ui.voila_template
 
 # Voila serves notebooks/ in tree mode and reads notebooks/voila.json (template, stripped sources,
-# hidden tracebacks, preheated kernels, culling of idle kernels).
+# hidden tracebacks, preheated kernels, culling of idle kernels). `make run BOARD=our_board.json
+# DECK=our_deck.json`: every lesson plays on a club's own board / deck (RAILKIT_UP_BOARD, RAILKIT_KK_DECK).
 run: venv
 	@echo "Serving the railkit apps at http://$(HOST):$(PORT)/voila/render/index.ipynb (Ctrl-C to stop)"
-	cd notebooks && ../$(BIN)/voila --no-browser --Voila.ip=$(HOST) --port=$(PORT) .
+	cd notebooks && $(if $(BOARD),RAILKIT_UP_BOARD="$(abspath $(BOARD))") $(if $(DECK),RAILKIT_KK_DECK="$(abspath $(DECK))") \
+	  ../$(BIN)/voila --no-browser --Voila.ip=$(HOST) --port=$(PORT) .
 
 # ruff's and mypy's settings are in pyproject.toml ([tool.ruff], [tool.mypy]).
 lint: venv
