@@ -75,6 +75,9 @@ def test_env_var_with_a_good_board_plays_every_UP_map_lesson_on_it(monkeypatch):
     assert any("your club's board" in t for t in notes) and not any("reconstruction" in t for t in notes)
     play = PlayApp(seed=2)
     assert play.game.options["board"] == str(EXAMPLE) and play.game.board.cities.keys() == building.board.cities.keys()
+    figure = play.moves.build.map_view.figure
+    assert figure is not None  # the play map, drawn by its panel, names the club's board too
+    assert any("your club's board" in a.text for a in figure.layout.annotations)
 
 
 def test_env_var_with_a_broken_board_shows_a_banner_and_uses_the_built_in_board(monkeypatch, broken_board):
@@ -100,6 +103,8 @@ def test_env_var_with_a_deck_plays_both_KK_lessons_on_it(monkeypatch, club_deck_
     monkeypatch.setenv("RAILKIT_KK_DECK", str(club_deck_file))
     for app in (KkAuctionApp(seed=1), KkPlayApp(seed=1)):
         assert app.game.options["deck"] == str(club_deck_file)
+        note = text(app.race_map.note.value)
+        assert "real_deck.json" in note and "deck of 50 cards is railkit's reconstruction" not in note
         assert "Playing on real_deck.json (your club's deck)." in text(app.club.banner.value)
 
 

@@ -14,8 +14,10 @@ from railkit.capecairo.deck import Card
 from railkit.capecairo.deck_check import check_deck_file
 from railkit.errors import DataError
 from railkit.ui.club_files import FileKind, LessonData, from_environment
+from railkit.ui.docs import reconstruction_note
+from railkit.ui.i18n import tr
 
-__all__ = ["KK_DECK", "lesson_deck"]
+__all__ = ["KK_DECK", "lesson_deck", "race_note"]
 
 
 def _check(path: Path) -> tuple[tuple[Card, ...] | None, Sequence[DataError]]:
@@ -32,3 +34,12 @@ def lesson_deck(data: LessonData | None = None) -> LessonData:
     """The deck a lesson starts on: ``data`` if given, else the teacher's ``RAILKIT_KK_DECK`` (or the
     built-in deck, with a banner when that file is broken)."""
     return data if data is not None else from_environment(KK_DECK)
+
+
+def race_note(data: LessonData, built_in: str) -> str:
+    """The note under the race map: ``built_in`` (route and deck reconstructed), or on a club deck the
+    route's note and the club's deck named."""
+    if data.club is None:
+        return built_in
+    return reconstruction_note(tr("The card game has no map: this route through nine real towns is an "
+                                  "illustration (each leg is one terrain card).")) + data.note_html()

@@ -13,10 +13,11 @@ from typing import Any
 
 from railkit.errors import DataError
 from railkit.ui.club_files import FileKind, LessonData, from_environment, playing_on
+from railkit.ui.figure_view import FigureView
 from railkit.unionpacific import Board, load_board
 from railkit.unionpacific.board import check_board_file
 
-__all__ = ["UP_BOARD", "board_of", "lesson_board", "mark_map", "starting_position"]
+__all__ = ["UP_BOARD", "board_of", "lesson_board", "mark_map", "mark_maps", "starting_position"]
 
 
 def _check(path: Path) -> tuple[Board | None, Sequence[DataError]]:
@@ -58,3 +59,12 @@ def mark_map(fig: Any, data: LessonData) -> Any:
         if "rulings" in str(note.text or ""):
             note.text = playing_on(data.club)
     return fig
+
+
+def mark_maps(view: FigureView, data: LessonData) -> None:
+    """Every figure ``view`` shows from now on gets ``mark_map`` (for a map drawn by a lesson's panel).
+    Only this one view changes; nothing happens on the built-in board."""
+    if data.club is None:
+        return
+    show = view.show
+    view.show = lambda fig: show(mark_map(fig, data))  # type: ignore[method-assign]

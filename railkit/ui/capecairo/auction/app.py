@@ -83,6 +83,7 @@ class KkAuctionApp(KkSessionApp):
         self.tabs.observe(lambda _c: self.clear_message(), names="selected_index")
         self.legend = html_box("railkit-legend", self._legend_html())
         self.club = ClubFilePanel(m, self.deck_file, self.on_club_deck)
+        self.race_map.note.value = club_deck.race_note(self.deck_file, self.race_map.note.value)
         return widgets.VBox([widgets.HTML(KK_STYLE), self.club.banner, self.tabs, self.legend, self.club.widget])
 
     @guarded

@@ -105,6 +105,7 @@ class KkPlayApp(KkSessionApp):
         self.events_html = html_box("railkit-kk-events")
         self.log_html = html_box("railkit-kk-log")
         self.club = ClubFilePanel(m, self.deck_file, self.on_club_deck)
+        self.race_map.note.value = club_deck.race_note(self.deck_file, self.race_map.note.value)
         self.saves = SaveLoadPanel(m, save=self.save_file, load=self.load_save, intro=tr(
             "A saved game is the list of moves from a numbered deal; loading replays it, so the same game comes "
             "back exactly."))

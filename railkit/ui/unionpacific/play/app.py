@@ -109,6 +109,7 @@ class PlayApp(App):
         self.continue_button.layout.display = "none"
         self.continue_button.on_click(lambda _b: self.on_continue())
         self.club = ClubFilePanel(m, self.board_file, self.on_club_board)
+        club_board.mark_maps(self.moves.build.map_view, self.board_file)  # its note names the club's board
         legend = html_box("railkit-legend", play_legend_html())
         # The first control on the page is always visible (the shared browser helper waits for it).
         toolbar = row([self.undo_button, self.continue_button])
