@@ -22,10 +22,12 @@ Each game supplies a ``FileKind`` (``railkit.ui.unionpacific.club_board``,
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import html
 import logging
 import os
+import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -168,6 +170,7 @@ def private_folder() -> Path:
     global _private
     if _private is None or not _private.is_dir():
         _private = Path(tempfile.mkdtemp(prefix="railkit-club-"))
+        atexit.register(shutil.rmtree, _private, ignore_errors=True)  # the kernel's uploads go with it
     return _private
 
 
