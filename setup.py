@@ -6,6 +6,7 @@ then writes each ``.mo`` beside it in the build folder. The compiler is railkit'
 """
 
 import importlib.util
+import sys
 from pathlib import Path
 
 from setuptools import setup
@@ -17,6 +18,7 @@ HERE = Path(__file__).resolve().parent
 def _mofile():
     spec = importlib.util.spec_from_file_location("_railkit_mofile", HERE / "railkit" / "locale" / "mofile.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
