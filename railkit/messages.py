@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Protocol
 
-__all__ = ["Fixed", "Message", "N_", "Translations", "names_message"]
+__all__ = ["Fixed", "Message", "N_", "Translations", "names_message", "nmessage"]
 
 
 class Translations(Protocol):
@@ -139,6 +139,11 @@ def _value(value: object, translations: Translations, number: NumberFormat | Non
         if isinstance(value, int | float) and not isinstance(value, bool):
             return number(value)
     return str(value) if isinstance(value, Fixed) else value
+
+
+def nmessage(singular: str, plural: str, n: int, /, params: Mapping[str, object] | None = None) -> Message:
+    """A message with plural forms: ``singular`` for n == 1 in English, ``plural`` otherwise (ngettext)."""
+    return Message(singular, params, plural=plural, n=n)
 
 
 def names_message(items: Sequence[str]) -> Message | str:
