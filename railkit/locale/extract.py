@@ -24,9 +24,8 @@ def _name(func: ast.expr) -> str | None:
 def extract_python(fileobj: IO[bytes], keywords: Mapping[str, Any] | Collection[str], comment_tags: Collection[str],
                    options: Mapping[str, Any]) -> Iterator[tuple[int, str, str | tuple[str | None, ...], list[str]]]:
     tree = ast.parse(fileobj.read())
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
+    calls = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call)), key=lambda n: (n.lineno, n.col_offset))
+    for node in calls:  # in source order, as Babel's own extractor yields them
         name = _name(node.func)
         if name is None or name not in keywords:
             continue

@@ -206,3 +206,16 @@ def test_payout_explanations_render_in_finnish_without_english_words():
             text = i18n.render(message)
             english_words = set(re.findall(r"\b(?:the|and|receives?|shares?|each|holds?|position)\b", text))
             assert not english_words, text
+
+
+def test_the_extractor_finds_calls_inside_f_strings_with_plurals_and_contexts():
+    from babel.messages.extract import extract
+
+    source = (b'x = f"<b>{tr(\'Quiz\')}</b>"\n'
+              b'y = trn("{n} share", "{n} shares", n)\n'
+              b'z = trc("card", "Track")\n'
+              b'w = tr(label)\n')
+    keywords = {"tr": None, "trn": (1, 2), "trc": ((1, "c"), 2)}
+    found = [(m[1], m[3]) for m in extract("railkit.locale.extract:extract_python", io.BytesIO(source),
+                                           keywords=keywords)]
+    assert found == [("Quiz", None), (("{n} share", "{n} shares"), None), ("Track", "card")]
