@@ -16,7 +16,7 @@ BINDER_LOCK := binder/requirements.txt
 LOCK_ARGS ?=
 PIP_COMPILE := $(BIN)/pip-compile --quiet --strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links $(LOCK_ARGS)
 
-.PHONY: run test lint locks bench clean venv
+.PHONY: run test lint locks bench clean venv messages catalogs
 
 venv: $(STAMP) $(TEMPLATE)
 
@@ -54,6 +54,23 @@ locks: | $(STAMP)
 	$(PIP_COMPILE) --extra app --extra test --constraint $(APPS_LOCK) --output-file $(TEST_LOCK) pyproject.toml
 	{ echo "# Binder installs the apps' lock: a copy of ../$(APPS_LOCK) written by 'make locks'."; \
 	  cat $(APPS_LOCK); } > $(BINDER_LOCK)
+
+# Translations (gettext through Babel; see railkit/ui/i18n.py). `make messages` extracts every message
+# into railkit/locale/railkit.pot and merges it into each language's .po (new ones start empty, no
+# fuzzy guesses, removed ones dropped); translate there. `make catalogs` compiles the .po files to the
+# .mo files gettext reads (the wheel build does the same; the apps compile a missing one in memory).
+LOCALES := fi hu es
+LOCALE_DIR := railkit/locale
+POT := $(LOCALE_DIR)/railkit.pot
+messages: | $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg --add-location=file --sort-by-file --project=railkit \
+	  -k tr -k trn:1,2 -k trc:1c,2 -k N_ -k Message:1 -k nmessage:1,2 -o $(POT) railkit
+	$(BIN)/python $(LOCALE_DIR)/number_table.py
+	@set -e; for lang in $(LOCALES); do \
+	  $(BIN)/pybabel update -i $(POT) -d $(LOCALE_DIR) -D railkit -l $$lang \
+	    --init-missing --no-fuzzy-matching --ignore-obsolete; done
+catalogs: | $(STAMP)
+	$(BIN)/pybabel compile --statistics -d $(LOCALE_DIR) -D railkit
 
 # Every benchmarks/*.py script in turn (not _*.py); each prints its figures for docs/benchmarks.md.
 bench: venv

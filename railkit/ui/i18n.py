@@ -1,27 +1,37 @@
-"""One translation function for every piece of user-facing app text.
+"""One translation layer for every piece of user-facing app text: gettext over railkit's catalogs.
 
 Apps never build user-visible strings any other way::
 
-    from railkit.ui.i18n import tr
-    tr("Pay out")                                  # a plain label
+    from railkit.ui.i18n import tr, trc, trn
+    tr("Pay out")                                        # a plain label
     tr("{player} receives {amount}", player="Ann", amount=5)
+    trn("{n} share", "{n} shares", n)                    # plural forms (ngettext); fills {n}
+    trc("card", "Track")                                 # one English word, two meanings (pgettext)
 
-The English text *is* the message key, so the English catalogue is the identity and needs no
-file. Adding a language later (Finnish, Hungarian, Spanish, ...) is one call, made before the
-apps are built, and touches no app::
+The English text *is* the message id, so English needs no catalog. The other languages are the
+gettext catalogs ``railkit/locale/<lang>/LC_MESSAGES/railkit.po`` (``make messages`` extracts the
+ids, ``make catalogs`` or the wheel build compiles them; a missing ``.mo`` is compiled in memory).
+``set_language("fi")`` switches every later call; an engine's ``railkit.messages.Message`` is put
+into the current language by ``render``.
 
-    register_catalogue("fi", {"Pay out": "Maksa osingot", "{player} receives {amount}": "..."})
-    set_language("fi")
-
-A key missing from the active catalogue falls back to English, so a partial translation never
-breaks an app. Placeholders are ``str.format`` fields; the translated template must use the same
-names (``check_catalogue`` finds mistakes).
+A message missing from a catalog falls back to English, so a partial translation never breaks an
+app. Placeholders are ``str.format`` fields; a translation must use the same names (``check_catalogue``
+and tests/ui/test_i18n_catalogs.py find mistakes). ``register_catalogue`` adds in-memory messages
+(tests, experiments); they win over the compiled catalog of the same language.
 """
 
 from __future__ import annotations
 
+import gettext
+import io
+import json
 import string
 from collections.abc import Mapping
+from functools import cache
+
+from railkit.locale import DOMAIN, LOCALE_DIR
+from railkit.locale.mofile import mo_bytes, read_po
+from railkit.messages import Message
 
 DEFAULT_LANGUAGE = "en"
 
@@ -29,35 +39,124 @@ _catalogues: dict[str, dict[str, str]] = {DEFAULT_LANGUAGE: {}}
 _language = DEFAULT_LANGUAGE
 
 
-def tr(text: str, /, **fmt: object) -> str:
-    """``text`` in the current language, with ``fmt`` filled into its ``{placeholders}``.
+def catalog_languages() -> tuple[str, ...]:
+    """The languages with a catalog in ``railkit/locale`` (``.po`` or compiled ``.mo``)."""
+    found = {p.parent.parent.name for p in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.[mp]o")}
+    return tuple(sorted(found))
 
-    ``text`` is positional-only, so any placeholder name (even ``{text}``) can be filled.
-    """
-    template = _catalogues.get(_language, {}).get(text, text)
+
+@cache
+def translations(language: str) -> gettext.NullTranslations:
+    """The gettext catalog of ``language``: its ``.mo``, or its ``.po`` compiled in memory when the
+    ``.mo`` is missing or older (a fresh checkout), or no translation at all (English)."""
+    folder = LOCALE_DIR / language / "LC_MESSAGES"
+    po, mo = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
+    if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
+        with mo.open("rb") as f:
+            return gettext.GNUTranslations(f)
+    if po.is_file():
+        return gettext.GNUTranslations(io.BytesIO(mo_bytes(read_po(po.read_text(encoding="utf-8")))))
+    return gettext.NullTranslations()
+
+
+def _current() -> gettext.NullTranslations:
+    return translations(_language)
+
+
+def _fill(template: str, english: str, fmt: Mapping[str, object]) -> str:
     if not fmt:
         return template
     try:
         return template.format(**fmt)
     except (KeyError, IndexError, ValueError):
         # A broken translation must not break the app: fall back to the English template.
-        return text.format(**fmt)
+        return english.format(**fmt)
+
+
+def tr(text: str, /, **fmt: object) -> str:
+    """``text`` in the current language, with ``fmt`` filled into its ``{placeholders}``.
+
+    ``text`` is positional-only, so any placeholder name (even ``{text}``) can be filled.
+    """
+    registered = _catalogues.get(_language, {}).get(text)
+    return _fill(registered if registered is not None else _current().gettext(text), text, fmt)
+
+
+def trn(singular: str, plural: str, n: int, /, **fmt: object) -> str:
+    """The form of ``singular``/``plural`` that the current language uses for ``n`` (ngettext);
+    ``{n}`` is filled with ``n`` unless ``fmt`` gives it."""
+    fmt.setdefault("n", n)
+    english = singular if n == 1 else plural
+    return _fill(_current().ngettext(singular, plural, n), english, fmt)
+
+
+def trc(context: str, text: str, /, **fmt: object) -> str:
+    """``text`` in the meaning ``context`` (pgettext), for one English word with two meanings."""
+    return _fill(_current().pgettext(context, text), text, fmt)
+
+
+def render(message: Message | str) -> str:
+    """An engine's structured message (``railkit.messages.Message``) in the current language, its
+    numbers formatted for it; a plain string is returned as it is (engine names, English)."""
+    if not isinstance(message, Message):
+        return str(message)
+    return message.render(_current(), number=format_number)
+
+
+# -- numbers and money ---------------------------------------------------------------------------
+@cache
+def _number_symbols() -> dict[str, dict[str, str]]:
+    """Decimal sign, group separator and minus sign per language, taken from Babel's CLDR data by
+    ``railkit/locale/number_table.py`` (``make messages``), so the apps need no Babel at run time."""
+    return json.loads((LOCALE_DIR / "numbers.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def format_number(value: float, places: int | None = None) -> str:
+    """``value`` as the current language writes it: 1,234.5 (en), 1 234,5 (fi, hu), 1.234,5 (es).
+
+    ``places`` fixes the decimals ("2.50"); without it a whole number has none and a fraction at
+    most three, as Babel's ``format_decimal`` does."""
+    if places is not None:
+        text = f"{value:,.{places}f}"
+    elif isinstance(value, int) or float(value).is_integer():
+        text = f"{int(value):,}"
+    else:
+        text = f"{value:,.3f}".rstrip("0").rstrip(".")
+    symbols = _number_symbols().get(_language.split("-")[0].split("_")[0]) or _number_symbols()["en"]
+    swap = {",": symbols["group"], ".": symbols["decimal"], "-": symbols["minus"]}
+    return "".join(swap.get(ch, ch) for ch in text)
+
+
+def format_money(millions: float) -> str:
+    """An amount of Union Pacific money (millions, UP-D13) in words: "12 million", "12 miljoonaa"."""
+    n = int(millions) if float(millions).is_integer() else 2  # a fraction takes the plural
+    return trn("{amount} million", "{amount} million", n, amount=format_number(millions))
 
 
 def register_catalogue(language: str, messages: Mapping[str, str]) -> None:
-    """Add (or extend) the catalogue of ``language``: English text -> translated text."""
+    """Add (or extend) the in-memory catalogue of ``language``: English text -> translated text."""
     if not language or not isinstance(language, str):
         raise ValueError("a language code such as 'fi' is required")
     _catalogues.setdefault(language, {}).update(messages)
 
 
+def known_language(language: str) -> str | None:
+    """``language`` as railkit knows it ('fi', also from 'fi-FI' or 'fi_FI'), or ``None``."""
+    known = available_languages()
+    for candidate in (language, language.replace("-", "_"), language.replace("_", "-").split("-")[0]):
+        if candidate in known:
+            return candidate
+    return None
+
+
 def set_language(language: str) -> None:
-    """Switch every later ``tr`` call to ``language`` (registered first; 'en' always exists)."""
+    """Switch every later ``tr``/``trn``/``trc``/``render`` call to ``language``."""
     global _language
-    if language not in _catalogues:
-        known = ", ".join(sorted(_catalogues))
+    found = known_language(language) if isinstance(language, str) else None
+    if found is None:
+        known = ", ".join(available_languages())
         raise ValueError(f"no catalogue for language {language!r}; registered: {known}")
-    _language = language
+    _language = found
 
 
 def get_language() -> str:
@@ -65,7 +164,7 @@ def get_language() -> str:
 
 
 def available_languages() -> tuple[str, ...]:
-    return tuple(sorted(_catalogues))
+    return tuple(sorted(set(_catalogues) | set(catalog_languages())))
 
 
 def _fields(template: str) -> set[str]:
@@ -73,7 +172,7 @@ def _fields(template: str) -> set[str]:
 
 
 def check_catalogue(language: str) -> list[str]:
-    """Problems in a catalogue: translations whose placeholders differ from the English ones."""
+    """Problems in a registered catalogue: translations whose placeholders differ from the English ones."""
     problems = []
     for english, translated in _catalogues.get(language, {}).items():
         if _fields(english) != _fields(translated):

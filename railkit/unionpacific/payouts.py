@@ -8,7 +8,9 @@ Two kinds of functions live here:
 * ``explain_company_payout`` / ``explain_union_pacific_payout`` are for the lessons. They
   compute the same amounts by a separate, deliberately plain route (sorting players into
   groups of equal holdings) and record each step in words with its rule ID. The tests
-  check that both routes agree on every input.
+  check that both routes agree on every input. Each step (and the title) is a
+  ``railkit.messages.Message``: the English sentence as a ``str``, plus its msgid and
+  parameters, so a lesson can show it in the learner's language (``railkit.ui.i18n.render``).
 
 ``shares`` maps every player to the number of shares of one company they have on the
 table (UP-I4: hands never count). Players with 0 shares are not shareholders; they still
@@ -24,7 +26,7 @@ from types import MappingProxyType
 from typing import Generic, TypeVar
 
 from railkit.errors import RuleError
-from railkit.words import names
+from railkit.messages import N_, Fixed, Message, names_message, nmessage
 
 __all__ = [
     "UP_TABLE",
@@ -173,7 +175,8 @@ def union_pacific_payout(payout_number: int, shares: Mapping[P, int]) -> dict[P,
 # -- explanations for the lessons ----------------------------------------------------
 @dataclass(frozen=True)
 class PayoutExplanation(Generic[P]):
-    """One payout worked through in words, for a lesson or a game log."""
+    """One payout worked through in words, for a lesson or a game log (title and steps are
+    ``Message``s: English ``str``s that keep their msgid and parameters)."""
 
     title: str
     amounts: Mapping[P, int]
@@ -198,18 +201,19 @@ class PayoutExplanation(Generic[P]):
         )
 
 
-def _names(players: Sequence[object]) -> str:
-    return names([str(p) for p in players])
+def _names(players: Sequence[object]) -> Message | str:
+    return names_message([str(p) for p in players])
 
 
-def _split(total: int, ways: int) -> str:
+def _split(total: int, ways: int) -> Message | int:
     """``total`` shared by ``ways`` players, rounded down, in words."""
     each = total // ways
     if ways == 1:
-        return f"{total}"
+        return total
     if total % ways == 0:
-        return f"{total} ÷ {ways} = {each} each"
-    return f"{total} ÷ {ways} = {total / ways:.2f}, rounded down to {each} each"
+        return Message("{total} ÷ {ways} = {each} each", {"total": total, "ways": ways, "each": each})
+    return Message("{total} ÷ {ways} = {exact}, rounded down to {each} each",
+                   {"total": total, "ways": ways, "exact": Fixed(total / ways), "each": each})
 
 
 def _groups(shares: Mapping[P, int]) -> list[tuple[int, list[P]]]:
@@ -221,26 +225,27 @@ def _groups(shares: Mapping[P, int]) -> list[tuple[int, list[P]]]:
     return sorted(by_count.items(), key=lambda g: g[0], reverse=True)
 
 
-def _holdings_step(shares: Mapping[P, int], what: str) -> list[str]:
+def _holdings_step(shares: Mapping[P, int], what: Message | str) -> list[Message]:
     held = [f"{p} {n}" for p, n in shares.items() if n > 0]
     none = [p for p, n in shares.items() if n == 0]
     if held:
-        steps = [f"Shares of {what} on the table (only these count, UP-I4): {', '.join(held)}."]
+        steps = [Message("Shares of {company} on the table (only these count, UP-I4): {holdings}.",
+                         {"company": what, "holdings": ", ".join(held)})]
     else:
-        steps = [f"Nobody has shares of {what} on the table."]
-    if len(none) == 1:
-        steps.append(f"{none[0]} holds none, so is not a shareholder and gets nothing.")
-    elif none:
-        steps.append(f"{_names(none)} hold none, so are not shareholders and get nothing.")
+        steps = [Message("Nobody has shares of {company} on the table.", {"company": what})]
+    if none:
+        steps.append(nmessage("{players} holds none, so is not a shareholder and gets nothing.",
+                              "{players} hold none, so are not shareholders and get nothing.",
+                              len(none), {"players": _names(none)}))
     return steps
 
 
-def _fewer(players: list[P], rule: str) -> list[str]:
+def _fewer(players: list[P], rule: str) -> list[Message]:
     if not players:
         return []
-    if len(players) == 1:
-        return [f"{players[0]} holds fewer shares and gets nothing ({rule})."]
-    return [f"{_names(players)} hold fewer shares and get nothing ({rule})."]
+    return [nmessage("{players} holds fewer shares and gets nothing ({rule}).",
+                     "{players} hold fewer shares and get nothing ({rule}).",
+                     len(players), {"players": _names(players), "rule": rule})]
 
 
 def _validated(rule: str, shares: Mapping[P, int]) -> None:
@@ -251,106 +256,118 @@ def _validated(rule: str, shares: Mapping[P, int]) -> None:
 
 
 def explain_company_payout(value: int, shares: Mapping[P, int], company: str | None = None) -> PayoutExplanation[P]:
-    """``company_payout`` with every step written out (UP-D3..UP-D6)."""
+    """``company_payout`` with every step written out (UP-D3..UP-D6); each step is a ``Message``."""
     _check_value(value)
     _validated("UP-D3", shares)
-    name = company or "The company"  # at the start of a sentence
-    inner = company or "the company"  # inside one
-    title = f"{company}, value {value}" if company else f"A company worth {value}"
+    name = company or Message("The company")  # at the start of a sentence
+    inner = company or Message("the company")  # inside one
+    title = (Message("{company}, value {value}", {"company": company, "value": value}) if company
+             else Message("A company worth {value}", {"value": value}))
     half = value // 2
     amounts: dict[P, int] = dict.fromkeys(shares, 0)
-    steps = [f"{name} is worth {value}: one per train on the board plus one for its headquarters (UP-D2)."]
-    steps += _holdings_step(shares, company or "the company")
+    steps = [Message("{company} is worth {value}: one per train on the board plus one for its headquarters (UP-D2).",
+                     {"company": name, "value": value})]
+    steps += _holdings_step(shares, inner)
     groups = _groups(shares)
     if not groups:
-        steps.append(f"With no shareholders, {inner} pays nothing.")
+        steps.append(Message("With no shareholders, {company} pays nothing.", {"company": inner}))
     else:
         top_n, top = groups[0]
-        both = (
-            f"The primary amount is the value, {value}; the secondary amount is half of it, "
-            f"{value} ÷ 2 rounded down = {half} (UP-D3)"
-        )
+        both = Message("The primary amount is the value, {value}; the secondary amount is half of it, "
+                       "{value} ÷ 2 rounded down = {half} (UP-D3)", {"value": value, "half": half})
         if len(top) > 1:
             pool = value + half
-            steps.append(
-                f"{_names(top)} tie for the most shares ({top_n} each), so they share the "
-                f"primary and secondary places (UP-D5)."
-            )
-            steps.append(f"{both}; together {value} + {half} = {pool}.")
-            steps.append(f"Split equally between the {len(top)} of them: {_split(pool, len(top))} (UP-D5).")
+            steps.append(Message("{players} tie for the most shares ({count} each), so they share the "
+                                 "primary and secondary places (UP-D5).", {"players": _names(top), "count": top_n}))
+            steps.append(Message("{amounts}; together {value} + {half} = {pool}.",
+                                 {"amounts": both, "value": value, "half": half, "pool": pool}))
+            steps.append(Message("Split equally between the {count} of them: {split} (UP-D5).",
+                                 {"count": len(top), "split": _split(pool, len(top))}))
             for p in top:
                 amounts[p] = pool // len(top)
             steps += _fewer([q for _, qs in groups[1:] for q in qs], "UP-D5")
         elif len(groups) == 1:
             (p,) = top
-            steps.append(f"{p} is the only shareholder ({top_n}), so {p} is both primary and secondary (UP-D4).")
-            steps.append(f"{both}; {p} receives both: {value} + {half} = {value + half}.")
+            steps.append(Message("{player} is the only shareholder ({count}), so {player} is both primary and "
+                                 "secondary (UP-D4).", {"player": str(p), "count": top_n}))
+            steps.append(Message("{amounts}; {player} receives both: {value} + {half} = {total}.",
+                                 {"amounts": both, "player": str(p), "value": value, "half": half,
+                                  "total": value + half}))
             amounts[p] = value + half
         else:
             (p,) = top
             amounts[p] = value
-            steps.append(f"{p} holds the most ({top_n}): primary shareholder, receives the value, {value} (UP-D3).")
+            steps.append(Message("{player} holds the most ({count}): primary shareholder, receives the value, "
+                                 "{value} (UP-D3).", {"player": str(p), "count": top_n, "value": value}))
             second_n, second = groups[1]
             if len(second) == 1:
-                steps.append(
-                    f"{second[0]} holds the second most ({second_n}): secondary shareholder, receives half "
-                    f"the value rounded down, {value} ÷ 2 = {half} (UP-D3)."
-                )
+                steps.append(Message("{player} holds the second most ({count}): secondary shareholder, receives "
+                                     "half the value rounded down, {value} ÷ 2 = {half} (UP-D3).",
+                                     {"player": str(second[0]), "count": second_n, "value": value, "half": half}))
             else:
-                steps.append(
-                    f"{_names(second)} tie for the second most ({second_n} each), so they split the secondary "
-                    f"amount, {value} ÷ 2 rounded down = {half} (UP-D6): {_split(half, len(second))}."
-                )
+                steps.append(Message("{players} tie for the second most ({count} each), so they split the "
+                                     "secondary amount, {value} ÷ 2 rounded down = {half} (UP-D6): {split}.",
+                                     {"players": _names(second), "count": second_n, "value": value, "half": half,
+                                      "split": _split(half, len(second))}))
             for q in second:
                 amounts[q] = half // len(second)
             steps += _fewer([q for _, qs in groups[2:] for q in qs], "UP-D3")
-    steps.append(f"Paid in total: {sum(amounts.values())}.")
+    steps.append(Message("Paid in total: {total}.", {"total": sum(amounts.values())}))
     return PayoutExplanation(title=title, amounts=amounts, steps=tuple(steps))
 
 
-def _positions(start: int, count: int) -> str:
-    return f"position {start}" if count == 1 else f"positions {start}–{start + count - 1}"
+def _positions(start: int, count: int) -> Message:
+    if count == 1:
+        return Message("position {start}", {"start": start})
+    return Message("positions {start}–{end}", {"start": start, "end": start + count - 1})
 
 
 def explain_union_pacific_payout(payout_number: int, shares: Mapping[P, int]) -> PayoutExplanation[P]:
-    """``union_pacific_payout`` with every step written out (UP-D9..UP-D11)."""
+    """``union_pacific_payout`` with every step written out (UP-D9..UP-D11); each step is a ``Message``."""
     row = _table_row(payout_number)
     _validated("UP-D9", shares)
-    title = f"Union Pacific, payout {payout_number}"
+    title = Message("Union Pacific, payout {number}", {"number": payout_number})
     amounts: dict[P, int] = dict.fromkeys(shares, 0)
     steps = _holdings_step(shares, "Union Pacific")
     column = ", ".join(str(a) for a in row)
     if payout_number == 1:
-        steps.append(f"At the first payout every position of the table pays 0 (UP-D9): {column}.")
+        steps.append(Message("At the first payout every position of the table pays 0 (UP-D9): {column}.",
+                             {"column": column}))
     else:
-        steps.append(f"Payout {payout_number} pays positions 1–5 from the table: {column} (UP-D9).")
+        steps.append(Message("Payout {number} pays positions 1–5 from the table: {column} (UP-D9).",
+                             {"number": payout_number, "column": column}))
     position = 1  # 1-based for the text
     for n, group in _groups(shares):
         k = len(group)
         if position > UP_POSITIONS:
             steps.append(
-                f"{_names(group)} ({n} each) come at {_positions(position, k)}, past the 5th, and get nothing (UP-D9)."
+                Message("{players} ({count} each) come at {positions}, past the 5th, and get nothing (UP-D9).",
+                        {"players": _names(group), "count": n, "positions": _positions(position, k)})
                 if k > 1
-                else f"{group[0]} ({n}) comes at position {position}, past the 5th, and gets nothing (UP-D9)."
+                else Message("{player} ({count}) comes at position {position}, past the 5th, and gets nothing (UP-D9).",
+                             {"player": str(group[0]), "count": n, "position": position})
             )
         elif k == 1:
             amount = row[position - 1]
             amounts[group[0]] = amount
-            steps.append(f"{group[0]} ({n}) takes position {position} and receives {amount} (UP-D9).")
+            steps.append(Message("{player} ({count}) takes position {position} and receives {amount} (UP-D9).",
+                                 {"player": str(group[0]), "count": n, "position": position, "amount": amount}))
         else:
             parts = [row[i] if i < UP_POSITIONS else 0 for i in range(position - 1, position - 1 + k)]
             pool = sum(parts)
-            past = "; positions past the 5th add 0" if position - 1 + k > UP_POSITIONS else ""
-            steps.append(
-                f"{_names(group)} tie with {n} each, so they occupy {_positions(position, k)} (UP-D11{past}): "
-                f"{' + '.join(map(str, parts))} = {pool}; {_split(pool, k)}."
-            )
+            tie = (N_("{players} tie with {count} each, so they occupy {positions} (UP-D11; positions past the "
+                      "5th add 0): {sum} = {pool}; {split}.") if position - 1 + k > UP_POSITIONS
+                   else N_("{players} tie with {count} each, so they occupy {positions} (UP-D11): {sum} = {pool}; "
+                           "{split}."))
+            steps.append(Message(tie, {"players": _names(group), "count": n, "positions": _positions(position, k),
+                                       "sum": " + ".join(map(str, parts)), "pool": pool, "split": _split(pool, k)}))
             for p in group:
                 amounts[p] = pool // k
         position += k
-    if position <= UP_POSITIONS:
-        unused = _positions(position, UP_POSITIONS - position + 1).capitalize()
-        verb = "is" if position == UP_POSITIONS else "are"
-        steps.append(f"{unused} {verb} unused and not paid (UP-D10).")
-    steps.append(f"Paid in total: {sum(amounts.values())}.")
+    if position == UP_POSITIONS:
+        steps.append(Message("Position {start} is unused and not paid (UP-D10).", {"start": position}))
+    elif position < UP_POSITIONS:
+        steps.append(Message("Positions {start}–{end} are unused and not paid (UP-D10).",
+                             {"start": position, "end": UP_POSITIONS}))
+    steps.append(Message("Paid in total: {total}.", {"total": sum(amounts.values())}))
     return PayoutExplanation(title=title, amounts=amounts, steps=tuple(steps))

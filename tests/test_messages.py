@@ -1,0 +1,97 @@
+"""railkit.messages: engine sentences as msgid + parameters, English when read as a str (issue 12).
+
+The pattern's first family is the dividend payout explanation (UP-D2..UP-D11,
+railkit.unionpacific.payouts): every step is a Message whose str is the old English sentence.
+"""
+
+import copy
+import gettext
+import io
+import pickle
+
+from railkit.locale.mofile import PoEntry, mo_bytes
+from railkit.messages import Fixed, Message, names_message, nmessage
+from railkit.unionpacific.payouts import explain_company_payout, explain_union_pacific_payout
+
+
+def catalog(*entries: PoEntry) -> gettext.GNUTranslations:
+    header = PoEntry("", msgstr=["Content-Type: text/plain; charset=utf-8\nPlural-Forms: nplurals=2; plural=(n != 1);\n"])
+    return gettext.GNUTranslations(io.BytesIO(mo_bytes([header, *entries])))
+
+
+def test_a_message_is_its_english_sentence_and_keeps_its_parts():
+    m = Message("{player} receives {amount}", {"player": "Ann", "amount": 5})
+    assert m == "Ann receives 5" and isinstance(m, str) and str(m) == "Ann receives 5"
+    assert m.msgid == "{player} receives {amount}" and dict(m.params) == {"player": "Ann", "amount": 5}
+
+
+def test_plural_messages_choose_the_english_form_by_n():
+    one = nmessage("{players} holds none", "{players} hold none", 1, {"players": "Ann"})
+    two = nmessage("{players} holds none", "{players} hold none", 2, {"players": names_message(["Ann", "Ben"])})
+    assert (one, two) == ("Ann holds none", "Ann and Ben hold none")
+    assert two.plural == "{players} hold none" and two.n == 2
+
+
+def test_names_message_reads_like_railkit_words_names():
+    assert names_message(["Ann"]) == "Ann"
+    assert names_message(["Ann", "Ben", "Cy"]) == "Ann, Ben and Cy"
+    assert names_message([]) == "nobody"
+
+
+def test_render_translates_nested_messages_plurals_and_numbers():
+    tr = catalog(PoEntry("{names} and {last}", msgstr=["{names} ja {last}"]),
+                 PoEntry("{players} holds none", "{players} hold none", ["{players} ei omista", "{players} eivät omista"]),
+                 PoEntry("{total} ÷ {ways} = {exact}", msgstr=["{total} ÷ {ways} = {exact}"]))
+    m = nmessage("{players} holds none", "{players} hold none", 2, {"players": names_message(["Ann", "Ben"])})
+    assert m.render(tr) == "Ann ja Ben eivät omista"
+    split = Message("{total} ÷ {ways} = {exact}", {"total": 7, "ways": 3, "exact": Fixed(7 / 3)})
+    assert split == "7 ÷ 3 = 2.33"
+    assert split.render(tr, number=lambda v, places=None: f"{v:.{places or 0}f}".replace(".", ",")) == "7 ÷ 3 = 2,33"
+
+
+def test_a_broken_translation_renders_english():
+    tr = catalog(PoEntry("{player} wins", msgstr=["{pelaaja} voittaa"]))
+    assert Message("{player} wins", {"player": "Ann"}).render(tr) == "Ann wins"
+
+
+def test_messages_survive_copy_and_pickle_with_their_parts():
+    m = nmessage("{players} holds none", "{players} hold none", 2, {"players": names_message(["Ann", "Ben"])})
+    for again in (copy.deepcopy(m), pickle.loads(pickle.dumps(m))):
+        assert again == m and again.msgid == m.msgid and again.n == 2
+        assert again.params["players"].msgid == "{names} and {last}"
+
+
+# -- the payout explanation family (UP-D2..UP-D11) ------------------------------------------
+def test_up_d3_company_steps_are_messages_with_rule_and_amounts_as_parameters():
+    e = explain_company_payout(7, {"Ann": 3, "Ben": 2, "Cy": 0}, company="Central Pacific")
+    assert e.title.msgid == "{company}, value {value}" and dict(e.title.params) == {"company": "Central Pacific", "value": 7}
+    first, held, none, primary, secondary, total = e.steps
+    assert all(isinstance(s, Message) for s in e.steps)
+    assert first.params["value"] == 7 and "(UP-D2)" in first.msgid
+    assert held.params["holdings"] == "Ann 3, Ben 2"
+    assert none.n == 1 and none.params["players"] == "Cy"
+    assert primary.msgid.startswith("{player} holds the most") and primary.params["player"] == "Ann"
+    assert dict(secondary.params) == {"player": "Ben", "count": 2, "value": 7, "half": 3}
+    assert total.msgid == "Paid in total: {total}." and total.params["total"] == 10
+    assert str(secondary) == ("Ben holds the second most (2): secondary shareholder, receives half the value "
+                              "rounded down, 7 ÷ 2 = 3 (UP-D3).")
+
+
+def test_up_d5_tie_split_keeps_the_exact_quotient_as_a_fixed_number():
+    e = explain_company_payout(7, {"Ann": 3, "Ben": 3, "Cy": 3, "Dev": 1})
+    split = e.steps[-3].params["split"]
+    assert split.msgid == "{total} ÷ {ways} = {exact}, rounded down to {each} each"
+    assert split.params["exact"] == Fixed(10 / 3) and split.params["each"] == 3
+    assert e.steps[-3] == "Split equally between the 3 of them: 10 ÷ 3 = 3.33, rounded down to 3 each (UP-D5)."
+    assert e.steps[-2].n == 1 and e.steps[-2] == "Dev holds fewer shares and gets nothing (UP-D5)."
+
+
+def test_up_d11_union_pacific_tie_message_names_positions_and_the_pool():
+    e = explain_union_pacific_payout(2, {"Ann": 4, "Ben": 2, "Cleo": 2, "Dev": 2})
+    assert e.title.msgid == "Union Pacific, payout {number}" and e.title.params["number"] == 2
+    tie = next(s for s in e.steps if "UP-D11" in s.msgid)
+    assert tie.params["positions"].msgid == "positions {start}–{end}"
+    assert (tie.params["count"], tie.params["sum"], tie.params["pool"]) == (2, "8 + 6 + 4", 18)
+    assert tie.params["players"] == "Ben, Cleo and Dev"
+    assert e.steps[-2].msgid == "Position {start} is unused and not paid (UP-D10)."
+    assert e.amounts == {"Ann": 10, "Ben": 6, "Cleo": 6, "Dev": 6}
