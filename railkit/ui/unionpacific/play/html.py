@@ -11,7 +11,8 @@ from typing import Any
 from railkit.game import Outcome
 from railkit.ui.app import legend_html
 from railkit.ui.i18n import tr
-from railkit.ui.unionpacific.common import card_label, company_html, company_name, second_person
+from railkit.ui.learner import second_person
+from railkit.ui.unionpacific.common import card_label, company_html, company_name
 from railkit.unionpacific import (
     IMAGINARY,
     UP,
