@@ -47,6 +47,7 @@ from railkit.ui.capecairo.play.exercise import ExercisePanel
 from railkit.ui.capecairo.play.hints import hint_html, review_html
 from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.i18n import tr
+from railkit.ui.learner import name_from_address
 from railkit.ui.saves import SaveFile, SaveLoadPanel
 from railkit.ui.widgets import button, html_box, row
 
@@ -58,7 +59,9 @@ class KkPlayApp(KkSessionApp):
 
     title = "Vom Kap bis Kairo: play a game"
 
-    def __init__(self, seed: int | None = None, players: int = 3, win_crossings: int = 8) -> None:
+    def __init__(self, seed: int | None = None, players: int = 3, win_crossings: int = 8, name: str | None = None,
+                 seat: int = 0, others: str = "") -> None:
+        self._learner = (name_from_address().name if name is None else name, seat, others)  # issue 9 item 7
         self.rng = random.Random(seed)
         self.session: KkSession | None = None
         self.last_events: list[str] = []  # what happened since the learner's last move
@@ -66,13 +69,17 @@ class KkPlayApp(KkSessionApp):
         super().__init__()
         self.on_new_game()
         self.exercise.on_new_question()
+        if name is None:
+            self.greet_learner()
 
     # ------------------------------------------------------------------ building the widgets
     def build(self) -> widgets.Widget:
         m = self.messages
         players, length = self._start
         self.start = StartPanel(m, players, tr("Start again: everyone at £100, a freshly shuffled deck (KK-S1)"),
-                                self.on_new_game, name_width="250px", players_width="270px", new_width="auto")
+                                self.on_new_game, name_width="250px", players_width="270px", new_width="auto",
+                                name=self._learner[0])
+        self.start.seat.value, self.start.others.value = self._learner[1], self._learner[2]
         self.length = widgets.Dropdown(
             options=[(tr("{n} terrains (full game)", n=n) if n == 8 else tr("{n} terrains (short)", n=n), n)
                      for n in LENGTHS],
@@ -104,7 +111,7 @@ class KkPlayApp(KkSessionApp):
             "back exactly."))
         a = self.auction
         game_tab = widgets.VBox([
-            row([self.start.name_field, self.start.players, self.length, self.start.new_button]),
+            row([self.start.name_field, self.start.players, self.length, self.start.new_button]), self.start.seat_row,
             self.status, self.review_html, self.race, self.race_map.widget,
             a.offer_html, a.bid_row, a.choose_box, self.building.widget,
             row([self.hint_button, self.undo_button, self.auto_button]), self.hint_html, a.reveal,
@@ -162,8 +169,9 @@ class KkPlayApp(KkSessionApp):
 
     @guarded
     def on_new_game(self) -> None:
-        you, players = self.start.read()
-        session = start_session(you, players, seed=self.rng.randrange(1_000_000), win_crossings=int(self.length.value))
+        you, _n = self.start.read()
+        session = start_session(you, self.start.read_table(), seed=self.rng.randrange(1_000_000),
+                                win_crossings=int(self.length.value))
         self.install(session)
         self.show_info(tr("A new game. Auction 1: the computer players have handed in sealed bids; hand in yours."))
 
