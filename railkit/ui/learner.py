@@ -22,13 +22,14 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 from urllib.parse import parse_qs, quote
 
 from railkit.errors import InputError, RuleError
 from railkit.game import MAX_NAME_LENGTH, normalize_players
 from railkit.ui.i18n import tr
 
-__all__ = ["DEFAULT_LEARNER", "NAME_PARAMETER", "LearnerName", "check_name", "follow_page_address",
+__all__ = ["DEFAULT_LEARNER", "NAME_PARAMETER", "LearnerName", "addressed", "check_name", "follow_page_address", "greet_learner",
            "learner_name", "name_from_address", "name_query", "second_person", "seat_options", "seat_players",
            "typed_names"]
 
@@ -123,6 +124,39 @@ def follow_page_address(on_name: Callable[[LearnerName], object]) -> threading.T
     thread = threading.Thread(target=wait, name="railkit-page-address", daemon=True)
     thread.start()
     return thread
+
+
+def addressed(words: str, name: str) -> str:
+    """A lesson's words to the learner, with their name when they gave one: “Kim, pick a company …”."""
+    if not name or name == DEFAULT_LEARNER or not words:
+        return words
+    return tr("{name}, {words}", name=name, words=words[0].lower() + words[1:])
+
+
+class Greeted(Protocol):
+    def show_info(self, text: str) -> None: ...
+
+    def show_error(self, text: str) -> None: ...
+
+
+def greet_learner(app: Greeted, words: str, use: Callable[[str], bool] | None = None) -> str:
+    """A lesson's first message: ``words`` addressed to the learner named in the page address, or why that
+    name was refused. A name arriving later (pre-rendered Voila) is handed to ``use`` (its lesson shows
+    it; False: too late, the learner has begun) and greeted. The learner's name now (“You” by default)."""
+    found = name_from_address()
+    if found.problem:
+        app.show_error(found.problem)
+    elif words:
+        app.show_info(addressed(words, found.name))
+
+    def later(arrived: LearnerName) -> None:
+        if arrived.problem:
+            app.show_error(arrived.problem)
+        elif arrived.given and (use is None or use(arrived.name)) and words:
+            app.show_info(addressed(words, arrived.name))
+
+    follow_page_address(later)
+    return found.name
 
 
 # -- seats and the other players' names ------------------------------------------------------------
