@@ -20,6 +20,7 @@ import logging
 import os
 import re
 import threading
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -48,6 +49,8 @@ def check_name(text: str, label: str) -> str:
     if len(raw) > 4 * MAX_NAME_LENGTH:  # a huge text is refused before it is copied or tidied
         raise InputError(tr("“{field}” is too long: a name has at most {n} characters (this one has {k}).",
                             field=label, n=MAX_NAME_LENGTH, k=len(raw)))
+    if any(unicodedata.category(ch)[0] == "C" for ch in raw):  # a line break or a tab too, as the engines
+        raise InputError(tr("“{field}” cannot hold control characters (a line break, a tab, …).", field=label))
     name = " ".join(raw.split())
     if not name:
         raise InputError(tr("“{field}” is empty: type a name.", field=label))
@@ -233,7 +236,7 @@ def second_person(line: str, name: str | None) -> str:
         return line
     who = re.escape(name)
     subject = re.compile(rf"(?<![\w&]){who}(?P<count> \(\d+\))? "
-                         rf"(?:(?P<verb>{_VERB_WORDS})\b(?P<rest>[^;.\n]*)|(?=[+−-]\d))")
+                         rf"(?:(?P<verb>{_VERB_WORDS})\b(?P<rest>(?:(?!{who}\W)[^;.\n])*)|(?=[+−-]\d))")
     owner = re.compile(rf"(?<![\w&]){who}[’']s\b")
 
     def you(at: int) -> str:
