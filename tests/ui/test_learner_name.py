@@ -23,8 +23,8 @@ from railkit.ui.learner import (
     check_name,
     name_from_address,
     name_query,
-    second_person,
     seat_players,
+    second_person,
     typed_names,
 )
 from railkit.ui.unionpacific.building import BuildingApp
