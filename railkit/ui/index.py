@@ -28,12 +28,13 @@ LESSONS: tuple[tuple[str, str], ...] = (
     ("kk_auction.ipynb", "KK: The auction"),
     ("kk_play.ipynb", "KK: Play a game"),
 )
+LINK_STYLE = "color:#1a4fa0;text-decoration:underline"  # widget HTML has no link colour of its own
 
 
 def lesson_links_html(name: str) -> str:
     """The lessons as links that carry ``name`` (URL-encoded; none for the default learner)."""
     query = html.escape(name_query(name), quote=True)
-    links = " · ".join(f"<a class='railkit-lesson-link' href='{nb}{query}'>{html.escape(tr(title))}</a>"
+    links = " · ".join(f"<a class='railkit-lesson-link' href='{nb}{query}' style='{LINK_STYLE}'>{html.escape(tr(title))}</a>"
                        for nb, title in LESSONS)
     who = (tr("Links for {name}:", name=name) if name != DEFAULT_LEARNER else tr("Lessons:"))
     return f"<span class='railkit-lesson-links'><b>{html.escape(who)}</b> {links}</span>"
