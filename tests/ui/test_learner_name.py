@@ -8,8 +8,8 @@ import html
 import random
 import re
 
-import ipywidgets as widgets
 import pytest
+from test_ui_names import shown_markup
 
 from railkit.capecairo import new_game as kk_new_game
 from railkit.capecairo.bots import HeuristicBot as KkBot
@@ -92,21 +92,8 @@ def test_seats_and_the_other_players_names():
 
 # -- every lesson shows the learner's name ------------------------------------------------------------
 def shown(app) -> str:
-    """Everything the app shows as text: HTML widgets, figures, field values and labels."""
-    seen, out, stack = set(), [], [app.widget]
-    while stack:
-        w = stack.pop()
-        if id(w) in seen:
-            continue
-        seen.add(id(w))
-        if isinstance(w, (widgets.HTML, widgets.HTMLMath)):
-            out.append(w.value)
-        elif isinstance(w, widgets.Output):
-            out.append(str(w.outputs))
-        elif isinstance(w, (widgets.Text, widgets.Dropdown)):
-            out += [str(w.value), str(w.description)]
-        stack.extend(getattr(w, "children", ()) or ())
-    return "\n".join(out)
+    """Everything the app shows: HTML widgets and figures (``test_ui_names.shown_markup``)."""
+    return "\n".join(shown_markup(app))
 
 
 def use_the_lesson(app) -> None:

@@ -92,6 +92,8 @@ class KkAuctionApp(KkSessionApp):
         return legend_html([
             (tr("Your name, Players, New game"), tr("start a game against 1 to 3 computer players; everyone has £100 "
                                                      "(KK-S1)")),
+            (tr("Your seat, Others"), tr("where you sit and the computer players' names; nobody starts: all bid at "
+                                         "once (KK-A2) and the auction winner opens the building (KK-A7)")),
             (tr("Cards on sale"), tr("one per player (KK-A1): the terrain, the tracks needed to cross it (KK-C3), "
                                      "its track pieces (▮ = one piece) and the coin paid for crossing it")),
             (tr("Your bid £ / Hand in sealed bid"), tr("a whole number from 0 up to your money (KK-A2). The others' "

@@ -131,6 +131,9 @@ class KkPlayApp(KkSessionApp):
             (tr("Your name, Players, To win, New game"), tr("start a game against 1 to 3 computer players; the full "
                                                            "game is won by crossing 8 terrains (KK-E1), the short "
                                                            "ones end sooner")),
+            (tr("Your seat, Others"), tr("where you sit and the computer players' names; nobody starts: all bid at "
+                                         "once (KK-A2), the auction winner opens the building (KK-A7) and a pass "
+                                         "goes to the left, in seat order (KK-B3)")),
             (tr("The race"), tr("one row per player: filled cells are terrain crossed, dashed cells the cards "
                                 "waiting in front of the train (solid edge: the next to cross)")),
             (tr("Cards"), tr("terrain and the tracks it needs (KK-C3), ▮ = one track piece printed on the card, "
