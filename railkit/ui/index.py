@@ -17,7 +17,7 @@ from railkit.errors import InputError
 from railkit.ui.app import App, guarded
 from railkit.ui.i18n import tr
 from railkit.ui.learner import DEFAULT_LEARNER, LearnerName, check_name, follow_page_address, name_from_address, name_query
-from railkit.ui.widgets import html_box, row
+from railkit.ui.widgets import button, html_box, row
 
 # (notebook, title): the lessons in teaching order, as the index lists them
 LESSONS: tuple[tuple[str, str], ...] = (
@@ -58,11 +58,14 @@ class IndexApp(App):
                                  layout=widgets.Layout(width="300px"))
         self.name.add_class("railkit-learner-name")
         self.name.observe(lambda _c: self.on_name(), names="value")
+        self.use_button = button(tr("Use this name"), "railkit-use-name", "check", "primary",
+                                 tr("Write this name into every lesson link"))
+        self.use_button.on_click(lambda _b: self.on_use())
         self.links = html_box("railkit-index-links")
         hint = widgets.HTML("<span class='railkit-legend'>" + html.escape(tr(
-            "Type your name once (press Enter): every lesson then greets you, seats you and says “you” in its "
+            "Type your name once: every lesson then greets you, seats you and says “you” in its "
             "sentences about you. Leave it empty to be “You”.")) + "</span>")
-        return widgets.VBox([row([self.name, hint]), self.links])
+        return widgets.VBox([row([self.name, self.use_button, hint]), self.links])
 
     @property
     def learner(self) -> str:
@@ -84,6 +87,14 @@ class IndexApp(App):
             self.show_ok(tr("The lessons will call you {name}.", name=name))
         else:
             self.clear_message()
+
+    @guarded
+    def on_use(self) -> None:
+        """The button: the typed name (the field also takes it on Enter or when left)."""
+        if not str(self.name.value).strip():
+            self.show_info(tr("Type your name first; without one the lessons call you “{you}”.", you=DEFAULT_LEARNER))
+            return
+        self.on_name()
 
     def on_address(self, found: LearnerName) -> None:
         """The page address arrived after a pre-rendered start (Voila): its name fills an empty field."""

@@ -167,6 +167,9 @@ def test_the_index_field_writes_the_name_into_every_lesson_link(monkeypatch):
     assert "<img" not in app.links.value and "?name=%3Cimg%20src%3Dx" in app.links.value
     app.name.value = "x" * 10_000
     assert app.message_kind == "error" and "?name" not in app.links.value
+    app.name.value = ""
+    app.on_use()
+    assert app.message_kind == "info" and "“You”" in app.message_text and "?name" not in app.links.value
     monkeypatch.setenv("QUERY_STRING", "name=Aino")
     assert IndexApp().links.value.count("?name=Aino'") == 6
 
