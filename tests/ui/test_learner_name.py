@@ -7,6 +7,9 @@ from __future__ import annotations
 import html
 import random
 import re
+import sys
+import time
+import types
 
 import pytest
 from test_ui_names import shown_markup
@@ -258,3 +261,24 @@ def test_the_engines_keep_the_third_person():
     game = kk_new_game(["You", "Ann"], seed=1)
     play_out(game, KkBot, limit=10)
     assert any(line.startswith("You hands in") for line in game.narrative)
+
+
+def test_a_preheated_lesson_waits_for_the_page_address_in_the_background(monkeypatch):
+    from railkit.ui.learner import follow_page_address
+
+    monkeypatch.delenv("VOILA_PREHEAT", raising=False)
+    assert follow_page_address(print) is None  # not a pre-rendered kernel: the address was read at the start
+    fake = types.ModuleType("voila.utils")
+    fake.wait_for_request = lambda: monkeypatch.setenv("QUERY_STRING", "name=Aino")  # the page has opened
+    monkeypatch.setitem(sys.modules, "voila.utils", fake)
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    heard = []
+    follow_page_address(heard.append).join(timeout=10)
+    assert [h.name for h in heard] == ["Aino"]
+    monkeypatch.delenv("QUERY_STRING")
+    app = KkAuctionApp(seed=4, players=2)  # starts as “You”, then hears the address in the background
+    for _ in range(200):
+        if app.you == "Aino":
+            break
+        time.sleep(0.05)
+    assert app.you == "Aino" and app.start.name_field.value == "Aino"
