@@ -11,7 +11,6 @@ engine; this module only draws.
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -21,8 +20,9 @@ from railkit.session import position_bots
 from railkit.ui.app import parse_whole
 from railkit.ui.docs import reconstruction_note
 from railkit.ui.i18n import tr
+from railkit.ui.learner import DEFAULT_LEARNER, seat_players, second_person
 
-DEFAULT_NAME = "You"  # the learner, as in every lesson (issue 9, item 7); the name field changes it
+DEFAULT_NAME = DEFAULT_LEARNER  # the learner, as in every lesson (issue 9, item 7); the name field changes it
 BOT_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eva")
 MAX_BOT_MOVES = 5_000  # the engine always ends a game (KK-E1, KK-B8); this only guards the app's loop
 # The computer players: the same position always gets the same move, also after an undo.
@@ -114,10 +114,12 @@ KK_STYLE = """
 
 
 # -- names and seats --------------------------------------------------------------------------------
-def seat_names(you: str, players: int) -> list[str]:
-    """The learner in the first seat, then computer players with other names (seating order, KK-B3)."""
-    bots = [n for n in BOT_NAMES if n.casefold() != you.casefold()]
-    return [you, *bots[: players - 1]]
+def seat_names(you: str, players: int, seat: int = 0, others: Sequence[str] = ()) -> list[str]:
+    """The table in seating order (a pass goes to the left, KK-B3): the learner at ``seat``, the other
+    players named ``others``, else computer names that differ from the learner's."""
+    if not others:
+        others = [n for n in BOT_NAMES if n.casefold() != you.casefold()][: players - 1]
+    return seat_players(you, list(others)[: players - 1], seat)
 
 
 def read_bid(text: str) -> int:
@@ -225,7 +227,7 @@ def swatch(colour: str) -> str:
 def player_html(view: Mapping[str, Any], player: str) -> str:
     """Colour swatch + name, and “(you)” for the learner."""
     you = (f" <span class='kk-muted'>{tr('(you)')}</span>"
-           if player == view.get("you") and player != "You" else "")  # “You (you)” would say it twice
+           if player == view.get("you") and player != DEFAULT_LEARNER else "")  # “You (you)” would say it twice
     return f"{swatch(view['colours'][player])}{html.escape(player)}{you}"
 
 
@@ -313,28 +315,10 @@ def events_html(events: Sequence[str], empty: str = "", you: str | None = None) 
     return f"<ul class='kk-events'>{items}</ul>"
 
 
-# The engine writes every player in the third person ("Kim passes"); for a learner named "You" the
-# lesson turns those sentences into the second person ("You pass").
-_VERBS = {"hands": "hand", "gets": "get", "passes": "pass", "turns": "turn", "crosses": "cross",
-          "takes": "take", "has": "have", "receives": "receive", "is": "are", "draws": "draw", "pays": "pay",
-          "buys": "buy", "chooses": "choose", "wins": "win", "builds": "build", "bids": "bid", "keeps": "keep",
-          "lays": "lay", "opens": "open", "spends": "spend", "shares": "share"}
-_YOU_VERB = re.compile(r"\bYou (" + "|".join(_VERBS) + r")\b")
-_AND_VERB = re.compile(r" and (" + "|".join(_VERBS) + r")\b")
-
-
 def as_learner(sentence: str, you: str | None) -> str:
-    """``sentence`` in the second person when the learner is called "You" (else unchanged)."""
-    if you != "You" or "You" not in sentence:
-        return sentence
-    out = _YOU_VERB.sub(lambda m: "You " + _VERBS[m.group(1)], sentence)
-    out = re.sub(r"\bYou[’']s\b", "your", out)
-    out = re.sub(r"(^|[.:;] )your\b", lambda m: m.group(1) + "Your", out)
-    if out.startswith("You ") or "; You " in out:
-        out = out.replace(" their line", " your line").replace(" their own", " your own")
-        out = _AND_VERB.sub(lambda m: " and " + _VERBS[m.group(1)], out)
-    out = re.sub(r"(?<![.!?] )(?<!^)\bYou\b", "you", out)  # "you" inside a sentence
-    return out
+    """``sentence`` about the learner ``you`` in the second person (“Kim passes” → “You pass”); the engine
+    keeps the third person, the page changes (``railkit.ui.learner.second_person``)."""
+    return second_person(sentence, you)
 
 
 def log_html(narrative: Sequence[str], you: str | None = None) -> str:

@@ -1,6 +1,6 @@
 """Panels both Vom Kap bis Kairo lessons show: starting a game, and an auction at the table.
 
-* ``StartPanel`` — “Your name”, “Players”, “New game” (KK-S1);
+* ``StartPanel`` — “Your name”, “Players”, “New game” (KK-S1), the learner's seat and the others' names;
 * ``AuctionPanel`` — the cards on sale (KK-A1), the sealed bid (KK-A2), one “Take …” button per card
   when it is the learner's turn to choose (KK-A4, KK-A6), the reveal of the last auction (KK-A3..KK-A5)
   and the players table.
@@ -12,15 +12,16 @@ that remembers each auction (``AuctionNotes``).
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
 from railkit.capecairo import CapeToCairoGame, new_game
 from railkit.session import Session
-from railkit.ui.app import App, InputError, Messages, Panel, parse_name
+from railkit.ui.app import App, InputError, Messages, Panel
 from railkit.ui.capecairo.common import (
+    BOT_NAMES,
     DEFAULT_NAME,
     MAX_BOT_MOVES,
     AuctionNotes,
@@ -35,6 +36,7 @@ from railkit.ui.capecairo.common import (
     seat_names,
 )
 from railkit.ui.i18n import tr
+from railkit.ui.learner import LearnerName, check_name, follow_page_address, name_from_address, seat_options, typed_names
 from railkit.ui.widgets import button, html_box, row
 
 KkSession = Session[CapeToCairoGame]
@@ -44,6 +46,7 @@ class KkSessionApp(App):
     """A Vom Kap bis Kairo lesson that plays one session: its game, the learner and the learner's view."""
 
     session: KkSession | None = None
+    start: StartPanel
 
     @property
     def game(self) -> CapeToCairoGame:
@@ -63,14 +66,43 @@ class KkSessionApp(App):
             raise InputError(tr("Press “New game” first."))
         return self.session
 
+    # -- the learner's name, from the page address (issue 9, item 7) --------------------------------
+    def greet_learner(self) -> None:
+        """After the first game is dealt: say why a name in the page address was refused, and in a
+        pre-rendered Voila kernel wait for the address (``railkit.ui.learner``)."""
+        found = name_from_address()
+        if found.problem:
+            self.show_error(found.problem)
+        follow_page_address(self.on_learner)
+
+    def on_learner(self, found: LearnerName) -> bool:
+        """The page address names the learner: deal again with that name unless the learner has moved.
+        True when the game was dealt again."""
+        if found.problem:
+            self.show_error(found.problem)
+            return False
+        session = self.session
+        if (not found.given or session is None or session.you == found.name
+                or session.last_human_move() is not None):
+            return False
+        self.start.name_field.value = found.name
+        self.on_new_game()
+        return self.session is not None and self.session.you == found.name
+
+    def on_new_game(self) -> None:
+        raise NotImplementedError
+
 
 def new_session(game: CapeToCairoGame, you: str) -> KkSession:
     """``game`` with the learner ``you`` and computer players in the other seats."""
     return Session(game, (you,), kk_bots, max_bot_moves=MAX_BOT_MOVES, notes=[AuctionNotes()])
 
 
-def start_session(you: str, players: int, seed: int, **options: Any) -> KkSession:
-    return new_session(new_game(seat_names(you, players), seed=seed, **options), you)
+def start_session(you: str, players: int | Sequence[str], seed: int, **options: Any) -> KkSession:
+    """A new game for the learner ``you``: ``players`` is a count (the learner first) or the whole table in
+    seating order (``StartPanel.read_table``)."""
+    table = seat_names(you, players) if isinstance(players, int) else list(players)
+    return new_session(new_game(table, seed=seed, **options), you)
 
 
 def notes_of(session: KkSession) -> AuctionNotes:
@@ -78,12 +110,13 @@ def notes_of(session: KkSession) -> AuctionNotes:
 
 
 class StartPanel(Panel):
-    """“Your name”, “Players” and “New game” (KK-S1); the lesson lays them out. ``read()`` checks them."""
+    """“Your name”, “Players”, “New game” (KK-S1), and the learner's seat with the other players' names
+    (``seat_row``); the lesson lays them out. ``read()`` checks them."""
 
     def __init__(self, messages: Messages, players: int, new_tip: str, on_new: Callable[[], object],
-                 name_width: str, players_width: str, new_width: str | None) -> None:
+                 name_width: str, players_width: str, new_width: str | None, name: str = DEFAULT_NAME) -> None:
         super().__init__(messages)
-        self.name_field = widgets.Text(value=DEFAULT_NAME, description=tr("Your name"),
+        self.name_field = widgets.Text(value=name, description=tr("Your name"),
                                        style={"description_width": "90px"}, layout=widgets.Layout(width=name_width))
         self.name_field.add_class("railkit-kk-name")
         self.players = widgets.Dropdown(
@@ -93,10 +126,40 @@ class StartPanel(Panel):
         self.players.add_class("railkit-kk-players-count")
         self.new_button = button(tr("New game"), "railkit-kk-new", "refresh", "warning", new_tip, new_width)
         self.new_button.on_click(lambda _b: on_new())
+        # The seat: nobody starts in this game, all bid at once (KK-A2) and the auction winner opens the
+        # building (KK-A7); the seat decides who is on your left when a player passes (KK-B3).
+        self.seat = widgets.Dropdown(options=seat_options(players), value=0, description=tr("Your seat"),
+                                     style={"description_width": "90px"}, layout=widgets.Layout(width="200px"))
+        self.seat.add_class("railkit-kk-seat")
+        self.others = widgets.Text(value="", placeholder=", ".join(BOT_NAMES[: players - 1]),
+                                   description=tr("Others"), style={"description_width": "70px"},
+                                   layout=widgets.Layout(width="340px"),
+                                   tooltip=tr("The computer players' names, separated by commas"))
+        self.others.add_class("railkit-kk-others")
+        self.seat_row = row([self.seat, self.others, widgets.HTML(
+            "<span class='kk-muted'>" + html.escape(tr("All bid at once (KK-A2); the auction winner opens the "
+                                                       "building (KK-A7); a pass goes to the left (KK-B3).")) +
+            "</span>")])
+        self.players.observe(lambda _c: self._sync_seats(), names="value")
+
+    def _sync_seats(self) -> None:
+        n = int(self.players.value)
+        seat = self.seat.value if self.seat.value is not None and self.seat.value < n else 0
+        self.seat.options = seat_options(n)
+        self.seat.value = seat
+        self.others.placeholder = ", ".join(BOT_NAMES[: n - 1])
 
     def read(self) -> tuple[str, int]:
-        """The learner's name (an ``InputError`` when empty or too long) and the number of players."""
-        return parse_name(self.name_field.value, tr("Your name")), int(self.players.value)
+        """The learner's name (an ``InputError`` when empty, too long or holding control characters) and
+        the number of players."""
+        return check_name(self.name_field.value, tr("Your name")), int(self.players.value)
+
+    def read_table(self) -> list[str]:
+        """Everyone in seating order (KK-B3): the learner at the chosen seat, the others as typed (else
+        computer names); an ``InputError`` names the field that cannot be used."""
+        you, n = self.read()
+        others = typed_names(self.others.value, n - 1, tr("Others"), BOT_NAMES, taken=(you,))
+        return seat_names(you, n, int(self.seat.value or 0), others)
 
 
 class AuctionPanel(Panel):

@@ -7,13 +7,11 @@ Only presentation lives here; every verdict comes from the engine (``railkit.uni
 from __future__ import annotations
 
 import html
-import os
-import re
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import parse_qs
 
 from railkit.ui.i18n import tr
+from railkit.ui.learner import second_person
 from railkit.unionpacific import GENERAL, TRACK_TYPES, UP, Board, PayoutExplanation, PlacementExplanation
 
 TRACK_CARDS: tuple[str, ...] = (*TRACK_TYPES, GENERAL)
@@ -102,60 +100,6 @@ def checklist_html(explanation: PlacementExplanation) -> str:
     return (f"<div class='railkit-checklist'><b>{html.escape(explanation.title)}</b>: {verdict}"
             f"<table class='railkit-table'><tr><th></th><th class='name'>{tr('rule')}</th>"
             f"<th class='name'>{tr('what the engine checked')}</th></tr>{rows}</table></div>")
-
-
-# -- the learner, named once (issue 9 item 7) -----------------------------------------------------
-DEFAULT_LEARNER = "You"
-NAME_PARAMETER = "name"  # the page address carries the learner's name: up_play.ipynb?name=Kim
-MAX_LEARNER_NAME = 30  # the engines' limit on a player's name
-
-
-def learner_name(query: str | None = None, default: str = DEFAULT_LEARNER) -> str:
-    """The learner's name from the page address (``?name=Kim``), else ``default``.
-
-    ``query`` is the address's query string; ``None`` reads the one Voila gives the kernel
-    (``QUERY_STRING``). A name that is empty, too long or holds control characters is ignored: the
-    page then says “You”, and the learner can still type a name in the new-game form."""
-    if query is None:
-        query = os.environ.get("QUERY_STRING", "")
-    values = parse_qs(str(query).lstrip("?")).get(NAME_PARAMETER) or [""]
-    name = " ".join(values[-1].split())
-    if not name or len(name) > MAX_LEARNER_NAME or not name.isprintable():
-        return default
-    return name
-
-
-# The engines' verbs in sentences about one player (“Kim plays …”), with the form after “you”.
-_SECOND_PERSON = {
-    "plays": "play", "takes": "take", "invests": "invest", "exchanges": "exchange", "turns": "turn", "has": "have",
-    "draws": "draw", "ends": "end", "passes": "pass", "discards": "discard", "lays": "lay", "chooses": "choose",
-    "swaps": "swap", "builds": "build", "holds": "hold", "receives": "receive", "wins": "win", "is": "are",
-    "places": "place", "gets": "get", "moves": "move", "pays": "pay", "buys": "buy", "bids": "bid",
-}
-
-
-def second_person(line: str, name: str) -> str:
-    """An engine sentence about ``name`` as the learner reads it: “Kim plays a card” → “You play a card”,
-    “Turn 3: Kim draws …” → “Turn 3: you draw …”, “Kim +3” → “you +3”. Only the name before one of the
-    engine's verbs (or a payout amount) changes; everything else keeps the engine's words."""
-    if not name:
-        return line
-    verbs = "|".join(_SECOND_PERSON)
-    # the name, perhaps a count in brackets (“Kim (3) takes position 1”), then a verb or a payout amount
-    pattern = re.compile(rf"(?<![\w&]){re.escape(name)}(?P<count> \(\d+\))? "
-                         rf"(?:(?P<verb>{verbs})\b(?P<rest>[^;.\n]*)|(?=\+\d))")
-    also = re.compile(rf"\b(and|so) ({verbs})\b")  # “… and builds …”, “so is not …” in the same clause
-
-    def repl(m: re.Match[str]) -> str:
-        at_start = m.start() == 0 or line[max(0, m.start() - 2):m.start()] in (". ", "\n")
-        you = ("You" if at_start else "you") + (m.group("count") or "")
-        verb = m.group("verb")
-        if not verb:
-            return f"{you} "
-        rest = also.sub(lambda a: f"{a.group(1)} {_SECOND_PERSON[a.group(2)]}", m.group("rest"))
-        return f"{you} {_SECOND_PERSON[verb]}{rest}"
-
-    return pattern.sub(repl, line)
 
 
 # The lessons' look (rows are spaced by the framework's STYLE).

@@ -33,6 +33,7 @@ from railkit.ui.capecairo.panels import AuctionPanel, KkSession, KkSessionApp, S
 from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch
 from railkit.ui.i18n import tr
+from railkit.ui.learner import name_from_address
 from railkit.ui.widgets import button, html_box, row
 
 
@@ -45,7 +46,9 @@ class KkAuctionApp(KkSessionApp):
 
     title = "Vom Kap bis Kairo: the auction"
 
-    def __init__(self, seed: int | None = None, players: int = 3, deck_file: LessonData | None = None) -> None:
+    def __init__(self, seed: int | None = None, players: int = 3, name: str | None = None, seat: int = 0,
+                 others: str = "", deck_file: LessonData | None = None) -> None:
+        self._learner = (name_from_address().name if name is None else name, seat, others)  # issue 9 item 7
         self.deck_file = club_deck.lesson_deck(deck_file)  # a club's own deck, or the built-in one
         self.rng = random.Random(seed)
         self.session: KkSession | None = None
@@ -55,13 +58,17 @@ class KkAuctionApp(KkSessionApp):
         super().__init__()
         self.on_new_game()
         self.quiz.on_new_question()
+        if name is None:
+            self.greet_learner()
 
     # ------------------------------------------------------------------ building the widgets
     def build(self) -> widgets.Widget:
         m = self.messages
         self.start = StartPanel(m, self._start_players,
                                 tr("Start a new game: everyone at £100, a freshly shuffled deck (KK-S1)"),
-                                self.on_new_game, name_width="260px", players_width="280px", new_width=None)
+                                self.on_new_game, name_width="260px", players_width="280px", new_width=None,
+                                name=self._learner[0])
+        self.start.seat.value, self.start.others.value = self._learner[1], self._learner[2]
         self.auction = AuctionPanel(m, on_bid=self.on_bid, on_choose=self.on_choose)
         self.status = html_box("railkit-kk-status")
         self.next_button = button(tr("Next auction"), "railkit-kk-next", "forward", "primary",
@@ -71,7 +78,7 @@ class KkAuctionApp(KkSessionApp):
         self.race_map = RaceMapPanel(height=520)
         a = self.auction
         game_tab = widgets.VBox([
-            row([self.start.name_field, self.start.players, self.start.new_button]),
+            row([self.start.name_field, self.start.players, self.start.new_button]), self.start.seat_row,
             self.status, a.offer_html, a.bid_row, a.choose_box, self.next_button,
             a.reveal, a.players_html, self.building_html, self.race_map.widget,
         ])
@@ -95,6 +102,8 @@ class KkAuctionApp(KkSessionApp):
         return legend_html([
             (tr("Your name, Players, New game"), tr("start a game against 1 to 3 computer players; everyone has £100 "
                                                      "(KK-S1)")),
+            (tr("Your seat, Others"), tr("where you sit and the computer players' names; nobody starts: all bid at "
+                                         "once (KK-A2) and the auction winner opens the building (KK-A7)")),
             (tr("Cards on sale"), tr("one per player (KK-A1): the terrain, the tracks needed to cross it (KK-C3), "
                                      "its track pieces (▮ = one piece) and the coin paid for crossing it")),
             (tr("Your bid £ / Hand in sealed bid"), tr("a whole number from 0 up to your money (KK-A2). The others' "
@@ -122,8 +131,8 @@ class KkAuctionApp(KkSessionApp):
 
     @guarded
     def on_new_game(self) -> None:
-        you, players = self.start.read()
-        self.session = start_session(you, players, seed=self.rng.randrange(1_000_000), **self.deck_file.options)
+        you, _n = self.start.read()
+        self.session = start_session(you, self.start.read_table(), seed=self.rng.randrange(1_000_000), **self.deck_file.options)
         self.building_events, self._round_start = [], 0
         self._bots(stop=building)  # the computer players hand in their sealed bids
         self.auction.bid_field.value = ""

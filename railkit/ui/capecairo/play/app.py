@@ -50,6 +50,7 @@ from railkit.ui.capecairo.play.hints import hint_html, review_html
 from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.i18n import tr
+from railkit.ui.learner import name_from_address
 from railkit.ui.saves import SaveFile, SaveLoadPanel
 from railkit.ui.widgets import button, html_box, row
 
@@ -61,8 +62,9 @@ class KkPlayApp(KkSessionApp):
 
     title = "Vom Kap bis Kairo: play a game"
 
-    def __init__(self, seed: int | None = None, players: int = 3, win_crossings: int = 8,
-                 deck_file: LessonData | None = None) -> None:
+    def __init__(self, seed: int | None = None, players: int = 3, win_crossings: int = 8, name: str | None = None,
+                 seat: int = 0, others: str = "", deck_file: LessonData | None = None) -> None:
+        self._learner = (name_from_address().name if name is None else name, seat, others)  # issue 9 item 7
         self.deck_file = club_deck.lesson_deck(deck_file)  # a club's own deck, or the built-in one
         self.rng = random.Random(seed)
         self.session: KkSession | None = None
@@ -71,13 +73,17 @@ class KkPlayApp(KkSessionApp):
         super().__init__()
         self.on_new_game()
         self.exercise.on_new_question()
+        if name is None:
+            self.greet_learner()
 
     # ------------------------------------------------------------------ building the widgets
     def build(self) -> widgets.Widget:
         m = self.messages
         players, length = self._start
         self.start = StartPanel(m, players, tr("Start again: everyone at £100, a freshly shuffled deck (KK-S1)"),
-                                self.on_new_game, name_width="250px", players_width="270px", new_width="auto")
+                                self.on_new_game, name_width="250px", players_width="270px", new_width="auto",
+                                name=self._learner[0])
+        self.start.seat.value, self.start.others.value = self._learner[1], self._learner[2]
         self.length = widgets.Dropdown(
             options=[(tr("{n} terrains (full game)", n=n) if n == 8 else tr("{n} terrains (short)", n=n), n)
                      for n in LENGTHS],
@@ -111,7 +117,7 @@ class KkPlayApp(KkSessionApp):
             "back exactly."))
         a = self.auction
         game_tab = widgets.VBox([
-            row([self.start.name_field, self.start.players, self.length, self.start.new_button]),
+            row([self.start.name_field, self.start.players, self.length, self.start.new_button]), self.start.seat_row,
             self.status, self.review_html, self.race, self.race_map.widget,
             a.offer_html, a.bid_row, a.choose_box, self.building.widget,
             row([self.hint_button, self.undo_button, self.auto_button]), self.hint_html, a.reveal,
@@ -137,6 +143,9 @@ class KkPlayApp(KkSessionApp):
             (tr("Your name, Players, To win, New game"), tr("start a game against 1 to 3 computer players; the full "
                                                            "game is won by crossing 8 terrains (KK-E1), the short "
                                                            "ones end sooner")),
+            (tr("Your seat, Others"), tr("where you sit and the computer players' names; nobody starts: all bid at "
+                                         "once (KK-A2), the auction winner opens the building (KK-A7) and a pass "
+                                         "goes to the left, in seat order (KK-B3)")),
             (tr("The race"), tr("one row per player: filled cells are terrain crossed, dashed cells the cards "
                                 "waiting in front of the train (solid edge: the next to cross)")),
             (tr("Cards"), tr("terrain and the tracks it needs (KK-C3), ▮ = one track piece printed on the card, "
@@ -175,9 +184,9 @@ class KkPlayApp(KkSessionApp):
 
     @guarded
     def on_new_game(self) -> None:
-        you, players = self.start.read()
-        session = start_session(you, players, seed=self.rng.randrange(1_000_000), win_crossings=int(self.length.value),
-                                **self.deck_file.options)
+        you, _n = self.start.read()
+        session = start_session(you, self.start.read_table(), seed=self.rng.randrange(1_000_000),
+                                win_crossings=int(self.length.value), **self.deck_file.options)
         self.install(session)
         self.show_info(tr("A new game. Auction 1: the computer players have handed in sealed bids; hand in yours."))
 

@@ -24,6 +24,7 @@ from railkit.ui.app import App, InputError, guarded, legend_html
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch
 from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.i18n import tr
+from railkit.ui.learner import greet_learner
 from railkit.ui.map_clicks import MapClicks
 from railkit.ui.unionpacific import club_board
 from railkit.ui.unionpacific.board_map import building_map
@@ -70,7 +71,9 @@ class BuildingApp(App):
         self._quiet = 0  # >0 while several widgets are set at once (one refresh at the end)
         super().__init__()
         self.refresh()
-        self.show_info(tr("Pick a company and a track card: the sections where its train may go light up."))
+        # The learner named once (issue 9, item 7): greeted by name until they place a train.
+        greet_learner(self, tr("Pick a company and a track card: the sections where its train may go light up."),
+                      use=lambda _name: not self.history)
 
     # ------------------------------------------------------------------ building the widgets
     def build(self) -> widgets.Widget:

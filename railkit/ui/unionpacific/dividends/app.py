@@ -24,6 +24,7 @@ import ipywidgets as widgets
 from railkit.ui.app import App, InputError, guarded, legend_html, parse_whole
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
+from railkit.ui.learner import DEFAULT_LEARNER, greet_learner
 from railkit.ui.unionpacific.club_board import lesson_board
 from railkit.ui.unionpacific.common import steps_html
 from railkit.ui.unionpacific.dividends.examples import (
@@ -62,7 +63,17 @@ class DividendsApp(App):
         self.quiz_answers: dict[str, int] | None = None  # the right amounts of the dealt situation
         self.quiz_score = [0, 0]  # right, checked
         self.quiz_checked = False
+        self.learner = DEFAULT_LEARNER  # a shareholder in every quiz situation (issue 9, item 7)
         super().__init__()
+        self.learner = greet_learner(self, "", use=self.use_learner_name)
+
+    def use_learner_name(self, name: str) -> bool:
+        self.learner = name
+        return True
+
+    def quiz_names(self) -> list[str]:
+        """The quiz's players: the learner first, then the calculator's players with other names."""
+        return [self.learner, *(n for n in PLAYER_NAMES if n.casefold() != self.learner.casefold())]
 
     # ------------------------------------------------------------------ building
     def build(self) -> widgets.Widget:
@@ -262,7 +273,7 @@ class DividendsApp(App):
             if any(counts):
                 break
         number = rng.randint(2, 4) if mode == UNION_PACIFIC else rng.randint(2, 12)
-        return mode, number, dict(zip(PLAYER_NAMES, counts, strict=False))
+        return mode, number, dict(zip(self.quiz_names(), counts, strict=False))
 
     @guarded
     def on_deal(self) -> None:
@@ -272,13 +283,16 @@ class DividendsApp(App):
         self.quiz_checked = False
         what = (tr("A railway company worth {value} pays out.", value=number) if mode == COMPANY
                 else tr("Union Pacific pays out: payout {n} of the game.", n=number))
-        holdings = "".join(f"<tr><td class='name'>{html.escape(p)}</td><td>{n}</td></tr>" for p, n in shares.items())
+        you = f" <span class='railkit-muted'>{tr('(you)')}</span>"
+        holdings = "".join(f"<tr><td class='name'>{html.escape(p)}{you if p == self.learner else ''}</td><td>{n}</td></tr>"
+                           for p, n in shares.items())
         self.quiz_html.value = (
             f"<p><b>{html.escape(what)}</b> {tr('How much does each player receive?')}</p>"
             f"<table class='railkit-table'><tr><th class='name'>{tr('player')}</th><th>{tr('shares')}</th></tr>"
             f"{holdings}</table>"
         )
-        for i, field in enumerate(self.answer_fields):
+        for i, (field, name) in enumerate(zip(self.answer_fields, self.quiz_names(), strict=False)):
+            field.description = name
             field.value = ""
             field.layout.display = "" if i < len(shares) else "none"
         self.quiz_feedback.value = ""
@@ -289,7 +303,8 @@ class DividendsApp(App):
         if self.quiz_situation is None or self.quiz_answers is None:
             raise InputError(tr("Press “New situation” first."))
         mode, number, shares = self.quiz_situation
-        typed = {p: parse_whole(f.value, tr("{player}'s amount", player=p), minimum=0)
+        typed = {p: parse_whole(f.value, tr("your amount") if p == self.learner else tr("{player}'s amount", player=p),
+                                minimum=0)
                  for p, f in zip(shares, self.answer_fields, strict=False)}
         right = {p: typed[p] == self.quiz_answers[p] for p in shares}
         all_right = all(right.values())
@@ -305,7 +320,7 @@ class DividendsApp(App):
         )
         table = (f"<table class='railkit-table'><tr><th class='name'>{tr('player')}</th><th>{tr('you typed')}</th>"
                  f"<th>{tr('right amount')}</th><th></th></tr>{rows}</table>")
-        self.quiz_feedback.value = table + steps_html(explain(mode, number, shares))
+        self.quiz_feedback.value = table + steps_html(explain(mode, number, shares), you=self.learner)
         self.score_html.value = tr("Score: {right} of {total} situations right first time.",
                                    right=self.quiz_score[0], total=self.quiz_score[1])
         if all_right:

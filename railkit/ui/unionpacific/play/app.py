@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import random
 import threading
 from collections.abc import Callable, Sequence
@@ -33,9 +32,10 @@ from railkit.session import Session, seat_bots
 from railkit.ui.app import App, InputError, guarded
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.i18n import tr
+from railkit.ui.learner import LearnerName, follow_page_address, name_from_address, second_person
 from railkit.ui.saves import SaveFile, SaveLoadPanel
 from railkit.ui.unionpacific import club_board
-from railkit.ui.unionpacific.common import LESSON_STYLE, learner_name, option_name, second_person
+from railkit.ui.unionpacific.common import LESSON_STYLE, option_name
 from railkit.ui.unionpacific.play.exercise import ExercisePanel
 from railkit.ui.unionpacific.play.html import PLAY_STYLE, final_words, play_legend_html, step_words
 from railkit.ui.unionpacific.play.moves import MovesPanel
@@ -79,10 +79,13 @@ class PlayApp(App):
         self.new_payout = False  # the last change paid out
         super().__init__()
         # The learner is named once, in the page address (?name=Kim); without one they are “You”.
-        self.setup.preset(players, hot_seat, learner_name() if name is None else name, names, game_number, options,
+        address = name_from_address()
+        self.setup.preset(players, hot_seat, address.name if name is None else name, names, game_number, options,
                           seat)
         self.on_new_game()
         if name is None:
+            if address.problem:
+                self.show_error(address.problem)
             self.follow_page_address()
 
     # ================================================================== widgets
@@ -129,24 +132,15 @@ class PlayApp(App):
 
     # ================================================================== the learner's name
     def follow_page_address(self) -> threading.Thread | None:
-        """Voila pre-renders a lesson in a waiting kernel before anyone opens the page, so the page address
-        (``?name=Kim``) comes later: wait for it in the background, then ``on_page_address``. Elsewhere the
-        address (if any) was read at the start and this does nothing."""
-        if os.environ.get("VOILA_PREHEAT") != "True":
-            return None
+        """Voila pre-renders a lesson before anyone opens the page: the address (``?name=Kim``) comes later
+        (``railkit.ui.learner.follow_page_address``), then ``on_learner``."""
+        return follow_page_address(self.on_learner)
 
-        def wait() -> None:
-            try:
-                from voila.utils import wait_for_request
-
-                wait_for_request()
-                self.on_page_address(learner_name())
-            except Exception:  # noqa: BLE001 - the page works on with the name it has
-                log.exception("the page address could not be read")
-
-        thread = threading.Thread(target=wait, name="railkit-page-address", daemon=True)
-        thread.start()
-        return thread
+    def on_learner(self, found: LearnerName) -> None:
+        if found.problem:
+            self.show_error(found.problem)
+        elif found.given:
+            self.on_page_address(found.name)
 
     def on_page_address(self, name: str) -> bool:
         """The page address names the learner: deal the same game again with that name, unless the learner

@@ -11,7 +11,8 @@ from typing import Any
 from railkit.game import Outcome
 from railkit.ui.app import legend_html
 from railkit.ui.i18n import tr
-from railkit.ui.unionpacific.common import card_label, company_html, company_name, second_person
+from railkit.ui.learner import second_person
+from railkit.ui.unionpacific.common import card_label, company_html, company_name
 from railkit.unionpacific import (
     IMAGINARY,
     UP,
@@ -266,8 +267,9 @@ def play_legend_html() -> str:
                                            "and the move the heuristic computer player would make")),
         (tr("A look back"), tr("after the game: your moves the heuristic player judged weakest, what it would "
                                "have played, and why")),
-        (tr("Your name and seat"), tr("in New game and options; the page address can carry your name "
-                                      "(…/up_play.ipynb?name=Kim). The first seat starts (UP-S8)")),
+        (tr("Your name and seat"), tr("in New game and options; the index page's “Your name” field puts your "
+                                      "name in every lesson's address (…/up_play.ipynb?name=…). The first seat "
+                                      "starts (UP-S8)")),
         (tr("Undo, Save, Load"), tr("undo goes back to just before your last move; Save gives the game as "
                                     "text and as a file; Load replays a pasted game, Load a file an "
                                     "uploaded one of at most 1 MB (a broken one is refused and nothing "

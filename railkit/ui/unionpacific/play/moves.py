@@ -20,7 +20,8 @@ import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.i18n import tr
-from railkit.ui.unionpacific.common import card_label, company_name, second_person
+from railkit.ui.learner import second_person
+from railkit.ui.unionpacific.common import card_label, company_name
 from railkit.ui.unionpacific.play.build import BuildPanel
 from railkit.ui.unionpacific.play.html import share_words, text_colour, why_html
 from railkit.ui.unionpacific.play.screen import Screen

@@ -14,9 +14,11 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from railkit.ui.app import InputError, Messages, Panel, parse_name, parse_whole
+from railkit.ui.app import Messages, Panel, parse_whole
 from railkit.ui.i18n import tr
-from railkit.ui.unionpacific.common import DECKS, DEFAULT_LEARNER, option_name
+from railkit.ui.learner import DEFAULT_LEARNER, check_name, seat_players, typed_names
+from railkit.ui.learner import seat_options as learner_seats
+from railkit.ui.unionpacific.common import DECKS, option_name
 from railkit.ui.widgets import button, html_box, row
 
 VS_BOTS, HOT_SEAT = "bots", "hotseat"
@@ -49,21 +51,12 @@ class NewGame:
 
 def hot_seat_names(text: str, n: int) -> list[str]:
     """Names typed for a hot-seat game, separated by commas; seats left unnamed are “Player k”."""
-    typed = [parse_name(part, tr("Names")) for part in str(text).split(",") if part.strip()]
-    if len(typed) > n:
-        raise InputError(tr("“Names”: you typed {k} names for {n} players.", k=len(typed), n=n))
-    defaults = [name for name in (tr("Player {i}", i=i) for i in range(1, MAX_PLAYERS + 2)) if name not in typed]
-    names = typed + defaults[: n - len(typed)]
-    twice = sorted({name for name in names if names.count(name) > 1})
-    if twice:
-        raise InputError(tr("“Names”: every player needs a different name ({names} twice).", names=", ".join(twice)))
-    return names
+    return typed_names(text, n, tr("Names"), [tr("Player {i}", i=i) for i in range(1, MAX_PLAYERS + 2)])
 
 
 def seat_options(n: int) -> list[tuple[str, int]]:
     """“1st — starts (UP-S8)”, “2nd”, … for ``n`` players: the seat decides who plays first."""
-    ordinals = [tr("1st — starts (UP-S8)"), tr("2nd"), tr("3rd"), tr("4th"), tr("5th"), tr("6th")]
-    return [(ordinals[i], i) for i in range(n)]
+    return learner_seats(n, tr("starts (UP-S8)"))
 
 
 class NewGamePanel(Panel):
@@ -157,9 +150,9 @@ class NewGamePanel(Panel):
         options: dict[str, Any] = {key: bool(box.value) for key, box in self.toggles.items()}
         options["deck"] = self.deck.value
         if self.mode.value == VS_BOTS:
-            name = parse_name(self.name.value, tr("Your name"))
+            name = check_name(self.name.value, tr("Your name"))
             bots = [b for b in BOT_NAMES if b.casefold() != name.casefold()][: n - 1]
-            seat = min(int(self.seat.value or 0), n - 1)  # the engine seats players in the order given (UP-S8)
-            return NewGame((*bots[:seat], name, *bots[seat:]), (name,), seed, options)
+            # the engine seats players in the order given; the first seat starts (UP-S8)
+            return NewGame(tuple(seat_players(name, bots, int(self.seat.value or 0))), (name,), seed, options)
         players = tuple(hot_seat_names(self.names.value, n))
         return NewGame(players, players, seed, options)

@@ -14,7 +14,8 @@ import ipywidgets as widgets
 
 from railkit.ui.app import Messages, Panel, guarded
 from railkit.ui.i18n import tr
-from railkit.ui.unionpacific.common import card_label, company_html, second_person
+from railkit.ui.learner import second_person
+from railkit.ui.unionpacific.common import card_label, company_html
 from railkit.ui.unionpacific.play.html import (
     cards_html,
     companies_html,

@@ -24,6 +24,7 @@ import ipywidgets as widgets
 from railkit.ui.app import App, guarded, legend_html
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
+from railkit.ui.learner import greet_learner
 from railkit.ui.unionpacific.club_board import lesson_board
 from railkit.ui.unionpacific.common import DECKS, LESSON_STYLE, option_name
 from railkit.ui.unionpacific.setup.deck import deck_figure, layout, piles_table_html
@@ -45,7 +46,9 @@ class SetupApp(App):
         self.rng = random.Random(seed)
         self._deck_drawn = False
         super().__init__()
-        self.show_info(tr("Choose the number of players and the share deck, then press “Deal”."))
+        # The learner named once (issue 9, item 7): the page address's name fills “Your name”.
+        self.steps.name.value = greet_learner(self, tr("Choose the number of players and the share deck, then press "
+                                                       "“Deal”."), use=self.steps.use_learner_name)
 
     # ------------------------------------------------------------------ widgets
     def build(self) -> widgets.Widget:

@@ -11,10 +11,11 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from railkit.ui.app import InputError, Messages, Panel, guarded, parse_name
+from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.docs import reconstruction_note
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
+from railkit.ui.learner import DEFAULT_LEARNER, check_name
 from railkit.ui.unionpacific.board_map import board_figure
 from railkit.ui.unionpacific.common import DECKS, card_label, company_html, company_name, counts_html, option_name
 from railkit.ui.unionpacific.setup.deck import deck_figure, layout, piles_table_html, reserve_size
@@ -24,7 +25,7 @@ from railkit.unionpacific import GENERAL, UP, Board, ChooseFirstShare, UnionPaci
 from railkit.unionpacific.bots import HeuristicBot
 from railkit.unionpacific.game import UP_SHARES
 
-YOU = "You"
+YOU = DEFAULT_LEARNER
 BOT_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eva", "Finn")  # one spare: the learner may take a name
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
@@ -114,13 +115,21 @@ class StepsPanel(Panel):
         ])
 
 
+    def use_learner_name(self, name: str) -> bool:
+        """The page address names the learner (issue 9, item 7): their seat's name, unless a setup is
+        already dealt (it keeps its names)."""
+        if self.game is not None:
+            return False
+        self.name.value = name
+        return True
+
     # ------------------------------------------------------------------ the setup steps
     @guarded
     def on_deal(self) -> None:
         n, deck, safe = int(self.players.value), self.deck.value, bool(self.safe_round.value)
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
             raise InputError(tr("Choose 2 to 6 players."))
-        you = parse_name(self.name.value, tr("Your name"))
+        you = check_name(self.name.value, tr("Your name"))
         seed = self.rng.randrange(1_000_000)
         seat = random.Random(seed).randrange(n)  # the seats are dealt at random; the first seat starts
         names = [b for b in BOT_NAMES if b.casefold() != you.casefold()][: n - 1]

@@ -1,0 +1,104 @@
+"""The index page's “Your name” field (``notebooks/index.ipynb``, issue 9 item 7): the learner types a
+name once and every lesson link carries it (``up_play.ipynb?name=Kim``), so each lesson greets them,
+seats them and speaks to them by it. The name follows the engines' rules (``railkit.ui.learner``); a
+name that breaks them is refused with a message and the links stay without a name (“You”).
+
+In Voila, the template's script copies ``?name=`` from the page address onto the links to other lessons,
+so the name travels from lesson to lesson too.
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+
+from railkit.errors import InputError
+from railkit.ui.app import App, guarded
+from railkit.ui.i18n import tr
+from railkit.ui.learner import DEFAULT_LEARNER, LearnerName, check_name, follow_page_address, name_from_address, name_query
+from railkit.ui.widgets import button, html_box, row
+
+# (notebook, title): the lessons in teaching order, as the index lists them
+LESSONS: tuple[tuple[str, str], ...] = (
+    ("up_setup.ipynb", "UP: Setting up"),
+    ("up_building.ipynb", "UP: Building track"),
+    ("up_dividends.ipynb", "UP: Dividends"),
+    ("up_play.ipynb", "UP: Play a game"),
+    ("kk_auction.ipynb", "KK: The auction"),
+    ("kk_play.ipynb", "KK: Play a game"),
+)
+LINK_STYLE = "color:#1a4fa0;text-decoration:underline"  # widget HTML has no link colour of its own
+
+
+def lesson_links_html(name: str) -> str:
+    """The lessons as links that carry ``name`` (URL-encoded; none for the default learner)."""
+    query = html.escape(name_query(name), quote=True)
+    links = " · ".join(f"<a class='railkit-lesson-link' href='{nb}{query}' style='{LINK_STYLE}'>{html.escape(tr(title))}</a>"
+                       for nb, title in LESSONS)
+    who = (tr("Links for {name}:", name=name) if name != DEFAULT_LEARNER else tr("Lessons:"))
+    return f"<span class='railkit-lesson-links'><b>{html.escape(who)}</b> {links}</span>"
+
+
+class IndexApp(App):
+    """“Your name” and the lesson links that carry it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        found = name_from_address()
+        self.name.value = "" if found.name == DEFAULT_LEARNER else found.name
+        if found.problem:
+            self.show_error(found.problem)
+        self.on_name()
+        follow_page_address(self.on_address)
+
+    def build(self) -> widgets.Widget:
+        self.name = widgets.Text(value="", placeholder=DEFAULT_LEARNER, description=tr("Your name"),
+                                 continuous_update=False, style={"description_width": "90px"},
+                                 layout=widgets.Layout(width="300px"))
+        self.name.add_class("railkit-learner-name")
+        self.name.observe(lambda _c: self.on_name(), names="value")
+        self.use_button = button(tr("Use this name"), "railkit-use-name", "check", "primary",
+                                 tr("Write this name into every lesson link"))
+        self.use_button.on_click(lambda _b: self.on_use())
+        self.links = html_box("railkit-index-links")
+        hint = widgets.HTML("<span class='railkit-legend'>" + html.escape(tr(
+            "Type your name once: every lesson then greets you, seats you and says “you” in its "
+            "sentences about you. Leave it empty to be “You”.")) + "</span>")
+        return widgets.VBox([row([self.name, self.use_button, hint]), self.links])
+
+    @property
+    def learner(self) -> str:
+        """The name the links carry: the typed one when the engines accept it, else “You”."""
+        typed = str(self.name.value)
+        if not typed.strip():
+            return DEFAULT_LEARNER
+        try:
+            return check_name(typed, tr("Your name"))
+        except InputError:
+            return DEFAULT_LEARNER
+
+    @guarded
+    def on_name(self) -> None:
+        typed = str(self.name.value)
+        self.links.value = lesson_links_html(self.learner)
+        if typed.strip():
+            name = check_name(typed, tr("Your name"))  # an InputError becomes the message
+            self.show_ok(tr("The lessons will call you {name}.", name=name))
+        else:
+            self.clear_message()
+
+    @guarded
+    def on_use(self) -> None:
+        """The button: the typed name (the field also takes it on Enter or when left)."""
+        if not str(self.name.value).strip():
+            self.show_info(tr("Type your name first; without one the lessons call you “{you}”.", you=DEFAULT_LEARNER))
+            return
+        self.on_name()
+
+    def on_address(self, found: LearnerName) -> None:
+        """The page address arrived after a pre-rendered start (Voila): its name fills an empty field."""
+        if found.problem:
+            self.show_error(found.problem)
+        elif found.given and not str(self.name.value).strip():
+            self.name.value = found.name
