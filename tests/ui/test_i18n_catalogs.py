@@ -30,7 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SLICE = ("railkit/ui/unionpacific/dividends/", "railkit/ui/app.py", "railkit/messages.py",
          "railkit/unionpacific/payouts.py", "railkit/locale/dynamic.py", "railkit/ui/i18n.py")
 # Text that stays as printed in every language: people, companies, rule IDs, numbers.
-NAMES = {"Ann", "Ben", "Cleo", "Dev", "Eva", "Finn", "Union Pacific", "El Paso & Rio Grande, 3/2/1 (UP-D7)",
+NAMES = {"You",  # the default learner is a player name; a translated default comes with the language picker
+         "Ann", "Ben", "Cleo", "Dev", "Eva", "Finn", "Union Pacific", "El Paso & Rio Grande, 3/2/1 (UP-D7)",
          "Sioux Falls Royal Blue, 4/2/1 (UP-D7)", "{label}: {note} {book}"}
 
 
