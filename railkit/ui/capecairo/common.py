@@ -197,11 +197,12 @@ def deck_note() -> str:
                                   "(KK-C4)."))
 
 
-def cards_html(cards: Iterable[Mapping[str, Any]], empty: str = "", note: bool = False) -> str:
-    """The cards as tiles; ``note``: with the deck note under them."""
+def cards_html(cards: Iterable[Mapping[str, Any]], empty: str = "", note: bool | str = False) -> str:
+    """The cards as tiles; ``note``: with the deck note under them (``True``: the built-in deck's; a string:
+    that note's HTML, e.g. a club deck's ``LessonData.note_html()``)."""
     items = "".join(card_html(c) for c in cards)
     shown = f"<div class='kk-cards'>{items}</div>" if items else f"<p class='kk-muted'>{html.escape(empty)}</p>"
-    return shown + (deck_note() if note else "")
+    return shown + (note if isinstance(note, str) else deck_note() if note else "")
 
 
 def chip_html(card: Mapping[str, Any], first: bool = False) -> str:

@@ -168,6 +168,7 @@ class AuctionPanel(Panel):
     def __init__(self, messages: Messages, on_bid: Callable[[], object], on_choose: Callable[[str], object],
                  show_auction_number: bool = False) -> None:
         super().__init__(messages)
+        self.deck_note: bool | str = True  # the app sets its deck's note (a club's deck names itself)
         self.on_choose = on_choose
         self.show_auction_number = show_auction_number  # the players table says which auction a bid was in
         self.offer_html = html_box("railkit-kk-offer")
@@ -221,7 +222,7 @@ class AuctionPanel(Panel):
         else:
             self.offer_html.value = ""
             return
-        self.offer_html.value = f"<b>{html.escape(title)}</b>" + cards_html(v["offer"], note=True)
+        self.offer_html.value = f"<b>{html.escape(title)}</b>" + cards_html(v["offer"], note=self.deck_note)
 
     def _show_choosing(self, v: Mapping[str, Any], you: str) -> None:
         """One “Take …” button per card on sale when it is the learner's turn to choose (KK-A4, KK-A6)."""

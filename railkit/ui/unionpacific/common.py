@@ -10,7 +10,7 @@ import html
 from collections.abc import Mapping
 from typing import Any
 
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import second_person
 from railkit.unionpacific import GENERAL, TRACK_TYPES, UP, Board, PayoutExplanation, PlacementExplanation
 
@@ -58,8 +58,8 @@ def counts_html(board: Board, counts: Mapping[str, int], empty: str | None = Non
 
 def section_label(board: Board, section: Any) -> str:
     """“Denver–El Paso · Mountain · 2 spaces” (parallel sections differ in track type)."""
-    return tr("{section} · {track} · {spaces} spaces", section=section.name,
-              track=card_label(board, section.track_type), spaces=section.spaces)
+    return trn("{section} · {track} · {n} space", "{section} · {track} · {n} spaces", section.spaces,
+               section=section.name, track=card_label(board, section.track_type))
 
 
 # -- the share-deck options (UP-S7, UP-S7-FI, UP-V1, UP-V2) --------------------------------------

@@ -70,6 +70,7 @@ class KkAuctionApp(KkSessionApp):
                                 name=self._learner[0])
         self.start.seat.value, self.start.others.value = self._learner[1], self._learner[2]
         self.auction = AuctionPanel(m, on_bid=self.on_bid, on_choose=self.on_choose)
+        self.auction.deck_note = self.deck_file.note_html()
         self.status = html_box("railkit-kk-status")
         self.next_button = button(tr("Next auction"), "railkit-kk-next", "forward", "primary",
                                   tr("Play the building phase quickly, then turn up new cards (KK-A1)"), "200px")

@@ -94,7 +94,9 @@ class KkPlayApp(KkSessionApp):
         self.race = html_box("railkit-kk-race")
         self.race_map = RaceMapPanel()
         self.auction = AuctionPanel(m, on_bid=self.on_bid, on_choose=self.on_choose, show_auction_number=True)
+        self.auction.deck_note = self.deck_file.note_html()
         self.building = BuildPanel(m, on_build=self.on_build, on_pass=self.on_pass)
+        self.building.deck_note = self.deck_file.note_html()
         self.undo_button = button(tr("Undo my last move"), "railkit-kk-undo", "undo", "",
                                   tr("Take back your last move (the game is replayed without it)"))
         self.undo_button.on_click(lambda _b: self.on_undo())

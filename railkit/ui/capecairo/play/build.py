@@ -39,6 +39,7 @@ class BuildPanel(Panel):
         self.widget = widgets.VBox([self.flipped_html, self.explain_html,
                                     row([self.buy, self.build_button, self.pass_button])])
         self.widget.add_class("railkit-kk-build-box")
+        self.deck_note: bool | str = True  # the app sets its deck's note (a club's deck names itself)
 
     def refresh(self, game: CapeToCairoGame, you: str) -> None:
         v = game.view(you)
@@ -47,7 +48,7 @@ class BuildPanel(Panel):
             return
         self.flipped_html.value = (
             f"<b>{tr('Turned up this building round (KK-B1, KK-B3): {cards}', cards=cards_count(len(v['flipped'])))}</b>"
-            + cards_html(v["flipped"], empty=tr("none: no card was left to turn up"), note=True))
+            + cards_html(v["flipped"], empty=tr("none: no card was left to turn up"), note=self.deck_note))
         self.explain_html.value = explanation_html(explain_build(game, you), you=you)
         self._set_buy_options(game, you)
         self.widget.layout.display = ""

@@ -288,7 +288,7 @@ class BuildingApp(App):
         place(self.board, self.trains_on, self.supply, company, sid, card)
         self.history.append((company, sid, card))
         self.refresh()
-        self.show_ok(tr("A {company} train now runs on {section}. In a game you would now draw a share "
+        self.show_ok(tr("One {company} train now runs on {section}. In a game you would now draw a share "
                         "(UP-B3) and your turn would end (UP-B6).",
                         company=self.board.company(company).name, section=self.board.sections[sid].name))
         return True

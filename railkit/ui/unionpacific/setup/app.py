@@ -25,12 +25,11 @@ from railkit.ui.app import App, guarded, legend_html
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
 from railkit.ui.learner import greet_learner
-from railkit.ui.unionpacific.club_board import lesson_board
+from railkit.ui.unionpacific.club_board import board_of, lesson_board
 from railkit.ui.unionpacific.common import DECKS, LESSON_STYLE, option_name
 from railkit.ui.unionpacific.setup.deck import deck_figure, layout, piles_table_html
 from railkit.ui.unionpacific.setup.quiz import QuizPanel
 from railkit.ui.unionpacific.setup.steps import MAX_PLAYERS, MIN_PLAYERS, StepsPanel, deck_note
-from railkit.unionpacific import load_board
 
 
 class SetupApp(App):
@@ -39,10 +38,9 @@ class SetupApp(App):
     title = "Union Pacific: setting up"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.board = load_board()
-        # The setup steps deal on the built-in board (their game is made in steps.py): say so on a club board.
-        self.club_note = lesson_board().not_used_html(tr(
-            "This lesson's setup still deals on the built-in board; the building and play lessons use yours."))
+        self.board_file = lesson_board()  # a club's own board (RAILKIT_UP_BOARD), or the built-in one
+        self.board = board_of(self.board_file)
+        self.club_note = self.board_file.banner_html() or (self.board_file.note_html() if self.board_file.club else "")
         self.rng = random.Random(seed)
         self._deck_drawn = False
         super().__init__()
@@ -52,7 +50,7 @@ class SetupApp(App):
 
     # ------------------------------------------------------------------ widgets
     def build(self) -> widgets.Widget:
-        self.steps = StepsPanel(self.messages, self.board, self.rng)
+        self.steps = StepsPanel(self.messages, self.board, self.rng, self.board_file.options)
         self.quiz = QuizPanel(self.messages, self.rng)
         self.tabs = widgets.Tab(children=[self.steps.widget, self._build_deck(), self.quiz.widget])
         for i, name in enumerate([tr("Set up a game"), tr("The share deck"), tr("Exercise")]):

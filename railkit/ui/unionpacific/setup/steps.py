@@ -56,7 +56,9 @@ STEPS: tuple[tuple[str, str], ...] = (
 class StepsPanel(Panel):
     """“Set up a game”: players, share deck and safe round; Deal, Next step, and the first share (UP-S5)."""
 
-    def __init__(self, messages: Messages, board: Board, rng: random.Random) -> None:
+    def __init__(self, messages: Messages, board: Board, rng: random.Random,
+                 board_options: dict[str, str] | None = None) -> None:
+        self.board_options = dict(board_options or {})  # a club's board file (``railkit.ui.club_files``)
         super().__init__(messages)
         self.board = board
         self.rng = rng
@@ -135,7 +137,7 @@ class StepsPanel(Panel):
         names = [b for b in BOT_NAMES if b.casefold() != you.casefold()][: n - 1]
         names.insert(seat, you)
         self.you = you
-        game = new_game(names, seed=seed, deck=deck, safe_round=safe)
+        game = new_game(names, seed=seed, deck=deck, safe_round=safe, **self.board_options)
         self.game = game
         self.bots = {p: HeuristicBot(seed + i) for i, p in enumerate(names) if p != self.you}
         self.first_choice = None
