@@ -8,6 +8,7 @@ import hashlib
 import io
 import json
 import random
+import re
 import string
 from pathlib import Path
 
@@ -24,8 +25,17 @@ from railkit.messages import Message
 
 INCOMING = LOCALE_DIR / "incoming" / "kk_core.json"
 BEFORE = Path(__file__).parent / "fixtures" / "kk_english_before_messages.json"
-PLURAL_FORMS = {"fi": (2, "nplurals=2; plural=(n != 1);"), "es": (2, "nplurals=2; plural=(n != 1);"),
-                "hu": (3, "nplurals=3; plural=(n == 1 ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2);")}
+
+
+def plural_forms(language):
+    """(nplurals, the Plural-Forms value) from the language's own .po header: the JSON follows the catalog."""
+    header = read_po((LOCALE_DIR / language / "LC_MESSAGES" / "railkit.po").read_text(encoding="utf-8"))[0]
+    line = next(x for x in header.msgstr[0].splitlines() if x.startswith("Plural-Forms:"))
+    forms = line.partition(":")[2].strip()
+    return int(re.search(r"nplurals=(\d+)", forms).group(1)), forms
+
+
+PLURAL_FORMS = {language: plural_forms(language) for language in ("fi", "hu", "es")}
 
 
 def started(stack=("S10", "V01", "S08", "R01")):
