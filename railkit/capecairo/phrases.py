@@ -5,9 +5,9 @@ English ``railkit.words`` gave before; a lesson renders it in the learner's lang
 from __future__ import annotations
 
 from railkit.capecairo.deck import Card
-from railkit.messages import N_, Message, names_message, nmessage
+from railkit.messages import N_, Message, nmessage
 
-__all__ = ["bonus_tracks", "card_words", "cards", "crossing", "names_message", "pounds", "terrain_word",
+__all__ = ["bonus_tracks", "card_words", "cards", "crossing", "pounds", "terrain_word",
            "terrains", "track_pieces", "tracks"]
 
 
