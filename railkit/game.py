@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Generic, TypedDict, TypeVar
 
 from railkit.actions import ActionRegistry
 from railkit.errors import GameOverError, RuleError, SaveFileError
-from railkit.words import plural
+from railkit.messages import N_, Message, nmessage
 
 __all__ = [
     "BaseView",
@@ -121,25 +121,26 @@ def normalize_players(players: object, lo: int, hi: int, rule: str) -> tuple[str
         raise TypeError(f"players must be a number or a list of names, not {players!r}")
     if isinstance(players, int):
         if not lo <= players <= hi:
-            raise RuleError(rule, f"this game takes {lo} to {hi} players, not {_short_number(players)}")
+            raise RuleError(rule, _player_count(lo, hi, _short_number(players)))
         return tuple(f"Player {i + 1}" for i in range(players))
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
         raise TypeError(f"players must be a number or a list of names, not {type(players).__name__}")
     if not lo <= len(players) <= hi:
-        raise RuleError(rule, f"this game takes {lo} to {hi} players, not {len(players)}")
+        raise RuleError(rule, _player_count(lo, hi, len(players)))
     if not all(isinstance(p, str) for p in players):
         raise TypeError("every player's name must be text")
     names = tuple(unicodedata.normalize("NFC", p).strip() for p in players)
     for name in names:
         if not name:
-            raise RuleError(rule, "every player needs a name; one is empty")
+            raise RuleError(rule, Message("every player needs a name; one is empty"))
         if len(name) > MAX_NAME_LENGTH:
-            raise RuleError(rule, f"a player's name may have at most {MAX_NAME_LENGTH} characters; "
-                                  f"{name[:MAX_NAME_LENGTH]!r}… is longer")
+            raise RuleError(rule, Message("a player's name may have at most {most} characters; {name}… is longer",
+                                          {"most": MAX_NAME_LENGTH, "name": repr(name[:MAX_NAME_LENGTH])}))
         if any(unicodedata.category(ch)[0] == "C" for ch in name):
-            raise RuleError(rule, f"a player's name may not hold control characters: {name!r}")
+            raise RuleError(rule, Message("a player's name may not hold control characters: {name}",
+                                          {"name": repr(name)}))
     if len(set(names)) != len(names):
-        raise RuleError(rule, f"player names must be different: {', '.join(names)}")
+        raise RuleError(rule, Message("player names must be different: {names}", {"names": ", ".join(names)}))
     return names
 
 
@@ -148,13 +149,19 @@ def check_seed(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"the seed must be a whole number, not {type(seed).__name__}")
     if not -MAX_SEED < seed < MAX_SEED:
-        raise ValueError(f"the seed must be smaller than 2**63 in size, not {_short_number(seed)}")
+        raise ValueError(Message("the seed must be smaller than 2**63 in size, not {seed}",
+                                 {"seed": _short_number(seed)}))
     return seed
 
 
-def _short_number(n: int) -> str:
-    text = str(n) if abs(n) < 10**30 else f"a number of {len(str(abs(n)))} digits"
-    return text
+def _short_number(n: int) -> str | Message:
+    if abs(n) < 10**30:
+        return str(n)
+    return Message("a number of {digits} digits", {"digits": len(str(abs(n)))})
+
+
+def _player_count(lo: int, hi: int, given: object) -> Message:
+    return Message("this game takes {lo} to {hi} players, not {given}", {"lo": lo, "hi": hi, "given": given})
 
 
 def parse_save(save: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
@@ -163,29 +170,29 @@ def parse_save(save: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
         return save
     if isinstance(save, (bytes, bytearray)):
         if len(save) > MAX_SAVE_BYTES:
-            raise SaveFileError(f"the file is {len(save):,} bytes; a saved game is at most {MAX_SAVE_BYTES:,}")
+            raise SaveFileError(_too_big(N_("the file is {size} bytes; a saved game is at most {most}"), len(save)))
         try:
             save = bytes(save).decode("utf-8")
         except UnicodeDecodeError:
-            raise SaveFileError("the file is not text (a saved game is a .json text file)") from None
+            raise SaveFileError(Message("the file is not text (a saved game is a .json text file)")) from None
     if not isinstance(save, str):
         raise TypeError(f"a save is JSON text or a dict, not {type(save).__name__}")
     if len(save) > MAX_SAVE_BYTES:
-        raise SaveFileError(f"the file is {len(save):,} characters; a saved game is at most {MAX_SAVE_BYTES:,}")
+        raise SaveFileError(_too_big(N_("the file is {size} characters; a saved game is at most {most}"), len(save)))
     if not save.strip():
-        raise SaveFileError("the file is empty")
+        raise SaveFileError(Message("the file is empty"))
     try:
         data = json.loads(save)
     except json.JSONDecodeError as exc:
         if exc.pos >= len(save.rstrip()) - 1:
-            raise SaveFileError("the file is cut off near the end (it was not saved completely)") from None
-        raise SaveFileError(
-            f"the file is not a saved game: its text is broken on line {exc.lineno}, character {exc.colno}"
-        ) from None
+            raise SaveFileError(Message("the file is cut off near the end (it was not saved completely)")) from None
+        raise SaveFileError(Message("the file is not a saved game: its text is broken on line {line}, character {column}",
+                                    {"line": exc.lineno, "column": exc.colno})) from None
     except (ValueError, RecursionError):  # e.g. a number of 5,000 digits, or deep nesting
-        raise SaveFileError("the file is not a saved game: it holds a value too large or too deeply nested") from None
+        raise SaveFileError(Message("the file is not a saved game: it holds a value too large or too deeply nested")) \
+            from None
     if not isinstance(data, dict):
-        raise SaveFileError("the file is not a saved game: it should hold one JSON object")
+        raise SaveFileError(Message("the file is not a saved game: it should hold one JSON object"))
     return data
 
 
@@ -214,11 +221,13 @@ class Game(ABC, Generic[A]):
         if unknown:
             shown = ", ".join(repr(str(u)[:40]) for u in unknown[:5])
             known = ", ".join(self.OPTION_DEFAULTS)
-            raise RuleError(self.OPTIONS_RULE, f"unknown {plural(len(unknown), 'option')} {shown}; the options are {known}")
+            raise RuleError(self.OPTIONS_RULE, nmessage("unknown option {shown}; the options are {known}",
+                                                        "unknown options {shown}; the options are {known}",
+                                                        len(unknown), {"shown": shown, "known": known}))
         for name, value in options.items():
             if isinstance(value, str) and len(value) > MAX_OPTION_TEXT:
-                raise RuleError(self.OPTIONS_RULE,
-                                f"option {name} is longer than {MAX_OPTION_TEXT} characters")
+                raise RuleError(self.OPTIONS_RULE, Message("option {name} is longer than {most} characters",
+                                                           {"name": name, "most": MAX_OPTION_TEXT}))
         self.options = self._check_options({**self.OPTION_DEFAULTS, **options})
         self.log = []
         self.rng = random.Random(self.seed)
@@ -291,9 +300,10 @@ class Game(ABC, Generic[A]):
         A rejected action raises ``RuleError`` and leaves the game exactly as it was.
         """
         if self.is_over:
-            raise GameOverError(self._game_over_rule(), "the game is over; no more moves can be made")
+            raise GameOverError(self._game_over_rule(), Message("the game is over; no more moves can be made"))
         if len(self.log) >= MAX_ACTIONS:
-            raise RuleError(self._game_over_rule(), f"a game holds at most {MAX_ACTIONS:,} moves")
+            raise RuleError(self._game_over_rule(), Message("a game holds at most {most} moves",
+                                                            {"most": f"{MAX_ACTIONS:,}"}))
         self.check(action)
         events = self._perform(action)
         self.log.append(action)
@@ -337,39 +347,42 @@ class Game(ABC, Generic[A]):
         """
         data = parse_save(save)
         if data.get("format") != SAVE_FORMAT:
-            raise SaveFileError("the file is not a railkit saved game (it has no \"format\": \"railkit-game\")")
+            raise SaveFileError(Message("the file is not a railkit saved game (it has no \"format\": \"railkit-game\")"))
         if data.get("game") != cls.GAME:
             other = data.get("game")
-            shown = repr(other[:40]) if isinstance(other, str) else "no game"
-            raise SaveFileError(f"the file is a save of {shown}, not of {cls.TITLE}")
+            shown = repr(other[:40]) if isinstance(other, str) else Message("no game")
+            raise SaveFileError(Message("the file is a save of {other}, not of {game}", {"other": shown, "game": cls.TITLE}))
         if data.get("version") != SAVE_VERSION:
-            raise SaveFileError(f"the file is a save of another version ({str(data.get('version'))[:20]}); "
-                                f"this railkit reads version {SAVE_VERSION}")
+            raise SaveFileError(Message("the file is a save of another version ({version}); this railkit reads version "
+                                        "{ours}", {"version": str(data.get("version"))[:20], "ours": SAVE_VERSION}))
         for key in ("players", "seed"):
             if key not in data:
-                raise SaveFileError(f"the file has no {key!r}")
+                raise SaveFileError(Message("the file has no {key}", {"key": repr(key)}))
         options = data.get("options", {})
         actions = data.get("actions", [])
         if not isinstance(options, dict):
-            raise SaveFileError("the file's 'options' must be a JSON object")
+            raise SaveFileError(Message("the file's 'options' must be a JSON object"))
         if not isinstance(actions, list):
-            raise SaveFileError("the file's 'actions' must be a list of moves")
+            raise SaveFileError(Message("the file's 'actions' must be a list of moves"))
         named = [k for k in cls.FILE_OPTIONS if options.get(k) is not None]
         if named and not allow_files:
-            raise SaveFileError(f"the save names a file on the computer ({named[0]} option); "
-                                "an uploaded save can only use the shipped board and deck")
+            raise SaveFileError(Message("the save names a file on the computer ({option} option); an uploaded save can "
+                                        "only use the shipped board and deck", {"option": named[0]}))
         if len(actions) > MAX_ACTIONS:
-            raise SaveFileError(f"the file holds {len(actions):,} moves; a game has at most {MAX_ACTIONS:,}")
+            raise SaveFileError(Message("the file holds {moves} moves; a game has at most {most}",
+                                        {"moves": f"{len(actions):,}", "most": f"{MAX_ACTIONS:,}"}))
         try:
             game = cls(data["players"], seed=data["seed"], **{str(k): v for k, v in options.items()})
         except (RuleError, TypeError, ValueError) as exc:
-            raise SaveFileError(f"the game it describes cannot be set up: {_reason(exc)}") from None
+            raise SaveFileError(Message("the game it describes cannot be set up: {reason}",
+                                        {"reason": _reason(exc)})) from None
         for index, raw in enumerate(actions, start=1):
             try:
                 action = cls.registry.from_dict(raw)
                 game.apply(action)
             except (RuleError, TypeError, ValueError) as exc:
-                raise SaveFileError(f"move {index} cannot be replayed: {_reason(exc)}") from None
+                raise SaveFileError(Message("move {move} cannot be replayed: {reason}",
+                                            {"move": index, "reason": _reason(exc)})) from None
         return game
 
     @classmethod
@@ -424,7 +437,13 @@ class Game(ABC, Generic[A]):
 
 
 def _reason(exc: BaseException) -> str:
-    """The words of an error without doubled prefixes."""
+    """The words of an error without doubled prefixes (a ``Message`` when the error holds one)."""
     if isinstance(exc, RuleError):
-        return f"{exc.message} [{exc.rule}]"
-    return str(exc)
+        return Message("{reason} [{rule}]", {"reason": exc.message, "rule": exc.rule})
+    words = exc.args[0] if len(exc.args) == 1 else None
+    return words if isinstance(words, Message) else str(exc)
+
+
+def _too_big(msgid: str, size: int) -> Message:
+    """A save over the size limit; the sizes are written with thousands separators, as before."""
+    return Message(msgid, {"size": f"{size:,}", "most": f"{MAX_SAVE_BYTES:,}"})

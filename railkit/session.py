@@ -32,6 +32,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from railkit.errors import RailkitError, RuleError, SaveFileError
 from railkit.game import Game, parse_save
+from railkit.messages import Message, nmessage
 
 __all__ = [
     "LEGACY_SEATS_KEY",
@@ -173,7 +174,7 @@ class Session(Generic[G]):
         """Hot seat: show the acting player's hand, or hide it again. True when now shown."""
         acting = self.acting
         if not self.hot_seat or acting is None:
-            raise SessionError("there is no hidden hand to show now")
+            raise SessionError(Message("there is no hidden hand to show now"))
         self.revealed_to = None if self.revealed_to == acting else acting
         return self.revealed_to is not None
 
@@ -183,9 +184,9 @@ class Session(Generic[G]):
         computer players move until a human must act again."""
         player = getattr(action, "player", None)
         if self.paused:
-            raise SessionError("the computer players are still moving")
+            raise SessionError(Message("the computer players are still moving"))
         if player not in self.humans:
-            raise SessionError(f"{player} is not a human player in this game")
+            raise SessionError(Message("{player} is not a human player in this game", {"player": str(player)}))
         own = self._apply(action)
         return Played(own, self.run_bots() if bots else [])
 
@@ -216,13 +217,13 @@ class Session(Generic[G]):
     def resume(self) -> list[str]:
         """Let paused computer players go on."""
         if not self.paused:
-            raise SessionError("the computer players have nothing left to do")
+            raise SessionError(Message("the computer players have nothing left to do"))
         return self.run_bots()
 
     def bot_move(self, player: str) -> Any:
         """The move the computer would make for ``player`` now (not applied)."""
         if self.bot is None:
-            raise SessionError("this session has no computer players")
+            raise SessionError(Message("this session has no computer players"))
         return self.bot(self.game, player)
 
     def _bot_move(self, player: str) -> list[str]:
@@ -231,16 +232,17 @@ class Session(Generic[G]):
         except SessionError:
             raise
         except Exception as exc:  # a bot must never take the page down
-            raise BotError(f"the computer player {player} could not choose a move "
-                           f"({exc or type(exc).__name__}); the game stops here") from exc
+            raise BotError(Message("the computer player {player} could not choose a move ({error}); the game stops here",
+                                   {"player": player, "error": str(exc) or type(exc).__name__})) from exc
         try:
             return self._apply(action)
         except RuleError as exc:
-            raise BotError(f"the computer player {player} chose a move the rules refuse: "
-                           f"{exc.message} [{exc.rule}]; the game stops here") from exc
+            raise BotError(Message("the computer player {player} chose a move the rules refuse: {reason} [{rule}]; "
+                                   "the game stops here", {"player": player, "reason": exc.message, "rule": exc.rule})) \
+                from exc
         except Exception as exc:  # not an action at all: the engine refuses it before changing anything
-            raise BotError(f"the computer player {player} chose something that is not a move "
-                           f"({type(exc).__name__}); the game stops here") from exc
+            raise BotError(Message("the computer player {player} chose something that is not a move ({error}); "
+                                   "the game stops here", {"player": player, "error": type(exc).__name__})) from exc
 
     def _apply(self, action: Any) -> list[str]:
         events = self.game.apply(action)
@@ -258,7 +260,7 @@ class Session(Generic[G]):
         """Back to just before the last human move (the log is replayed); returns that move."""
         index = self.last_human_move()
         if index is None:
-            raise SessionError("there is nothing to undo: no human move has been made yet")
+            raise SessionError(Message("there is nothing to undo: no human move has been made yet"))
         undone = self.game.log[index]
         self.game = self.rebuilt(self.game, index)
         self.paused = False
@@ -299,11 +301,12 @@ class Session(Generic[G]):
         data = parse_save(save)  # the size is checked before anything is decoded
         if data.get("format") == SESSION_FORMAT:
             if data.get("version") != SESSION_VERSION:
-                raise SaveFileError(f"the file is a session of another version ({str(data.get('version'))[:20]}); "
-                                    f"this railkit reads version {SESSION_VERSION}")
+                raise SaveFileError(Message("the file is a session of another version ({version}); this railkit reads "
+                                            "version {ours}", {"version": str(data.get("version"))[:20],
+                                                               "ours": SESSION_VERSION}))
             game_data, seats = data.get("game"), data.get("seats")
             if not isinstance(game_data, Mapping):
-                raise SaveFileError("the file holds no game")
+                raise SaveFileError(Message("the file holds no game"))
         else:
             game_data, seats = data, data.get(LEGACY_SEATS_KEY)
         game = game_class.load(game_data, allow_files=allow_files)
@@ -319,13 +322,15 @@ def _humans(seats: object, players: Sequence[str]) -> tuple[str, ...]:
     if seats is None:
         return tuple(players)
     if not isinstance(seats, Mapping) or not isinstance(seats.get("humans"), list):
-        raise SaveFileError("the file's 'seats' must name the human players in a list")
+        raise SaveFileError(Message("the file's 'seats' must name the human players in a list"))
     named = seats["humans"]
     strangers = [h for h in named if h not in players]
     if strangers:
-        raise SaveFileError(f"the seats name {len(strangers)} player(s) who are not in the game")
+        # The English keeps its "player(s)"; the plural forms let every other language say it right.
+        raise SaveFileError(nmessage("the seats name {n} player(s) who are not in the game",
+                                     "the seats name {n} player(s) who are not in the game", len(strangers)))
     if not named:
-        raise SaveFileError("the seats name no human player")
+        raise SaveFileError(Message("the seats name no human player"))
     return tuple(p for p in players if p in named)
 
 
@@ -335,7 +340,12 @@ _PREFIXES = ("the save cannot be loaded:", "this save cannot be loaded:", "the s
 
 def save_problem(error: SaveFileError) -> str:
     """The words of a ``SaveFileError`` without a leading “… cannot be loaded:” (the apps say that
-    once themselves)."""
+    once themselves). The engine's own ``Message`` comes back as it is (it has no such prefix), so
+    the app can render it in the learner's language."""
+    words = error.args[0] if len(error.args) == 1 else None
+    if isinstance(words, Message) and words == words.strip() and not words.endswith(".") \
+            and not words.lower().startswith(_PREFIXES):
+        return words
     text = str(error).strip()
     changed = True
     while changed:

@@ -11,13 +11,22 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Optional
 
-from railkit.words import count, every, names
+from railkit.capecairo.phrases import pounds
+from railkit.messages import N_, Message, names_message
 
 # A tie that keeps repeating (a scripted draw that always ties) falls back to seating order
 # after this many rounds of draws; the real deck of 50 cards cannot get near it.
 MAX_DRAW_ROUNDS = 50
 
 Draw = Callable[[str], Optional[int]]
+
+# KK-A5 ties in words: "both" for two players, "all" for more ({players} is "Ann, Ben and Cy").
+_BOTH_ALL = {
+    True: (N_("{players} both bid {bid}: the one with the least money left chooses first (KK-A5)."),
+           N_("{players} both drew coin {coin}: they draw again.")),
+    False: (N_("{players} all bid {bid}: the one with the least money left chooses first (KK-A5)."),
+            N_("{players} all drew coin {coin}: they draw again.")),
+}
 
 
 @dataclass
@@ -52,14 +61,15 @@ def explain_auction_order(bids: Mapping[str, int], money_left: Mapping[str, int]
     """``auction_order`` plus each step in words."""
     steps: list[str] = []
     order = _settle(bids, money_left, draw, steps)
-    steps.append("Choosing order: " + ", ".join(order) + ".")
+    steps.append(Message("Choosing order: {order}.", {"order": ", ".join(order)}))
     return AuctionExplanation(order, steps)
 
 
 def _settle(bids: Mapping[str, int], money_left: Mapping[str, int], draw: Draw, steps: list[str] | None) -> list[str]:
     seats = list(bids)
     if steps is not None:
-        steps.append("Bids: " + ", ".join(f"{p} {bids[p]}" for p in seats) + " (KK-A4: highest bid chooses first).")
+        steps.append(Message("Bids: {bids} (KK-A4: highest bid chooses first).",
+                             {"bids": ", ".join(f"{p} {bids[p]}" for p in seats)}))
     order: list[str] = []
     # KK-A4: higher bid first; tie groups are settled from the highest bid down.
     for bid in sorted(set(bids.values()), reverse=True):
@@ -68,18 +78,18 @@ def _settle(bids: Mapping[str, int], money_left: Mapping[str, int], draw: Draw, 
             order.extend(group)
             continue
         if steps is not None:
-            steps.append(f"{names(group)} {every(group)} bid {bid}: the one with the least money left chooses first (KK-A5).")
+            steps.append(Message(_BOTH_ALL[len(group) == 2][0], {"players": names_message(group), "bid": bid}))
         # KK-A5: among equal bids, less money left first.
         for money in sorted({money_left[p] for p in group}):
             sub = [p for p in group if money_left[p] == money]
             if len(sub) == 1:
                 if steps is not None:
-                    steps.append(f"{sub[0]} has {count(money, 'pound')} left.")
+                    steps.append(Message("{player} has {money} left.", {"player": sub[0], "money": pounds(money)}))
                 order.extend(sub)
             else:
                 if steps is not None:
-                    steps.append(f"{names(sub)} have the same money left ({count(money, 'pound')}): "
-                                 "each draws a card, highest coin first (KK-A5).")
+                    steps.append(Message("{players} have the same money left ({money}): each draws a card, "
+                                         "highest coin first (KK-A5).", {"players": names_message(sub), "money": pounds(money)}))
                 order.extend(_draw_off(sub, draw, steps, [0]))
     return order
 
@@ -89,7 +99,8 @@ def _draw_off(tied: list[str], draw: Draw, steps: list[str] | None, rounds: list
     rounds[0] += 1
     if rounds[0] > MAX_DRAW_ROUNDS:
         if steps is not None:
-            steps.append(f"Still tied after {MAX_DRAW_ROUNDS} rounds of draws: seating order decides ({names(tied)}).")
+            steps.append(Message("Still tied after {rounds} rounds of draws: seating order decides ({players}).",
+                                 {"rounds": MAX_DRAW_ROUNDS, "players": names_message(tied)}))
         return list(tied)
     coins: dict[str, int] = {}
     for player in tied:  # draws are made in seating order
@@ -97,11 +108,12 @@ def _draw_off(tied: list[str], draw: Draw, steps: list[str] | None, rounds: list
         if coin is None:
             # No card left anywhere (deck and discard empty): seating order settles it (railkit ruling).
             if steps is not None:
-                steps.append(f"No card is left to draw: seating order decides ({names(tied)}).")
+                steps.append(Message("No card is left to draw: seating order decides ({players}).",
+                                     {"players": names_message(tied)}))
             return list(tied)
         coins[player] = coin
     if steps is not None:
-        steps.append("Draws: " + ", ".join(f"{p} coin {coins[p]}" for p in tied) + ".")
+        steps.append(Message("Draws: {draws}.", {"draws": ", ".join(f"{p} coin {coins[p]}" for p in tied)}))
     order: list[str] = []
     for coin in sorted(set(coins.values()), reverse=True):
         group = [p for p in tied if coins[p] == coin]
@@ -109,7 +121,7 @@ def _draw_off(tied: list[str], draw: Draw, steps: list[str] | None, rounds: list
             order.extend(group)
         else:
             if steps is not None:
-                steps.append(f"{names(group)} {every(group)} drew coin {coin}: they draw again.")
+                steps.append(Message(_BOTH_ALL[len(group) == 2][1], {"players": names_message(group), "coin": coin}))
             order.extend(_draw_off(group, draw, steps, rounds))
     return order
 

@@ -6,38 +6,42 @@ import html
 
 from railkit.capecairo.actions import Action, Bid, Build, Choose, Pass
 from railkit.capecairo.brief import brief
+from railkit.capecairo.phrases import terrain_word, track_pieces
 from railkit.capecairo.rules_check import players_to_act
 from railkit.capecairo.state import KKState, KKTable
 from railkit.capecairo.views import result
-from railkit.words import count
+from railkit.messages import N_, Message
 
-PHASE_WORDS = {"bid": "sealed bids (KK-A2)", "choose": "choosing cards (KK-A4)",
-               "build": "building track (KK-B)", "over": "over"}
+PHASE_WORDS = {"bid": N_("sealed bids (KK-A2)"), "choose": N_("choosing cards (KK-A4)"),
+               "build": N_("building track (KK-B)"), "over": N_("over")}
 
 
-def describe(table: KKTable, action: Action) -> str:
+def describe(table: KKTable, action: Action) -> Message:
     """``action`` in plain words (a sealed bid's amount stays hidden, KK-A2)."""
     if not isinstance(action, (Bid, Choose, Build, Pass)):
         raise TypeError(f"{brief(action)} is not a Vom Kap bis Kairo action")
     who = action.player if isinstance(action.player, str) else brief(action.player)
     if isinstance(action, Bid):
-        return f"{who} hands in a sealed bid (KK-A2)"
+        return Message("{player} hands in a sealed bid (KK-A2)", {"player": who})
     if isinstance(action, Choose):
         card = table.cards.get(action.card_id) if isinstance(action.card_id, str) else None
-        what = f"the {card.terrain} card {card.id}" if card else f"card {brief(action.card_id)}"
-        return f"{who} takes {what} (KK-A4)"
+        what = (Message("the {terrain} card {card}", {"terrain": terrain_word(card.terrain), "card": card.id}) if card
+                else Message("card {card}", {"card": brief(action.card_id)}))
+        return Message("{player} takes {card} (KK-A4)", {"player": who, "card": what})
     if isinstance(action, Pass):
-        return f"{who} passes (KK-B3)"
+        return Message("{player} passes (KK-B3)", {"player": who})
     buy = action.buy
     if buy is None:
-        how = ", buying the fewest track pieces needed"
-    elif buy == 0 and not isinstance(buy, bool):
-        how = " without buying track pieces"
-    elif isinstance(buy, int) and not isinstance(buy, bool) and buy > 0:
-        how = f", buying {count(buy, 'track piece') if buy <= 10**9 else brief(buy) + ' track pieces'}"
-    else:  # not a number of pieces: the rules will refuse it (KK-B2)
-        how = f", buying {brief(buy)} track pieces"
-    return f"{who} crosses the next terrain{how} (KK-B2)"
+        return Message("{player} crosses the next terrain, buying the fewest track pieces needed (KK-B2)",
+                       {"player": who})
+    if buy == 0 and not isinstance(buy, bool):
+        return Message("{player} crosses the next terrain without buying track pieces (KK-B2)", {"player": who})
+    if isinstance(buy, int) and not isinstance(buy, bool) and 0 < buy <= 10**9:
+        return Message("{player} crosses the next terrain, buying {pieces} (KK-B2)",
+                       {"player": who, "pieces": track_pieces(buy)})
+    # a huge number, or not a number of pieces: the rules will refuse it (KK-B2)
+    return Message("{player} crosses the next terrain, buying {buy} track pieces (KK-B2)",
+                   {"player": who, "buy": brief(buy)})
 
 
 def status_html(table: KKTable, state: KKState, title: str, moves: int) -> str:

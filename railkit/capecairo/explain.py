@@ -5,11 +5,11 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 
-from railkit.capecairo.brief import brief
-from railkit.capecairo.rules_check import TRACK_PRICE, build_numbers
+from railkit.capecairo.phrases import card_words, cards, crossing, pounds, track_pieces
+from railkit.capecairo.rules_check import TRACK_PRICE, build_numbers, not_playing
 from railkit.capecairo.state import KKGameLike
 from railkit.errors import RuleError
-from railkit.words import a, count
+from railkit.messages import Message
 
 
 @dataclass(frozen=True)
@@ -54,41 +54,43 @@ def explain_build(game: KKGameLike, player: str | None = None) -> BuildExplanati
     table, state = game.table, game.state
     player = player or game.current_player or table.players[0]
     if player not in state.money:
-        raise RuleError("KK-S1", f"{brief(player)} is not playing; the players are {', '.join(table.players)}")
+        raise RuleError("KK-S1", not_playing(player, table.players))
     nums = build_numbers(table, state, player)
     your_turn = state.phase == "build" and state.turn == player
     card = nums.card
     said: list[str] = []
     if card is None:
-        said.append(f"{player} has no terrain in front of the train, so there is nothing to build (KK-B2).")
+        said.append(Message("{player} has no terrain in front of the train, so there is nothing to build (KK-B2).",
+                            {"player": player}))
     else:
-        said.append(f"{player}'s next terrain is {card}: crossing {_terrain(card.terrain)} needs {nums.need} tracks (KK-C3).")
+        said.append(Message("{player}'s next terrain is {card}: {crossing} needs {need} tracks (KK-C3).",
+                            {"player": player, "card": card_words(card), "crossing": crossing(card.terrain),
+                             "need": nums.need}))
         turned = len(state.flipped)
-        said.append(f"Turned-up cards this round: {count(turned, 'card')} with "
-                    f"{count(nums.flipped, 'track piece')} (KK-B2 1)." if turned else
-                    "Turned-up cards this round: none (KK-B2 1).")
-        said.append(
-            f"{player}'s own uncrossed cards: {count(len(state.queues[player]), 'card')} with "
-            f"{count(nums.own, 'track piece')}, the one being crossed included (KK-B2 2)."
-        )
-        said.append(f"Bonus tracks held: {nums.bonus} (KK-B2 3, KK-R2).")
+        said.append(Message("Turned-up cards this round: {cards} with {pieces} (KK-B2 1).",
+                            {"cards": cards(turned), "pieces": track_pieces(nums.flipped)}) if turned else
+                    Message("Turned-up cards this round: none (KK-B2 1)."))
+        said.append(Message("{player}'s own uncrossed cards: {cards} with {pieces}, the one being crossed included "
+                            "(KK-B2 2).", {"player": player, "cards": cards(len(state.queues[player])),
+                                           "pieces": track_pieces(nums.own)}))
+        said.append(Message("Bonus tracks held: {bonus} (KK-B2 3, KK-R2).", {"bonus": nums.bonus}))
         total = nums.free + nums.bonus
         if nums.min_buy == 0:
-            said.append(f"That makes {total}: enough, nothing to buy.")
+            said.append(Message("That makes {total}: enough, nothing to buy.", {"total": total}))
         else:
-            said.append(
-                f"That makes {total}, so {count(nums.min_buy, 'track piece')} must be bought at "
-                f"{TRACK_PRICE} pounds each: {count(nums.cost, 'pound')} (KK-B2 4)."
-            )
+            said.append(Message("That makes {total}, so {pieces} must be bought at {price} pounds each: {cost} (KK-B2 4).",
+                                {"total": total, "pieces": track_pieces(nums.min_buy), "price": TRACK_PRICE,
+                                 "cost": pounds(nums.cost)}))
             if nums.can_afford:
-                said.append(f"{player} has {count(nums.money, 'pound')} and can afford it.")
+                said.append(Message("{player} has {money} and can afford it.",
+                                    {"player": player, "money": pounds(nums.money)}))
             else:
-                said.append(f"{player} has only {count(nums.money, 'pound')} and cannot afford it; "
-                            "money never goes below 0 (KK-C5).")
+                said.append(Message("{player} has only {money} and cannot afford it; money never goes below 0 (KK-C5).",
+                                    {"player": player, "money": pounds(nums.money)}))
         if nums.can_afford:
-            said.append(f"Crossing it pays the card's coin: {count(card.coin, 'pound')} (KK-B4).")
+            said.append(Message("Crossing it pays the card's coin: {coin} (KK-B4).", {"coin": pounds(card.coin)}))
     if not your_turn:
-        said.append(f"It is not {player}'s turn to build now.")
+        said.append(Message("It is not {player}'s turn to build now.", {"player": player}))
     return BuildExplanation(
         player=player,
         terrain=card.terrain if card else None,
@@ -107,7 +109,3 @@ def explain_build(game: KKGameLike, player: str | None = None) -> BuildExplanati
         sentences=said,
     )
 
-
-def _terrain(terrain: str) -> str:
-    """"a river", "a village", but "mountains"."""
-    return terrain if terrain.endswith("s") else a(terrain)

@@ -23,6 +23,7 @@ from railkit.capecairo.rules_check import TRACK_PRICE, BuildNumbers
 from railkit.capecairo.state import AuctionRecord, KKState, KKTable
 from railkit.errors import RuleError
 from railkit.game import Game, Outcome
+from railkit.messages import Message
 
 WIN_CROSSINGS = 8  # KK-E1
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -105,7 +106,7 @@ class CapeToCairoGame(Game[Action]):
         return {"players": list(self.players), "seed": self.seed, "options": options,
                 **views.state_dict(self.state), "actions": len(self.log), "narrative_length": len(self._narrative)}
 
-    def describe(self, action: Action) -> str:
+    def describe(self, action: Action) -> Message:
         """``action`` in plain words (a sealed bid's amount stays hidden, KK-A2)."""
         return display.describe(self.table, action)
 
@@ -229,8 +230,8 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
     if isinstance(win, bool) or not isinstance(win, int):
         raise TypeError(f"win_crossings must be a whole number, not {type(win).__name__}")
     if not 1 <= win <= WIN_CROSSINGS:
-        raise RuleError("KK-E1", f"win_crossings must be from 1 to {WIN_CROSSINGS} "
-                                 f"(the eighth crossing wins a full game), not {brief(win)}")
+        raise RuleError("KK-E1", Message("win_crossings must be from 1 to {most} (the eighth crossing wins a full "
+                                         "game), not {value}", {"most": WIN_CROSSINGS, "value": brief(win)}))
     if not isinstance(options["river_bonus_for_builder"], bool):
         raise TypeError(f"river_bonus_for_builder must be True or False, "
                         f"not {type(options['river_bonus_for_builder']).__name__}")
@@ -242,9 +243,10 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(stack, (list, tuple)) or not all(isinstance(c, str) for c in stack):
             raise TypeError("stack must be a list of card ids (texts)")
         if len(stack) > DECK_SIZE:
-            raise RuleError("KK-S1", f"stack lists {len(stack):,} cards; the deck holds only {DECK_SIZE} (KK-C2)")
+            raise RuleError("KK-S1", Message("stack lists {cards} cards; the deck holds only {size} (KK-C2)",
+                                             {"cards": f"{len(stack):,}", "size": DECK_SIZE}))
         if len(set(stack)) != len(stack):
-            raise RuleError("KK-S1", "stack names a card twice; each card is in the deck once")
+            raise RuleError("KK-S1", Message("stack names a card twice; each card is in the deck once"))
         options = {**options, "stack": tuple(stack)}
     return dict(options)
 

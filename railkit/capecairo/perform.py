@@ -11,10 +11,11 @@ from collections.abc import Sequence
 
 from railkit.capecairo.actions import Action, Bid, Build, Choose, Pass
 from railkit.capecairo.auction import explain_auction_order
+from railkit.capecairo.phrases import bonus_tracks, card_words, cards, pounds, terrains, track_pieces
 from railkit.capecairo.rules_check import TRACK_PRICE, BuildNumbers, build_numbers
 from railkit.capecairo.state import AuctionRecord, KKState, KKTable
 from railkit.errors import RuleError
-from railkit.words import count, names, plural
+from railkit.messages import Message, names_message, nmessage
 
 START_MONEY = 100  # KK-C5, KK-S1
 BONUS_CAP = 5  # KK-R3
@@ -26,14 +27,15 @@ def setup(table: KKTable, rng: random.Random, stack: Sequence[str] | None, event
     unknown = [c for c in stack or () if c not in table.cards]
     if unknown:
         shown = ", ".join(repr(c[:20]) for c in unknown[:5])
-        raise RuleError("KK-C4", f"stack names cards not in the deck: {shown}")
+        raise RuleError("KK-C4", Message("stack names cards not in the deck: {cards}", {"cards": shown}))
     deck = list(table.cards)
     rng.shuffle(deck)
     if stack:
         stacked = set(stack)
         deck = [c for c in deck if c not in stacked] + list(stack)[::-1]
     state = KKState.new(table.players, deck, START_MONEY, rng)
-    events.append(f"The deck of {len(deck)} terrain cards is shuffled; everyone starts with {START_MONEY} pounds (KK-S1).")
+    events.append(Message("The deck of {cards} terrain cards is shuffled; everyone starts with {money} pounds (KK-S1).",
+                          {"cards": len(deck), "money": START_MONEY}))
     _start_auction(table, state, events)
     return state
 
@@ -62,8 +64,8 @@ def _take_top(table: KKTable, state: KKState, events: list[str]) -> str | None:
         state.deck, state.discard = state.discard, []
         state.rng.shuffle(state.deck)
         state.reshuffles += 1
-        pile = count(len(state.deck), "card")
-        events.append(f"The deck ran out: the discard pile ({pile}) is shuffled into a new deck (KK-B7).")
+        events.append(Message("The deck ran out: the discard pile ({pile}) is shuffled into a new deck (KK-B7).",
+                              {"pile": cards(len(state.deck))}))
     return state.deck.pop()
 
 
@@ -79,19 +81,21 @@ def _start_auction(table: KKTable, state: KKState, events: list[str]) -> None:
     if not offer:
         # Ruling on KK-A1: nothing can be sold, so the auction is skipped and building goes
         # on with the last builder; KK-B8 ends the game if nobody can build any more.
-        events.append("No card is left in the deck or the discard pile, so there is no auction; building goes on.")
+        events.append(Message("No card is left in the deck or the discard pile, so there is no auction; building goes on."))
         _start_building(table, state, state.last_builder or table.players[0], events)
         return
     state.phase, state.offer, state.bids = "bid", offer, {}
-    cards = "; ".join(str(table.cards[c]) for c in offer)
-    events.append(f"Auction {state.auction_no}: on sale {cards}. Everyone hands in a sealed bid (KK-A1, KK-A2).")
+    on_sale = _joined([card_words(table.cards[c]) for c in offer])
+    events.append(Message("Auction {number}: on sale {cards}. Everyone hands in a sealed bid (KK-A1, KK-A2).",
+                          {"number": state.auction_no, "cards": on_sale}))
     if len(offer) < len(table.players):
-        events.append(f"Only {count(len(offer), 'card')} could be turned up: the last in choosing order get none this time.")
+        events.append(Message("Only {cards} could be turned up: the last in choosing order get none this time.",
+                              {"cards": cards(len(offer))}))
 
 
 def _bid(table: KKTable, state: KKState, player: str, amount: int, events: list[str]) -> None:
     state.bids[player] = amount
-    events.append(f"{player} hands in a sealed bid.")  # the amount stays hidden (KK-A2)
+    events.append(Message("{player} hands in a sealed bid.", {"player": player}))  # the amount stays hidden (KK-A2)
     if len(state.bids) == len(table.players):
         _resolve_auction(table, state, events)
 
@@ -100,7 +104,8 @@ def _resolve_auction(table: KKTable, state: KKState, events: list[str]) -> None:
     bids = {p: state.bids[p] for p in table.players}  # seating order
     for p, amount in bids.items():  # KK-A3: all pay their own bid
         state.money[p] -= amount
-    events.append("Bids revealed: " + ", ".join(f"{p} {a}" for p, a in bids.items()) + "; everyone pays their bid (KK-A3).")
+    events.append(Message("Bids revealed: {bids}; everyone pays their bid (KK-A3).",
+                          {"bids": ", ".join(f"{p} {a}" for p, a in bids.items())}))
     aside: list[str] = []  # KK-A5 draws, set aside until the order is settled, then discarded
 
     def draw(player: str) -> int | None:
@@ -120,7 +125,7 @@ def _resolve_auction(table: KKTable, state: KKState, events: list[str]) -> None:
     state.auction_winner = order[0]
     state.choosers = order[: len(state.offer)]
     for p in order[len(state.offer):]:
-        events.append(f"{p} gets no card in this auction: too few cards were left.")
+        events.append(Message("{player} gets no card in this auction: too few cards were left.", {"player": p}))
     state.phase = "choose"
     _auto_choose(table, state, events)
 
@@ -129,7 +134,8 @@ def _choose(table: KKTable, state: KKState, player: str, card_id: str, events: l
     state.offer.remove(card_id)
     state.choosers.pop(0)
     state.queues[player].append(card_id)  # KK-A6: behind the cards bought earlier
-    events.append(f"{player} takes {table.cards[card_id]} and lays it at the end of their line (KK-A6).")
+    events.append(Message("{player} takes {card} and lays it at the end of their line (KK-A6).",
+                          {"player": player, "card": card_words(table.cards[card_id])}))
     _auto_choose(table, state, events)
 
 
@@ -137,10 +143,11 @@ def _auto_choose(table: KKTable, state: KKState, events: list[str]) -> None:
     if len(state.offer) == 1:  # the last card has no choice left: it goes to the last chooser
         player, card_id = state.choosers.pop(0), state.offer.pop()
         state.queues[player].append(card_id)
-        events.append(f"{player} gets the last card, {table.cards[card_id]} (KK-A4, KK-A6).")
+        events.append(Message("{player} gets the last card, {card} (KK-A4, KK-A6).",
+                              {"player": player, "card": card_words(table.cards[card_id])}))
     if not state.offer:
         winner = state.auction_winner or table.players[0]
-        events.append(f"{winner} won the auction and opens the building phase (KK-A7).")
+        events.append(Message("{player} won the auction and opens the building phase (KK-A7).", {"player": winner}))
         _start_building(table, state, winner, events)
 
 
@@ -155,15 +162,15 @@ def _begin_turn(table: KKTable, state: KKState, player: str, events: list[str]) 
     card_id = _take_top(table, state, events)
     state.turn_flipped = card_id is not None
     if card_id is None:
-        events.append(f"{player}'s turn: no card is left to turn up.")
+        events.append(Message("{player}'s turn: no card is left to turn up.", {"player": player}))
         return
     state.flipped.append(card_id)
     state.idle_passes = 0
-    events.append(f"{player} turns up {table.cards[card_id]} (KK-B1).")
+    events.append(Message("{player} turns up {card} (KK-B1).", {"player": player, "card": card_words(table.cards[card_id])}))
 
 
 def _pass(table: KKTable, state: KKState, player: str, events: list[str]) -> None:
-    events.append(f"{player} passes; the turn goes to the left (KK-B3).")
+    events.append(Message("{player} passes; the turn goes to the left (KK-B3).", {"player": player}))
     if not state.turn_flipped:
         state.idle_passes += 1
         if state.idle_passes >= len(table.players):
@@ -178,12 +185,13 @@ def _build(table: KKTable, state: KKState, numbers: BuildNumbers, buy: int, even
     spend = numbers.bonus_spent(buy)
     state.money[player] += card.coin - TRACK_PRICE * buy
     state.crossed[player].append(card.id)
-    bought = f"{count(buy, 'track piece')} bought for {count(TRACK_PRICE * buy, 'pound')}" if buy else "none bought"
-    events.append(
-        f"{player} crosses {card} with {count(numbers.flipped, 'track piece')} from turned-up cards, "
-        f"{numbers.own} from their own terrain cards, {count(spend, 'bonus track')} and {bought}; "
-        f"{player} receives {count(card.coin, 'pound')} (KK-B2, KK-B4)."
-    )
+    bought = (Message("{pieces} bought for {cost}", {"pieces": track_pieces(buy), "cost": pounds(TRACK_PRICE * buy)})
+              if buy else Message("none bought"))
+    events.append(Message(
+        "{player} crosses {card} with {flipped} from turned-up cards, {own} from their own terrain cards, "
+        "{bonus} and {bought}; {player} receives {coin} (KK-B2, KK-B4).",
+        {"player": player, "card": card_words(card), "flipped": track_pieces(numbers.flipped), "own": numbers.own,
+         "bonus": bonus_tracks(spend), "bought": bought, "coin": pounds(card.coin)}))
     # KK-B4: turned-up cards and spent bonus tracks go to the discard pile.
     state.discard.extend(state.flipped)
     state.flipped = []
@@ -194,13 +202,15 @@ def _build(table: KKTable, state: KKState, numbers: BuildNumbers, buy: int, even
     state.last_builder, state.idle_passes = player, 0
     if len(state.crossed[player]) >= table.win_crossings:  # KK-E1: wins at once
         state.phase, state.ending, state.winners, state.turn = "over", "KK-E1", (player,), None
-        events.append(f"{player} has crossed {count(len(state.crossed[player]), 'terrain')} and wins the game (KK-E1).")
+        events.append(Message("{player} has crossed {terrains} and wins the game (KK-E1).",
+                              {"player": player, "terrains": terrains(len(state.crossed[player]))}))
         return
     _river_bonus(table, state, player, events)
     empty = [p for p in table.players if not state.queues[p]]
     if empty:  # KK-B5
-        events.append(f"{names(empty)} {plural(len(empty), 'has')} no terrain left: "
-                      "the building phase ends and a new auction begins (KK-B5).")
+        events.append(nmessage("{players} has no terrain left: the building phase ends and a new auction begins (KK-B5).",
+                               "{players} have no terrain left: the building phase ends and a new auction begins (KK-B5).",
+                               len(empty), {"players": names_message(empty)}))
         state.flipped, state.turn = [], None
         _start_auction(table, state, events)
     else:  # KK-B5: the last builder goes on
@@ -223,15 +233,16 @@ def _river_bonus(table: KKTable, state: KKState, builder: str, events: list[str]
         if p == builder and not table.river_bonus_for_builder:
             continue
         if len(state.bonus[p]) >= BONUS_CAP:
-            events.append(f"{p} faces a river but already holds {BONUS_CAP} bonus tracks (KK-R3).")
+            events.append(Message("{player} faces a river but already holds {cap} bonus tracks (KK-R3).",
+                                  {"player": p, "cap": BONUS_CAP}))
             continue
         pile = state.discard if state.discard else state.deck
         if not pile:
-            events.append(f"{p} faces a river, but no card is left for a bonus track (KK-R2).")
+            events.append(Message("{player} faces a river, but no card is left for a bonus track (KK-R2).", {"player": p}))
             continue
         state.bonus[p].append(pile.pop())
-        held = count(len(state.bonus[p]), "bonus track")
-        events.append(f"{p} faces a river and takes a bonus track, now holding {held} (KK-R1).")
+        events.append(Message("{player} faces a river and takes a bonus track, now holding {held} (KK-R1).",
+                              {"player": p, "held": bonus_tracks(len(state.bonus[p]))}))
 
 
 def _end_stalled(table: KKTable, state: KKState, events: list[str]) -> None:
@@ -239,9 +250,18 @@ def _end_stalled(table: KKTable, state: KKState, events: list[str]) -> None:
     best = max((len(state.crossed[p]), state.money[p]) for p in table.players)
     state.winners = tuple(p for p in table.players if (len(state.crossed[p]), state.money[p]) == best)
     state.phase, state.ending, state.turn = "over", "KK-B8", None
-    won = "wins" if len(state.winners) == 1 else "share the win"
-    events.append(
-        f"Everyone passed in a row with no card left to turn up: the game is stuck and ends (KK-B8). "
-        f"Most terrain crossed, then most money, decides: {names(state.winners)} {won}."
-    )
+    events.append(nmessage(
+        "Everyone passed in a row with no card left to turn up: the game is stuck and ends (KK-B8). "
+        "Most terrain crossed, then most money, decides: {players} wins.",
+        "Everyone passed in a row with no card left to turn up: the game is stuck and ends (KK-B8). "
+        "Most terrain crossed, then most money, decides: {players} share the win.",
+        len(state.winners), {"players": names_message(state.winners)}))
 
+
+
+def _joined(parts: list[Message]) -> Message:
+    """The cards on sale with "; " between them, as nested messages (the separator is translatable)."""
+    joined = parts[-1]
+    for part in reversed(parts[:-1]):
+        joined = Message("{first}; {rest}", {"first": part, "rest": joined})
+    return joined

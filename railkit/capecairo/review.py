@@ -18,9 +18,11 @@ from dataclasses import dataclass
 
 from railkit.capecairo.actions import Action, Bid, Build, Choose, Pass
 from railkit.capecairo.bots import HeuristicBot
+from railkit.capecairo.deck import Card
 from railkit.capecairo.game import CapeToCairoGame
+from railkit.capecairo.phrases import pounds, terrain_word, track_pieces
 from railkit.capecairo.rules_check import TRACK_PRICE
-from railkit.words import count
+from railkit.messages import Message
 
 BID_MARGIN = 10  # pounds above the heuristic player's bid before a bid counts as weak
 CARD_MARGIN = 6.0  # card-value points below the best card on offer
@@ -33,16 +35,21 @@ class WeakMove:
 
     move: int
     action: Action
-    reason: str
+    reason: Message
 
     def __str__(self) -> str:
-        return f"Move {self.move}: {self.reason}"
+        return self.words
+
+    @property
+    def words(self) -> Message:
+        """"Move 12: …" as a message (the lesson renders it in the learner's language)."""
+        return Message("Move {move}: {reason}", {"move": self.move, "reason": self.reason})
 
 
 def review_moves(game: CapeToCairoGame, player: str) -> list[WeakMove]:
     """``player``'s weak moves in ``game`` (finished or not), in the order they were made."""
     if player not in game.players:
-        raise ValueError(f"{player!r} does not play in this game")
+        raise ValueError(Message("{player} does not play in this game", {"player": repr(player)}))
     judge = HeuristicBot(seed=0)
     replay = game.replay(0)
     weak: list[WeakMove] = []
@@ -55,24 +62,23 @@ def review_moves(game: CapeToCairoGame, player: str) -> list[WeakMove]:
     return weak
 
 
-def _judge(game: CapeToCairoGame, judge: HeuristicBot, action: Action) -> str:
+def _judge(game: CapeToCairoGame, judge: HeuristicBot, action: Action) -> Message | None:
     p = action.player
     if isinstance(action, Bid):
         money = game.money[p]
         if action.amount >= money // 5 + BID_MARGIN:  # the heuristic player never bids above a fifth
-            return (f"a bid of {count(action.amount, 'pound')} out of your {money}: every player pays their "
-                    f"bid, won or lost (KK-A3), so money spent on bids is missing later for track pieces "
-                    f"(KK-B2); the computer players never bid more than a fifth of their money (KK-A2).")
+            return Message("a bid of {bid} out of your {money}: every player pays their bid, won or lost (KK-A3), "
+                           "so money spent on bids is missing later for track pieces (KK-B2); the computer players "
+                           "never bid more than a fifth of their money (KK-A2).",
+                           {"bid": pounds(action.amount), "money": money})
     elif isinstance(action, Choose):
         value = {c: judge.card_value(game, p, game.cards[c]) for c in game.offer}
         best = max(value, key=lambda c: value[c])
         if value[action.card_id] <= value[best] - CARD_MARGIN:
             took, better = game.cards[action.card_id], game.cards[best]
-            return (f"you took {action.card_id} ({took.terrain}, needs {took.requirement}, "
-                    f"{count(took.tracks, 'track piece')}, coin {took.coin}) while {best} ({better.terrain}, "
-                    f"needs {better.requirement}, {count(better.tracks, 'track piece')}, coin {better.coin}) "
-                    f"was on offer: track pieces on your cards help every later crossing (KK-B2) and easier "
-                    f"terrain needs fewer tracks (KK-C3).")
+            return Message("you took {took} while {better} was on offer: track pieces on your cards help every "
+                           "later crossing (KK-B2) and easier terrain needs fewer tracks (KK-C3).",
+                           {"took": _card(took), "better": _card(better)})
     elif isinstance(action, Build):
         nums = game.build_numbers(p)
         bought = min(action.buy or 0, nums.min_buy)  # pieces beyond the fewest are kept as bonus tracks
@@ -80,15 +86,23 @@ def _judge(game: CapeToCairoGame, judge: HeuristicBot, action: Action) -> str:
         coin = nums.card.coin if nums.card is not None else 0
         loss = TRACK_PRICE * bought - coin
         if not wins and loss >= BUILD_LOSS:
-            return (f"you bought {count(bought, 'track piece')} for {TRACK_PRICE * bought} pounds to cross a "
-                    f"terrain paying {count(coin, 'pound')} (a loss of {loss}); waiting for more pieces to be "
-                    f"turned up makes crossing cheaper (KK-B2, KK-B3, KK-B4).")
+            return Message("you bought {pieces} for {cost} pounds to cross a terrain paying {coin} (a loss of "
+                           "{loss}); waiting for more pieces to be turned up makes crossing cheaper (KK-B2, KK-B3, "
+                           "KK-B4).", {"pieces": track_pieces(bought), "cost": TRACK_PRICE * bought,
+                                       "coin": pounds(coin), "loss": loss})
     elif isinstance(action, Pass):
         nums = game.build_numbers(p)
         if nums.card is not None and nums.can_afford:
             if len(game.crossed[p]) + 1 >= game.table.win_crossings:
-                return "you passed although crossing your next terrain would have won the game (KK-E1, KK-B2)."
+                return Message("you passed although crossing your next terrain would have won the game (KK-E1, KK-B2).")
             if nums.min_buy == 0:
-                return (f"you passed although your next terrain could be crossed without buying anything, "
-                        f"earning its coin of {count(nums.card.coin, 'pound')} (KK-B2, KK-B4).")
-    return ""
+                return Message("you passed although your next terrain could be crossed without buying anything, "
+                               "earning its coin of {coin} (KK-B2, KK-B4).", {"coin": pounds(nums.card.coin)})
+    return None
+
+
+def _card(card: Card) -> Message:
+    """"R01 (river, needs 10, 2 track pieces, coin 4)" for the review."""
+    return Message("{id} ({terrain}, needs {need}, {pieces}, coin {coin})",
+                   {"id": card.id, "terrain": terrain_word(card.terrain), "need": card.requirement,
+                    "pieces": track_pieces(card.tracks), "coin": card.coin})

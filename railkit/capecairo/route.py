@@ -18,6 +18,7 @@ from typing import Any
 
 from railkit.capecairo.deck import REQUIREMENT, CardDict
 from railkit.errors import RuleError
+from railkit.messages import Message
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ def point_at(at: float) -> tuple[float, float]:
     """``(lon, lat)`` at ``at`` along the route, in route segments: 0 is Cape Town, 1 the second
     town, ``LEGS`` Cairo; in between, a straight line in lon/lat (close enough at this scale)."""
     if not 0 <= at <= LEGS:
-        raise ValueError(f"a route position is from 0 to {LEGS}, not {at}")
+        raise ValueError(Message("a route position is from 0 to {legs}, not {at}", {"legs": LEGS, "at": at}))
     i = min(int(at), LEGS - 1)
     t = at - i
     a, b = ROUTE[i], ROUTE[i + 1]
@@ -120,8 +121,9 @@ def positions(view: Mapping[str, Any], win_crossings: int | None = None) -> dict
         if isinstance(crossed, bool) or not isinstance(crossed, int) or crossed < 0:
             raise TypeError(f"crossed[{player!r}] must be a whole number >= 0, not {crossed!r}")
         if crossed > goal:
-            raise RuleError("KK-E1", f"{player} has crossed {crossed} terrains, more than the {goal} "
-                                     "that end this race; pass the game's own win_crossings")
+            raise RuleError("KK-E1", Message("{player} has crossed {crossed} terrains, more than the {goal} that end "
+                                             "this race; pass the game's own win_crossings",
+                                             {"player": player, "crossed": crossed, "goal": goal}))
         queue: list[CardDict] = list(view["queues"][player])
         ahead = []
         for number, card in enumerate(queue[:goal - crossed], 1):
@@ -141,5 +143,6 @@ def _goal(win_crossings: object) -> int:
     if isinstance(win_crossings, bool) or not isinstance(win_crossings, int):
         raise TypeError(f"win_crossings must be a whole number, not {type(win_crossings).__name__}")
     if not 1 <= win_crossings <= LEGS:
-        raise RuleError("KK-E1", f"win_crossings must be from 1 to {LEGS}, not {win_crossings}")
+        raise RuleError("KK-E1", Message("win_crossings must be from 1 to {legs}, not {value}",
+                                         {"legs": LEGS, "value": win_crossings}))
     return win_crossings

@@ -13,9 +13,10 @@ from typing import Any
 from railkit.capecairo.actions import Action, Bid, Build, Choose, Pass
 from railkit.capecairo.brief import brief
 from railkit.capecairo.deck import Card
+from railkit.capecairo.phrases import card_words, pounds, track_pieces, tracks
 from railkit.capecairo.state import KKState, KKTable
 from railkit.errors import NotYourTurnError, RuleError
-from railkit.words import count, plural
+from railkit.messages import Message, nmessage
 
 TRACK_PRICE = 10  # KK-B2 (4)
 
@@ -100,75 +101,79 @@ def players_to_act(table: KKTable, state: KKState) -> tuple[str, ...]:
 def check(table: KKTable, state: KKState, action: Any) -> None:
     checker = _CHECKS.get(type(action))
     if checker is None:
-        raise RuleError("KK", f"{brief(action)} is not a Vom Kap bis Kairo action; use Bid, Choose, Build or Pass")
+        raise RuleError("KK", Message("{action} is not a Vom Kap bis Kairo action; use Bid, Choose, Build or Pass",
+                                      {"action": brief(action)}))
     player = action.player
     if not isinstance(player, str) or player not in state.money:
-        raise RuleError("KK-S1", f"{brief(player)} is not playing; the players are {', '.join(table.players)}")
+        raise RuleError("KK-S1", not_playing(player, table.players))
     checker(table, state, action)
 
 
 def _check_bid(table: KKTable, state: KKState, action: Bid) -> None:
     player, amount = action.player, action.amount
     if state.phase != "bid":
-        raise RuleError("KK-A2", f"no auction is taking bids now ({phase_words(state)})")
+        raise RuleError("KK-A2", Message("no auction is taking bids now ({phase})", {"phase": phase_words(state)}))
     if player in state.bids:
-        raise RuleError("KK-A2", f"{player} has already handed in a sealed bid; each player bids once per auction")
+        raise RuleError("KK-A2", Message("{player} has already handed in a sealed bid; each player bids once per auction",
+                                         {"player": player}))
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise RuleError("KK-A2", f"a bid is a whole number of pounds, not {brief(amount)}")
+        raise RuleError("KK-A2", Message("a bid is a whole number of pounds, not {amount}", {"amount": brief(amount)}))
     if amount < 0:
-        raise RuleError("KK-A2", f"a bid cannot be negative ({brief(amount)}); bid 0 or more")
+        raise RuleError("KK-A2", Message("a bid cannot be negative ({amount}); bid 0 or more", {"amount": brief(amount)}))
     money = state.money[player]
     if amount > money:
-        raise RuleError("KK-A2", f"{player} has only {count(money, 'pound')} and cannot bid {brief(amount)} "
-                                 "(money never goes below 0, KK-C5)")
+        raise RuleError("KK-A2", Message("{player} has only {money} and cannot bid {amount} (money never goes below 0, "
+                                         "KK-C5)", {"player": player, "money": pounds(money), "amount": brief(amount)}))
 
 
 def _check_choose(table: KKTable, state: KKState, action: Choose) -> None:
     if state.phase != "choose":
-        raise RuleError("KK-A4", f"no card is being chosen now ({phase_words(state)})")
+        raise RuleError("KK-A4", Message("no card is being chosen now ({phase})", {"phase": phase_words(state)}))
     if action.player != state.choosers[0]:
-        raise NotYourTurnError("KK-A4", f"{state.choosers[0]} chooses now, not {action.player}; "
-                                        f"the order is {', '.join(state.choosers)}")
+        raise NotYourTurnError("KK-A4", Message("{chooser} chooses now, not {player}; the order is {order}",
+                                                {"chooser": state.choosers[0], "player": action.player,
+                                                 "order": ", ".join(state.choosers)}))
     if action.card_id not in state.offer:
-        raise RuleError("KK-A4", f"{brief(action.card_id)} is not on offer; choose one of {', '.join(state.offer)}")
+        raise RuleError("KK-A4", Message("{card} is not on offer; choose one of {offer}",
+                                         {"card": brief(action.card_id), "offer": ", ".join(state.offer)}))
 
 
 def _check_turn(state: KKState, player: str) -> None:
     if state.phase != "build":
-        raise RuleError("KK-B1", f"building starts after the auction ({phase_words(state)})")
+        raise RuleError("KK-B1", Message("building starts after the auction ({phase})", {"phase": phase_words(state)}))
     if player != state.turn:
-        raise NotYourTurnError("KK-B3", f"it is {state.turn}'s turn to build or pass, not {player}'s")
+        raise NotYourTurnError("KK-B3", Message("it is {turn}'s turn to build or pass, not {player}'s",
+                                                {"turn": str(state.turn), "player": player}))
 
 
 def _check_build(table: KKTable, state: KKState, action: Build) -> None:
     _check_turn(state, action.player)
     nums = build_numbers(table, state, action.player)
     if nums.card is None:
-        raise RuleError("KK-B2", f"{action.player} has no terrain in front of the train; pass instead")
+        raise RuleError("KK-B2", Message("{player} has no terrain in front of the train; pass instead",
+                                         {"player": action.player}))
     buy = action.buy
     if buy is not None and (isinstance(buy, bool) or not isinstance(buy, int) or buy < 0):
-        raise RuleError("KK-B2", f"the number of pieces to buy is a whole number, 0 or more, not {brief(buy)}")
+        raise RuleError("KK-B2", Message("the number of pieces to buy is a whole number, 0 or more, not {buy}",
+                                         {"buy": brief(buy)}))
     buy = nums.resolve_buy(buy)
     have = nums.free + nums.bonus
     if buy < nums.min_buy:
-        raise RuleError(
-            "KK-B2",
-            f"crossing {nums.card} needs {nums.need} tracks; "
-            f"{count(have, 'track')} {plural(have, 'is')} available without buying, "
-            f"so buy at least {count(nums.min_buy, 'track piece')}, or pass",
-        )
+        raise RuleError("KK-B2", nmessage(
+            "crossing {card} needs {need} tracks; {have} is available without buying, so buy at least {pieces}, or pass",
+            "crossing {card} needs {need} tracks; {have} are available without buying, so buy at least {pieces}, "
+            "or pass", have, {"card": card_words(nums.card), "need": nums.need, "have": tracks(have),
+                              "pieces": track_pieces(nums.min_buy)}))
     if buy > nums.missing:
         if nums.missing == 0:
-            raise RuleError("KK-B2", "no track piece is missing; buy none")
-        missing = f"{count(nums.missing, 'track piece')} {plural(nums.missing, 'is')}"
-        raise RuleError("KK-B2", f"only {missing} missing; buy at most that many")
+            raise RuleError("KK-B2", Message("no track piece is missing; buy none"))
+        raise RuleError("KK-B2", nmessage("only {n} track piece is missing; buy at most that many",
+                                          "only {n} track pieces are missing; buy at most that many", nums.missing))
     if TRACK_PRICE * buy > nums.money:
-        raise RuleError(
-            "KK-B2",
-            f"buying {count(buy, 'track piece')} costs {count(TRACK_PRICE * buy, 'pound')} "
-            f"but {action.player} has {count(nums.money, 'pound')}; "
-            "money never goes below 0 (KK-C5), so pass",
-        )
+        raise RuleError("KK-B2", Message(
+            "buying {pieces} costs {cost} but {player} has {money}; money never goes below 0 (KK-C5), so pass",
+            {"pieces": track_pieces(buy), "cost": pounds(TRACK_PRICE * buy), "player": action.player,
+             "money": pounds(nums.money)}))
 
 
 def _check_pass(table: KKTable, state: KKState, action: Pass) -> None:
@@ -200,12 +205,18 @@ def legal_actions(table: KKTable, state: KKState, player: str | None = None) -> 
     return actions
 
 
-def phase_words(state: KKState) -> str:
+def phase_words(state: KKState) -> Message:
     if state.phase == "bid":
-        return "the auction is waiting for sealed bids"
+        return Message("the auction is waiting for sealed bids")
     if state.phase == "choose":
-        return f"{state.choosers[0]} is choosing a card"
+        return Message("{player} is choosing a card", {"player": state.choosers[0]})
     if state.phase == "build":
-        return f"it is {state.turn}'s turn to build or pass"
-    return "the game is over"
+        return Message("it is {player}'s turn to build or pass", {"player": str(state.turn)})
+    return Message("the game is over")
+
+
+def not_playing(player: object, players: tuple[str, ...] | list[str]) -> Message:
+    """KK-S1: the refusal for a name that is not at the table."""
+    return Message("{player} is not playing; the players are {players}",
+                   {"player": brief(player), "players": ", ".join(players)})
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any, NotRequired
 
-from railkit.capecairo.brief import brief
 from railkit.capecairo.deck import CardDict
-from railkit.capecairo.rules_check import current_player, players_to_act
+from railkit.capecairo.phrases import pounds, terrains
+from railkit.capecairo.rules_check import current_player, not_playing, players_to_act
 from railkit.capecairo.state import AuctionRecord, KKState, KKTable, copy_record
 from railkit.errors import RuleError
 from railkit.game import BaseView, Outcome
-from railkit.words import count, names
+from railkit.messages import Message, names_message, nmessage
 
 Result = Outcome  # the name earlier code used
 
@@ -49,26 +49,39 @@ def result(table: KKTable, state: KKState) -> Outcome:
     over = state.phase == "over"
     crossings = {p: len(state.crossed[p]) for p in table.players}
     money = dict(state.money)
+    words: Message
     if not over:
-        words = "The game is still going on."
+        words = Message("The game is still going on.")
     else:
-        scores = "; ".join(
-            f"{p}: {count(crossings[p], 'terrain')} crossed, {count(money[p], 'pound')}" for p in crossings
-        )
+        scores = _scores([Message("{player}: {terrains} crossed, {money}",
+                                  {"player": p, "terrains": terrains(crossings[p]), "money": pounds(money[p])})
+                          for p in crossings])
         if state.ending == "KK-E1":
-            words = f"{state.winners[0]} crossed the last terrain first and wins (KK-E1). {scores}."
+            words = Message("{player} crossed the last terrain first and wins (KK-E1). {scores}.",
+                            {"player": state.winners[0], "scores": scores})
         else:
-            won = "wins" if len(state.winners) == 1 else "share the win"
-            words = (f"The game stalled and ended (KK-B8); by terrain crossed, then money, "
-                     f"{names(state.winners)} {won}. {scores}.")
+            words = nmessage("The game stalled and ended (KK-B8); by terrain crossed, then money, {players} wins. "
+                             "{scores}.",
+                             "The game stalled and ended (KK-B8); by terrain crossed, then money, {players} share "
+                             "the win. {scores}.", len(state.winners),
+                             {"players": names_message(state.winners), "scores": scores})
     return Outcome(over=over, winners=tuple(state.winners), ending=state.ending, score=crossings,
                    money=money, words=words)
+
+
+
+def _scores(parts: list[Message]) -> Message:
+    """Each player's score with "; " between them, as nested messages."""
+    joined = parts[-1]
+    for part in reversed(parts[:-1]):
+        joined = Message("{first}; {rest}", {"first": part, "rest": joined})
+    return joined
 
 
 def view(table: KKTable, state: KKState, player: str | None, game: str, log_length: int) -> KKView:
     """Public information plus ``player``'s own secrets (``None``: a spectator)."""
     if player is not None and player not in state.money:
-        raise RuleError("KK-S1", f"{brief(player)} is not playing; the players are {', '.join(table.players)}")
+        raise RuleError("KK-S1", not_playing(player, table.players))
     cards = table.cards
     out = KKView(
         game=game,

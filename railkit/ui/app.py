@@ -31,8 +31,9 @@ import ipywidgets as widgets
 
 from railkit.errors import InputError, RailkitError, RuleError, SaveFileError
 from railkit.game import MAX_NAME_LENGTH
+from railkit.messages import Message
 from railkit.session import save_problem
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import render, tr
 
 __all__ = ["STYLE", "App", "InputError", "Messages", "Panel", "Score", "error_text", "guarded", "legend_html",
            "parse_name", "parse_whole", "verdict_html"]
@@ -153,11 +154,12 @@ def error_text(exc: Exception) -> str:
     if isinstance(exc, InputError):
         return str(exc)
     if isinstance(exc, RuleError):
-        return tr("{message} (rule {rule})", message=exc.message, rule=exc.rule)
+        return tr("{message} (rule {rule})", message=render(exc.message), rule=exc.rule)
     if isinstance(exc, SaveFileError):
-        return tr("This save cannot be loaded: {problem}. Nothing was changed.", problem=save_problem(exc))
+        return tr("This save cannot be loaded: {problem}. Nothing was changed.", problem=render(save_problem(exc)))
     if isinstance(exc, RailkitError):
-        return sentence(str(exc))
+        words = exc.args[0] if len(exc.args) == 1 else None  # an engine's Message, in the learner's language
+        return sentence(render(words) if isinstance(words, Message) else str(exc))
     return tr("Something went wrong: {error}. Nothing was changed.", error=str(exc) or type(exc).__name__)
 
 

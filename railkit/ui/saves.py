@@ -22,7 +22,7 @@ import ipywidgets as widgets
 
 from railkit.game import MAX_SAVE_BYTES
 from railkit.ui.app import InputError, Messages, Panel, guarded
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import render, tr
 from railkit.ui.widgets import button, html_box, row
 
 __all__ = ["LIMIT_WORDS", "MAX_SAVE_BYTES", "SaveFile", "SaveLoadPanel", "size_words"]
@@ -80,7 +80,7 @@ class SaveLoadPanel(Panel):
         payload = base64.b64encode(saved.text.encode("utf-8")).decode("ascii")
         self.download.value = (f"<a download='{html.escape(saved.filename)}' "
                                f"href='data:application/json;base64,{payload}'>{tr('Download as a file')}</a>")
-        self.show_ok(saved.message)
+        self.show_ok(render(saved.message))
         return saved.text
 
     @guarded
@@ -92,7 +92,7 @@ class SaveLoadPanel(Panel):
             raise InputError(tr("That text has {size}; a saved game has at most {limit} ({bytes}). Nothing was changed.",
                                 size=tr("{n} characters", n=f"{len(raw):,}"), limit=LIMIT_WORDS,
                                 bytes=size_words(MAX_SAVE_BYTES)))
-        self.show_ok(self.load(raw))
+        self.show_ok(render(self.load(raw)))
         return True
 
     @guarded
@@ -111,5 +111,5 @@ class SaveLoadPanel(Panel):
             data = bytes(upload["content"])
         finally:
             self.upload.value = ()  # the same file can be chosen again
-        self.show_ok(self.load(data))
+        self.show_ok(render(self.load(data)))
         return True

@@ -19,7 +19,7 @@ from railkit.capecairo.bots import HeuristicBot
 from railkit.session import position_bots
 from railkit.ui.app import parse_whole
 from railkit.ui.docs import reconstruction_note
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import DEFAULT_LANGUAGE, get_language, render, tr
 from railkit.ui.learner import DEFAULT_LEARNER, seat_players, second_person
 
 DEFAULT_NAME = DEFAULT_LEARNER  # the learner, as in every lesson (issue 9, item 7); the name field changes it
@@ -318,8 +318,11 @@ def events_html(events: Sequence[str], empty: str = "", you: str | None = None) 
 
 def as_learner(sentence: str, you: str | None) -> str:
     """``sentence`` about the learner ``you`` in the second person (“Kim passes” → “You pass”); the engine
-    keeps the third person, the page changes (``railkit.ui.learner.second_person``)."""
-    return second_person(sentence, you)
+    keeps the third person, the page changes (``railkit.ui.learner.second_person``). In another language the
+    engine's ``Message`` is rendered through the catalog (second_person knows only English)."""
+    if get_language() != DEFAULT_LANGUAGE:
+        return render(sentence)
+    return second_person(str(sentence), you)
 
 
 def log_html(narrative: Sequence[str], you: str | None = None) -> str:

@@ -32,7 +32,7 @@ from railkit.ui.capecairo.common import KK_STYLE, card_title, events_html, ordin
 from railkit.ui.capecairo.panels import AuctionPanel, KkSession, KkSessionApp, StartPanel, start_session
 from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import render, tr
 from railkit.ui.learner import name_from_address
 from railkit.ui.widgets import button, html_box, row
 
@@ -186,7 +186,7 @@ class KkAuctionApp(KkSessionApp):
             self.building_events = self.game.narrative[self._round_start:]
             self.refresh()
         if self.game.is_over:
-            self.show_info(tr("The game is over: {result}", result=str(self.game.result())))
+            self.show_info(tr("The game is over: {result}", result=render(self.game.result().words)))
         else:
             self.show_info(tr("The building phase is over. Auction {n}: new cards are on sale; the computer players "
                               "have bid, now it is your turn.", n=self.game.auction_no))
@@ -196,7 +196,7 @@ class KkAuctionApp(KkSessionApp):
         v = self.view()
         phase, record = v["phase"], v["last_auction"]
         if phase == "over":
-            text, cls = str(self.game.result()), "kk-over"
+            text, cls = render(self.game.result().words), "kk-over"
         elif phase == "bid":
             text = tr("Auction {n}: the computer players have handed in sealed bids ({who}). Hand in yours: how much "
                       "is choosing early worth to you? (KK-A2)", n=v["auction"],

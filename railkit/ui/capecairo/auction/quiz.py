@@ -17,7 +17,7 @@ import ipywidgets as widgets
 from railkit.capecairo import explain_auction_order
 from railkit.ui.app import InputError, Messages, Panel, Score, guarded, verdict_html
 from railkit.ui.capecairo.common import ordinal, pounds
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import render, tr
 from railkit.ui.widgets import button, html_box, row
 
 QUIZ_NAMES = ("Ann", "Ben", "Cleo", "Dev")
@@ -215,7 +215,7 @@ class QuizPanel(Panel):
             f"<td class='name'><b>{html.escape(q.order[i])}</b></td>{verdict_html(ok, 'td')}</tr>"
             for i, ok in enumerate(right)
         )
-        steps = "".join(f"<li>{html.escape(s)}</li>" for s in q.steps)
+        steps = "".join(f"<li>{html.escape(render(s))}</li>" for s in q.steps)
         self.feedback.value = (
             f"<table class='railkit-table'><tr><th></th><th class='name'>{tr('your order')}</th>"
             f"<th class='name'>{tr('the engine’s order')}</th><th></th></tr>{rows}</table>"

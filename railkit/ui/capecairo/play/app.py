@@ -49,7 +49,7 @@ from railkit.ui.capecairo.play.exercise import ExercisePanel
 from railkit.ui.capecairo.play.hints import hint_html, review_html
 from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import render, tr
 from railkit.ui.learner import name_from_address
 from railkit.ui.saves import SaveFile, SaveLoadPanel
 from railkit.ui.widgets import button, html_box, row
@@ -208,7 +208,7 @@ class KkPlayApp(KkSessionApp):
 
     def _after_move(self, done: str) -> None:
         if self.game.is_over:
-            self.show_ok(tr("{done} The game is over: {result}", done=done, result=str(self.game.result())))
+            self.show_ok(tr("{done} The game is over: {result}", done=done, result=render(self.game.result().words)))
         else:
             self.show_ok(tr("{done} Now: {next}", done=done, next=self._next_text()))
 
@@ -277,7 +277,7 @@ class KkPlayApp(KkSessionApp):
                               notes=session.notes)  # this lesson seats one learner; the others play by computer
         self.install(session)
         return tr("Loaded: {n} moves replayed; you play {player}. {next}", n=len(session.game.log),
-                  player=self.you, next=self._next_text() if not self.game.is_over else str(self.game.result()))
+                  player=self.you, next=self._next_text() if not self.game.is_over else render(self.game.result().words))
 
     # ------------------------------------------------------------------ words
     def _action_words(self, action: Any) -> str:
@@ -291,7 +291,7 @@ class KkPlayApp(KkSessionApp):
 
     def _why_not(self) -> str:
         e = explain_build(self.game, self.you)
-        return " ".join(e.sentences[-2:]) if e.sentences else ""
+        return " ".join(render(s) for s in e.sentences[-2:]) if e.sentences else ""
 
     def _next_text(self) -> str:
         v = self.view()

@@ -96,4 +96,4 @@ def review_html(game: CapeToCairoGame, you: str) -> str:
                 f"{html.escape(tr('The computer found no clearly weak move of yours. Well played!'))}</p>")
     moves = tr("1 move") if len(weak) == 1 else tr("{n} moves", n=len(weak))
     head = tr("Review of your moves: {moves} the computer player would have made differently", moves=moves)
-    return f"<b>{html.escape(head)}</b>{_items([str(w) for w in weak])}"
+    return f"<b>{html.escape(head)}</b>{_items([w.words for w in weak])}"

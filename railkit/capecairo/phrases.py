@@ -1,0 +1,60 @@
+"""The small phrases Vom Kap bis Kairo's sentences are built from, as ``railkit.messages.Message``s
+(issue 12): counts with their plural forms, terrain names and a card in words. Each reads as the
+English ``railkit.words`` gave before; a lesson renders it in the learner's language."""
+
+from __future__ import annotations
+
+from railkit.capecairo.deck import Card
+from railkit.messages import N_, Message, nmessage
+
+__all__ = ["bonus_tracks", "card_words", "cards", "crossing", "pounds", "terrain_word",
+           "terrains", "track_pieces", "tracks"]
+
+
+def pounds(n: int) -> Message:
+    return nmessage("{n} pound", "{n} pounds", n)
+
+
+def track_pieces(n: int) -> Message:
+    return nmessage("{n} track piece", "{n} track pieces", n)
+
+
+def tracks(n: int) -> Message:
+    return nmessage("{n} track", "{n} tracks", n)
+
+
+def cards(n: int) -> Message:
+    return nmessage("{n} card", "{n} cards", n)
+
+
+def bonus_tracks(n: int) -> Message:
+    return nmessage("{n} bonus track", "{n} bonus tracks", n)
+
+
+def terrains(n: int) -> Message:
+    return nmessage("{n} terrain", "{n} terrains", n)
+
+
+# KK-C3: the five terrains, as the engine names them (lower case inside a sentence).
+TERRAIN_WORDS = {"river": N_("river"), "mountains": N_("mountains"), "desert": N_("desert"),
+                 "village": N_("village"), "savanna": N_("savanna")}
+# "crossing a river", "crossing mountains": one phrase per terrain, so each language can inflect it.
+CROSSINGS = {"river": N_("crossing a river"), "mountains": N_("crossing mountains"),
+             "desert": N_("crossing a desert"), "village": N_("crossing a village"),
+             "savanna": N_("crossing a savanna")}
+
+
+def terrain_word(terrain: str) -> Message | str:
+    word = TERRAIN_WORDS.get(terrain)
+    return terrain if word is None else Message(word)
+
+
+def crossing(terrain: str) -> Message | str:
+    phrase = CROSSINGS.get(terrain)
+    return f"crossing {terrain}" if phrase is None else Message(phrase)
+
+
+def card_words(card: Card) -> Message:
+    """``str(card)``: "R01 (river, 2 track pieces, coin 4)" (railkit.capecairo.deck.Card)."""
+    return nmessage("{id} ({terrain}, {n} track piece, coin {coin})", "{id} ({terrain}, {n} track pieces, coin {coin})",
+                    card.tracks, {"id": card.id, "terrain": terrain_word(card.terrain), "coin": card.coin})
