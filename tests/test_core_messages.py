@@ -14,7 +14,7 @@ from railkit.capecairo import new_game as kk_game
 from railkit.capecairo.bots import HeuristicBot
 from railkit.errors import RuleError, SaveFileError
 from railkit.locale import LOCALE_DIR
-from railkit.locale.mofile import PoEntry, mo_bytes
+from railkit.locale.mofile import mo_bytes, read_po
 from railkit.messages import Message
 from railkit.session import BotError, Session, SessionError, save_problem, seat_bots
 from railkit.ui import app as ui_app
@@ -35,12 +35,8 @@ def load_error(text):
 
 
 def finnish():
-    incoming = json.loads((LOCALE_DIR / "incoming" / "kk_core.json").read_text(encoding="utf-8"))["fi"]
-    entries = [PoEntry("", msgstr=["Content-Type: text/plain; charset=utf-8\nPlural-Forms: nplurals=2; plural=(n != 1);\n"])]
-    for key, value in incoming.items():
-        singular, _, plural = key.partition("\x00")
-        entries.append(PoEntry(singular, plural or None, value if isinstance(value, list) else [value]))
-    return gettext.GNUTranslations(io.BytesIO(mo_bytes(entries)))
+    po = LOCALE_DIR / "fi" / "LC_MESSAGES" / "railkit.po"
+    return gettext.GNUTranslations(io.BytesIO(mo_bytes(read_po(po.read_text(encoding="utf-8")))))
 
 
 # -- save files (railkit.game) ------------------------------------------------------------------

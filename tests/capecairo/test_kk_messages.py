@@ -1,7 +1,7 @@
 """Vom Kap bis Kairo's sentences are structured messages (issue 12 item 1): each narrative event, auction
 step, build explanation, refusal, move description, review reason and result is a ``railkit.messages.Message``
 whose str is the English sentence it was before, and whose msgid and parameters tests (and the lessons'
-translations) can read. ``railkit/locale/incoming/kk_core.json`` translates every new msgid."""
+translations) can read. The catalogs (``railkit/locale/*/LC_MESSAGES/railkit.po``) translate every msgid."""
 
 import gettext
 import hashlib
@@ -20,10 +20,9 @@ from railkit.capecairo.review import review_moves
 from railkit.capecairo.rules_check import phase_words
 from railkit.errors import RuleError
 from railkit.locale import LOCALE_DIR
-from railkit.locale.mofile import PoEntry, mo_bytes, read_po
+from railkit.locale.mofile import mo_bytes, read_po
 from railkit.messages import Message
 
-INCOMING = LOCALE_DIR / "incoming" / "kk_core.json"
 BEFORE = Path(__file__).parent / "fixtures" / "kk_english_before_messages.json"
 
 
@@ -186,50 +185,21 @@ class _Blank(dict):
         return ""
 
 
-def incoming():
-    return json.loads(INCOMING.read_text(encoding="utf-8"))
-
-
 def fields(text):
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
 def catalog(language):
-    """The incoming translations plus the catalog's own (for "{names} and {last}") as gettext."""
-    forms = PLURAL_FORMS[language][1]
-    entries = [PoEntry("", msgstr=[f"Content-Type: text/plain; charset=utf-8\nPlural-Forms: {forms}\n"])]
+    """The language's catalog (railkit/locale/<language>/LC_MESSAGES/railkit.po) as gettext."""
     po = LOCALE_DIR / language / "LC_MESSAGES" / "railkit.po"
-    entries += [e for e in read_po(po.read_text(encoding="utf-8")) if e.msgid and e.translated]
-    for key, value in incoming()[language].items():
-        singular, _, plural = key.partition("\x00")
-        entries.append(PoEntry(singular, plural or None, value if isinstance(value, list) else [value]))
-    return gettext.GNUTranslations(io.BytesIO(mo_bytes(entries)))
-
-
-def test_incoming_json_has_every_language_and_identical_placeholders():
-    data = incoming()
-    assert set(data) == {"fi", "hu", "es"}
-    keys = set(data["fi"])
-    for language, (nplurals, _) in PLURAL_FORMS.items():
-        assert set(data[language]) == keys, language
-        for key, value in data[language].items():
-            english = key.split("\x00")
-            if len(english) == 2:
-                assert isinstance(value, list) and len(value) == nplurals, (language, key)
-                forms = value
-            else:
-                assert isinstance(value, str) and value, (language, key)
-                forms = [value]
-            for form in forms:
-                assert fields(form) == fields(english[-1]) | ({"n"} if "{n}" in english[0] else set()) \
-                    or fields(form) == fields(english[0]), (language, key, form)
+    return gettext.GNUTranslations(io.BytesIO(mo_bytes(read_po(po.read_text(encoding="utf-8")))))
 
 
 @pytest.mark.parametrize("language", ["fi", "hu", "es"])
 def test_every_msgid_of_a_game_is_translated_and_renders(language):
-    known = set(incoming()[language])
     po = LOCALE_DIR / language / "LC_MESSAGES" / "railkit.po"
-    known |= {e.msgid for e in read_po(po.read_text(encoding="utf-8")) if e.msgid and e.translated}
+    known = {e.msgid + (f"\x00{e.msgid_plural}" if e.msgid_plural else "")
+             for e in read_po(po.read_text(encoding="utf-8")) if e.msgid and e.translated}
     known |= {"{names} and {last}", "nobody"}  # railkit.messages' own, translated with the payouts
     tr = catalog(language)
     seen = set()

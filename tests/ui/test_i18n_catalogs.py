@@ -97,6 +97,15 @@ def test_the_first_slice_is_completely_translated(lang):
     assert not untranslated, f"{lang}: {len(untranslated)} untranslated, e.g. {untranslated[:5]}"
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_catalog_is_completely_translated(lang):
+    """Issue 12, item 5: every message of the apps and the engines, in every language."""
+    slice_ = [m for m in catalog(lang) if m.id]
+    assert len(slice_) > 1000
+    untranslated = [m.id for m in slice_ if not m.string or (not isinstance(m.string, str) and not all(m.string))]
+    assert not untranslated, f"{lang}: {len(untranslated)} untranslated, e.g. {untranslated[:5]}"
+
+
 def test_the_dynamic_list_matches_the_dividends_presets():
     from railkit.ui.unionpacific.dividends.examples import PRESETS
 
