@@ -166,8 +166,8 @@ def company_legend(board: Any) -> list[dict[str, Any]]:
 
 
 def hit_areas(board: Any, geometry: Mapping[str, tuple[tuple[float, float], tuple[float, float]]]) -> dict[str, Any]:
-    """Invisible wide markers along every section (customdata: its id): a click on a section anywhere
-    near its line reaches ``map_clicks`` (the template's JS sends the id to the kernel)."""
+    """Invisible points along every section (customdata: its id): a click on a section anywhere near
+    its line reaches ``map_clicks`` (the template's JS sends the id to the kernel)."""
     xs, ys, ids, hover = [], [], [], []
     for sid, section in board.sections.items():
         (ax, ay), (bx, by) = geometry[sid]
@@ -176,8 +176,10 @@ def hit_areas(board: Any, geometry: Mapping[str, tuple[tuple[float, float], tupl
             ys.append(round(ay + (by - ay) * f, 1))
             ids.append(sid)
             hover.append(tr("{section}: click to choose it", section=f"{section.a}–{section.b}"))
-    return scatter(x=xs, y=ys, mode="markers", name=HIT_AREAS, showlegend=False, customdata=ids, text=hover,
-                   hoverinfo="text", marker=dict(size=22, color="rgba(0,0,0,0)"))
+    # An invisible line through the points, not invisible markers: plotly hovers (and so clicks) on a
+    # line's points all the same, and does not draw an SVG element per point on every redraw.
+    return scatter(x=xs, y=ys, mode="lines", name=HIT_AREAS, showlegend=False, customdata=ids, text=hover,
+                   hoverinfo="text", line=dict(width=0, color="rgba(0,0,0,0)"))
 
 
 def scatter(**props: Any) -> dict[str, Any]:
