@@ -47,6 +47,9 @@ DEFAULT_CONFIG: dict[str, Any] = {
 # height, which is 0 in a row whose height comes from its content, and the map vanished (issue 9 item 8).
 # A fixed-size plot takes the figure's height and the row's width when it is drawn.
 ROW_MAP: dict[str, Any] = {"responsive": False}
+# plotly's "none" template as it appears in a figure's JSON, for figures built without validation (a
+# template name there would stay a bare string, and looking it up costs a validated Template object).
+NO_TEMPLATE: dict[str, Any] = {"data": {"scatter": [{"type": "scatter"}]}}
 UPDATE_CLASS = "railkit-figure-update"
 ACK_CLASS = "railkit-figure-ack"
 # A figure built from plain dicts may carry them here (``board_map.as_figure``); trace dicts reached that

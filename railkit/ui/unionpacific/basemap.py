@@ -18,6 +18,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from railkit.paths import data_dir
+from railkit.ui.figure_view import NO_TEMPLATE
 
 # Albers equal-area conic for the conterminous US (USGS parameters).
 _PHI1, _PHI2, _PHI0, _LAM0 = (math.radians(v) for v in (29.5, 45.5, 23.0, -96.0))
@@ -85,11 +86,6 @@ def fit_ranges(points: Iterable[tuple[float, float]], pad: float = 0.06) -> tupl
     xs, ys = [p[0] for p in pts], [p[1] for p in pts]
     dx, dy = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
     return ([min(xs) - pad * dx, max(xs) + pad * dx], [min(ys) - pad * dy, max(ys) + pad * dy])
-
-
-# plotly's "none" template as it appears in a figure's JSON (looked up once: a template name costs a
-# validated Template object per figure).
-NO_TEMPLATE: dict[str, Any] = {"data": {"scatter": [{"type": "scatter"}]}}
 
 
 def map_layout_dict(x_range: list[float], y_range: list[float], height: int = 600) -> dict[str, Any]:
