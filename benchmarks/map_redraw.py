@@ -292,9 +292,10 @@ def main() -> None:
           f"full render {py['full']:.1f} ms")
     rows = {}
     for mode in args.modes:
-        t = time.monotonic()
+        t, load = time.monotonic(), os.getloadavg()[0]
         rows[mode] = browser_mode(mode, args.clicks, args.runs)
-        print(f"[{mode}] measured in {time.monotonic() - t:.0f} s", file=sys.stderr)
+        print(f"[{mode}] measured in {time.monotonic() - t:.0f} s; load average (1 min) {load:.1f} before, "
+              f"{os.getloadavg()[0]:.1f} after, on {os.cpu_count()} cores")
     print("\n| lesson | path | click → map redrawn (median ms) | min–max ms | clicks | same plot element "
           "| bytes beyond baseline (MB) |")
     print("|---|---|---|---|---|---|---|")
