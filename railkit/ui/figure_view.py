@@ -195,7 +195,14 @@ class FigureView:
         self._known = {uid for uid, _text in traces}
         self._last = (traces, layout)
         spec = json.loads(f'{{"data":[{",".join(text for _uid, text in traces)}]}}')
-        bundle = {MIME: {"data": spec["data"], "layout": self._layout_with_render(layout), "config": self.config}}
+        config = self.config
+        if config.get("responsive") and isinstance(layout.get("height"), (int, float)):
+            # plotly.js drops a figure's height when the renderer asks the plot to fit its box (it does so
+            # once the plot is shown in this view's box), and a responsive plot then takes 100% of a
+            # parent whose height comes from its content: 0 px (the KK race map vanished). A figure of a
+            # set height needs no responsiveness: the renderer refits its width on every resize anyway.
+            config = {**config, "responsive": False}
+        bundle = {MIME: {"data": spec["data"], "layout": self._layout_with_render(layout), "config": config}}
         self.output.outputs = ({"output_type": "display_data", "data": bundle, "metadata": {}},)
 
     def _send_update(self, traces: list[tuple[str, str]], layout: dict[str, Any]) -> None:
