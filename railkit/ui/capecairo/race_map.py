@@ -23,6 +23,7 @@ import plotly.graph_objects as go
 from railkit.capecairo.deck import REQUIREMENT
 from railkit.capecairo.route import LEGS, ROUTE, CardSpot, TrainSpot, positions, station_indexes
 from railkit.paths import data_dir
+from railkit.ui.figure_view import NO_TEMPLATE
 from railkit.ui.i18n import tr
 
 LAND, BORDER, WATER = "#f4f1e8", "#cfc7b3", "#e3eef7"
@@ -69,6 +70,13 @@ def _outline_xy() -> tuple[tuple[float | None, ...], tuple[float | None, ...]]:
             xs.append(None)  # a gap between polygons
             ys.append(None)
     return tuple(xs), tuple(ys)
+
+
+@lru_cache(maxsize=1)
+def _outline_trace() -> dict[str, Any]:
+    xs, ys = _outline_xy()
+    return dict(type="scatter", x=list(xs), y=list(ys), mode="lines", fill="toself", fillcolor=LAND,
+                line=dict(color=BORDER, width=0.7), hoverinfo="skip", showlegend=False, name="africa")
 
 
 # -- lanes: the route polyline offset sideways, one per player -------------------------------
@@ -119,11 +127,8 @@ def race_figure(view: Mapping[str, Any], win_crossings: int | None = None, heigh
     lanes = {p: _lane(off) for p, off in zip(spots, offsets, strict=True)}
     winners = set(view.get("result", {}).get("winners", ())) if view.get("over") else set()
 
-    fig = go.Figure()
-    xs, ys = _outline_xy()
-    fig.add_trace(go.Scatter(x=list(xs), y=list(ys), mode="lines", fill="toself", fillcolor=LAND,
-                             line=dict(color=BORDER, width=0.7), hoverinfo="skip", showlegend=False,
-                             name="africa"))
+    # The outline (~2,400 points) goes in as a plain dict, unvalidated: validating it took ~90 ms a redraw.
+    fig = go.Figure({"data": [dict(_outline_trace())], "layout": {"template": NO_TEMPLATE}}, _validate=False)
     _add_route(fig, goal, west=max(offsets, default=0.0))
     for player, spot in spots.items():
         _add_lane(fig, spot, lanes[player])
@@ -134,7 +139,7 @@ def race_figure(view: Mapping[str, Any], win_crossings: int | None = None, heigh
     x_range, y_range = _ranges()
     title = tr("The race from the Cape to Cairo: first to cross {n} terrains wins (KK-E1)", n=goal)
     fig.update_layout(
-        template="none", height=height, title=dict(text=title, x=0.01, font=dict(size=16)),
+        height=height, title=dict(text=title, x=0.01, font=dict(size=16)),
         xaxis=dict(visible=False, range=x_range, fixedrange=False),
         yaxis=dict(visible=False, range=y_range, scaleanchor="x", scaleratio=1),
         plot_bgcolor=WATER, paper_bgcolor="white", margin=dict(l=5, r=5, t=45, b=5),

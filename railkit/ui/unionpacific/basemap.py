@@ -13,10 +13,12 @@ import json
 import math
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 import plotly.graph_objects as go
 
 from railkit.paths import data_dir
+from railkit.ui.figure_view import NO_TEMPLATE
 
 # Albers equal-area conic for the conterminous US (USGS parameters).
 _PHI1, _PHI2, _PHI0, _LAM0 = (math.radians(v) for v in (29.5, 45.5, 23.0, -96.0))
@@ -63,11 +65,19 @@ def _projected_rings(name: str) -> tuple[tuple[float | None, ...], tuple[float |
 
 def basemap_trace(name: str = "us_states") -> go.Scatter:
     """All regions of the outline as one filled, non-interactive trace."""
+    return go.Scatter(basemap_dict(name))
+
+
+@lru_cache(maxsize=4)
+def _basemap_dict(name: str) -> dict[str, Any]:
     xs, ys = _projected_rings(name)
-    return go.Scatter(
-        x=list(xs), y=list(ys), mode="lines", fill="toself", fillcolor=LAND,
-        line=dict(color=BORDER, width=0.8), hoverinfo="skip", showlegend=False, name="basemap",
-    )
+    return dict(type="scatter", x=list(xs), y=list(ys), mode="lines", fill="toself", fillcolor=LAND,
+                line=dict(color=BORDER, width=0.8), hoverinfo="skip", showlegend=False, name="basemap")
+
+
+def basemap_dict(name: str = "us_states") -> dict[str, Any]:
+    """``basemap_trace`` as a plain dict, built once (a copy of the top level: callers may add keys)."""
+    return dict(_basemap_dict(name))
 
 
 def fit_ranges(points: Iterable[tuple[float, float]], pad: float = 0.06) -> tuple[list[float], list[float]]:
@@ -78,16 +88,21 @@ def fit_ranges(points: Iterable[tuple[float, float]], pad: float = 0.06) -> tupl
     return ([min(xs) - pad * dx, max(xs) + pad * dx], [min(ys) - pad * dy, max(ys) + pad * dy])
 
 
-def map_layout(fig: go.Figure, x_range: list[float], y_range: list[float], height: int = 600) -> go.Figure:
-    """Hide the axes, keep the projection's aspect ratio, set a plain background."""
+def map_layout_dict(x_range: list[float], y_range: list[float], height: int = 600) -> dict[str, Any]:
+    """Hide the axes, keep the projection's aspect ratio, set a plain background (a layout dict)."""
     axis = dict(visible=False, showgrid=False, zeroline=False, fixedrange=False)
-    fig.update_layout(
-        template="none",
-        xaxis=dict(axis, range=x_range),
-        yaxis=dict(axis, range=y_range, scaleanchor="x", scaleratio=1),
+    return dict(
+        template=NO_TEMPLATE,
+        xaxis=dict(axis, range=list(x_range)),
+        yaxis=dict(axis, range=list(y_range), scaleanchor="x", scaleratio=1),
         plot_bgcolor=WATER, paper_bgcolor="white",
         height=height, margin=dict(l=5, r=5, t=40, b=5),
         dragmode="pan", hovermode="closest",
         legend=dict(orientation="h", yanchor="top", y=-0.01, xanchor="left", x=0, font=dict(size=13)),
     )
+
+
+def map_layout(fig: go.Figure, x_range: list[float], y_range: list[float], height: int = 600) -> go.Figure:
+    """``map_layout_dict`` applied to ``fig``."""
+    fig.update_layout(map_layout_dict(x_range, y_range, height))
     return fig

@@ -30,8 +30,9 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from railkit.ui.i18n import tr
-from railkit.ui.unionpacific.basemap import basemap_trace, fit_ranges, map_layout, project
+from railkit.ui.figure_view import SPEC_ATTRIBUTE
+from railkit.ui.i18n import get_language, tr
+from railkit.ui.unionpacific.basemap import basemap_dict, fit_ranges, map_layout_dict, project
 from railkit.ui.unionpacific.map_style import (
     CITY_FILL,
     DARK_OUTLINE,
@@ -99,7 +100,7 @@ def space_positions(start: tuple[float, float], end: tuple[float, float], spaces
 
 
 def _spaces_and_trains(board: Any, geometry: Mapping[str, tuple[tuple[float, float], tuple[float, float]]],
-                       trains_on: Mapping[str, list[str]]) -> tuple[list[go.Scatter], list[tuple[float, float]]]:
+                       trains_on: Mapping[str, list[str]]) -> tuple[list[dict[str, Any]], list[tuple[float, float]]]:
     """The empty-space and train traces (each point's customdata is its section id) and every space's
     position (for the label placement)."""
     companies = {c.key: c for c in board.companies}
@@ -145,28 +146,28 @@ def _spaces_and_trains(board: Any, geometry: Mapping[str, tuple[tuple[float, flo
                 empty["text"].append(tr("{section}: empty neutral space", section=name))
     traces = []
     if empty:
-        traces.append(go.Scatter(x=empty["x"], y=empty["y"], mode="markers", name=tr("empty space"),
-                                 marker=dict(size=8, symbol=empty["symbol"], color=empty["colour"], line=dict(width=1.5)),
-                                 text=empty["text"], customdata=empty["id"], hoverinfo="text"))
+        traces.append(scatter(x=empty["x"], y=empty["y"], mode="markers", name=tr("empty space"),
+                              marker=dict(size=8, symbol=empty["symbol"], color=empty["colour"], line=dict(width=1.5)),
+                              text=empty["text"], customdata=empty["id"], hoverinfo="text"))
     if train:
-        traces.append(go.Scatter(x=train["x"], y=train["y"], mode="markers", name=tr("train"), showlegend=False,
-                                 marker=dict(size=13, symbol=train["symbol"], color=train["colour"],
-                                             line=dict(color=train["outline"], width=1.5)),
-                                 text=train["text"], customdata=train["id"], hoverinfo="text"))
+        traces.append(scatter(x=train["x"], y=train["y"], mode="markers", name=tr("train"), showlegend=False,
+                              marker=dict(size=13, symbol=train["symbol"], color=train["colour"],
+                                          line=dict(color=train["outline"], width=1.5)),
+                              text=train["text"], customdata=train["id"], hoverinfo="text"))
     return traces, every
 
 
-def company_legend(board: Any) -> list[go.Scatter]:
+def company_legend(board: Any) -> list[dict[str, Any]]:
     """One legend entry per company: its train marker (shape, colour, outline) and name."""
-    return [go.Scatter(x=[None], y=[None], mode="markers", name=c.name,
-                       marker=dict(size=12, symbol=company_symbol(c.key), color=c.hex,
-                                   line=dict(color=company_outline(c.hex), width=1.5)), hoverinfo="skip")
+    return [scatter(x=[None], y=[None], mode="markers", name=c.name,
+                    marker=dict(size=12, symbol=company_symbol(c.key), color=c.hex,
+                                line=dict(color=company_outline(c.hex), width=1.5)), hoverinfo="skip")
             for c in board.companies]
 
 
-def hit_areas(board: Any, geometry: Mapping[str, tuple[tuple[float, float], tuple[float, float]]]) -> go.Scatter:
-    """Invisible wide markers along every section (customdata: its id): a click on a section anywhere
-    near its line reaches ``map_clicks`` (the template's JS sends the id to the kernel)."""
+def hit_areas(board: Any, geometry: Mapping[str, tuple[tuple[float, float], tuple[float, float]]]) -> dict[str, Any]:
+    """Invisible points along every section (customdata: its id): a click on a section anywhere near
+    its line reaches ``map_clicks`` (the template's JS sends the id to the kernel)."""
     xs, ys, ids, hover = [], [], [], []
     for sid, section in board.sections.items():
         (ax, ay), (bx, by) = geometry[sid]
@@ -175,8 +176,143 @@ def hit_areas(board: Any, geometry: Mapping[str, tuple[tuple[float, float], tupl
             ys.append(round(ay + (by - ay) * f, 1))
             ids.append(sid)
             hover.append(tr("{section}: click to choose it", section=f"{section.a}–{section.b}"))
-    return go.Scatter(x=xs, y=ys, mode="markers", name=HIT_AREAS, showlegend=False, customdata=ids, text=hover,
-                      hoverinfo="text", marker=dict(size=22, color="rgba(0,0,0,0)"))
+    # An invisible line through the points, not invisible markers: plotly hovers (and so clicks) on a
+    # line's points all the same, and does not draw an SVG element per point on every redraw.
+    return scatter(x=xs, y=ys, mode="lines", name=HIT_AREAS, showlegend=False, customdata=ids, text=hover,
+                   hoverinfo="text", line=dict(width=0, color="rgba(0,0,0,0)"))
+
+
+def scatter(**props: Any) -> dict[str, Any]:
+    """A scatter trace as a plain dict: building ``go.Scatter`` objects validated every property and
+    took most of a redraw's time (about 60 ms of the UP board's 65 ms)."""
+    return {"type": "scatter", **props}
+
+
+def _static_traces(board: Any, clickable: bool) -> dict[str, Any]:
+    """The parts of the map that never change for a board (in the current language): computed once
+    and shared by every figure (``figure_view`` then sends them to the browser only once, too)."""
+    key = (id(board), get_language(), clickable)
+    cached = _STATIC.get(key)
+    if cached is not None and cached[0] is board:
+        return cached[1]
+    geometry = section_geometry(board)
+    sections = []
+    for track_type, (colour, dash) in _track_style(board).items():  # one trace (one legend entry) per type
+        xs: list[float | None] = []
+        ys: list[float | None] = []
+        hover: list[str | None] = []
+        ids: list[str | None] = []
+        for sid, section in board.sections.items():
+            if section.track_type != track_type:
+                continue
+            (ax, ay), (bx, by) = geometry[sid]
+            xs += [ax, (ax + bx) / 2, bx, None]
+            ys += [ay, (ay + by) / 2, by, None]
+            text = tr("{section} ({track}, {spaces} spaces)", section=f"{section.a}–{section.b}",
+                      track=_label(board, track_type), spaces=section.spaces)
+            hover += [text, text, text, None]
+            ids += [sid, sid, sid, None]
+        if xs:
+            sections.append(scatter(x=xs, y=ys, mode="lines", line=dict(color=colour, width=3, dash=dash),
+                                    name=_label(board, track_type), text=hover, customdata=ids, hoverinfo="text"))
+    # Headquarters: stars in company colours, up and to the right of the city (several spread around it).
+    hq: dict[str, list[Any]] = defaultdict(list)
+    for company in board.companies:
+        if getattr(company, "headquarters", None) in board.cities:
+            hq[company.headquarters].append(company)
+    hq_x, hq_y, hq_colour, hq_text = [], [], [], []
+    for city_name, owners in hq.items():
+        cx, cy = project(board.cities[city_name].lon, board.cities[city_name].lat)
+        for i, company in enumerate(owners):
+            angle = 2 * math.pi * i / max(1, len(owners)) + math.pi / 4
+            r = 0.0 if len(owners) == 1 else 30.0
+            hq_x.append(cx + r * math.cos(angle) + 35)
+            hq_y.append(cy + r * math.sin(angle) + 35)
+            hq_colour.append(company.hex)
+            hq_text.append(tr("{city}: headquarters of {company}", city=city_name, company=company.name))
+    stars = ([scatter(x=hq_x, y=hq_y, mode="markers", name=tr("headquarters"),
+                      marker=dict(symbol="star", size=15, color=hq_colour, line=dict(color=DARK_OUTLINE, width=1)),
+                      text=hq_text, hoverinfo="text")] if hq_x else [])
+    city_points = {name: project(c.lon, c.lat) for name, c in board.cities.items()}
+    cities = scatter(x=[p[0] for p in city_points.values()], y=[p[1] for p in city_points.values()],
+                     mode="markers", text=list(city_points), name=tr("city"),
+                     marker=dict(size=8, color=CITY_FILL, line=dict(color="white", width=1.5)), hoverinfo="text")
+    parts = {
+        "geometry": geometry, "sections": sections, "above_spaces": [*stars, cities],
+        "clicks": [hit_areas(board, geometry)] if clickable else [], "legend": company_legend(board),
+        "city_points": city_points, "stars": list(zip(hq_x, hq_y, strict=True)),
+    }
+    if len(_STATIC) > 8:
+        _STATIC.clear()
+    _STATIC[key] = (board, parts)
+    return parts
+
+
+_STATIC: dict[Any, tuple[Any, dict[str, Any]]] = {}
+
+
+def board_spec(
+    board: Any,
+    trains_on: Mapping[str, Iterable[str]] | None = None,
+    highlight: Iterable[str] | None = None,
+    title: str | None = None,
+    height: int = 620,
+    width: int = 1100,
+    clickable: bool = False,
+    view: tuple[list[float], list[float]] | None = None,
+    avoid: Iterable[tuple[float, float]] = (),
+    highlight_name: str | None = None,
+    under: Sequence[dict[str, Any]] = (),
+    above: Sequence[dict[str, Any]] = (),
+) -> dict[str, Any]:
+    """``board_figure``'s figure as a plain dict (data and layout); ``under`` traces go right above the
+    basemap, ``above`` ones on top of everything."""
+    trains = {sid: list(keys) for sid, keys in (trains_on or {}).items()}
+    unknown = sorted(set(trains) - set(board.sections))
+    if unknown:
+        raise KeyError(f"trains_on names sections that are not on the board: {unknown}")
+    highlight = [sid for sid in (highlight or ()) if sid in board.sections]
+    static = _static_traces(board, clickable)
+    geometry = static["geometry"]
+    data = [basemap_dict(), *under]
+    if highlight:
+        xs: list[float | None] = []
+        ys: list[float | None] = []
+        for sid in highlight:
+            (ax, ay), (bx, by) = geometry[sid]
+            xs += [ax, bx, None]
+            ys += [ay, by, None]
+        data.append(scatter(x=xs, y=ys, mode="lines", line=dict(color=HIGHLIGHT, width=14),
+                            name=highlight_name or tr("legal sections"), hoverinfo="skip"))
+    data += static["sections"]
+    space_traces, spaces = _spaces_and_trains(board, geometry, trains)
+    data += space_traces
+    data += static["above_spaces"] + static["clicks"] + static["legend"]
+    city_points = static["city_points"]
+    train_points = list(zip(space_traces[-1]["x"], space_traces[-1]["y"], strict=True)) if trains else []
+    key = (tuple(city_points.items()), tuple(train_points), width, height, repr(view), tuple(avoid := list(avoid)))
+    if key not in _LABELS:  # a new selection or highlight keeps the names where they were
+        if len(_LABELS) > 32:
+            _LABELS.clear()
+        _LABELS[key] = _frame_labels(city_points, static["stars"] + avoid, spaces, train_points, width, height, view)
+    boxes, x_range, y_range = _LABELS[key]
+    data.append(label_trace(boxes))
+    data += above
+    layout = map_layout_dict(x_range, y_range, height=height)
+    layout["legend"] = {**layout["legend"], "font": dict(size=12), "entrywidth": 0}
+    layout["annotations"] = [reconstruction_note()]
+    if title:
+        layout["title"] = dict(text=title, x=0.01, font=dict(size=16))
+    return {"data": data, "layout": layout}
+
+
+def as_figure(spec: dict[str, Any]) -> go.Figure:
+    """``spec`` as a ``go.Figure`` without plotly's validation (the traces are built right here). The
+    figure keeps ``spec`` (``figure_view.SPEC_ATTRIBUTE``): ``FigureView`` reads it instead of copying
+    the figure back to JSON, and knows the unchanged (cached) traces by identity."""
+    fig = go.Figure({"data": [dict(t) for t in spec["data"]], "layout": spec["layout"]}, _validate=False)
+    setattr(fig, SPEC_ATTRIBUTE, spec)
+    return fig
 
 
 def board_figure(
@@ -194,90 +330,7 @@ def board_figure(
     expected width on screen (pixels), for placing the city names clear of each other; ``clickable``
     adds the section hit areas; ``view`` (x and y ranges, km) zooms in; city names keep clear of the
     ``avoid`` points too (e.g. numbered badges)."""
-    trains = {sid: list(keys) for sid, keys in (trains_on or {}).items()}
-    unknown = sorted(set(trains) - set(board.sections))
-    if unknown:
-        raise KeyError(f"trains_on names sections that are not on the board: {unknown}")
-    highlight = [sid for sid in (highlight or ()) if sid in board.sections]
-    geometry = section_geometry(board)
-    styles = _track_style(board)
-    fig = go.Figure()
-    fig.add_trace(basemap_trace())
-
-    if highlight:
-        xs: list[float | None] = []
-        ys: list[float | None] = []
-        for sid in highlight:
-            (ax, ay), (bx, by) = geometry[sid]
-            xs += [ax, bx, None]
-            ys += [ay, by, None]
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=HIGHLIGHT, width=14),
-                                 name=tr("legal sections"), hoverinfo="skip"))
-
-    # Sections, one trace per track type (one legend entry each).
-    for track_type, (colour, dash) in styles.items():
-        xs, ys, hover, ids = [], [], [], []
-        for sid, section in board.sections.items():
-            if section.track_type != track_type:
-                continue
-            (ax, ay), (bx, by) = geometry[sid]
-            xs += [ax, (ax + bx) / 2, bx, None]
-            ys += [ay, (ay + by) / 2, by, None]
-            text = tr("{section} ({track}, {spaces} spaces)", section=f"{section.a}–{section.b}",
-                      track=_label(board, track_type), spaces=section.spaces)
-            hover += [text, text, text, None]
-            ids += [sid, sid, sid, None]
-        if xs:
-            fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=colour, width=3, dash=dash),
-                                     name=_label(board, track_type), text=hover, customdata=ids, hoverinfo="text"))
-
-    space_traces, spaces = _spaces_and_trains(board, geometry, trains)
-    fig.add_traces(space_traces)
-
-    # Headquarters: stars in company colours, up and to the right of the city (several spread around it).
-    hq: dict[str, list[Any]] = defaultdict(list)
-    for company in board.companies:
-        if getattr(company, "headquarters", None) in board.cities:
-            hq[company.headquarters].append(company)
-    hq_x, hq_y, hq_colour, hq_text = [], [], [], []
-    for city_name, owners in hq.items():
-        cx, cy = project(board.cities[city_name].lon, board.cities[city_name].lat)
-        for i, company in enumerate(owners):
-            angle = 2 * math.pi * i / max(1, len(owners)) + math.pi / 4
-            r = 0.0 if len(owners) == 1 else 30.0
-            hq_x.append(cx + r * math.cos(angle) + 35)
-            hq_y.append(cy + r * math.sin(angle) + 35)
-            hq_colour.append(company.hex)
-            hq_text.append(tr("{city}: headquarters of {company}", city=city_name, company=company.name))
-    if hq_x:
-        fig.add_trace(go.Scatter(x=hq_x, y=hq_y, mode="markers", name=tr("headquarters"),
-                                 marker=dict(symbol="star", size=15, color=hq_colour,
-                                             line=dict(color=DARK_OUTLINE, width=1)),
-                                 text=hq_text, hoverinfo="text"))
-    city_points = {name: project(c.lon, c.lat) for name, c in board.cities.items()}
-    fig.add_trace(go.Scatter(
-        x=[p[0] for p in city_points.values()], y=[p[1] for p in city_points.values()],
-        mode="markers", text=list(city_points), name=tr("city"),
-        marker=dict(size=8, color=CITY_FILL, line=dict(color="white", width=1.5)), hoverinfo="text",
-    ))
-    if clickable:
-        fig.add_trace(hit_areas(board, geometry))
-    fig.add_traces(company_legend(board))
-    train_points = list(zip(space_traces[-1].x, space_traces[-1].y, strict=True)) if trains else []
-    key = (tuple(city_points.items()), tuple(train_points), width, height, repr(view), tuple(avoid := list(avoid)))
-    if key not in _LABELS:  # a new selection or highlight keeps the names where they were
-        if len(_LABELS) > 32:
-            _LABELS.clear()
-        _LABELS[key] = _frame_labels(city_points, list(zip(hq_x, hq_y, strict=True)) + avoid, spaces, train_points,
-                                     width, height, view)
-    boxes, x_range, y_range = _LABELS[key]
-    fig.add_trace(label_trace(boxes))
-    map_layout(fig, x_range, y_range, height=height)
-    fig.update_layout(legend=dict(font=dict(size=12), entrywidth=0),
-                      annotations=[reconstruction_note()])
-    if title:
-        fig.update_layout(title=dict(text=title, x=0.01, font=dict(size=16)))
-    return fig
+    return as_figure(board_spec(board, trains_on, highlight, title, height, width, clickable, view, avoid))
 
 
 _LABELS: dict[Any, tuple[dict[str, Box], list[float], list[float]]] = {}
@@ -302,11 +355,11 @@ def _frame_labels(city_points: Mapping[str, tuple[float, float]], stars: list[tu
     return boxes, list(x_range), list(y_range)
 
 
-def label_trace(boxes: Mapping[str, Box]) -> go.Scatter:
+def label_trace(boxes: Mapping[str, Box]) -> dict[str, Any]:
     """The city names, each centred in the box ``place_labels`` chose for it."""
-    return go.Scatter(x=[round(b.centre[0], 1) for b in boxes.values()], y=[round(b.centre[1], 1) for b in boxes.values()],
-                      mode="text", text=list(boxes), name=CITY_NAMES, showlegend=False, hoverinfo="skip",
-                      textfont=dict(size=LABEL_FONT_PX, color="#1a1a1a", shadow="0 0 2px #ffffff, 0 0 3px #ffffff"))
+    return scatter(x=[round(b.centre[0], 1) for b in boxes.values()], y=[round(b.centre[1], 1) for b in boxes.values()],
+                   mode="text", text=list(boxes), name=CITY_NAMES, showlegend=False, hoverinfo="skip",
+                   textfont=dict(size=LABEL_FONT_PX, color="#1a1a1a", shadow="0 0 2px #ffffff, 0 0 3px #ffffff"))
 
 
 def reconstruction_note() -> dict[str, Any]:
@@ -341,23 +394,19 @@ def building_map(board: Any, trains_on: Mapping[str, Sequence[str]], highlight: 
         (ax, ay), (bx, by) = geometry[sid]
         badges.append(((ax + bx) / 2, (ay + by) / 2))
     view = focus_view(board, focus) if focus else None
-    fig = board_figure(board, trains_on=trains_on, highlight=highlight, title=title, height=height, width=width,
-                       clickable=clickable, view=view, avoid=badges)
-    if highlight_name:  # board_figure always calls its highlight band “legal sections”
-        for trace in fig.data:
-            if trace.name == tr("legal sections"):
-                trace.name = highlight_name
-    if selected is not None and selected in board.sections:
+    under = []
+    if selected is not None and selected in board.sections:  # under the sections, above the basemap
         (ax, ay), (bx, by) = geometry[selected]
-        band = go.Scatter(x=[ax, bx], y=[ay, by], mode="lines", line=dict(color=SELECTED, width=22),
-                          name=tr("selected section"), hoverinfo="skip")
-        fig.add_trace(band)
-        fig.data = (fig.data[0], fig.data[-1], *fig.data[1:-1])  # under the sections, above the basemap
+        under.append(scatter(x=[ax, bx], y=[ay, by], mode="lines", line=dict(color=SELECTED, width=22),
+                             name=tr("selected section"), hoverinfo="skip"))
+    above = []
     if numbered:
         hover = [f"{i}: {board.sections[sid].name}" for i, sid in enumerate(numbered, 1)]
-        fig.add_trace(go.Scatter(x=[b[0] for b in badges], y=[b[1] for b in badges], mode="markers+text",
-                                 text=[str(i) for i in range(1, len(numbered) + 1)], hovertext=hover,
-                                 hoverinfo="text", textfont=dict(size=12, color="white"), customdata=list(numbered),
-                                 marker=dict(size=20, color="#1e63c4", line=dict(color="white", width=2)),
-                                 name=tr("candidate number")))
-    return fig
+        above.append(scatter(x=[b[0] for b in badges], y=[b[1] for b in badges], mode="markers+text",
+                             text=[str(i) for i in range(1, len(numbered) + 1)], hovertext=hover,
+                             hoverinfo="text", textfont=dict(size=12, color="white"), customdata=list(numbered),
+                             marker=dict(size=20, color="#1e63c4", line=dict(color="white", width=2)),
+                             name=tr("candidate number")))
+    return as_figure(board_spec(board, trains_on=trains_on, highlight=highlight, title=title, height=height,
+                                width=width, clickable=clickable, view=view, avoid=badges,
+                                highlight_name=highlight_name, under=under, above=above))
