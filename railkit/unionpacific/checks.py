@@ -82,8 +82,8 @@ def _need_track(state: UPState, player: str, card: object, rule: str) -> None:
 def _need_share(state: UPState, player: str, card: object, rule: str, n: int = 1) -> None:
     if not isinstance(card, str) or state.share_hand[player].get(card, 0) < n:
         held = ", ".join(f"{k}×{v}" for k, v in sorted(state.share_hand[player].items())) or Message(N_("none"))
-        raise RuleError(rule, nmessage(N_("{player} does not hold a share of {card} in hand; shares in hand: {held}"),
-                                       N_("{player} does not hold {n} shares of {card} in hand; shares in hand: {held}"),
+        raise RuleError(rule, nmessage("{player} does not hold a share of {card} in hand; shares in hand: {held}",
+                                       "{player} does not hold {n} shares of {card} in hand; shares in hand: {held}",
                                        n, {"player": player, "card": _short(card), "held": held}))
 
 

@@ -193,8 +193,8 @@ def _payout(board: Board, state: UPState, events: list[str], drawer: str | None,
         n = len(state.players)
         moved, state.reserve[:] = state.reserve[:n], state.reserve[n:]
         state.deck[0:0] = moved
-        events.append(nmessage(N_("Safe round: {n} reserve card goes on top of the share deck (UP-V2)."),
-                               N_("Safe round: {n} reserve cards go on top of the share deck (UP-V2)."), len(moved)))
+        events.append(nmessage("Safe round: {n} reserve card goes on top of the share deck (UP-V2).",
+                               "Safe round: {n} reserve cards go on top of the share deck (UP-V2).", len(moved)))
 
 
 def _form_imaginary(board: Board, state: UPState, events: list[str]) -> None:
@@ -223,7 +223,7 @@ def _form_imaginary(board: Board, state: UPState, events: list[str]) -> None:
     listed = ", ".join(f"{card_name(board, k)} {n}" for k, n in sorted(holdings.items())) or Message(N_("nothing"))
     events.append(Message(N_("Two players: the display, the rest of the share deck and the UP stack become the "
                              "{imaginary}'s shares (UP-2P2): {holdings}."),
-                          {"imaginary": Message(IMAGINARY), "holdings": listed}))
+                          {"imaginary": Message(N_("Imaginary third player")), "holdings": listed}))
 
 
 def _final_words(state: UPState) -> str:

@@ -51,7 +51,7 @@ def listing(items: Sequence[object], joiner: str = "and") -> object:
 
 def shares_message(names: Sequence[tuple[int, str]]) -> object:
     """ "2 shares of Denver Midland and 1 share of Union Pacific" from (count, company name) pairs."""
-    return listing([nmessage(N_("{n} share of {company}"), N_("{n} shares of {company}"), n, {"company": c})
+    return listing([nmessage("{n} share of {company}", "{n} shares of {company}", n, {"company": c})
                     for n, c in names])
 
 

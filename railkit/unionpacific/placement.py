@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from railkit.errors import RuleError
-from railkit.messages import N_, Message
+from railkit.messages import N_, Message, nmessage
 from railkit.unionpacific.board import GENERAL, TRACK_TYPES, Board, Company, Section
 from railkit.unionpacific.phrases import listing, track_type
 from railkit.words import a
@@ -166,8 +166,8 @@ def _explain(board: Board, trains_on: Mapping[str, Sequence[str]], supply: Mappi
     advice: dict[str, Message] = {}
 
     def add(rule: str, passed: bool, fact: str, params: Mapping[str, object] | None = None,
-            todo: str = "", n: int | None = None, plural: str | None = None) -> None:
-        said = Message(fact, {**where, **(params or {})}, plural=plural, n=n)
+            todo: str = "") -> None:
+        said = fact if isinstance(fact, Message) else Message(fact, {**where, **(params or {})})
         checks.append(Check(rule, passed, Message(N_("{fact} ({rule})."), {"fact": said, "rule": rule})))
         if not passed:
             advice[rule] = Message(N_("{fact}; {todo}"), {"fact": said, "todo": Message(todo, {**where, **(params or {})})})
@@ -194,8 +194,8 @@ def _explain(board: Board, trains_on: Mapping[str, Sequence[str]], supply: Mappi
     # UP-B2c: an empty neutral space (coloured starting spaces never take trains)
     free = _free_neutral(section, trains)
     if free > 0:
-        add("UP-B2c", True, N_("{section} has {n} empty neutral space"), n=free,
-            plural=N_("{section} has {n} empty neutral spaces"))
+        add("UP-B2c", True, nmessage("{section} has {n} empty neutral space", "{section} has {n} empty neutral spaces",
+                                     free, where))
     elif section.neutral_spaces == 0:
         add("UP-B2c", False, N_("{section} has no neutral space: its only space is a coloured starting space"),
             todo=N_("starting spaces never take trains; pick another section"))
@@ -235,8 +235,8 @@ def _explain(board: Board, trains_on: Mapping[str, Sequence[str]], supply: Mappi
     # UP-B2f: a train left in the supply
     left = supply.get(company_key, 0)
     if left > 0:
-        add("UP-B2f", True, N_("The {company} has {n} train left in the supply"), n=left,
-            plural=N_("The {company} has {n} trains left in the supply"))
+        add("UP-B2f", True, nmessage("The {company} has {n} train left in the supply",
+                                     "The {company} has {n} trains left in the supply", left, where))
     else:
         add("UP-B2f", False, N_("All {trains} trains of the {company} are on the board"), {"trains": company.trains},
             N_("a company with no trains left cannot expand; build for another company"))
