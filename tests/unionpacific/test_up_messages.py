@@ -8,6 +8,8 @@ Hungarian and Spanish with the same placeholders and the catalogs' number of plu
 
 from __future__ import annotations
 
+import gettext
+import io
 import json
 import re
 import string
@@ -18,6 +20,7 @@ from up_helpers import started
 from up_transcript import FIXTURE, GAMES, digest, transcript
 
 from railkit.errors import NotYourTurnError, RuleError
+from railkit.locale.mofile import PoEntry, mo_bytes
 from railkit.messages import Message
 from railkit.unionpacific import Build, DrawShare, EndTurn, Invest, Pass
 from railkit.unionpacific.checks import step_words
@@ -158,3 +161,33 @@ def test_every_incoming_msgid_has_all_three_languages_with_the_same_placeholders
             else:
                 assert isinstance(msgstr, str) and msgstr.strip(), (lang, msgid)
                 assert fields(msgstr) == fields(msgid), (lang, msgid, msgstr)
+
+
+def incoming_catalog(lang: str) -> gettext.GNUTranslations:
+    """The incoming translations (plus the catalog's own) as a compiled catalog, as ``make catalogs`` would."""
+    po = (ROOT / "railkit" / "locale" / lang / "LC_MESSAGES" / "railkit.po").read_text(encoding="utf-8")
+    header = re.search(r'msgid ""\nmsgstr ""\n((?:".*"\n)+)', po).group(1)
+    head = "".join(json.loads(line) for line in header.splitlines())
+    entries = [PoEntry("", msgstr=[head])]
+    for msgid, msgstr in json.loads(INCOMING.read_text(encoding="utf-8"))[lang].items():
+        if "\x00" in msgid:
+            singular, plural = msgid.split("\x00")
+            entries.append(PoEntry(singular, plural, list(msgstr)))
+        else:
+            entries.append(PoEntry(msgid, msgstr=[msgstr]))
+    return gettext.GNUTranslations(io.BytesIO(mo_bytes(entries)))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_whole_game_renders_in_each_language_without_falling_back_to_english(lang):
+    catalog = incoming_catalog(lang)
+    game = started(seed=5)
+    for _ in range(60):
+        if game.is_over:
+            break
+        game.apply(game.legal_actions(game.players_to_act()[0])[0])
+    engine = [m for m in game.narrative if isinstance(m, Message)]
+    assert engine
+    for m in engine:
+        text = m.render(catalog)
+        assert text != str(m) and not re.search(r"\{\w+\}", text), (m.msgid, text)
