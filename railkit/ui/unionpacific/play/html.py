@@ -11,7 +11,6 @@ from typing import Any
 from railkit.game import Outcome
 from railkit.ui.app import legend_html
 from railkit.ui.i18n import render, tr
-from railkit.ui.learner import second_person
 from railkit.ui.unionpacific.common import card_label, company_html, company_name, engine_text
 from railkit.unionpacific import (
     IMAGINARY,
@@ -345,7 +344,7 @@ def review_html(reviews: Sequence[MoveReview], player: str, you: str | None) -> 
     esc = html.escape
 
     def said(words: str) -> str:
-        return esc(second_person(words, player) if player == you else words)
+        return esc(engine_text(words, player if player == you else None))
 
     who = tr("your") if player == you else tr("{player}'s", player=esc(player))
     title = tr("A look back at {who} moves", who=who)
@@ -355,7 +354,7 @@ def review_html(reviews: Sequence[MoveReview], player: str, you: str | None) -> 
     items = "".join(
         f"<li><b>{tr('Turn {n}', n=r.turn)}:</b> {said(r.played)}. "
         f"{tr('The heuristic player would have: {move}.', move=said(r.instead))} "
-        f"<span class='railkit-muted'>{esc(r.reason)}</span></li>" for r in reviews)
+        f"<span class='railkit-muted'>{esc(render(r.reason))}</span></li>" for r in reviews)
     note = tr("The heuristic player is the simple computer player of this lesson: a second opinion, not the one "
               "right answer.")
     return (f"<div class='railkit-review'><h4>{title}</h4><p>"
