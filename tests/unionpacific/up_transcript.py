@@ -3,7 +3,7 @@
 ``transcript(seed)`` plays a game with ``RandomBot``s and collects the narrative, ``describe`` of
 every action, the placement checklist of one build per turn, every ``RuleError`` of a few illegal
 actions and the outcome words. ``python -m tests.unionpacific.up_transcript`` (with the engine to
-record on ``PYTHONPATH``) rewrites ``fixtures/up_english_digests.json``: the digest of each game's
+record on ``PYTHONPATH``) rewrites ``up_english_digests.json``: the digest of each game's
 English, recorded from the engine before its sentences became ``Message``s (issue 12).
 """
 
@@ -29,7 +29,7 @@ from railkit.unionpacific import (
 from railkit.unionpacific.bots import RandomBot
 
 GAMES = 50
-FIXTURE = Path(__file__).with_name("fixtures") / "up_english_digests.json"
+FIXTURE = Path(__file__).with_name("up_english_digests.json")  # not in fixtures/: those are saved games
 DECKS = ("standard", "finnish", "dividend_cards")
 
 
