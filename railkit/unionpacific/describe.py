@@ -1,12 +1,13 @@
 """Union Pacific in words and on a card: one action as a sentence, a game as a notebook status card.
 
-Every name that reaches HTML is escaped; sentences use ``railkit.words`` for articles and counts.
+Every name that reaches HTML is escaped; sentences are ``railkit.messages.Message``s (English as a str, translatable).
 """
 
 from __future__ import annotations
 
 import html
 
+from railkit.messages import N_, Message
 from railkit.unionpacific.actions import (
     Build,
     ChooseFirstShare,
@@ -18,35 +19,39 @@ from railkit.unionpacific.actions import (
     UPAction,
 )
 from railkit.unionpacific.board import Board
+from railkit.unionpacific.phrases import a_card, a_train
 from railkit.unionpacific.state import UPState, card_name, shares_words
-from railkit.words import a
 
 __all__ = ["describe_action", "status_card"]
 
 
-def describe_action(board: Board, action: UPAction) -> str:
+def describe_action(board: Board, action: UPAction) -> Message:
     """``action`` in plain words (hidden cards stay hidden: a first share is not named)."""
-    p = action.player
+    p = {"player": action.player}
     if isinstance(action, ChooseFirstShare):
-        return f"{p} chooses a first share (UP-S5)"
+        return Message(N_("{player} chooses a first share (UP-S5)"), p)
     if isinstance(action, DiscardUnusable):
-        return f"{p} discards {a('unusable ' + str(action.card) + ' card')} and draws another (UP-T2)"
+        return Message(N_("{player} discards {card} and draws another (UP-T2)"),
+                       {**p, "card": a_card(action.card, "unusable")})
     if isinstance(action, Build):
         section = board.sections.get(action.section)
         where = section.name if section is not None else str(action.section)
-        train = a(f"{card_name(board, action.company)} train")
-        return f"{p} plays {a(str(action.card) + ' card')} to build {train} on {where} (UP-B1, UP-B2)"
+        return Message(N_("{player} plays {card} to build {train} on {section} (UP-B1, UP-B2)"),
+                       {**p, "card": a_card(action.card), "train": a_train(card_name(board, action.company)),
+                        "section": where})
     if isinstance(action, DrawShare):
-        where = {"deck": "the top of the share deck", "up": "the Union Pacific stack"}.get(action.source, "the display")
-        return f"{p} takes a share from {where} (UP-B3)"
+        where = {"deck": N_("the top of the share deck"), "up": N_("the Union Pacific stack")}.get(
+            action.source, N_("the display"))
+        return Message(N_("{player} takes a share from {source} (UP-B3)"), {**p, "source": Message(where)})
     if isinstance(action, ExchangeForUP):
-        return f"{p} exchanges a share of {card_name(board, action.card)} for a Union Pacific share (UP-B4)"
+        return Message(N_("{player} exchanges a share of {company} for a Union Pacific share (UP-B4)"),
+                       {**p, "company": card_name(board, action.card)})
     if isinstance(action, EndTurn):
-        return f"{p} ends the turn (UP-B6)"
+        return Message(N_("{player} ends the turn (UP-B6)"), p)
     if isinstance(action, Invest):
-        return (f"{p} lays {shares_words(board, action.cards)} on the table and discards "
-                f"{a(str(action.discard) + ' card')} (UP-I1, UP-I3)")
-    return f"{p} passes, discarding {a(str(action.discard) + ' card')} (UP-T4)"
+        return Message(N_("{player} lays {shares} on the table and discards {card} (UP-I1, UP-I3)"),
+                       {**p, "shares": shares_words(board, action.cards), "card": a_card(action.discard)})
+    return Message(N_("{player} passes, discarding {card} (UP-T4)"), {**p, "card": a_card(action.discard)})
 
 
 def status_card(board: Board, state: UPState, title: str, moves: int, outcome: str) -> str:

@@ -8,6 +8,7 @@ order, by ``settle``.
 
 from __future__ import annotations
 
+from railkit.messages import N_, Message, nmessage
 from railkit.unionpacific.board import Board
 from railkit.unionpacific.payouts import (
     PayoutExplanation,
@@ -17,9 +18,9 @@ from railkit.unionpacific.payouts import (
     explain_union_pacific_payout,
     union_pacific_payout,
 )
+from railkit.unionpacific.phrases import card_words, listing
 from railkit.unionpacific.sharedeck import DIVIDEND
 from railkit.unionpacific.state import IMAGINARY, UP, PayoutRecord, UPState, card_name
-from railkit.words import count, names, plural
 
 __all__ = [
     "IMAGINARY",
@@ -48,24 +49,31 @@ def deck_card(board: Board, state: UPState, events: list[str], drawer: str | Non
             return card
         state.box.append(card)  # UP-D1: dividend cards go to the box
         state.dividends_drawn += 1
-        who, again = (drawer, drawer) if drawer else ("The setup", "the setup")
+        number = len(state.payouts) + state.pending_payouts + 1
         if state.dividends_drawn <= state.max_payouts:
             state.pending_payouts += 1
-            events.append(
-                f"{who} turns up a dividend card while {purpose}: payout "
-                f"{len(state.payouts) + state.pending_payouts} will be paid once the draw is complete; "
-                f"{again} draws again for the same purpose (UP-D1)."
-            )
-        else:  # UP-2P1: with two players the fourth dividend card is not used
-            events.append(f"{who} turns up the unused last dividend card (UP-2P1) and draws again.")
+            if drawer:
+                events.append(Message(N_("{player} turns up a dividend card while {purpose}: payout {number} will "
+                                         "be paid once the draw is complete; {player} draws again for the same "
+                                         "purpose (UP-D1)."),
+                                      {"player": drawer, "purpose": Message(purpose), "number": number}))
+            else:
+                events.append(Message(N_("The setup turns up a dividend card while {purpose}: payout {number} will "
+                                         "be paid once the draw is complete; the setup draws again for the same "
+                                         "purpose (UP-D1)."), {"purpose": Message(purpose), "number": number}))
+        elif drawer:  # UP-2P1: with two players the fourth dividend card is not used
+            events.append(Message(N_("{player} turns up the unused last dividend card (UP-2P1) and draws again."),
+                                  {"player": drawer}))
+        else:
+            events.append(Message(N_("The setup turns up the unused last dividend card (UP-2P1) and draws again.")))
     return None
 
 
 def refill(board: Board, state: UPState, slot: int, events: list[str], drawer: str | None) -> None:
     """UP-B3: refill a display slot from the deck top, then apply UP-B5."""
-    state.display[slot] = deck_card(board, state, events, drawer, "refilling the display")
+    state.display[slot] = deck_card(board, state, events, drawer, N_("refilling the display"))
     if state.display[slot] is None:
-        events.append(f"The share deck is empty: display slot {slot} stays empty.")
+        events.append(Message(N_("The share deck is empty: display slot {slot} stays empty."), {"slot": slot}))
     _four_of_a_kind(board, state, events, drawer)
 
 
@@ -82,18 +90,24 @@ def _four_of_a_kind(board: Board, state: UPState, events: list[str], drawer: str
         if state.options["removed_to_bottom"]:
             state.deck.extend(removed)
             state.under_deck += len(removed)
-            events.append(f"All four display cards are shares of {name}: they go face down under the share deck "
-                          "(UP-B5, UP-V4).")
+            events.append(Message(N_("All four display cards are shares of {company}: they go face down under the "
+                                     "share deck (UP-B5, UP-V4)."), {"company": name}))
         else:
             state.box.extend(removed)
-            events.append(f"All four display cards are shares of {name}: they leave the game face down (UP-B5).")
+            events.append(Message(N_("All four display cards are shares of {company}: they leave the game face down "
+                                     "(UP-B5)."), {"company": name}))
         for i in range(4):
-            display[i] = deck_card(board, state, events, drawer, "replacing the display")
-        events.append(f"New display: {display_words(board, state)}.")
+            display[i] = deck_card(board, state, events, drawer, N_("replacing the display"))
+        events.append(Message(N_("New display: {display}."), {"display": display_words(board, state)}))
 
 
-def display_words(board: Board, state: UPState) -> str:
-    return ", ".join(card_name(board, c) for c in state.display)
+def display_words(board: Board, state: UPState) -> object:
+    """The display's four cards, "A, B, (empty), C" (a Message when longer than one)."""
+    words: object = None
+    for card in state.display:
+        name = card_words(card_name(board, card))
+        words = name if words is None else Message(N_("{first}, {next}"), {"first": words, "next": name})
+    return words
 
 
 # -- paying ------------------------------------------------------------------------
@@ -101,13 +115,13 @@ def settle(board: Board, state: UPState, events: list[str], drawer: str | None) 
     """Pay the payouts a completed draw earned; handle an exhausted deck."""
     while state.pending_payouts and not state.over:
         state.pending_payouts -= 1
-        _payout(board, state, events, drawer, "dividend card")
+        _payout(board, state, events, drawer, N_("dividend card"))
     if not state.over and not state.deck:
         # DECISION: no dividend card can come any more (safe-round reserve cards only
         # return after a payout), so the payouts still due are paid at once and the
         # game ends. The rulebooks never reach this case.
-        events.append("The share deck has run out: the remaining payouts are paid now (DECISION).")
-        pay_the_rest(board, state, events, "share deck exhausted")
+        events.append(Message(N_("The share deck has run out: the remaining payouts are paid now (DECISION).")))
+        pay_the_rest(board, state, events, N_("share deck exhausted"))
 
 
 def pay_the_rest(board: Board, state: UPState, events: list[str], reason: str) -> None:
@@ -162,8 +176,12 @@ def _payout(board: Board, state: UPState, events: list[str], drawer: str | None,
         state.money[h] = state.money.get(h, 0) + m
     state.payouts.append(record)
     got = ", ".join(f"{h} +{m}" for h, m in amounts.items())
-    by = f", drawn by {drawer}" if drawer else ""
-    events.append(f"Payout {number} of {state.max_payouts} ({reason}{by}): {got}.")
+    params = {"number": number, "of": state.max_payouts, "reason": Message(reason), "amounts": got}
+    if drawer:
+        events.append(Message(N_("Payout {number} of {of} ({reason}, drawn by {player}): {amounts}."),
+                              {**params, "player": drawer}))
+    else:
+        events.append(Message(N_("Payout {number} of {of} ({reason}): {amounts}."), params))
     events.extend(str(e) for e in record.explanations)
     if final:
         state.over = True
@@ -175,8 +193,8 @@ def _payout(board: Board, state: UPState, events: list[str], drawer: str | None,
         n = len(state.players)
         moved, state.reserve[:] = state.reserve[:n], state.reserve[n:]
         state.deck[0:0] = moved
-        events.append(f"Safe round: {count(len(moved), 'reserve card')} {plural(len(moved), 'goes', 'go')} on top "
-                      "of the share deck (UP-V2).")
+        events.append(nmessage("Safe round: {n} reserve card goes on top of the share deck (UP-V2).",
+                               "Safe round: {n} reserve cards go on top of the share deck (UP-V2).", len(moved)))
 
 
 def _form_imaginary(board: Board, state: UPState, events: list[str]) -> None:
@@ -202,9 +220,10 @@ def _form_imaginary(board: Board, state: UPState, events: list[str]) -> None:
     state.up_stack = 0
     state.imaginary = holdings
     state.money.setdefault(IMAGINARY, 0)
-    listed = ", ".join(f"{card_name(board, k)} {n}" for k, n in sorted(holdings.items())) or "nothing"
-    events.append(f"Two players: the display, the rest of the share deck and the UP stack become the "
-                  f"{IMAGINARY}'s shares (UP-2P2): {listed}.")
+    listed = ", ".join(f"{card_name(board, k)} {n}" for k, n in sorted(holdings.items())) or Message(N_("nothing"))
+    events.append(Message(N_("Two players: the display, the rest of the share deck and the UP stack become the "
+                             "{imaginary}'s shares (UP-2P2): {holdings}."),
+                          {"imaginary": Message(N_("Imaginary third player")), "holdings": listed}))
 
 
 def _final_words(state: UPState) -> str:
@@ -212,6 +231,7 @@ def _final_words(state: UPState) -> str:
     winners = [h for h, m in state.money.items() if m == best]
     ranking = ", ".join(f"{h} {m}" for h, m in sorted(state.money.items(), key=lambda x: -x[1]))
     if len(winners) == 1:
-        return f"The game is over (UP-D12). {winners[0]} wins with {best} million. Money: {ranking}."
-    return (f"The game is over (UP-D12). {names(winners)} share the win with {best} million each "
-            f"(DECISION). Money: {ranking}.")
+        return Message(N_("The game is over (UP-D12). {player} wins with {money} million. Money: {ranking}."),
+                       {"player": winners[0], "money": best, "ranking": ranking})
+    return Message(N_("The game is over (UP-D12). {players} share the win with {money} million each (DECISION). "
+                      "Money: {ranking}."), {"players": listing(winners), "money": best, "ranking": ranking})

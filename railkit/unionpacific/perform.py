@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from railkit.errors import RuleError
+from railkit.messages import N_, Message
 from railkit.unionpacific.actions import (
     Build,
     ChooseFirstShare,
@@ -28,6 +29,7 @@ from railkit.unionpacific.actions import (
 from railkit.unionpacific.board import GENERAL, Board
 from railkit.unionpacific.dividends import deck_card, display_words, pay_the_rest, refill, settle
 from railkit.unionpacific.network import Network
+from railkit.unionpacific.phrases import a_card, a_share, a_train
 from railkit.unionpacific.sharedeck import build_share_deck
 from railkit.unionpacific.state import (
     DISPLAY,
@@ -40,7 +42,6 @@ from railkit.unionpacific.state import (
     card_name,
     shares_words,
 )
-from railkit.words import a as article
 
 __all__ = ["perform", "setup"]
 
@@ -63,7 +64,8 @@ def setup(board: Board, players: tuple[str, ...], options: dict[str, Any],
     """The state after setup, and the setup in words."""
     n = len(players)
     if n == 2 and IMAGINARY in players:
-        raise RuleError("UP-2P2", f"{IMAGINARY!r} is the name of the imaginary shareholder; pick another name")
+        raise RuleError("UP-2P2", Message(N_("{name} is the name of the imaginary shareholder; pick another name"),
+                                          {"name": repr(IMAGINARY)}))
     # UP-S2: shuffle the 40 track cards, deal three each; the rest is the draw pile.
     track = [t for t, count in board.track_deck.items() for _ in range(count)]
     rng.shuffle(track)
@@ -112,13 +114,14 @@ def setup(board: Board, players: tuple[str, ...], options: dict[str, Any],
         payouts=[],
         under_deck=len(removed) if options["removed_to_bottom"] else 0,
     )
-    words = []
+    words: list[str] = []
     if removed:
-        words.append("Setup: the first display was four cards of one company; replaced (UP-B5).")
-    words.append(
-        f"Setup for {n} players: three track cards and five shares each (one UP); "
-        f"display {display_words(board, state)}. Everyone now chooses a first share (UP-S5)."
-    )
+        words.append(Message(N_("Setup: the first display was four cards of one company; replaced (UP-B5).")))
+    words.append(Message(
+        N_("Setup for {n} players: three track cards and five shares each (one UP); "
+           "display {display}. Everyone now chooses a first share (UP-S5)."),
+        {"n": n, "display": display_words(board, state)},
+    ))
     return state, words
 
 
@@ -132,7 +135,7 @@ def perform(board: Board, state: UPState, action: UPAction) -> list[str]:
 
 def _do_first(board: Board, state: UPState, a: ChooseFirstShare, events: list[str]) -> None:
     state.first_choices[a.player] = a.card
-    events.append(f"{a.player} has chosen a first share (face down, UP-S5).")
+    events.append(Message(N_("{player} has chosen a first share (face down, UP-S5)."), {"player": a.player}))
     if len(state.first_choices) < len(state.players):
         return
     for p in state.players:  # UP-S5: revealed together
@@ -140,7 +143,7 @@ def _do_first(board: Board, state: UPState, a: ChooseFirstShare, events: list[st
         _take(state.share_hand[p], card)
         _put(state.table[p], card)
     shown = ", ".join(f"{p}: {card_name(board, state.first_choices[p])}" for p in state.players)
-    events.append(f"First shares revealed together (UP-S5): {shown}.")
+    events.append(Message(N_("First shares revealed together (UP-S5): {shares}."), {"shares": shown}))
     _start_turn(board, state, events)
 
 
@@ -151,7 +154,8 @@ def _do_discard_unusable(board: Board, state: UPState, a: DiscardUnusable, event
     new = _draw_track(state, events)
     if new is not None:
         _put(state.track_hand[a.player], new)
-    events.append(f"{a.player} discards {article('unusable ' + a.card + ' card')} and draws a replacement (UP-T2).")
+    events.append(Message(N_("{player} discards {card} and draws a replacement (UP-T2)."),
+                          {"player": a.player, "card": a_card(a.card, "unusable")}))
 
 
 def _do_build(board: Board, state: UPState, a: Build, events: list[str]) -> None:
@@ -160,13 +164,15 @@ def _do_build(board: Board, state: UPState, a: Build, events: list[str]) -> None
     state.net.place(a.company, a.section)
     s = board.sections[a.section]
     name = card_name(board, a.company)
-    events.append(
-        f"{a.player} plays {article(a.card + ' card')} and builds {article(name + ' train')} on {s.name} "
-        f"(UP-B1, UP-B2); {name} is now worth {state.net.on_board(a.company) + 1}."
-    )
+    events.append(Message(
+        N_("{player} plays {card} and builds {train} on {section} (UP-B1, UP-B2); {company} is now worth {value}."),
+        {"player": a.player, "card": a_card(a.card), "train": a_train(name), "section": s.name, "company": name,
+         "value": state.net.on_board(a.company) + 1},
+    ))
     state.step = "draw"
     if not state.draw_sources():  # DECISION: nothing left to draw, so the draw is skipped
-        events.append(f"No share can be drawn (deck, display and UP stack unavailable); {a.player} skips the draw.")
+        events.append(Message(N_("No share can be drawn (deck, display and UP stack unavailable); "
+                                 "{player} skips the draw."), {"player": a.player}))
         _after_draw(board, state, a.player, events)
 
 
@@ -175,20 +181,21 @@ def _do_draw(board: Board, state: UPState, a: DrawShare, events: list[str]) -> N
     if src == "up":
         state.up_stack -= 1
         _put(state.share_hand[p], UP)
-        events.append(f"{p} takes a Union Pacific share from the UP stack (UP-B3).")
+        events.append(Message(N_("{player} takes a Union Pacific share from the UP stack (UP-B3)."), {"player": p}))
     elif src == "deck":
-        card = deck_card(board, state, events, p, "drawing the top card")
+        card = deck_card(board, state, events, p, N_("drawing the top card"))
         if card is not None:
             _put(state.share_hand[p], card)
-            events.append(f"{p} takes the top card of the share deck (UP-B3).")
+            events.append(Message(N_("{player} takes the top card of the share deck (UP-B3)."), {"player": p}))
         else:
-            events.append(f"{p} finds no share left in the deck (UP-B3).")
+            events.append(Message(N_("{player} finds no share left in the deck (UP-B3)."), {"player": p}))
     else:
         slot = int(src[-1])
         taken = state.display[slot]
         assert taken is not None  # checked
         _put(state.share_hand[p], taken)
-        events.append(f"{p} takes {article(card_name(board, taken) + ' share')} from the display (UP-B3).")
+        events.append(Message(N_("{player} takes {share} from the display (UP-B3)."),
+                              {"player": p, "share": a_share(card_name(board, taken))}))
         refill(board, state, slot, events, p)
     settle(board, state, events, p)
     if not state.over:
@@ -208,12 +215,12 @@ def _do_exchange(board: Board, state: UPState, a: ExchangeForUP, events: list[st
     if state.options["removed_to_bottom"]:
         state.deck.append(a.card)  # UP-V4
         state.under_deck += 1
-        events.append(f"{a.player} exchanges a share for a Union Pacific share; the card goes face down under "
-                      "the deck (UP-B4, UP-V4).")
+        events.append(Message(N_("{player} exchanges a share for a Union Pacific share; the card goes face down "
+                                 "under the deck (UP-B4, UP-V4)."), {"player": a.player}))
     else:
         state.box.append(a.card)
-        events.append(f"{a.player} exchanges a share for a Union Pacific share; the card goes face down into the box "
-                      "(UP-B4).")
+        events.append(Message(N_("{player} exchanges a share for a Union Pacific share; the card goes face down "
+                                 "into the box (UP-B4)."), {"player": a.player}))
     _end_turn(board, state, events)
 
 
@@ -228,16 +235,16 @@ def _do_invest(board: Board, state: UPState, a: Invest, events: list[str]) -> No
         _put(table, card)
     _take(state.track_hand[a.player], a.discard)
     state.track_discards.append(a.discard)
-    events.append(f"{a.player} invests {shares_words(board, a.cards)} on the table and discards "
-                  f"{article(a.discard + ' card')} (UP-I1, UP-I3).")
+    events.append(Message(N_("{player} invests {shares} on the table and discards {card} (UP-I1, UP-I3)."),
+                          {"player": a.player, "shares": shares_words(board, a.cards), "card": a_card(a.discard)}))
     _end_turn(board, state, events)
 
 
 def _do_pass(board: Board, state: UPState, a: Pass, events: list[str]) -> None:
     _take(state.track_hand[a.player], a.discard)
     state.track_discards.append(a.discard)
-    events.append(f"{a.player} can neither build nor invest and passes, discarding {article(a.discard + ' card')} "
-                  "(UP-T4).")
+    events.append(Message(N_("{player} can neither build nor invest and passes, discarding {card} (UP-T4)."),
+                          {"player": a.player, "card": a_card(a.discard)}))
     _end_turn(board, state, events)
 
 
@@ -267,13 +274,14 @@ def _start_turn(board: Board, state: UPState, events: list[str]) -> None:
     card = _draw_track(state, events)  # UP-T1
     if card is not None:
         _put(state.track_hand[p], card)
-    events.append(f"Turn {state.turn_number}: {p} draws a track card (UP-T1).")
+    events.append(Message(N_("Turn {turn}: {player} draws a track card (UP-T1)."),
+                          {"turn": state.turn_number, "player": p}))
     if not any(state.share_hand.values()) and not state.net.any_build((GENERAL,)):
         # DECISION: nobody can ever build or invest again, so nothing can draw the
         # remaining dividend cards; the remaining payouts are paid now.
-        events.append("No train can be placed anywhere and no one holds a share: the remaining payouts are paid now "
-                      "(DECISION).")
-        pay_the_rest(board, state, events, "no move left")
+        events.append(Message(N_("No train can be placed anywhere and no one holds a share: the remaining payouts "
+                                 "are paid now (DECISION).")))
+        pay_the_rest(board, state, events, N_("no move left"))
 
 
 def _draw_track(state: UPState, events: list[str]) -> str | None:
@@ -281,5 +289,5 @@ def _draw_track(state: UPState, events: list[str]) -> str | None:
         state.track_pile = state.track_discards  # UP-S2: reshuffle the discards
         state.track_discards = []
         state.rng.shuffle(state.track_pile)
-        events.append("The track draw pile is empty: the discards are shuffled into a new pile (UP-S2).")
+        events.append(Message(N_("The track draw pile is empty: the discards are shuffled into a new pile (UP-S2).")))
     return state.track_pile.pop() if state.track_pile else None

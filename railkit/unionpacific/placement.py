@@ -19,8 +19,10 @@ from dataclasses import dataclass
 import networkx as nx
 
 from railkit.errors import RuleError
+from railkit.messages import N_, Message, nmessage
 from railkit.unionpacific.board import GENERAL, TRACK_TYPES, Board, Company, Section
-from railkit.words import a, count, names
+from railkit.unionpacific.phrases import listing, track_type
+from railkit.words import a
 
 RULES = ("UP-B2a", "UP-B2b", "UP-B2c", "UP-B2d", "UP-B2e", "UP-B2f")
 
@@ -140,96 +142,106 @@ def legal_sections(board: Board, trains_on: Mapping[str, Sequence[str]], supply:
 
 
 # -- explanations ----------------------------------------------------------------------
-def _words(items: Sequence[str], joiner: str = "and") -> str:
-    return names(items, joiner)
+def _a(kind: object, noun: str) -> Message:
+    """ "a plains section" / "an ... card" (English picks the article from the words)."""
+    an = a(f"{kind} {noun}").startswith("an ")
+    if noun == "section":
+        return Message(N_("an {kind} section") if an else N_("a {kind} section"), {"kind": kind})
+    return Message(N_("an {kind} card") if an else N_("a {kind} card"), {"kind": kind})
 
 
 def _explain(board: Board, trains_on: Mapping[str, Sequence[str]], supply: Mapping[str, int],
-             company_key: str, section_id: str, card: str) -> tuple[PlacementExplanation, dict[str, str]]:
+             company_key: str, section_id: str, card: str) -> tuple[PlacementExplanation, dict[str, Message]]:
     """The explanation, plus for each failed rule the advice a RuleError adds."""
     company = _company(board, company_key)
     section = _section(board, section_id)
     _check_card(board, card)
     trains = trains_on.get(section_id, ())
-    label = {t: board.track_labels.get(t, t).lower() for t in TRACK_TYPES}
-    label[GENERAL] = GENERAL
+    label = {t: track_type(board.track_labels.get(t, t).lower()) for t in TRACK_TYPES}
+    label[GENERAL] = track_type(GENERAL)
     kind = label[section.track_type]
-    who = f"the {company.name}"
+    where = {"section": section.name, "kind": kind, "company": company.name, "a": section.a, "b": section.b}
     allowed = [label[t] for t in TRACK_TYPES if t in company.track_types]
     checks: list[Check] = []
-    advice: dict[str, str] = {}
+    advice: dict[str, Message] = {}
 
-    def add(rule: str, passed: bool, fact: str, todo: str = "") -> None:
-        checks.append(Check(rule, passed, f"{fact[0].upper()}{fact[1:]} ({rule})."))
+    def add(rule: str, passed: bool, fact: str, params: Mapping[str, object] | None = None,
+            todo: str = "") -> None:
+        said = fact if isinstance(fact, Message) else Message(fact, {**where, **(params or {})})
+        checks.append(Check(rule, passed, Message(N_("{fact} ({rule})."), {"fact": said, "rule": rule})))
         if not passed:
-            advice[rule] = f"{fact[0].upper()}{fact[1:]}; {todo}"
+            advice[rule] = Message(N_("{fact}; {todo}"), {"fact": said, "todo": Message(todo, {**where, **(params or {})})})
 
     # UP-B2a: the card sets the track type; a general card is wild
     if card == GENERAL:
-        add("UP-B2a", True, f"the general card matches any track type, including the {kind} track "
-            f"of {section.name}")
+        add("UP-B2a", True, N_("The general card matches any track type, including the {kind} track of {section}"))
     elif card == section.track_type:
-        add("UP-B2a", True, f"the {kind} card matches the {kind} track of {section.name}")
+        add("UP-B2a", True, N_("The {kind} card matches the {kind} track of {section}"))
     else:
-        add("UP-B2a", False, f"{section.name} is {a(kind + ' section')}, but the card played is "
-            f"{a(label[card] + ' card')}", f"play {a(kind + ' card')} or a general card")
+        add("UP-B2a", False, N_("{section} is {a_section}, but the card played is {a_card}"),
+            {"a_section": _a(kind, "section"), "a_card": _a(label[card], "card"), "a_kind_card": _a(kind, "card")},
+            N_("play {a_kind_card} or a general card"))
 
     # UP-B2b: the company's own track types
     if section.track_type in company.track_types:
-        add("UP-B2b", True, f"{who} may build on {kind} track")
+        add("UP-B2b", True, N_("The {company} may build on {kind} track"))
     else:
-        add("UP-B2b", False, f"{section.name} is {a(kind + ' section')} and {who} may only build on "
-            f"{_words(allowed)}", f"pick {a(_words(allowed, 'or') + ' section')} for it, or build for another company")
+        add("UP-B2b", False, N_("{section} is {a_section} and the {company} may only build on {allowed}"),
+            {"a_section": _a(kind, "section"), "allowed": listing(allowed),
+             "a_allowed": _a(listing(allowed, "or"), "section")},
+            N_("pick {a_allowed} for it, or build for another company"))
 
     # UP-B2c: an empty neutral space (coloured starting spaces never take trains)
     free = _free_neutral(section, trains)
     if free > 0:
-        add("UP-B2c", True, f"{section.name} has {count(free, 'empty neutral space')}")
+        add("UP-B2c", True, nmessage("{section} has {n} empty neutral space", "{section} has {n} empty neutral spaces",
+                                     free, where))
     elif section.neutral_spaces == 0:
-        add("UP-B2c", False, f"{section.name} has no neutral space: its only space is a coloured "
-            "starting space", "starting spaces never take trains; pick another section")
+        add("UP-B2c", False, N_("{section} has no neutral space: its only space is a coloured starting space"),
+            todo=N_("starting spaces never take trains; pick another section"))
     else:
-        add("UP-B2c", False, f"{section.name} has no empty neutral space left", "pick another section")
+        add("UP-B2c", False, N_("{section} has no empty neutral space left"), todo=N_("pick another section"))
 
     # UP-B2d: one train per company per connection (parallel sections between the same two
     # cities are one connection, DECISION in docs/rulings.md)
     held = connection_trains(board, trains_on, section, company_key)
     parallel = len(board.sections_between(section.a, section.b)) > 1
     if not held:
-        between = f"between {section.a} and {section.b}" if parallel else f"on {section.name}"
-        add("UP-B2d", True, f"{who} has no train {between} yet")
+        add("UP-B2d", True, N_("The {company} has no train between {a} and {b} yet") if parallel
+            else N_("The {company} has no train on {section} yet"))
     elif held[0].id == section.id:
-        add("UP-B2d", False, f"{who} already has a train on {section.name}",
-            "a company runs at most one train per connection; pick another section")
+        add("UP-B2d", False, N_("The {company} already has a train on {section}"),
+            todo=N_("a company runs at most one train per connection; pick another section"))
     else:
-        add("UP-B2d", False, f"{who} already has a train between {section.a} and {section.b}, on the "
-            f"{label[held[0].track_type]} section",
-            "a company runs at most one train per connection, even where two sections join the same "
-            "cities; pick another section")
+        add("UP-B2d", False, N_("The {company} already has a train between {a} and {b}, on the {held} section"),
+            {"held": label[held[0].track_type]},
+            N_("a company runs at most one train per connection, even where two sections join the same "
+               "cities; pick another section"))
 
     # UP-B2e: linked to the headquarters by the company's own trains
     hq = company.headquarters
     reach = reachable_cities(board, trains_on, company_key)
     if section.touches(hq):
-        add("UP-B2e", True, f"{section.name} touches {hq}, the headquarters of {who}")
+        add("UP-B2e", True, N_("{section} touches {hq}, the headquarters of the {company}"), {"hq": hq})
     elif section.a in reach or section.b in reach:
         city = section.a if section.a in reach else section.b
-        add("UP-B2e", True, f"{section.name} touches {city}, which {who} trains already link to its "
-            f"headquarters in {hq}")
+        add("UP-B2e", True, N_("{section} touches {city}, which the {company} trains already link to its "
+                               "headquarters in {hq}"), {"hq": hq, "city": city})
     else:
-        add("UP-B2e", False, f"neither {section.a} nor {section.b} is linked to {hq}, the headquarters "
-            f"of {who}, by its own trains",
-            f"first build {who} out to {section.a} or {section.b}")
+        add("UP-B2e", False, N_("Neither {a} nor {b} is linked to {hq}, the headquarters of the {company}, "
+                                "by its own trains"), {"hq": hq},
+            N_("first build the {company} out to {a} or {b}"))
 
     # UP-B2f: a train left in the supply
     left = supply.get(company_key, 0)
     if left > 0:
-        add("UP-B2f", True, f"{who} has {count(left, 'train')} left in the supply")
+        add("UP-B2f", True, nmessage("The {company} has {n} train left in the supply",
+                                     "The {company} has {n} trains left in the supply", left, where))
     else:
-        add("UP-B2f", False, f"all {company.trains} trains of {who} are on the board",
-            "a company with no trains left cannot expand; build for another company")
+        add("UP-B2f", False, N_("All {trains} trains of the {company} are on the board"), {"trains": company.trains},
+            N_("a company with no trains left cannot expand; build for another company"))
 
-    title = f"{company.name} train on {section.name} with {a(label[card] + ' card')}"
+    title = Message(N_("{company} train on {section} with {a_card}"), {**where, "a_card": _a(label[card], "card")})
     return PlacementExplanation(company_key, section_id, card, tuple(checks), title), advice
 
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from railkit.messages import N_, Message, nmessage
 from railkit.unionpacific.actions import (
     Build,
     ChooseFirstShare,
@@ -26,8 +27,8 @@ from railkit.unionpacific.actions import (
 )
 from railkit.unionpacific.bots import HeuristicBot, draws_before_next_dividend
 from railkit.unionpacific.game import UnionPacificGame
+from railkit.unionpacific.phrases import card_words, shares_message, track_type
 from railkit.unionpacific.state import card_name, shares_words
-from railkit.words import count
 
 __all__ = ["MoveReview", "review_moves", "weak_margin"]
 
@@ -51,7 +52,12 @@ class MoveReview:
     reason: str
 
     def __str__(self) -> str:
-        return f"Turn {self.turn}: {self.played}. The heuristic player would have: {self.instead}. {self.reason}"
+        return self.message()
+
+    def message(self) -> Message:
+        """The whole review line as one message (``str`` gives its English)."""
+        return Message(N_("Turn {turn}: {played}. The heuristic player would have: {instead}. {reason}"),
+                       {"turn": self.turn, "played": self.played, "instead": self.instead, "reason": self.reason})
 
 
 def weak_margin(best: float) -> float:
@@ -93,59 +99,65 @@ def _judge(judge: HeuristicBot, game: UnionPacificGame, player: str, index: int,
                       game.describe(better), _reason(game, player, action, better))
 
 
-def _reason(game: UnionPacificGame, player: str, action: Any, better: Any) -> str:
+def _reason(game: UnionPacificGame, player: str, action: Any, better: Any) -> Message:
     """Why ``better`` was the better move, in words with rule IDs."""
     board = game.board
     if isinstance(better, DiscardUnusable):
-        return (f"A {better.card} card that no empty space can take any more may be swapped for a new one "
-                "before you act, and the swap costs nothing (UP-T2).")
+        return Message(N_("A {card} card that no empty space can take any more may be swapped for a new one before "
+                          "you act, and the swap costs nothing (UP-T2)."), {"card": track_type(better.card)})
     if isinstance(action, Build) and isinstance(better, Invest):
         draws = draws_before_next_dividend(game, known_draws=sum(1 for a in game.log if type(a) is Build))
-        return (f"A payout looked near (about {count(max(1, round(draws)), 'share draw')} away, UP-D1), and only "
-                f"shares on the table are paid (UP-I4): laying {shares_words(board, better.cards)} first "
-                "would have raised what you receive at it (UP-I1, UP-D3..UP-D6).")
+        return nmessage("A payout looked near (about {n} share draw away, UP-D1), and only shares on the table are "
+                        "paid (UP-I4): laying {shares} first would have raised what you receive at it "
+                        "(UP-I1, UP-D3..UP-D6).",
+                        "A payout looked near (about {n} share draws away, UP-D1), and only shares on the table are "
+                        "paid (UP-I4): laying {shares} first would have raised what you receive at it "
+                        "(UP-I1, UP-D3..UP-D6).", max(1, round(draws)), {"shares": shares_words(board, better.cards)})
     if isinstance(action, Invest) and isinstance(better, Build):
-        return (f"A {card_name(board, better.company)} train (its value +1, UP-D2) and the share you draw after "
-                "building (UP-B3) were worth more than laying these shares now (UP-I1, UP-T3): they count only "
-                "at a payout (UP-I4), and none looked near.")
+        return Message(N_("A {company} train (its value +1, UP-D2) and the share you draw after building (UP-B3) "
+                          "were worth more than laying these shares now (UP-I1, UP-T3): they count only at a payout "
+                          "(UP-I4), and none looked near."), {"company": card_name(board, better.company)})
     if isinstance(action, Build) and isinstance(better, Build):
         if action.company == better.company:
-            return (f"Both build for {card_name(board, better.company)}; the {better.card} card does it and "
-                    f"keeps the {action.card} card, which is harder to draw again or fits more of your "
-                    "companies (UP-B1, UP-C4).")
+            return Message(N_("Both build for {company}; the {card} card does it and keeps the {kept} card, which is "
+                              "harder to draw again or fits more of your companies (UP-B1, UP-C4)."),
+                           {"company": card_name(board, better.company), "card": track_type(better.card),
+                            "kept": track_type(action.card)})
         mine_n, better_n = (game.table[player].get(k, 0) for k in (action.company, better.company))
-        return (f"Each train adds 1 to its company's value (UP-D2), and a company pays its largest "
-                f"shareholders (UP-D3..UP-D6): you held {count(better_n, 'share')} of "
-                f"{card_name(board, better.company)} on the table and {count(mine_n, 'share')} of "
-                f"{card_name(board, action.company)}, so the {card_name(board, better.company)} train was "
-                "worth more to you (or helped the others less).")
+        return Message(N_("Each train adds 1 to its company's value (UP-D2), and a company pays its largest "
+                          "shareholders (UP-D3..UP-D6): you held {better_shares} on the table and {your_shares}, "
+                          "so the {better} train was worth more to you (or helped the others less)."),
+                       {"better_shares": shares_message([(better_n, card_name(board, better.company))]),
+                        "your_shares": shares_message([(mine_n, card_name(board, action.company))]),
+                        "better": card_name(board, better.company)})
     if isinstance(action, Invest) and isinstance(better, Invest):
-        return (f"Laying {shares_words(board, better.cards)} would have changed your place among the "
-                "shareholders more at the next payout (UP-I1, UP-D3..UP-D6, UP-D9).")
+        return Message(N_("Laying {shares} would have changed your place among the shareholders more at the next "
+                          "payout (UP-I1, UP-D3..UP-D6, UP-D9)."), {"shares": shares_words(board, better.cards)})
     if isinstance(better, DrawShare) and isinstance(action, DrawShare):
-        return (f"The share from {_source(game, better)} was worth more to you than the one from "
-                f"{_source(game, action)}: it moves you up among a company's shareholders, or Union Pacific's "
-                "(UP-B3, UP-D3..UP-D6, UP-D9).")
+        return Message(N_("The share from {better} was worth more to you than the one from {played}: it moves you "
+                          "up among a company's shareholders, or Union Pacific's (UP-B3, UP-D3..UP-D6, UP-D9)."),
+                       {"better": _source(game, better), "played": _source(game, action)})
     if isinstance(better, ExchangeForUP):
-        return (f"Your {card_name(board, better.card)} share was unlikely to pay you; a Union Pacific share pays at "
-                "every payout by your place among UP holders (UP-B4, UP-D9).")
+        return Message(N_("Your {company} share was unlikely to pay you; a Union Pacific share pays at every payout "
+                          "by your place among UP holders (UP-B4, UP-D9)."), {"company": card_name(board, better.card)})
     if isinstance(better, EndTurn) and isinstance(action, ExchangeForUP):
-        return (f"Your {card_name(board, action.card)} share was worth more to you than a Union Pacific share "
-                "(UP-B4, UP-D3..UP-D6, UP-D9): ending the turn keeps it (UP-B6).")
+        return Message(N_("Your {company} share was worth more to you than a Union Pacific share "
+                          "(UP-B4, UP-D3..UP-D6, UP-D9): ending the turn keeps it (UP-B6)."),
+                       {"company": card_name(board, action.card)})
     if isinstance(better, ChooseFirstShare):
-        return (f"A first share of the company you hold the most shares of ({card_name(board, better.card)}) "
-                "starts a lead you can build on (UP-S5, UP-D3).")
+        return Message(N_("A first share of the company you hold the most shares of ({company}) starts a lead you "
+                          "can build on (UP-S5, UP-D3)."), {"company": card_name(board, better.card)})
     if isinstance(better, Pass):
-        return (f"Discarding the {better.discard} card keeps the cards that fit your companies' sections "
-                "(UP-T4, UP-B1).")
-    return "The heuristic player valued its move more (UP-T3)."
+        return Message(N_("Discarding the {card} card keeps the cards that fit your companies' sections "
+                          "(UP-T4, UP-B1)."), {"card": track_type(better.discard)})
+    return Message(N_("The heuristic player valued its move more (UP-T3)."))
 
 
-def _source(game: UnionPacificGame, action: DrawShare) -> str:
+def _source(game: UnionPacificGame, action: DrawShare) -> Message:
     if action.source == "deck":
-        return "the top of the share deck"
+        return Message(N_("the top of the share deck"))
     if action.source == "up":
-        return "the Union Pacific stack"
+        return Message(N_("the Union Pacific stack"))
     slot = int(action.source[-1])
     display: Sequence[str | None] = game.display
-    return f"the display ({card_name(game.board, display[slot])})"
+    return Message(N_("the display ({card})"), {"card": card_words(card_name(game.board, display[slot]))})

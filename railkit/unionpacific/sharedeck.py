@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from railkit.errors import RuleError
+from railkit.messages import N_, Message
 
 __all__ = [
     "DECK_OPTIONS",
@@ -54,7 +55,8 @@ def safe_round_reserve_size(players: int, safe_round: bool) -> int:
 
 def _check_option(option: object) -> str:
     if option not in _RULE:
-        raise RuleError("UP-S7", f"unknown share-deck option {option!r}; choose one of {', '.join(DECK_OPTIONS)}")
+        raise RuleError("UP-S7", Message(N_("unknown share-deck option {option}; choose one of {options}"),
+                                         {"option": repr(option), "options": ", ".join(DECK_OPTIONS)}))
     return str(option)
 
 
@@ -90,16 +92,15 @@ def deck_layout(option: str, remaining_cards: int, players: int, safe_round: boo
     fixed = {"standard": 6 + 18, "finnish": 6 + 18 + 6, "dividend_cards": 4 * 6}[option]
     if n < fixed:
         if safe_round and remaining_cards >= fixed:
-            raise RuleError(
-                "UP-V2",
-                f"the safe round sets aside {reserve} of the {remaining_cards} share cards, leaving {n}, but the "
-                f"{option} deck ({rule}) needs at least {fixed}; play without safe_round or with fewer players",
-            )
-        raise RuleError(
-            rule,
-            f"the {option} deck needs at least {fixed} share cards after the hands and display are dealt, "
-            f"not {remaining_cards}; play with fewer players or another deck option",
-        )
+            raise RuleError("UP-V2", Message(
+                N_("the safe round sets aside {reserve} of the {cards} share cards, leaving {left}, but the "
+                   "{option} deck ({rule}) needs at least {needed}; play without safe_round or with fewer players"),
+                {"reserve": reserve, "cards": remaining_cards, "left": n, "option": option, "rule": rule,
+                 "needed": fixed}))
+        raise RuleError(rule, Message(
+            N_("the {option} deck needs at least {needed} share cards after the hands and display are dealt, "
+               "not {cards}; play with fewer players or another deck option"),
+            {"option": option, "needed": fixed, "cards": remaining_cards}))
     rest = n - fixed
     if option == "standard":  # UP-S7: 6 | 18 + 1 dividend | rest + 3 dividends
         return (Pile("top six", 6, 0), Pile("eighteen", 18, 1), Pile("rest", rest, 3))

@@ -21,7 +21,7 @@ from typing import Any
 from railkit.unionpacific.board import Board
 from railkit.unionpacific.network import Network
 from railkit.unionpacific.payouts import PayoutExplanation
-from railkit.words import count, names
+from railkit.unionpacific.phrases import shares_message
 
 __all__ = [
     "DISPLAY",
@@ -65,9 +65,9 @@ def card_name(board: Board, card: str | None) -> str:
     return str(card)
 
 
-def shares_words(board: Board, cards: Sequence[str]) -> str:
-    """ "2 shares of Denver Midland and 1 share of Union Pacific" (in the order first met)."""
-    return names([f"{count(cards.count(k), 'share')} of {card_name(board, k)}" for k in dict.fromkeys(cards)])
+def shares_words(board: Board, cards: Sequence[str]) -> object:
+    """ "2 shares of Denver Midland and 1 share of Union Pacific" (in the order first met), a Message."""
+    return shares_message([(cards.count(k), card_name(board, k)) for k in dict.fromkeys(cards)])
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import Any, NotRequired, TypedDict
 
 from railkit.game import BaseView, Outcome
+from railkit.messages import N_, Message, nmessage
+from railkit.unionpacific.phrases import listing
 from railkit.unionpacific.state import IMAGINARY, UPState
-from railkit.words import names
 
 __all__ = ["HandView", "UPView", "public", "result", "state_dict", "view"]
 
@@ -152,11 +153,12 @@ def result(state: UPState) -> Outcome:
     best = max(money.values())
     winners = tuple(h for h, m in money.items() if m == best) if state.over else ()
     if not state.over:
-        words = "The game is still going on."
+        words = Message(N_("The game is still going on."))
     else:
         ranked = "; ".join(f"{h}: {m}" for h, m in sorted(money.items(), key=lambda hm: -hm[1]))
-        who = names(winners)
-        words = f"{who} {'wins' if len(winners) == 1 else 'share the win'} with the most money (UP-D12). {ranked}."
+        words = nmessage("{players} wins with the most money (UP-D12). {ranking}.",
+                         "{players} share the win with the most money (UP-D12). {ranking}.", len(winners),
+                         {"players": listing(winners), "ranking": ranked})
     return Outcome(
         over=state.over,
         winners=winners,

@@ -10,7 +10,7 @@ import html
 from collections.abc import Mapping
 from typing import Any
 
-from railkit.ui.i18n import tr, trn
+from railkit.ui.i18n import get_language, render, tr, trn
 from railkit.ui.learner import second_person
 from railkit.unionpacific import GENERAL, TRACK_TYPES, UP, Board, PayoutExplanation, PlacementExplanation
 
@@ -78,12 +78,18 @@ def option_name(deck: str, safe_round: bool, in_sentence: bool = False) -> str:
 
 
 # -- the engine's explanations as HTML ------------------------------------------------------------
+def engine_text(line: str, you: str | None = None) -> str:
+    """An engine sentence (a ``railkit.messages.Message``) in the lesson's language; about the learner
+    ``you`` in the second person in English only, since ``second_person`` knows English grammar."""
+    text = render(line)
+    return second_person(text, you) if you and get_language() == "en" else text
+
+
 def steps_html(explanation: PayoutExplanation[str], you: str | None = None) -> str:
     """One payout worked out step by step (UP-D2..UP-D11), in the engine's words (sentences about the
     learner ``you`` in the second person)."""
-    items = "".join(f"<li>{html.escape(second_person(step, you) if you else step)}</li>"
-                    for step in explanation.steps)
-    return (f"<div class='railkit-explanation'><b>{html.escape(explanation.title)}</b>"
+    items = "".join(f"<li>{html.escape(engine_text(step, you))}</li>" for step in explanation.steps)
+    return (f"<div class='railkit-explanation'><b>{html.escape(render(explanation.title))}</b>"
             f"<ol class='railkit-steps'>{items}</ol></div>")
 
 
@@ -94,10 +100,10 @@ def checklist_html(explanation: PlacementExplanation) -> str:
     rows = "".join(
         f"<tr class='{'pass' if c.passed else 'fail'}'>"
         f"<td class='{'railkit-right' if c.passed else 'railkit-wrong'}'>{'✔' if c.passed else '✘'}</td>"
-        f"<td class='name nowrap'>{c.rule}</td><td class='name'>{html.escape(c.sentence)}</td></tr>"
+        f"<td class='name nowrap'>{c.rule}</td><td class='name'>{html.escape(render(c.sentence))}</td></tr>"
         for c in explanation.checks
     )
-    return (f"<div class='railkit-checklist'><b>{html.escape(explanation.title)}</b>: {verdict}"
+    return (f"<div class='railkit-checklist'><b>{html.escape(render(explanation.title))}</b>: {verdict}"
             f"<table class='railkit-table'><tr><th></th><th class='name'>{tr('rule')}</th>"
             f"<th class='name'>{tr('what the engine checked')}</th></tr>{rows}</table></div>")
 

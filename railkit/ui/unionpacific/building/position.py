@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import render, tr
 from railkit.ui.unionpacific.common import TRACK_CARDS
 from railkit.unionpacific import (
     GENERAL,
@@ -169,4 +169,4 @@ def why_text(explanation: PlacementExplanation) -> str:
     """One cell of the exercise's answer table: the failed conditions, or that all six hold."""
     if explanation.legal:
         return tr("All six conditions of UP-B2 hold.")
-    return " ".join(c.sentence for c in explanation.failed)
+    return " ".join(render(c.sentence) for c in explanation.failed)

@@ -32,10 +32,10 @@ from railkit.session import Session, seat_bots
 from railkit.ui.app import App, InputError, guarded
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.i18n import tr
-from railkit.ui.learner import LearnerName, follow_page_address, name_from_address, second_person
+from railkit.ui.learner import LearnerName, follow_page_address, name_from_address
 from railkit.ui.saves import SaveFile, SaveLoadPanel
 from railkit.ui.unionpacific import club_board
-from railkit.ui.unionpacific.common import LESSON_STYLE, option_name
+from railkit.ui.unionpacific.common import LESSON_STYLE, engine_text, option_name
 from railkit.ui.unionpacific.play.exercise import ExercisePanel
 from railkit.ui.unionpacific.play.html import PLAY_STYLE, final_words, play_legend_html, step_words
 from railkit.ui.unionpacific.play.moves import MovesPanel
@@ -284,8 +284,7 @@ class PlayApp(App):
         """The message after a human move: what the move did (the engine's words), then what comes next."""
         own = [e for e in events if e.startswith(player)]
         first = own[0] if own else tr("{player} ends the turn (UP-B6).", player=player)
-        if self._session().you == player:
-            first = second_person(first, player)
+        first = engine_text(first, player if self._session().you == player else None)
         q = self.exercise.question
         asked = q is not None and q.number in self.exercise.hidden
         if self.new_payout and asked:

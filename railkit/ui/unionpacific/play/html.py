@@ -10,9 +10,8 @@ from typing import Any
 
 from railkit.game import Outcome
 from railkit.ui.app import legend_html
-from railkit.ui.i18n import tr
-from railkit.ui.learner import second_person
-from railkit.ui.unionpacific.common import card_label, company_html, company_name
+from railkit.ui.i18n import render, tr
+from railkit.ui.unionpacific.common import card_label, company_html, company_name, engine_text
 from railkit.unionpacific import (
     IMAGINARY,
     UP,
@@ -112,8 +111,8 @@ def payout_html(record: PayoutRecord, total: int, hidden: bool, open_: bool, you
     items = ""
     for e in record.explanations:
         paid = ", ".join(f"{h} {m}" for h, m in e.amounts.items() if m) or tr("nobody is paid")
-        steps = "".join(f"<li>{esc(second_person(step, you) if you else step)}</li>" for step in e.steps)
-        items += (f"<details><summary><b>{esc(e.title)}</b> — {esc(paid)}</summary>"
+        steps = "".join(f"<li>{esc(engine_text(step, you))}</li>" for step in e.steps)
+        items += (f"<details><summary><b>{esc(render(e.title))}</b> — {esc(paid)}</summary>"
                   f"<ol class='railkit-steps'>{steps}</ol></details>")
     intro = tr("Company by company, then Union Pacific (UP-D8); click one for its steps (UP-D2..UP-D11):")
     breakdown = f"<div class='railkit-breakdown'><div>{intro}</div>{items}</div>"
@@ -287,8 +286,7 @@ def why_html(game: Any, player: str, actions: Sequence[Any], you: str | None) ->
     esc = html.escape
 
     def said(action: Any) -> str:
-        words = game.describe(action)
-        return esc(second_person(words, player) if player == you else words)
+        return esc(engine_text(game.describe(action), player if player == you else None))
 
     items: list[str] = []
     firsts = [a for a in actions if isinstance(a, ChooseFirstShare)]
@@ -307,7 +305,7 @@ def why_html(game: Any, player: str, actions: Sequence[Any], you: str | None) ->
         companies = len({a.company for a in builds})
         example = builds[0]
         checks = game.explain_placement(example.company, example.section, example.card).checks
-        why = "".join(f"<li>{esc(c.sentence)}</li>" for c in checks)
+        why = "".join(f"<li>{esc(render(c.sentence))}</li>" for c in checks)
         items.append(tr("Build: {n} placements in all, with {cards}, for {k} companies. A train goes only where the "
                         "engine's six checks of UP-B2 all pass; for example, {move}:", n=len(builds), cards=cards,
                         k=companies, move=said(example).replace("You ", "you ", 1)) + f"<ul>{why}</ul>" +
@@ -346,7 +344,7 @@ def review_html(reviews: Sequence[MoveReview], player: str, you: str | None) -> 
     esc = html.escape
 
     def said(words: str) -> str:
-        return esc(second_person(words, player) if player == you else words)
+        return esc(engine_text(words, player if player == you else None))
 
     who = tr("your") if player == you else tr("{player}'s", player=esc(player))
     title = tr("A look back at {who} moves", who=who)
@@ -356,7 +354,7 @@ def review_html(reviews: Sequence[MoveReview], player: str, you: str | None) -> 
     items = "".join(
         f"<li><b>{tr('Turn {n}', n=r.turn)}:</b> {said(r.played)}. "
         f"{tr('The heuristic player would have: {move}.', move=said(r.instead))} "
-        f"<span class='railkit-muted'>{esc(r.reason)}</span></li>" for r in reviews)
+        f"<span class='railkit-muted'>{esc(render(r.reason))}</span></li>" for r in reviews)
     note = tr("The heuristic player is the simple computer player of this lesson: a second opinion, not the one "
               "right answer.")
     return (f"<div class='railkit-review'><h4>{title}</h4><p>"

@@ -20,8 +20,7 @@ import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.i18n import tr
-from railkit.ui.learner import second_person
-from railkit.ui.unionpacific.common import card_label, company_name
+from railkit.ui.unionpacific.common import card_label, company_name, engine_text
 from railkit.ui.unionpacific.play.build import BuildPanel
 from railkit.ui.unionpacific.play.html import share_words, text_colour, why_html
 from railkit.ui.unionpacific.play.screen import Screen
@@ -283,9 +282,7 @@ class MovesPanel(Panel):
         if not scored:
             raise InputError(tr("There is no move to give a hint for now."))
         best = max(scored, key=lambda a_s: a_s[1])[0]
-        words = game.describe(best)
-        if player == screen.you:
-            words = second_person(words, player)
+        words = engine_text(game.describe(best), player if player == screen.you else None)
         self.show_info(tr("Hint: the heuristic player would play this: {move}. It is a second opinion; the "
                           "choice is yours.", move=words))
 

@@ -14,8 +14,7 @@ import ipywidgets as widgets
 
 from railkit.ui.app import Messages, Panel, guarded
 from railkit.ui.i18n import tr
-from railkit.ui.learner import second_person
-from railkit.ui.unionpacific.common import card_label, company_html
+from railkit.ui.unionpacific.common import card_label, company_html, engine_text
 from railkit.ui.unionpacific.play.html import (
     cards_html,
     companies_html,
@@ -192,7 +191,7 @@ def shown_events(screen: Screen, start: int = 0) -> list[tuple[int, str]]:
                       "exercise.", n=number, total=total)
         elif final_hidden and line.startswith("The game is over (UP-D12)."):
             line = tr("The game is over (UP-D12): the final money shows once you answer the payout exercise.")
-        shown.append((i, second_person(line, screen.you) if screen.you is not None else line))
+        shown.append((i, engine_text(line, screen.you)))
     return shown
 
 
