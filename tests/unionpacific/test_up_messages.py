@@ -2,7 +2,7 @@
 
 Each family is asserted on structure (a build explanation, a narrative event, a RuleError, describe);
 50 seeded games say exactly the English the engine said before the conversion (digests recorded from
-that engine, see up_transcript.py); and every msgid in the incoming translations has Finnish,
+that engine, see up_transcript.py); and the catalogs render it in Finnish,
 Hungarian and Spanish with the same placeholders and the catalogs' number of plural forms.
 """
 
@@ -20,13 +20,12 @@ from up_helpers import started
 from up_transcript import FIXTURE, GAMES, digest, transcript
 
 from railkit.errors import NotYourTurnError, RuleError
-from railkit.locale.mofile import PoEntry, mo_bytes
+from railkit.locale.mofile import mo_bytes, read_po
 from railkit.messages import Message
 from railkit.unionpacific import Build, DrawShare, EndTurn, Invest, Pass
 from railkit.unionpacific.checks import step_words
 
 ROOT = Path(__file__).resolve().parents[2]
-INCOMING = ROOT / "railkit" / "locale" / "incoming" / "up_engine.json"
 LANGUAGES = ("fi", "hu", "es")
 
 
@@ -139,43 +138,11 @@ def test_most_sentences_of_a_game_are_messages():
     assert all(isinstance(m, Message) for m in game.narrative[1:])
 
 
-# -- the incoming translations ------------------------------------------------------------------
-def plural_count(lang: str) -> int:
-    po = (ROOT / "railkit" / "locale" / lang / "LC_MESSAGES" / "railkit.po").read_text(encoding="utf-8")
-    return int(re.search(r"nplurals=(\d+)", po).group(1))
-
-
-def test_every_incoming_msgid_has_all_three_languages_with_the_same_placeholders():
-    data = json.loads(INCOMING.read_text(encoding="utf-8"))
-    assert set(data) == set(LANGUAGES)
-    msgids = set(data["fi"])
-    for lang in LANGUAGES:
-        assert set(data[lang]) == msgids, lang
-        for msgid, msgstr in data[lang].items():
-            if "\x00" in msgid:
-                singular, plural = msgid.split("\x00")
-                assert isinstance(msgstr, list) and len(msgstr) == plural_count(lang), (lang, msgid)
-                for form in msgstr:
-                    assert form and fields(form) <= fields(plural) | {"n"}, (lang, msgid, form)
-                    assert fields(form) >= fields(plural) - {"n"}, (lang, msgid, form)
-            else:
-                assert isinstance(msgstr, str) and msgstr.strip(), (lang, msgid)
-                assert fields(msgstr) == fields(msgid), (lang, msgid, msgstr)
-
-
+# -- the catalogs ---------------------------------------------------------------------------------
 def incoming_catalog(lang: str) -> gettext.GNUTranslations:
-    """The incoming translations (plus the catalog's own) as a compiled catalog, as ``make catalogs`` would."""
+    """The language's catalog (railkit/locale/<lang>/LC_MESSAGES/railkit.po) compiled as ``make catalogs`` would."""
     po = (ROOT / "railkit" / "locale" / lang / "LC_MESSAGES" / "railkit.po").read_text(encoding="utf-8")
-    header = re.search(r'msgid ""\nmsgstr ""\n((?:".*"\n)+)', po).group(1)
-    head = "".join(json.loads(line) for line in header.splitlines())
-    entries = [PoEntry("", msgstr=[head])]
-    for msgid, msgstr in json.loads(INCOMING.read_text(encoding="utf-8"))[lang].items():
-        if "\x00" in msgid:
-            singular, plural = msgid.split("\x00")
-            entries.append(PoEntry(singular, plural, list(msgstr)))
-        else:
-            entries.append(PoEntry(msgid, msgstr=[msgstr]))
-    return gettext.GNUTranslations(io.BytesIO(mo_bytes(entries)))
+    return gettext.GNUTranslations(io.BytesIO(mo_bytes(read_po(po))))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
