@@ -217,7 +217,7 @@ def browser_runs(server: Voila, names: list[str], runs: int) -> dict[str, dict]:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True)
         for name in names:
-            rec = results.setdefault(name, {"tti": [], "bytes": [], "click": [], "blocked": []})
+            rec = results.setdefault(name, {"tti": [], "figure": [], "bytes": [], "click": [], "blocked": []})
             ready = ".railkit-app" if has_app(server.dir / name) else None
             for run in range(runs):
                 server.wait_filled({name: run + 1})  # a warm, preheated kernel for every run
@@ -252,6 +252,10 @@ def browser_runs(server: Voila, names: list[str], runs: int) -> dict[str, dict]:
                     context.close()
                     continue
                 rec["tti"].append(time.monotonic() - t0)
+                if page.locator(".railkit-figure").count():  # a lesson with a map: when did it appear?
+                    with contextlib.suppress(Exception):
+                        page.wait_for_selector(".railkit-figure .js-plotly-plot", state="visible", timeout=60_000)
+                        rec["figure"].append(time.monotonic() - t0)
                 page.wait_for_timeout(1500)  # let late frames (widget state, plots) arrive
                 rec["bytes"].append(total[0])
                 if name in CLICK_PROBES:
@@ -394,22 +398,23 @@ def browser_table(out: dict, names: list[str], runs: int, label: str) -> None:
     base_tti = statistics.median(browser["baseline.ipynb"]["tti"])
     print(f"\n{label}: baseline page (one button): {base / 1e6:.2f} MB, interactive in {base_tti:.2f} s "
           f"(median of {runs}); load average {out[label + '_load'][0]:.2f} at the start")
-    print("\n| notebook | interactive (median s) | above baseline (s) | bytes beyond baseline (MB) "
-          "| click → table / figure (median ms) |")
-    print("|---|---|---|---|---|")
+    print("\n| notebook | interactive (median s) | above baseline (s) | first figure drawn (s) "
+          "| bytes beyond baseline (MB) | click → table / figure (median ms) |")
+    print("|---|---|---|---|---|---|")
     for name in names[1:]:
         rec = browser.get(name)
         if rec is None:
             continue
         if not rec["tti"]:
-            print(f"| {name} | not interactive: {rec.get('errors', ['?'])[0]} | | | |")
+            print(f"| {name} | not interactive: {rec.get('errors', ['?'])[0]} | | | | |")
             continue
         click = ""
         if rec["click"]:
             click = (f"{statistics.median(c[0] for c in rec['click']):.0f} / "
                      f"{statistics.median(c[1] for c in rec['click']):.0f}")
         tti = statistics.median(rec["tti"])
-        print(f"| {name} | {tti:.2f} | {tti - base_tti:+.2f} | {(statistics.median(rec['bytes']) - base) / 1e6:+.2f} "
+        figure = f"{statistics.median(rec['figure']):.2f}" if rec.get("figure") else ""
+        print(f"| {name} | {tti:.2f} | {tti - base_tti:+.2f} | {figure} | {(statistics.median(rec['bytes']) - base) / 1e6:+.2f} "
               f"| {click} |")
         if rec["blocked"]:
             print(f"  !! {name} tried to reach other hosts: {sorted(set(rec['blocked']))}")

@@ -30,6 +30,7 @@ import ipywidgets as widgets
 
 from railkit.session import Session, seat_bots
 from railkit.ui.app import App, InputError, guarded
+from railkit.ui.first_paint import defer_first_show
 from railkit.ui.i18n import tr
 from railkit.ui.saves import SaveFile, SaveLoadPanel
 from railkit.ui.unionpacific.common import LESSON_STYLE, learner_name, option_name, second_person
@@ -104,6 +105,7 @@ class PlayApp(App):
         self.continue_button = button(tr("Let the computer players go on"), "railkit-continue", "forward", "info")
         self.continue_button.layout.display = "none"
         self.continue_button.on_click(lambda _b: self.on_continue())
+        defer_first_show(self.moves.build.map_view)  # the page appears without waiting for plotly.js (first_paint)
         legend = html_box("railkit-legend", play_legend_html())
         # The first control on the page is always visible (the shared browser helper waits for it).
         toolbar = row([self.undo_button, self.continue_button])
