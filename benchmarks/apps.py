@@ -128,12 +128,16 @@ class Voila:
             cwd=self.dir, stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT, start_new_session=True)
         self.names = names
         self.preheat = "--VoilaConfiguration.preheat_kernel=False" not in extra_args
-        if self.preheat:
-            self.wait_filled(wait or {n: 1 for n in names}, timeout=600)
-        else:
-            deadline = time.monotonic() + 120
-            while time.monotonic() < deadline and "running at" not in self.log():
-                time.sleep(0.3)
+        try:
+            if self.preheat:
+                self.wait_filled(wait or {n: 1 for n in names}, timeout=600)
+            else:
+                deadline = time.monotonic() + 120
+                while time.monotonic() < deadline and "running at" not in self.log():
+                    time.sleep(0.3)
+        except BaseException:  # interrupted while starting: no server (nor its kernels) left behind
+            self.stop()
+            raise
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
@@ -189,17 +193,24 @@ class Voila:
         return root.memory_info().rss / 2**20, kernels
 
     def stop(self) -> None:
+        # Voila shuts its kernels down on SIGTERM (they run in sessions of their own, not in its group).
+        import psutil
+
         if self.proc.poll() is None:
+            kernels = psutil.Process(self.proc.pid).children(recursive=True)
             pgid = os.getpgid(self.proc.pid)
             os.killpg(pgid, signal.SIGTERM)
             try:
-                self.proc.wait(timeout=20)
+                self.proc.wait(timeout=60)
             except subprocess.TimeoutExpired:
                 pass
             try:
                 os.killpg(pgid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+            for kernel in kernels:  # any kernel Voila did not shut down in time
+                with contextlib.suppress(psutil.Error):
+                    kernel.kill()
         shutil.rmtree(self.dir, ignore_errors=True)
 
 

@@ -43,6 +43,19 @@ def test_a_class_at_one_lesson_gets_that_many_preheated_kernels_of_it():
     assert set(sizes.values()) == {1}  # the other lessons stay small, as in voila.json
 
 
+def test_a_class_gets_its_first_minute_before_voila_replaces_the_kernels_it_took():
+    from voila.app import Voila
+    from voila.voila_kernel_manager import voila_kernel_manager_factory
+
+    from railkit.ui.voila_template.kernels import RailkitKernelManager
+
+    manager = voila_kernel_manager_factory(RailkitKernelManager, True, 1)
+    app = Voila()
+    app.parse_command_line(voila_args(30, "up_play"))
+    raw = app.config[manager.__name__]["fill_delay"]
+    assert manager.class_traits()["fill_delay"].from_string(str(raw)) == class_config.CLASS_FILL_DELAY_S >= 30
+
+
 def test_the_lesson_may_be_named_with_or_without_its_extension():
     assert pools_config(12, "kk_play.ipynb") == pools_config(12, "kk_play") == {
         "default": {"pool_size": 1}, "kk_play.ipynb": {"pool_size": 12}}
@@ -73,7 +86,8 @@ def test_a_class_option_that_cannot_work_is_refused_in_plain_words(learners, les
 def test_the_command_prints_voilas_arguments_and_fails_on_a_bad_option(capsys):
     assert main(["30", "up_play"]) == 0
     out, err = capsys.readouterr()
-    (arg,) = out.split()  # one word, no spaces: make passes it on unquoted
+    arg, delay = out.split()  # words without spaces: make passes them on unquoted
+    assert delay == f"--VoilaKernelManager.fill_delay={class_config.CLASS_FILL_DELAY_S}"
     name, _, value = arg.partition("=")
     assert name == "--VoilaKernelManager.kernel_pools_config"
     assert json.loads(value)["up_play.ipynb"] == {"pool_size": 30}

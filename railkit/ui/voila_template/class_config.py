@@ -31,6 +31,11 @@ NOTEBOOKS = Path(__file__).resolve().parents[3] / "notebooks"
 KERNEL_MB = 110  # RSS of one lesson kernel after its page opened (median ~100 MB, benchmarks/apps.py)
 MAX_CLASS = 60  # learners on one 2-core server; more belong on deploy/ (JupyterHub)
 SMALL_POOL = 1  # the other lessons: one ready kernel each, as in voila.json
+# Voila replaces a kernel taken from a pool after ``fill_delay`` seconds (default 1). For a class that
+# arrives at once, 30 replacements starting at once took both cores while the learners' pages were
+# loading (median 30 s instead of a few); a class gets its first minute to itself. A learner beyond the
+# class size then waits up to this long for a kernel.
+CLASS_FILL_DELAY_S = 60
 
 
 def lesson_file(lesson: str, notebooks: Path = NOTEBOOKS) -> str:
@@ -79,7 +84,8 @@ def voila_args(learners: int | str | None, lesson: str | None = None, notebooks:
         return []
     config = pools_config(class_size(learners), lesson or None, notebooks)
     # No spaces: make's recipe passes the words on unquoted.
-    return ["--VoilaKernelManager.kernel_pools_config=" + json.dumps(config, separators=(",", ":"))]
+    return ["--VoilaKernelManager.kernel_pools_config=" + json.dumps(config, separators=(",", ":")),
+            f"--VoilaKernelManager.fill_delay={CLASS_FILL_DELAY_S}"]
 
 
 def memory_note(config: dict[str, dict[str, int]], notebooks: Path = NOTEBOOKS) -> str:
