@@ -334,7 +334,7 @@ def widget_states(base: str, page: str, timeout: float) -> int:
     return asyncio.run(asyncio.wait_for(ask(), timeout))
 
 
-def load_run(server: Voila, names: list[str], learners: int, timeout: float) -> dict:
+def load_run(server: Voila, names: list[str], learners: int, timeout: float, refill: bool = True) -> dict:
     """``learners`` threads open a page at the same moment: one GET, then its widgets' states from its
     kernel over the websocket (what a browser waits for before the page works); loopback only."""
     barrier = threading.Barrier(learners)
@@ -369,9 +369,10 @@ def load_run(server: Voila, names: list[str], learners: int, timeout: float) -> 
     t = time.monotonic()
     # Each page taken from a pool is replaced and logged once more: wait for all, the class's steady state.
     opened = {n: sum(names[i % len(names)] == n for i in range(learners)) for n in set(names)}
-    server.wait_filled({n: 1 + k for n, k in opened.items()}, timeout=600)
-    server.wait_quiet()
-    refilled = memory(server)
+    if refill:
+        server.wait_filled({n: 1 + k for n, k in opened.items()}, timeout=600)
+        server.wait_quiet()
+    refilled = memory(server) if refill else after
     return {
         "learners": learners, "lessons": sorted(set(names)), "load_average": load, "ok": sum(o[1] for o in done),
         "wall_s": wall, "median_s": statistics.median(times) if times else None,
@@ -399,8 +400,9 @@ def load_text(ld: dict) -> str:
             f"{slowest} s (page alone: median {ld['page_median_s'] or 0:.1f} s), wall {ld['wall_s']:.1f} s. "
             f"Right after: {a['kernels']} kernels, {a['kernel_mb_median']:.0f} MB "
             f"median each (max {a['kernel_mb_max']:.0f}), Voila {a['voila_mb']:.0f} MB, server "
-            f"{a['server_mb'] / 1024:.2f} GB. Pools refilled ({ld['refill_s']:.0f} s later): {r['kernels']} kernels, "
-            f"{r['kernel_mb_median']:.0f} MB median, server {r['server_mb'] / 1024:.2f} GB.")
+            f"{a['server_mb'] / 1024:.2f} GB." + (" Not waiting for the pools to refill." if a is r else
+            f" Pools refilled ({ld['refill_s']:.0f} s later): {r['kernels']} kernels, "
+            f"{r['kernel_mb_median']:.0f} MB median, server {r['server_mb'] / 1024:.2f} GB."))
 
 
 def browser_table(out: dict, names: list[str], runs: int, label: str) -> None:
@@ -447,6 +449,8 @@ def main() -> None:
     parser.add_argument("--no-browser", action="store_true", help="leave out the browser runs")
     parser.add_argument("--no-load", action="store_true", help="leave out the load run")
     parser.add_argument("--no-execute", action="store_true", help="leave out the headless execution")
+    parser.add_argument("--no-refill", action="store_true",
+                        help="stop after the load run, before the pools refill (a shared machine's memory)")
     args = parser.parse_args()
     if not args.no_browser and not Path(CHROMIUM).exists():
         sys.exit(f"Chromium not found at {CHROMIUM} (apt-get install -y chromium)")
@@ -486,7 +490,7 @@ def main() -> None:
             print(f"\nVoila for {learners} learners{' (' + ' '.join(extra) + ')' if extra else ''}: pools filled in "
                   f"{time.monotonic() - t:.1f} s; idle: {memory(server)['server_mb'] / 1024:.2f} GB")
             try:
-                out["load"].append(load_run(server, apps, learners, args.timeout))
+                out["load"].append(load_run(server, apps, learners, args.timeout, refill=not args.no_refill))
             finally:
                 server.stop()
             print(load_text(out["load"][-1]))
