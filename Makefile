@@ -34,10 +34,15 @@ $(TEMPLATE): | $(STAMP)
 # Voila serves notebooks/ in tree mode and reads notebooks/voila.json (template, stripped sources,
 # hidden tracebacks, preheated kernels, culling of idle kernels). `make run BOARD=our_board.json
 # DECK=our_deck.json`: every lesson plays on a club's own board / deck (RAILKIT_UP_BOARD, RAILKIT_KK_DECK).
+# A class: `make run CLASS=30 LESSON=up_play` keeps 30 kernels of that lesson preheated (README, "A class on
+# one server"; railkit/ui/voila_template/class_config.py). CLASS alone spreads the class over every lesson.
+CLASS ?=
+LESSON ?=
 run: venv
 	@echo "Serving the railkit apps at http://$(HOST):$(PORT)/voila/render/index.ipynb (Ctrl-C to stop)"
+	class_args=$$($(BIN)/python -m railkit.ui.voila_template.class_config "$(CLASS)" "$(LESSON)") && \
 	cd notebooks && $(if $(BOARD),RAILKIT_UP_BOARD="$(abspath $(BOARD))") $(if $(DECK),RAILKIT_KK_DECK="$(abspath $(DECK))") \
-	  ../$(BIN)/voila --no-browser --Voila.ip=$(HOST) --port=$(PORT) .
+	  ../$(BIN)/voila --no-browser --Voila.ip=$(HOST) --port=$(PORT) $$class_args .
 
 # ruff's and mypy's settings are in pyproject.toml ([tool.ruff], [tool.mypy]).
 lint: venv

@@ -23,6 +23,7 @@ import ipywidgets as widgets
 from railkit.ui.app import App, InputError, guarded, legend_html
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch
 from railkit.ui.figure_view import ROW_MAP, FigureView
+from railkit.ui.first_paint import defer_first_show
 from railkit.ui.i18n import tr
 from railkit.ui.learner import greet_learner
 from railkit.ui.map_clicks import MapClicks
@@ -133,6 +134,7 @@ class BuildingApp(App):
         self.legal_html = html_box("railkit-legal")
         self.checklist = html_box("railkit-checklist-box")
         self.map_view = FigureView(ROW_MAP, flex="1 1 620px", min_width="0")
+        defer_first_show(self.map_view)  # the page appears without waiting for plotly.js (first_paint)
         self.map_clicks = MapClicks()  # next to the map: the template's script finds it from the plot
         self.map_clicks.on_click(self.on_map_click)
         presets = row([widgets.HTML(f"<b>{tr('Rulebook examples')}:</b>"), *self.preset_buttons.values()])

@@ -31,6 +31,7 @@ import ipywidgets as widgets
 from railkit.session import Session, seat_bots
 from railkit.ui.app import App, InputError, guarded
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
+from railkit.ui.first_paint import defer_first_show
 from railkit.ui.i18n import tr
 from railkit.ui.learner import LearnerName, follow_page_address, name_from_address
 from railkit.ui.saves import SaveFile, SaveLoadPanel
@@ -113,6 +114,7 @@ class PlayApp(App):
         self.continue_button.on_click(lambda _b: self.on_continue())
         self.club = ClubFilePanel(m, self.board_file, self.on_club_board)
         club_board.mark_maps(self.moves.build.map_view, self.board_file)  # its note names the club's board
+        defer_first_show(self.moves.build.map_view)  # the page appears without waiting for plotly.js (first_paint)
         legend = html_box("railkit-legend", play_legend_html())
         # The first control on the page is always visible (the shared browser helper waits for it).
         toolbar = row([self.undo_button, self.continue_button])
