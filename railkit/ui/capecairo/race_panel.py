@@ -15,6 +15,7 @@ import ipywidgets as widgets
 from railkit.ui.capecairo.race_map import race_figure
 from railkit.ui.docs import reconstruction_note
 from railkit.ui.figure_view import FigureView
+from railkit.ui.first_paint import defer_first_show
 from railkit.ui.i18n import tr
 
 MAP_HEIGHT = 620  # px: Africa is tall; at 1366×768 the map fits beside nothing, so below the race table
@@ -34,6 +35,7 @@ class RaceMapPanel:
         self.height = height
         self.figure = FigureView()
         self.figure.widget.add_class("railkit-kk-race-map")
+        defer_first_show(self.figure)  # the page appears without waiting for plotly.js (first_paint)
         self.note = widgets.HTML(reconstruction_note(tr(
             "The card game has no map: this route through nine real towns is an illustration (each leg is one "
             "terrain card), and the deck of 50 cards is railkit's reconstruction.")))
