@@ -80,6 +80,20 @@ def test_env_var_with_a_good_board_plays_every_UP_map_lesson_on_it(monkeypatch):
     assert any("your club's board" in a.text for a in figure.layout.annotations)
 
 
+def test_the_building_exercise_and_the_setup_deal_on_the_club_board(monkeypatch):
+    monkeypatch.setenv("RAILKIT_UP_BOARD", str(EXAMPLE))
+    building = BuildingApp(seed=1)
+    situation = building.exercise.situation  # UP-B2: candidates and legal ones from the club's sections
+    assert situation.candidates and set(situation.candidates) <= section_ids(building)
+    assert situation.legal <= set(situation.candidates)
+    building.exercise.on_new_situation()
+    assert set(building.exercise.situation.candidates) <= section_ids(building)
+    setup = SetupApp(seed=1)
+    setup.steps.on_deal()
+    assert setup.steps.game.options["board"] == str(EXAMPLE)
+    assert setup.board.cities.keys() == building.board.cities.keys()
+
+
 def test_env_var_with_a_broken_board_shows_a_banner_and_uses_the_built_in_board(monkeypatch, broken_board):
     monkeypatch.setenv("RAILKIT_UP_BOARD", str(broken_board))
     app = BuildingApp(seed=1)

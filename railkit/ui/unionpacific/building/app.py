@@ -46,7 +46,7 @@ from railkit.ui.unionpacific.common import (
     section_label,
 )
 from railkit.ui.widgets import html_box, row
-from railkit.unionpacific import TRACK_TYPES, PlacementExplanation, explain_placement, legal_sections, load_board, placement_error
+from railkit.unionpacific import TRACK_TYPES, PlacementExplanation, explain_placement, legal_sections, placement_error
 
 MAP_HEIGHT = 560
 MAP_WIDTH = 820  # on screen, beside the pickers (for placing the city names)
@@ -78,8 +78,9 @@ class BuildingApp(App):
 
     # ------------------------------------------------------------------ building the widgets
     def build(self) -> widgets.Widget:
-        # The exercise's first situation is the rulebook's example, on the built-in board's sections.
-        self.exercise = ExercisePanel(self.messages, load_board(), self.rng)
+        # The exercise's first situation is the rulebook's example; on a club's board, a random one.
+        self.exercise = ExercisePanel(self.messages, self.board, self.rng)
+        club_board.mark_maps(self.exercise.map, self.board_file)  # its note names the club's board
         self.club = ClubFilePanel(self.messages, self.board_file, self.on_club_board)
         self.tabs = widgets.Tab(children=[self._build_sandbox(), self.exercise.widget])
         for i, name in enumerate([tr("Build"), tr("Exercise")]):

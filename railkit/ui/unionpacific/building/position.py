@@ -22,6 +22,7 @@ from railkit.unionpacific import (
     PlacementExplanation,
     explain_placement,
     legal_sections,
+    load_board,
     new_game,
     placement_error,
     reachable_cities,
@@ -31,8 +32,12 @@ Trains = dict[str, list[str]]
 
 
 # -- the sandbox state ------------------------------------------------------------------------
-def starting_position() -> tuple[Trains, dict[str, int]]:
-    """UP-S1 as the engine sets it up: the public view of a fresh game (starting trains, supply)."""
+def starting_position(board: Board | None = None) -> tuple[Trains, dict[str, int]]:
+    """UP-S1 as the engine sets it up: the public view of a fresh game (starting trains, supply); on
+    ``board`` (a club's own) from its coloured starting spaces, the same position."""
+    if board is not None and board is not load_board():  # a club's board (the built-in one is loaded once)
+        trains = {s.id: list(s.starting) for s in board.sections.values() if s.starting}
+        return trains, {c.key: c.trains - len(c.starting_sections) for c in board.companies}
     view = new_game(2, seed=0).view(None)
     return {sid: list(keys) for sid, keys in view["trains_on"].items()}, dict(view["supply"])
 
@@ -117,7 +122,10 @@ def make_situation(board: Board, trains_on: Mapping[str, Sequence[str]], supply:
 
 
 def rulebook_situation(board: Board) -> Situation:
-    """The first exercise: the Billings Northern Lights example with a mountain card (UP-B2e)."""
+    """The first exercise: the Billings Northern Lights example with a mountain card (UP-B2e); on a
+    club's own board, whose sections differ, a random situation instead."""
+    if board is not load_board():
+        return random_situation(board, random.Random(0))
     trains_on, supply = starting_position()
     apply_trains(board, trains_on, supply, _BNL_EXAMPLE)
     candidates = ("denver--el-paso", "helena--salt-lake-city", "casper--salt-lake-city",
@@ -132,7 +140,7 @@ def random_situation(board: Board, rng: random.Random, size: int = 5) -> Situati
     network: some legal (from ``legal_sections``), the rest failing one or more of UP-B2a–f."""
     companies = [c.key for c in board.companies]
     for _attempt in range(200):
-        trains_on, supply = starting_position()
+        trains_on, supply = starting_position(board)
         for _ in range(rng.randint(8, 16)):
             company, card = rng.choice(companies), rng.choice(TRACK_CARDS)
             options = legal_sections(board, trains_on, supply, company, card)
