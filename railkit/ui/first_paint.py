@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 _waiting: list[Callable[[], None]] = []  # run once the page has received its widgets' state
 _hooked = False
+_page_has_widgets = False  # set once the page asked for its widgets: later figures are drawn at once
 # Seconds from the page's request for its widgets to the first figures (RAILKIT_FIRST_PAINT_DELAY to try others).
 RELEASE_DELAY_S = float(os.environ.get("RAILKIT_FIRST_PAINT_DELAY", "1.0"))
 
@@ -47,7 +48,11 @@ def _hook() -> bool:
 
     def handle(cls: type, msg: dict[str, Any]) -> None:
         original(msg)
-        if (msg.get("content", {}).get("data") or {}).get("method") == "request_states" and _waiting:
+        global _page_has_widgets
+        if (msg.get("content", {}).get("data") or {}).get("method") != "request_states":
+            return
+        _page_has_widgets = True
+        if _waiting:
             # The page builds its widgets from the state just sent, then shows itself: later, the figures.
             timer = threading.Timer(RELEASE_DELAY_S, _release_all)
             timer.daemon = True
@@ -69,8 +74,8 @@ def _release_all() -> None:
 def defer_first_show(view: Any, method: str = "show") -> bool:
     """Under Voila, hold ``view``'s figures (``view.show(fig)``, a ``FigureView``) until the page has its
     widgets, then draw the newest one and let ``show`` work as before. True when it holds."""
-    if not under_voila() or not _hook():
-        return False
+    if not under_voila() or _page_has_widgets or not _hook():
+        return False  # outside Voila, or a view made after the page appeared (a lesson restarted on a club board)
     original = getattr(view, method)
     held: list[tuple[Any, ...]] = []
     lock = threading.Lock()  # the release runs on a timer thread; a click may draw meanwhile

@@ -35,6 +35,7 @@ def voila(monkeypatch):
     monkeypatch.setattr(Widget, "_control_comm", FakeComm(), raising=False)
     monkeypatch.setattr(first_paint, "_hooked", False)
     monkeypatch.setattr(first_paint, "_waiting", [])
+    monkeypatch.setattr(first_paint, "_page_has_widgets", False)
     monkeypatch.setattr(first_paint, "RELEASE_DELAY_S", 0.0)
     return Widget._control_comm
 
@@ -74,3 +75,12 @@ def test_a_view_with_nothing_to_draw_yet_just_starts_drawing_later(voila):
     assert view.drawn == []
     view.show("map")
     assert view.drawn == ["map"]
+
+
+def test_a_view_made_after_the_page_appeared_draws_at_once(voila):
+    """A lesson restarted in place (a club's board uploaded) makes new views: nothing would release them."""
+    page_asks_for_its_widgets()
+    view = FakeView()
+    assert defer_first_show(view) is False
+    view.show("map on the club's board")
+    assert view.drawn == ["map on the club's board"]
