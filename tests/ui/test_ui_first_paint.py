@@ -79,6 +79,8 @@ def test_a_view_with_nothing_to_draw_yet_just_starts_drawing_later(voila):
 
 def test_a_view_made_after_the_page_appeared_draws_at_once(voila):
     """A lesson restarted in place (a club's board uploaded) makes new views: nothing would release them."""
+    first = FakeView()
+    assert defer_first_show(first) is True  # the lesson as the page first shows it
     page_asks_for_its_widgets()
     view = FakeView()
     assert defer_first_show(view) is False
