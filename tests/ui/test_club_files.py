@@ -18,6 +18,7 @@ from railkit.ui.capecairo import club_deck
 from railkit.ui.capecairo.auction import KkAuctionApp
 from railkit.ui.capecairo.play import KkPlayApp
 from railkit.ui.club_files import MAX_UPLOAD_BYTES, TAG_PREFIX, from_environment, private_folder
+from railkit.ui.figure_view import figure_spec
 from railkit.ui.unionpacific import club_board
 from railkit.ui.unionpacific.building import BuildingApp
 from railkit.ui.unionpacific.dividends import DividendsApp
@@ -73,6 +74,8 @@ def test_env_var_with_a_good_board_plays_every_UP_map_lesson_on_it(monkeypatch):
     assert building.legal and set(building.legal) <= section_ids(building)
     notes = [a.text for a in building.map_view.figure.layout.annotations]
     assert any("your club's board" in t for t in notes) and not any("reconstruction" in t for t in notes)
+    sent = [a["text"] for a in figure_spec(building.map_view.figure)[1]["annotations"]]  # what the page gets
+    assert any("your club's board" in t for t in sent) and not any("reconstruction" in t for t in sent)
     play = PlayApp(seed=2)
     assert play.game.options["board"] == str(EXAMPLE) and play.game.board.cities.keys() == building.board.cities.keys()
     figure = play.moves.build.map_view.figure

@@ -13,7 +13,7 @@ from typing import Any
 
 from railkit.errors import DataError
 from railkit.ui.club_files import FileKind, LessonData, from_environment, playing_on
-from railkit.ui.figure_view import FigureView
+from railkit.ui.figure_view import SPEC_ATTRIBUTE, FigureView
 from railkit.unionpacific import Board, load_board
 from railkit.unionpacific.board import check_board_file
 
@@ -55,9 +55,15 @@ def mark_map(fig: Any, data: LessonData) -> Any:
     lesson plays on a club board (the map then shows the club's own data)."""
     if data.club is None:
         return fig
+    said = playing_on(data.club)
     for note in fig.layout.annotations or ():
         if "rulings" in str(note.text or ""):
-            note.text = playing_on(data.club)
+            note.text = said
+    spec = getattr(fig, SPEC_ATTRIBUTE, None)  # what FigureView sends (board_map.as_figure): a copy, marked
+    if spec is not None:
+        notes = [({**a, "text": said} if "rulings" in str(a.get("text", "")) else a)
+                 for a in spec["layout"].get("annotations") or ()]
+        setattr(fig, SPEC_ATTRIBUTE, {**spec, "layout": {**spec["layout"], "annotations": notes}})
     return fig
 
 
