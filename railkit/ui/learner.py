@@ -109,24 +109,53 @@ def name_query(name: str) -> str:
     return f"?{NAME_PARAMETER}={quote(name, safe='')}"
 
 
+_address_lock = threading.Lock()
+_address_followers: list[Callable[[LearnerName], object]] = []
+_address_state: dict[str, threading.Thread | None] = {"waiting": None}  # the thread that waits
+
+
 def follow_page_address(on_name: Callable[[LearnerName], object]) -> threading.Thread | None:
     """In a pre-rendered Voila kernel (``VOILA_PREHEAT``), wait in the background for the page address and
-    then call ``on_name``; elsewhere the address (if any) was read at the start and this does nothing."""
+    then call ``on_name``; elsewhere the address (if any) was read at the start and this does nothing.
+
+    Voila answers one waiter per kernel, so the kernel waits once and tells every follower in the order
+    they came (the page's language, railkit.ui.language, follows first, then the learner's name)."""
     if os.environ.get("VOILA_PREHEAT") != "True":
         return None
-
     def wait() -> None:
         try:
             from voila.utils import wait_for_request
 
             wait_for_request()
-            on_name(name_from_address())
         except Exception:  # noqa: BLE001 - the page works on with the name it has
             log.exception("the page address could not be read")
+            with _address_lock:
+                _address_state["waiting"] = None
+                _address_followers.clear()
+            return
+        with _address_lock:  # a later follower waits again (Voila answers it at once from its cache)
+            _address_state["waiting"] = None
+            followers = list(_address_followers)
+            _address_followers.clear()
+        _tell(followers)
 
-    thread = threading.Thread(target=wait, name="railkit-page-address", daemon=True)
+    with _address_lock:
+        _address_followers.append(on_name)
+        waiting = _address_state["waiting"]
+        if waiting is not None:
+            return waiting
+        thread = _address_state["waiting"] = threading.Thread(target=wait, name="railkit-page-address", daemon=True)
     thread.start()
     return thread
+
+
+def _tell(followers: Sequence[Callable[[LearnerName], object]]) -> None:
+    found = name_from_address()
+    for on_name in followers:
+        try:
+            on_name(found)
+        except Exception:  # noqa: BLE001 - one follower failing leaves the others their turn
+            log.exception("a page-address follower failed")
 
 
 def addressed(words: str, name: str) -> str:
