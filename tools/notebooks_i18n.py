@@ -21,6 +21,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
@@ -42,12 +43,12 @@ def paragraphs(text: str) -> list[str]:
     return [p for p in re.split(r"\n[ \t]*\n", text.strip("\n")) if p.strip()]
 
 
-def source(cell: dict) -> str:
+def source(cell: dict[str, Any]) -> str:
     src = cell["source"]
     return "".join(src) if isinstance(src, list) else str(src)
 
 
-def is_language_links(cell: dict) -> bool:
+def is_language_links(cell: dict[str, Any]) -> bool:
     return "languages" in cell.get("metadata", {}).get("tags", [])
 
 
@@ -71,7 +72,7 @@ def read_catalog(lang: str) -> dict[str, str]:
     if not path.is_file():
         return {}
     with path.open("rb") as f:
-        return {m.id: m.string for m in read_po(f) if m.id and isinstance(m.id, str)}
+        return {m.id: str(m.string) for m in read_po(f) if m.id and isinstance(m.id, str) and m.string}
 
 
 def extract() -> None:
@@ -79,8 +80,11 @@ def extract() -> None:
     for lang in LANGUAGES:
         old = read_catalog(lang)
         catalog = Catalog(locale=lang, project="railkit notebooks", fuzzy=False)
+        if po_path(lang).is_file():  # the header's date stays, so an unchanged catalog stays unchanged
+            with po_path(lang).open("rb") as f:
+                catalog.creation_date = read_po(f).creation_date
         for text, where in found:
-            catalog.add(text, old.get(text, ""), locations=[(f"notebooks/{where}", None)])
+            catalog.add(text, old.get(text, ""), locations=[(f"notebooks/{where}", 0)])
         po_path(lang).parent.mkdir(parents=True, exist_ok=True)
         with po_path(lang).open("wb") as f:
             write_po(f, catalog, width=100, omit_header=False, no_location=False, include_previous=False)
@@ -91,7 +95,7 @@ def to_lines(text: str) -> list[str]:
     return [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
 
 
-def translated(path: Path, lang: str, catalog: dict[str, str]) -> tuple[dict, list[str]]:
+def translated(path: Path, lang: str, catalog: dict[str, str]) -> tuple[dict[str, Any], list[str]]:
     """The notebook ``path`` in ``lang`` and the paragraphs that have no translation."""
     nb = json.loads(path.read_text(encoding="utf-8"))
     out = copy.deepcopy(nb)
@@ -117,7 +121,7 @@ def translated(path: Path, lang: str, catalog: dict[str, str]) -> tuple[dict, li
     return out, missing
 
 
-def rendered(nb: dict) -> str:
+def rendered(nb: dict[str, Any]) -> str:
     return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
 
 

@@ -14,8 +14,10 @@ import html
 import ipywidgets as widgets
 
 from railkit.errors import InputError
+from railkit.ui import i18n
 from railkit.ui.app import App, guarded
 from railkit.ui.i18n import tr
+from railkit.ui.language import LANG_PARAMETER
 from railkit.ui.learner import (
     DEFAULT_LEARNER,
     LearnerName,
@@ -42,7 +44,11 @@ LINK_STYLE = "color:#1a4fa0;text-decoration:underline"  # widget HTML has no lin
 
 def lesson_links_html(name: str) -> str:
     """The lessons as links that carry ``name`` (URL-encoded; none for the default learner)."""
-    query = html.escape(name_query(name), quote=True)
+    query = name_query(name)
+    language = i18n.get_language()
+    if language != i18n.DEFAULT_LANGUAGE:  # the lessons open in the language the index speaks (issue 12)
+        query += f"{'&' if query else '?'}{LANG_PARAMETER}={language}"
+    query = html.escape(query, quote=True)
     links = " · ".join(f"<a class='railkit-lesson-link' href='{nb}{query}' style='{LINK_STYLE}'>{html.escape(tr(title))}</a>"
                        for nb, title in LESSONS)
     who = (tr("Links for {name}:", name=name) if not is_default_learner(name) else tr("Lessons:"))
@@ -104,6 +110,10 @@ class IndexApp(App):
             self.show_info(tr("Type your name first; without one the lessons call you “{you}”.", you=default_learner()))
             return
         self.on_name()
+
+    def redraw(self) -> None:
+        """After a language switch: the links again, carrying the new language."""
+        self.links.value = lesson_links_html(self.learner)
 
     def on_address(self, found: LearnerName) -> None:
         """The page address arrived after a pre-rendered start (Voila): its name fills an empty field."""

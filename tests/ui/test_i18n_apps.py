@@ -144,3 +144,12 @@ def test_the_default_learner_is_you_in_the_language_of_the_start():
     i18n.set_language("fi")
     app = PlayApp(seed=1, players=3, game_number=2)
     assert "Sinä" in app.game.players
+
+
+def test_the_index_links_carry_the_language_it_speaks():
+    app = IndexApp()
+    assert "lang=" not in app.links.value
+    language.switch_language("fi")
+    assert "up_play.ipynb?lang=fi" in app.links.value and "UP: Pelaa peli" in app.links.value
+    app.name.value = "Kim"
+    assert "up_play.ipynb?name=Kim&amp;lang=fi" in app.links.value
