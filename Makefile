@@ -16,7 +16,7 @@ BINDER_LOCK := binder/requirements.txt
 LOCK_ARGS ?=
 PIP_COMPILE := $(BIN)/pip-compile --quiet --strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links $(LOCK_ARGS)
 
-.PHONY: run test lint locks bench clean venv messages catalogs
+.PHONY: run test lint locks bench clean venv messages catalogs notebooks-i18n
 
 venv: $(STAMP) $(TEMPLATE)
 
@@ -76,6 +76,13 @@ messages: | $(STAMP)
 	    --init-missing --no-fuzzy-matching --ignore-obsolete; done
 catalogs: | $(STAMP)
 	$(BIN)/pybabel compile --statistics -d $(LOCALE_DIR) -D railkit
+
+# The lessons in Finnish, Hungarian and Spanish (notebooks/<lang>/, tools/notebooks_i18n.py): the English
+# notebooks' markdown paragraphs go to railkit/locale/<lang>/LC_MESSAGES/notebooks.po (translate the empty
+# ones there), then the translated notebooks are written; a test fails when they drift.
+notebooks-i18n: | $(STAMP)
+	$(BIN)/python tools/notebooks_i18n.py extract
+	$(BIN)/python tools/notebooks_i18n.py write
 
 # Every benchmarks/*.py script in turn (not _*.py); each prints its figures for docs/benchmarks.md.
 bench: venv

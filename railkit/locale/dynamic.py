@@ -1,14 +1,74 @@
 """Messages the apps translate with ``tr(variable)``: pybabel cannot see them at the call, so they
 are marked here for ``make messages``. tests/ui/test_i18n_catalogs.py checks this list against the
-apps' data (a label changed there and not here fails the test).
+apps' data (a label changed there and not here fails the test), and tests/ui/test_i18n_apps.py builds
+every app in every language and fails on English left in its widgets.
 """
 
 from railkit.messages import N_
 
-# The apps' titles (App.title, shown through tr).
+# The apps' titles (App.title, shown through tr) and the index's lesson links (railkit/ui/index.py).
 APP_TITLES = (
     N_("Union Pacific dividends"),
+    N_("Union Pacific: setting up"),
+    N_("Union Pacific: building track"),
+    N_("Union Pacific: play a game"),
+    N_("Vom Kap bis Kairo: the auction"),
+    N_("Vom Kap bis Kairo: play a game"),
 )
+LESSON_LINKS = (
+    N_("UP: Setting up"),
+    N_("UP: Building track"),
+    N_("UP: Dividends"),
+    N_("UP: Play a game"),
+    N_("KK: The auction"),
+    N_("KK: Play a game"),
+)
+
+# Union Pacific's board (railkit/data/union_pacific/board.json): track labels and company colours.
+TRACK_LABELS = (N_("Plains"), N_("Hills"), N_("Mountain"), N_("River valley"), N_("General"))
+COMPANY_COLOURS = (
+    N_("red"), N_("green"), N_("black"), N_("yellow"), N_("dark blue"), N_("white"), N_("orange"), N_("brown"),
+    N_("light blue"), N_("grey"),
+)
+
+# The payout's reason (railkit/unionpacific/dividends.py), shown by ui/unionpacific/play/html.py.
+PAYOUT_REASONS = (N_("dividend card"),)
+
+# Club files (railkit/ui/club_files.py): the kind of file a lesson takes.
+CLUB_FILE_NOUNS = (N_("board"), N_("deck"))
+
+# ui/unionpacific/play/new_game.py TOGGLES: the engine's options.
+PLAY_OPTIONS = (
+    N_("UP shares may be drawn directly"),
+    N_("Safe round"),
+    N_("Deck count is public"),
+    N_("Removed shares go under the deck"),
+    N_("Money is public"),
+)
+
+# ui/unionpacific/setup/steps.py STEPS: the step pills; setup/deck.py: the piles table's heads.
+SETUP_STEPS = (
+    N_("Starting trains"), N_("Track cards"), N_("Union Pacific shares"), N_("Company shares"),
+    N_("The first investment"), N_("The display"), N_("The share deck"), N_("Who starts"),
+)
+PILE_TABLE_HEADS = (N_("pile, top first"), N_("positions"), N_("shares"), N_("dividend cards"))
+
+# ui/unionpacific/building/position.py PRESETS: the rulebook examples' labels and notes (UP-B2b, UP-B2e).
+BUILDING_PRESETS = (
+    N_("Billings Northern Lights: Denver–El Paso refused (UP-B2e)"),
+    N_("The Hungarian rulebook's example. Red trains run Billings–Casper–Salt Lake City, but no red train "
+       "reaches Denver or El Paso, so Denver–El Paso is not linked to Billings. The rulebook refuses it "
+       "until Denver–Casper or Denver–Salt Lake City carries a red train."),
+    N_("… and allowed once Denver–Salt Lake City carries red (UP-B2e)"),
+    N_("The same example one build later: a red train on Denver–Salt Lake City links Denver to Billings, "
+       "so a red train may now go on Denver–El Paso."),
+    N_("Denver Midland may not use Denver–El Paso (UP-B2b)"),
+    N_("Denver–El Paso touches Denver, the Denver Midland's headquarters, and even a general card matches "
+       "its track; but the Denver Midland may not build on that track type at all."),
+)
+
+# ui/capecairo/auction/app.py: the built-in deck's note.
+KK_DECK_NOTES = (N_("The rulebook does not list the 50 terrain cards: this deck is railkit's reconstruction."),)
 
 # railkit/ui/unionpacific/dividends/examples.py: the rulebook examples' labels and notes (UP-D5..UP-D11).
 DIVIDEND_PRESETS = (

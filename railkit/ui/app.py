@@ -33,6 +33,7 @@ from railkit.errors import InputError, RailkitError, RuleError, SaveFileError
 from railkit.game import MAX_NAME_LENGTH
 from railkit.messages import Message
 from railkit.session import save_problem
+from railkit.ui import language
 from railkit.ui.i18n import render, tr
 
 __all__ = ["STYLE", "App", "InputError", "Messages", "Panel", "Score", "error_text", "guarded", "legend_html",
@@ -231,20 +232,55 @@ class Panel:
 
 
 class App:
-    """Base class: ``self.widget`` is the whole app; ``self.messages`` its message bar."""
+    """Base class: ``self.widget`` is the whole app; ``self.messages`` its message bar.
+
+    The header carries the title and a language picker (issue 12): the page's language (``?lang=fi``,
+    ``RAILKIT_LANG``) is applied before the first build, and choosing another one rebuilds the app in the
+    same outer widget (``relanguage``): the app's state lives in attributes and survives, the fields keep
+    what was typed, and ``redraw`` shows the last result again in the new language."""
 
     title: str = ""
 
     def __init__(self) -> None:
+        if not getattr(self, "_language_followed", False):  # once per app (a club file re-runs __init__)
+            self._language_followed = True
+            language.use_page_language(only_if_asked=True)
+            language.on_language_change(self._relanguage)
+            language.follow_page_language()
         self.messages = Messages()
         self.message = self.messages.widget
-        body = self.build()
-        children: list[widgets.Widget] = [widgets.HTML(STYLE)]
-        if self.title:
-            children.append(widgets.HTML(f"<h3 style='margin:4px 0'>{html.escape(tr(self.title))}</h3>"))
-        children += [self.message, body]
-        self.widget = widgets.VBox(children)
+        self.widget = widgets.VBox(self._frame(self.build()))
         self.widget.add_class("railkit-app")
+
+    def _frame(self, body: widgets.Widget) -> list[widgets.Widget]:
+        """The app's children: style, header (title and language picker), message bar, ``body``."""
+        heading = widgets.HTML(f"<h3 style='margin:4px 0'>{html.escape(tr(self.title))}</h3>" if self.title else "")
+        header = widgets.HBox([heading, language.language_picker()],
+                              layout=widgets.Layout(justify_content="space-between", align_items="center"))
+        header.add_class("railkit-header")
+        return [widgets.HTML(STYLE), header, self.message, body]
+
+    def _relanguage(self, _language: str) -> None:
+        try:
+            self.relanguage()
+        except Exception:  # noqa: BLE001 - a switch must never break the page
+            log.exception("railkit app could not switch language")
+
+    def relanguage(self) -> None:
+        """Build the widgets again in the current language, in place, keeping typed values and state."""
+        old_body = self.widget.children[-1] if self.widget.children else None
+        typed = field_values(old_body) if old_body is not None else []
+        self.messages.clear()
+        body = self.build()
+        self.widget.children = self._frame(body)
+        restore_field_values(body, typed)
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Show the app's state (the last result) again after a rebuild: ``refresh()`` when the app has one."""
+        refresh = getattr(self, "refresh", None)
+        if callable(refresh):
+            refresh()
 
     # -- to implement -----------------------------------------------------------------
     def build(self) -> widgets.Widget:
@@ -283,3 +319,44 @@ class App:
     # -- display -------------------------------------------------------------------------
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
+
+
+# -- keeping typed values across a language switch ---------------------------------------------------
+_FIELDS = (widgets.Text, widgets.Textarea, widgets.IntText, widgets.BoundedIntText, widgets.FloatText,
+           widgets.Checkbox, widgets.ToggleButtons, widgets.RadioButtons, widgets.Dropdown, widgets.IntSlider)
+
+
+def _walk(widget: Any) -> list[Any]:
+    found = [widget]
+    for child in getattr(widget, "children", ()) or ():
+        found += _walk(child)
+    return found
+
+
+def field_values(root: Any) -> list[tuple[type, Any, Any]]:
+    """(type, value, selected tab) of every field and tab set under ``root``, in tree order."""
+    out: list[tuple[type, Any, Any]] = []
+    for w in _walk(root):
+        if isinstance(w, _FIELDS):
+            out.append((type(w), w.value, None))
+        elif isinstance(w, (widgets.Tab, widgets.Accordion)):
+            out.append((type(w), None, w.selected_index))
+    return out
+
+
+def restore_field_values(root: Any, saved: list[tuple[type, Any, Any]]) -> None:
+    """Put ``field_values`` back into a tree built the same way (a field that changed kind is skipped;
+    a value a field no longer offers is left as built)."""
+    now = [w for w in _walk(root) if isinstance(w, (*_FIELDS, widgets.Tab, widgets.Accordion))]
+    if [type(w) for w in now] != [kind for kind, _, _ in saved]:
+        return
+    for w, (_kind, value, selected) in zip(now, saved, strict=True):
+        try:
+            if isinstance(w, (widgets.Tab, widgets.Accordion)):
+                if w.selected_index != selected:
+                    w.selected_index = selected
+            elif w.value != value:
+                w.value = value
+        except Exception:  # noqa: BLE001 - a field that refuses the old value keeps the new one
+            continue
+

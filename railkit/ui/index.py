@@ -14,9 +14,20 @@ import html
 import ipywidgets as widgets
 
 from railkit.errors import InputError
+from railkit.ui import i18n
 from railkit.ui.app import App, guarded
 from railkit.ui.i18n import tr
-from railkit.ui.learner import DEFAULT_LEARNER, LearnerName, check_name, follow_page_address, name_from_address, name_query
+from railkit.ui.language import LANG_PARAMETER
+from railkit.ui.learner import (
+    DEFAULT_LEARNER,
+    LearnerName,
+    check_name,
+    default_learner,
+    follow_page_address,
+    is_default_learner,
+    name_from_address,
+    name_query,
+)
 from railkit.ui.widgets import button, html_box, row
 
 # (notebook, title): the lessons in teaching order, as the index lists them
@@ -33,10 +44,14 @@ LINK_STYLE = "color:#1a4fa0;text-decoration:underline"  # widget HTML has no lin
 
 def lesson_links_html(name: str) -> str:
     """The lessons as links that carry ``name`` (URL-encoded; none for the default learner)."""
-    query = html.escape(name_query(name), quote=True)
+    query = name_query(name)
+    language = i18n.get_language()
+    if language != i18n.DEFAULT_LANGUAGE:  # the lessons open in the language the index speaks (issue 12)
+        query += f"{'&' if query else '?'}{LANG_PARAMETER}={language}"
+    query = html.escape(query, quote=True)
     links = " · ".join(f"<a class='railkit-lesson-link' href='{nb}{query}' style='{LINK_STYLE}'>{html.escape(tr(title))}</a>"
                        for nb, title in LESSONS)
-    who = (tr("Links for {name}:", name=name) if name != DEFAULT_LEARNER else tr("Lessons:"))
+    who = (tr("Links for {name}:", name=name) if not is_default_learner(name) else tr("Lessons:"))
     return f"<span class='railkit-lesson-links'><b>{html.escape(who)}</b> {links}</span>"
 
 
@@ -46,14 +61,14 @@ class IndexApp(App):
     def __init__(self) -> None:
         super().__init__()
         found = name_from_address()
-        self.name.value = "" if found.name == DEFAULT_LEARNER else found.name
+        self.name.value = found.name if found.given else ""
         if found.problem:
             self.show_error(found.problem)
         self.on_name()
         follow_page_address(self.on_address)
 
     def build(self) -> widgets.Widget:
-        self.name = widgets.Text(value="", placeholder=DEFAULT_LEARNER, description=tr("Your name"),
+        self.name = widgets.Text(value="", placeholder=default_learner(), description=tr("Your name"),
                                  continuous_update=False, style={"description_width": "90px"},
                                  layout=widgets.Layout(width="300px"))
         self.name.add_class("railkit-learner-name")
@@ -92,9 +107,13 @@ class IndexApp(App):
     def on_use(self) -> None:
         """The button: the typed name (the field also takes it on Enter or when left)."""
         if not str(self.name.value).strip():
-            self.show_info(tr("Type your name first; without one the lessons call you “{you}”.", you=DEFAULT_LEARNER))
+            self.show_info(tr("Type your name first; without one the lessons call you “{you}”.", you=default_learner()))
             return
         self.on_name()
+
+    def redraw(self) -> None:
+        """After a language switch: the links again, carrying the new language."""
+        self.links.value = lesson_links_html(self.learner)
 
     def on_address(self, found: LearnerName) -> None:
         """The page address arrived after a pre-rendered start (Voila): its name fills an empty field."""

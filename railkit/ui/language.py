@@ -13,6 +13,7 @@ they were built with. An app that offers a switch listens with ``on_language_cha
 from __future__ import annotations
 
 import os
+import threading
 import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -30,25 +31,63 @@ LANGUAGE_NAMES = {"en": "English", "fi": "suomi", "hu": "magyar", "es": "españo
 _listeners: list[Callable[[], Callable[[str], Any] | None]] = []
 
 
-def requested_language(query: str | None = None, environ: Mapping[str, str] | None = None) -> str:
-    """The language a page asks for: ``?lang=`` in ``query`` (default: Voila's ``QUERY_STRING``),
-    else ``RAILKIT_LANG``, else 'en'. Values railkit has no catalog for are skipped."""
+MAX_QUERY_LENGTH = 4096  # a longer page address is not read for the language
+MAX_QUERY_FIELDS = 20
+
+
+def asked_language(query: str | None = None, environ: Mapping[str, str] | None = None) -> str | None:
+    """The language the page or the server asks for (``?lang=`` in ``query``, default Voila's
+    ``QUERY_STRING``, else ``RAILKIT_LANG``), or None when neither names a language railkit has.
+    Hostile values (huge, many fields, odd characters) are ignored, never an error."""
     environ = os.environ if environ is None else environ
     if query is None:
         query = environ.get("QUERY_STRING", "")
-    asked = (parse_qs(str(query).lstrip("?")).get(LANG_PARAMETER) or [""])[-1]
-    for candidate in (asked, environ.get(ENV_VARIABLE, "")):
+    query = str(query)
+    asked = ""
+    if len(query) <= MAX_QUERY_LENGTH:
+        try:
+            fields = parse_qs(query.lstrip("?"), max_num_fields=MAX_QUERY_FIELDS)
+        except ValueError:
+            fields = {}
+        asked = (fields.get(LANG_PARAMETER) or [""])[-1]
+    for candidate in (asked, str(environ.get(ENV_VARIABLE, ""))):
         found = i18n.known_language(candidate.strip()) if candidate and len(candidate) <= 20 else None
         if found:
             return found
-    return i18n.DEFAULT_LANGUAGE
+    return None
 
 
-def use_page_language(query: str | None = None, environ: Mapping[str, str] | None = None) -> str:
-    """Switch to ``requested_language`` (an app calls this before it builds); returns the language."""
-    language = requested_language(query, environ)
+def requested_language(query: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The language a page asks for: ``?lang=`` in ``query`` (default: Voila's ``QUERY_STRING``),
+    else ``RAILKIT_LANG``, else 'en'. Values railkit has no catalog for are skipped."""
+    return asked_language(query, environ) or i18n.DEFAULT_LANGUAGE
+
+
+def use_page_language(query: str | None = None, environ: Mapping[str, str] | None = None,
+                      only_if_asked: bool = False) -> str:
+    """Switch to ``requested_language`` (an app calls this before it builds); returns the language.
+    ``only_if_asked``: when the page and the server ask for nothing, keep the language in use (a
+    notebook that chose one, a test)."""
+    asked = asked_language(query, environ)
+    if asked is None and only_if_asked:
+        return i18n.get_language()
+    language = asked or i18n.DEFAULT_LANGUAGE
     switch_language(language)
     return language
+
+
+def follow_page_language() -> threading.Thread | None:
+    """Under Voila's pre-rendered kernels the page address arrives after the app was built: wait for it in
+    the background (as the learner's name does, ``railkit.ui.learner.follow_page_address``) and switch to
+    its ``?lang=`` then; elsewhere nothing to do."""
+    from railkit.ui.learner import follow_page_address  # the learner module speaks through i18n too
+
+    def arrived(_found: object) -> None:
+        asked = asked_language(environ={"QUERY_STRING": os.environ.get("QUERY_STRING", "")})
+        if asked:
+            switch_language(asked)
+
+    return follow_page_address(arrived)
 
 
 def on_language_change(callback: Callable[[str], Any]) -> None:

@@ -22,22 +22,34 @@ import re
 import threading
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 from urllib.parse import parse_qs, quote
 
 from railkit.errors import InputError, RuleError
 from railkit.game import MAX_NAME_LENGTH, normalize_players
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import DEFAULT_LANGUAGE, get_language, tr
 
-__all__ = ["DEFAULT_LEARNER", "NAME_PARAMETER", "LearnerName", "addressed", "check_name", "follow_page_address", "greet_learner",
+__all__ = ["DEFAULT_LEARNER", "default_learner", "is_default_learner",
+           "NAME_PARAMETER", "LearnerName", "addressed", "check_name", "follow_page_address", "greet_learner",
            "learner_name", "name_from_address", "name_query", "second_person", "seat_options", "seat_players",
            "typed_names"]
 
-DEFAULT_LEARNER = "You"
+DEFAULT_LEARNER = "You"  # the English default; the learner sees it translated (``default_learner``)
 NAME_PARAMETER = "name"  # up_play.ipynb?name=Kim
 MAX_QUERY_FIELDS = 20  # a page address with more fields than this is not read further
 log = logging.getLogger(__name__)
+
+
+def default_learner() -> str:
+    """The learner's name when nobody gave one: “You” in the language in use when the lesson starts
+    (Finnish “Sinä”); a game started then keeps it as the player's name."""
+    return tr(DEFAULT_LEARNER)
+
+
+def is_default_learner(name: str) -> bool:
+    """Is ``name`` the default learner (in English or the language in use)?"""
+    return name in (DEFAULT_LEARNER, default_learner())
 
 
 # -- the name ------------------------------------------------------------------------------------
@@ -70,7 +82,7 @@ class LearnerName:
     """The learner's name as the page address gives it: ``name`` (“You” when there is none or it was
     refused) and, when it was refused, ``problem`` (the message to show)."""
 
-    name: str = DEFAULT_LEARNER
+    name: str = field(default_factory=default_learner)
     problem: str = ""
     given: bool = False  # the address named the learner (and the name was good)
 
@@ -92,7 +104,7 @@ def name_from_address(query: str | None = None) -> LearnerName:
     except InputError as exc:
         return LearnerName(problem=tr("The name in the page address was not used: {why} You are “{you}” for now; "
                                       "type your name in the “Your name” field.", why=str(exc),
-                                      you=DEFAULT_LEARNER))
+                                      you=default_learner()))
 
 
 def learner_name(query: str | None = None, default: str = DEFAULT_LEARNER) -> str:
@@ -104,34 +116,63 @@ def learner_name(query: str | None = None, default: str = DEFAULT_LEARNER) -> st
 def name_query(name: str) -> str:
     """``?name=…`` for a link (URL-encoded); empty for the default learner."""
     name = " ".join(str(name).split())
-    if not name or name == DEFAULT_LEARNER:
+    if not name or is_default_learner(name):
         return ""
     return f"?{NAME_PARAMETER}={quote(name, safe='')}"
 
 
+_address_lock = threading.Lock()
+_address_followers: list[Callable[[LearnerName], object]] = []
+_address_state: dict[str, threading.Thread | None] = {"waiting": None}  # the thread that waits
+
+
 def follow_page_address(on_name: Callable[[LearnerName], object]) -> threading.Thread | None:
     """In a pre-rendered Voila kernel (``VOILA_PREHEAT``), wait in the background for the page address and
-    then call ``on_name``; elsewhere the address (if any) was read at the start and this does nothing."""
+    then call ``on_name``; elsewhere the address (if any) was read at the start and this does nothing.
+
+    Voila answers one waiter per kernel, so the kernel waits once and tells every follower in the order
+    they came (the page's language, railkit.ui.language, follows first, then the learner's name)."""
     if os.environ.get("VOILA_PREHEAT") != "True":
         return None
-
     def wait() -> None:
         try:
             from voila.utils import wait_for_request
 
             wait_for_request()
-            on_name(name_from_address())
         except Exception:  # noqa: BLE001 - the page works on with the name it has
             log.exception("the page address could not be read")
+            with _address_lock:
+                _address_state["waiting"] = None
+                _address_followers.clear()
+            return
+        with _address_lock:  # a later follower waits again (Voila answers it at once from its cache)
+            _address_state["waiting"] = None
+            followers = list(_address_followers)
+            _address_followers.clear()
+        _tell(followers)
 
-    thread = threading.Thread(target=wait, name="railkit-page-address", daemon=True)
+    with _address_lock:
+        _address_followers.append(on_name)
+        waiting = _address_state["waiting"]
+        if waiting is not None:
+            return waiting
+        thread = _address_state["waiting"] = threading.Thread(target=wait, name="railkit-page-address", daemon=True)
     thread.start()
     return thread
 
 
+def _tell(followers: Sequence[Callable[[LearnerName], object]]) -> None:
+    found = name_from_address()
+    for on_name in followers:
+        try:
+            on_name(found)
+        except Exception:  # noqa: BLE001 - one follower failing leaves the others their turn
+            log.exception("a page-address follower failed")
+
+
 def addressed(words: str, name: str) -> str:
     """A lesson's words to the learner, with their name when they gave one: “Kim, pick a company …”."""
-    if not name or name == DEFAULT_LEARNER or not words:
+    if not name or is_default_learner(name) or not words:
         return words
     return tr("{name}, {words}", name=name, words=words[0].lower() + words[1:])
 
@@ -232,8 +273,8 @@ def second_person(line: str, name: str | None) -> str:
     Only the name as the subject of one of the engine's verbs (or before a payout amount, or as an owner)
     changes; the rest keeps the engine's words. When the learner is called “You”, a “You” left elsewhere
     in a sentence reads “you”."""
-    if not name or name not in line:
-        return line
+    if not name or name not in line or get_language() != DEFAULT_LANGUAGE:
+        return line  # the rewriting knows English verbs only; other languages' messages address the learner
     who = re.escape(name)
     subject = re.compile(rf"(?<![\w&]){who}(?P<count> \(\d+\))? "
                          rf"(?:(?P<verb>{_VERB_WORDS})\b(?P<rest>(?:(?!{who}\W)[^;.\n])*)|(?=[+−-]\d))")

@@ -32,7 +32,8 @@ SLICE = ("railkit/ui/unionpacific/dividends/", "railkit/ui/app.py", "railkit/mes
 # Text that stays as printed in every language: people, companies, rule IDs, numbers.
 NAMES = {"You",  # the default learner is a player name; a translated default comes with the language picker
          "Ann", "Ben", "Cleo", "Dev", "Eva", "Finn", "Union Pacific", "El Paso & Rio Grande, 3/2/1 (UP-D7)",
-         "Sioux Falls Royal Blue, 4/2/1 (UP-D7)", "{label}: {note} {book}"}
+         "Sioux Falls Royal Blue, 4/2/1 (UP-D7)", "{label}: {note} {book}",
+         "English", "suomi", "magyar", "español"}  # the language picker names each language in itself
 
 
 @pytest.fixture(autouse=True)

@@ -20,7 +20,7 @@ from railkit.session import position_bots
 from railkit.ui.app import parse_whole
 from railkit.ui.docs import reconstruction_note
 from railkit.ui.i18n import DEFAULT_LANGUAGE, get_language, render, tr
-from railkit.ui.learner import DEFAULT_LEARNER, seat_players, second_person
+from railkit.ui.learner import DEFAULT_LEARNER, is_default_learner, seat_players, second_person
 
 DEFAULT_NAME = DEFAULT_LEARNER  # the learner, as in every lesson (issue 9, item 7); the name field changes it
 BOT_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eva")
@@ -228,7 +228,7 @@ def swatch(colour: str) -> str:
 def player_html(view: Mapping[str, Any], player: str) -> str:
     """Colour swatch + name, and “(you)” for the learner."""
     you = (f" <span class='kk-muted'>{tr('(you)')}</span>"
-           if player == view.get("you") and player != DEFAULT_LEARNER else "")  # “You (you)” would say it twice
+           if player == view.get("you") and not is_default_learner(player) else "")  # “You (you)” would say it twice
     return f"{swatch(view['colours'][player])}{html.escape(player)}{you}"
 
 

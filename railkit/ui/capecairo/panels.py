@@ -22,7 +22,6 @@ from railkit.session import Session
 from railkit.ui.app import App, InputError, Messages, Panel
 from railkit.ui.capecairo.common import (
     BOT_NAMES,
-    DEFAULT_NAME,
     MAX_BOT_MOVES,
     AuctionNotes,
     card_title,
@@ -36,7 +35,15 @@ from railkit.ui.capecairo.common import (
     seat_names,
 )
 from railkit.ui.i18n import tr
-from railkit.ui.learner import LearnerName, check_name, follow_page_address, name_from_address, seat_options, typed_names
+from railkit.ui.learner import (
+    LearnerName,
+    check_name,
+    default_learner,
+    follow_page_address,
+    name_from_address,
+    seat_options,
+    typed_names,
+)
 from railkit.ui.widgets import button, html_box, row
 
 KkSession = Session[CapeToCairoGame]
@@ -114,9 +121,9 @@ class StartPanel(Panel):
     (``seat_row``); the lesson lays them out. ``read()`` checks them."""
 
     def __init__(self, messages: Messages, players: int, new_tip: str, on_new: Callable[[], object],
-                 name_width: str, players_width: str, new_width: str | None, name: str = DEFAULT_NAME) -> None:
+                 name_width: str, players_width: str, new_width: str | None, name: str | None = None) -> None:
         super().__init__(messages)
-        self.name_field = widgets.Text(value=name, description=tr("Your name"),
+        self.name_field = widgets.Text(value=name or default_learner(), description=tr("Your name"),
                                        style={"description_width": "90px"}, layout=widgets.Layout(width=name_width))
         self.name_field.add_class("railkit-kk-name")
         self.players = widgets.Dropdown(

@@ -24,7 +24,7 @@ import ipywidgets as widgets
 from railkit.ui.app import App, InputError, guarded, legend_html, parse_whole
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
-from railkit.ui.learner import DEFAULT_LEARNER, greet_learner
+from railkit.ui.learner import default_learner, greet_learner
 from railkit.ui.unionpacific.club_board import lesson_board
 from railkit.ui.unionpacific.common import steps_html
 from railkit.ui.unionpacific.dividends.examples import (
@@ -63,7 +63,7 @@ class DividendsApp(App):
         self.quiz_answers: dict[str, int] | None = None  # the right amounts of the dealt situation
         self.quiz_score = [0, 0]  # right, checked
         self.quiz_checked = False
-        self.learner = DEFAULT_LEARNER  # a shareholder in every quiz situation (issue 9, item 7)
+        self.learner = default_learner()  # a shareholder in every quiz situation (issue 9, item 7)
         super().__init__()
         self.learner = greet_learner(self, "", use=self.use_learner_name)
 

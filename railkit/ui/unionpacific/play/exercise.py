@@ -65,7 +65,8 @@ def make_question(board: Any, record: PayoutRecord, total: int, humans: Sequence
     explanation = record.explanations[index]
     shares = ", ".join(f"{html.escape(h)} {n}" for h, n in record.holdings[key].items() if n > 0)
     name = html.escape(company_name(board, key))
-    who = html.escape(tr("you") if you is not None and holder == you else holder)
+    asked = (tr("How much did {company} pay you?", company=name) if you is not None and holder == you
+             else tr("How much did {company} pay {who}?", company=name, who=html.escape(holder)))
     if key == UP:
         column = ", ".join(str(a) for a in UP_TABLE[record.number])
         facts = tr("Union Pacific pays by position from the table for payout {n}: {column} for the 1st to "
@@ -77,7 +78,7 @@ def make_question(board: Any, record: PayoutRecord, total: int, humans: Sequence
     how = tr("Type the amount in millions; the breakdown of this payout and everybody’s money stay hidden until "
              "you answer.")
     text = (f"<p><b>{tr('Payout {n} of {total} has just been paid.', n=record.number, total=total)}</b> {facts}</p>"
-            f"<p><b>{tr('How much did {company} pay {who}?', company=name, who=who)}</b> {how}</p>")
+            f"<p><b>{asked}</b> {how}</p>")
     return PayoutQuestion(record.number, key, holder, int(explanation.amounts.get(holder, 0)), text, index)
 
 

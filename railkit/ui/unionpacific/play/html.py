@@ -346,8 +346,8 @@ def review_html(reviews: Sequence[MoveReview], player: str, you: str | None) -> 
     def said(words: str) -> str:
         return esc(engine_text(words, player if player == you else None))
 
-    who = tr("your") if player == you else tr("{player}'s", player=esc(player))
-    title = tr("A look back at {who} moves", who=who)
+    title = (tr("A look back at your moves") if player == you
+             else tr("A look back at {player}'s moves", player=esc(player)))
     if not reviews:
         return (f"<div class='railkit-review'><h4>{title}</h4><p>"
                 f"{tr('The heuristic player would have made the same choices, or nearly: well played.')}</p></div>")

@@ -16,7 +16,7 @@ import ipywidgets as widgets
 
 from railkit.ui.app import Messages, Panel, parse_whole
 from railkit.ui.i18n import tr
-from railkit.ui.learner import DEFAULT_LEARNER, check_name, seat_players, typed_names
+from railkit.ui.learner import DEFAULT_LEARNER, check_name, default_learner, seat_players, typed_names
 from railkit.ui.learner import seat_options as learner_seats
 from railkit.ui.unionpacific.common import DECKS, option_name
 from railkit.ui.widgets import button, html_box, row
@@ -72,7 +72,7 @@ class NewGamePanel(Panel):
         self.players = widgets.Dropdown(options=list(range(MIN_PLAYERS, MAX_PLAYERS + 1)), value=4,
                                         description=tr("Players"), style=WIDE, layout=widgets.Layout(width="220px"))
         self.players.add_class("railkit-players")
-        self.name = widgets.Text(value=DEFAULT_NAME, description=tr("Your name"), style=WIDE,
+        self.name = widgets.Text(value=default_learner(), description=tr("Your name"), style=WIDE,
                                  layout=widgets.Layout(width="300px"))
         self.name.add_class("railkit-name")
         self.seat = widgets.Dropdown(options=seat_options(4), value=0, description=tr("Your seat"), style=WIDE,

@@ -15,7 +15,7 @@ from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.docs import reconstruction_note
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
-from railkit.ui.learner import DEFAULT_LEARNER, check_name
+from railkit.ui.learner import DEFAULT_LEARNER, check_name, default_learner
 from railkit.ui.unionpacific.board_map import board_figure
 from railkit.ui.unionpacific.common import DECKS, card_label, company_html, company_name, counts_html, option_name
 from railkit.ui.unionpacific.setup.deck import deck_figure, layout, piles_table_html, reserve_size
@@ -64,7 +64,7 @@ class StepsPanel(Panel):
         self.rng = rng
         self.game: UnionPacificGame | None = None
         self.bots: dict[str, HeuristicBot] = {}
-        self.you = YOU  # the learner's seat, named in the “Your name” field (issue 9, item 7)
+        self.you = default_learner()  # the learner's seat, named in the “Your name” field (issue 9, item 7)
         self.step = 0  # 0 = not dealt; 1..8 = the STEPS shown
         self.reached = 0  # the furthest step shown since the deal (the pills can go back to any of them)
         self.first_choice: str | None = None
@@ -78,7 +78,7 @@ class StepsPanel(Panel):
                                      description=tr("Share deck"), style=wide, layout=widgets.Layout(width="420px"))
         self.safe_round = widgets.Checkbox(value=False, description=tr("Safe round (UP-V2)"), indent=False,
                                            layout=widgets.Layout(width="200px"))
-        self.name = widgets.Text(value=YOU, description=tr("Your name"), style=wide,
+        self.name = widgets.Text(value=self.you, description=tr("Your name"), style=wide,
                                  layout=widgets.Layout(width="300px"))
         self.name.add_class("railkit-name")
         self.players.add_class("railkit-players")

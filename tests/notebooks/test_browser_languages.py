@@ -1,0 +1,33 @@
+"""Real browser, offline (issue 12, items 3 and 5): one lesson per language opened with ``?lang=`` in the page
+address. The lessons are pre-rendered in English by Voila's waiting kernels; the address arrives later and
+the app rebuilds itself in the asked language in place (railkit.ui.language.follow_page_language)."""
+
+import pytest
+from conftest import ARTIFACTS, open_app, page_errors, wait_text
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+
+# (lesson, language, its title there, a control's label there)
+CASES = [
+    ("up_dividends.ipynb", "fi", "Union Pacificin osingot", "Laskin"),
+    ("up_play.ipynb", "hu", "Union Pacific: játssz egy játszmát", "Új játék és beállítások"),
+    ("kk_auction.ipynb", "es", "Vom Kap bis Kairo: la subasta", "Entregar puja secreta"),
+]
+
+
+@pytest.mark.parametrize("nb, lang, title, label", CASES)
+def test_a_lesson_opens_in_the_language_of_its_address(voila_server, offline_page, nb, lang, title, label):
+    page = offline_page.page
+    page.set_viewport_size({"width": 1280, "height": 900})
+    open_app(page, voila_server.url(nb) + f"?lang={lang}")
+    wait_text(page, ".railkit-header", title)
+    wait_text(page, ".railkit-app", label)
+    assert page.input_value(".railkit-language select") == {"fi": "suomi", "hu": "magyar", "es": "español"}[lang]
+    assert not page_errors(page), page_errors(page)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"language_{lang}_{nb.removesuffix('.ipynb')}.png"), full_page=False)
+    # The picker switches back to English in place.
+    page.select_option(".railkit-language select", label="English")
+    wait_text(page, ".railkit-header", {"fi": "Union Pacific dividends", "hu": "Union Pacific: play a game",
+                                        "es": "Vom Kap bis Kairo: the auction"}[lang])
+    assert not page_errors(page), page_errors(page)
