@@ -47,6 +47,7 @@ def inputs_digest() -> str:
     """A digest of everything the site is built from (a changed lesson, module or pin rebuilds it)."""
     h = hashlib.sha256()
     paths = [*HERE.rglob("*"), *(ROOT / "railkit").rglob("*"), *(ROOT / "notebooks").glob("*.ipynb"),
+             *(ROOT / "notebooks").glob("*/*.ipynb"),
              ROOT / "docs" / "rulings.md", ROOT / "pyproject.toml", ROOT / "README.md"]
     for path in sorted(p for p in paths if p.is_file() and "__pycache__" not in p.parts):
         h.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
@@ -116,6 +117,9 @@ def lite_folder(lite: Path, cache: Path, epoch: int) -> list[str]:
     files.mkdir()
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
         shutil.copy2(nb, files / nb.name)
+    for nb in sorted((ROOT / "notebooks").glob("*/*.ipynb")):  # the lessons in fi, hu, es (issue 12)
+        (files / nb.parent.name).mkdir(exist_ok=True)
+        shutil.copy2(nb, files / nb.parent.name / nb.name)
     shutil.copy2(HERE / "jupyter-lite.json", lite / "jupyter-lite.json")
     templates = lite / "jupyter" / "voila" / "templates"
     repo_template = ROOT / "railkit" / "ui" / "voila_template" / "railkit"
