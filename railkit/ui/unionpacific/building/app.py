@@ -237,7 +237,7 @@ class BuildingApp(App):
         company, card = self.company.value, self.card.value
         self.highlighted = list(self.legal)
         if company is not None and card is not None:
-            title = tr("Where may a {company} train go with a {card} card? {n} legal sections",
+            title = tr("Where may the {company} build with a {card} card? {n} legal sections",
                        company=self.board.company(company).name, card=card_label(self.board, card).lower(),
                        n=len(self.legal))
         else:
