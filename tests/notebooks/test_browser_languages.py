@@ -1,6 +1,6 @@
 """Real browser, offline (issue 12, items 3 and 5): one lesson per language opened with ``?lang=`` in the page
-address. The lessons are pre-rendered in English by Voila's waiting kernels; the address arrives later and
-the app rebuilds itself in the asked language in place (railkit.ui.language.follow_page_language)."""
+address. The template's head script opens the translated notebook (notebooks/<lang>/, markdown translated
+too); the language picker then switches the app back to English in place."""
 
 import pytest
 from conftest import ARTIFACTS, open_app, page_errors, wait_text
@@ -22,6 +22,10 @@ def test_a_lesson_opens_in_the_language_of_its_address(voila_server, offline_pag
     open_app(page, voila_server.url(nb) + f"?lang={lang}")
     wait_text(page, ".railkit-header", title)
     wait_text(page, ".railkit-app", label)
+    assert f"/voila/render/{lang}/{nb}" in page.url  # the teacher's link led to the translated lesson
+    heading = page.inner_text("h1").replace("¶", "").strip()  # the lesson's own text, from notebooks/<lang>/
+    assert heading == {"fi": "Union Pacific: osingot", "hu": "Union Pacific: játssz egy játszmát",
+                       "es": "Vom Kap bis Kairo: la subasta"}[lang], heading
     assert page.input_value(".railkit-language select") == {"fi": "suomi", "hu": "magyar", "es": "español"}[lang]
     assert not page_errors(page), page_errors(page)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
