@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Generic, TypedDict, TypeVar
 
 from railkit.actions import ActionRegistry
 from railkit.errors import GameOverError, RuleError, SaveFileError
-from railkit.messages import N_, Message, nmessage
+from railkit.messages import N_, Grouped, Message, nmessage
 
 __all__ = [
     "BaseView",
@@ -303,7 +303,7 @@ class Game(ABC, Generic[A]):
             raise GameOverError(self._game_over_rule(), Message("the game is over; no more moves can be made"))
         if len(self.log) >= MAX_ACTIONS:
             raise RuleError(self._game_over_rule(), Message("a game holds at most {most} moves",
-                                                            {"most": f"{MAX_ACTIONS:,}"}))
+                                                            {"most": Grouped(MAX_ACTIONS)}))
         self.check(action)
         events = self._perform(action)
         self.log.append(action)
@@ -370,7 +370,7 @@ class Game(ABC, Generic[A]):
                                         "only use the shipped board and deck", {"option": named[0]}))
         if len(actions) > MAX_ACTIONS:
             raise SaveFileError(Message("the file holds {moves} moves; a game has at most {most}",
-                                        {"moves": f"{len(actions):,}", "most": f"{MAX_ACTIONS:,}"}))
+                                        {"moves": Grouped(len(actions)), "most": Grouped(MAX_ACTIONS)}))
         try:
             game = cls(data["players"], seed=data["seed"], **{str(k): v for k, v in options.items()})
         except (RuleError, TypeError, ValueError) as exc:
@@ -446,4 +446,4 @@ def _reason(exc: BaseException) -> str:
 
 def _too_big(msgid: str, size: int) -> Message:
     """A save over the size limit; the sizes are written with thousands separators, as before."""
-    return Message(msgid, {"size": f"{size:,}", "most": f"{MAX_SAVE_BYTES:,}"})
+    return Message(msgid, {"size": Grouped(size), "most": Grouped(MAX_SAVE_BYTES)})

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Protocol
 
-__all__ = ["Fixed", "Message", "N_", "Translations", "names_message", "nmessage"]
+__all__ = ["Fixed", "Grouped", "Message", "N_", "Translations", "names_message", "nmessage"]
 
 
 class Translations(Protocol):
@@ -64,6 +64,17 @@ class Fixed:
 
     def __str__(self) -> str:
         return f"{self.value:.{self.places}f}"
+
+
+@dataclass(frozen=True)
+class Grouped:
+    """A large whole number in English with thousands commas ("1,000,000"); the UI formats it for the
+    language (Finnish "1 000 000", Spanish "1.000.000")."""
+
+    value: int
+
+    def __str__(self) -> str:
+        return f"{self.value:,}"
 
 
 NumberFormat = Callable[..., str]
@@ -136,6 +147,8 @@ def _value(value: object, translations: Translations, number: NumberFormat | Non
     if number is not None:
         if isinstance(value, Fixed):
             return number(value.value, places=value.places)
+        if isinstance(value, Grouped):
+            return number(value.value)
         if isinstance(value, int | float) and not isinstance(value, bool):
             return number(value)
     return str(value) if isinstance(value, Fixed) else value

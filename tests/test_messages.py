@@ -95,3 +95,26 @@ def test_up_d11_union_pacific_tie_message_names_positions_and_the_pool():
     assert tie.params["players"] == "Ben, Cleo and Dev"
     assert e.steps[-2].msgid == "Position {start} is unused and not paid (UP-D10)."
     assert e.amounts == {"Ann": 10, "Ben": 6, "Cleo": 6, "Dev": 6}
+
+
+def test_large_numbers_keep_english_commas_and_take_the_languages_grouping():
+    """Issue 12, item 4: "1,000,001 bytes" in English; the UI's number format elsewhere (fi: no-break space)."""
+    import pytest
+
+    from railkit.capecairo import CapeToCairoGame
+    from railkit.errors import SaveFileError
+    from railkit.messages import Grouped
+    from railkit.ui import i18n
+
+    with pytest.raises(SaveFileError) as caught:
+        CapeToCairoGame.load(b"x" * 1_000_001)
+    words = caught.value.args[0]
+    assert str(words) == "the file is 1,000,001 bytes; a saved game is at most 1,000,000"
+    assert words.params["size"] == Grouped(1_000_001)
+    previous = i18n.get_language()
+    try:
+        i18n.set_language("fi")
+        finnish = i18n.render(words)
+    finally:
+        i18n.set_language(previous)
+    assert "1\u00a0000\u00a0001" in finnish and "1,000,001" not in finnish

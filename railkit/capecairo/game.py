@@ -23,7 +23,7 @@ from railkit.capecairo.rules_check import TRACK_PRICE, BuildNumbers
 from railkit.capecairo.state import AuctionRecord, KKState, KKTable
 from railkit.errors import RuleError
 from railkit.game import Game, Outcome
-from railkit.messages import Message
+from railkit.messages import Grouped, Message
 
 WIN_CROSSINGS = 8  # KK-E1
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -244,7 +244,7 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
             raise TypeError("stack must be a list of card ids (texts)")
         if len(stack) > DECK_SIZE:
             raise RuleError("KK-S1", Message("stack lists {cards} cards; the deck holds only {size} (KK-C2)",
-                                             {"cards": f"{len(stack):,}", "size": DECK_SIZE}))
+                                             {"cards": Grouped(len(stack)), "size": DECK_SIZE}))
         if len(set(stack)) != len(stack):
             raise RuleError("KK-S1", Message("stack names a card twice; each card is in the deck once"))
         options = {**options, "stack": tuple(stack)}

@@ -40,7 +40,7 @@ from railkit.errors import DataError, SaveFileError
 from railkit.game import parse_save
 from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.docs import reconstruction_note
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import format_number, tr
 from railkit.ui.widgets import button, html_box, row, set_shown
 
 __all__ = ["MAX_UPLOAD_BYTES", "ClubFile", "ClubFilePanel", "FileKind", "LessonData", "from_environment",
@@ -186,7 +186,7 @@ def from_upload(kind: FileKind, files: Any) -> ClubFile:
     size = max(int(upload.get("size") or 0), len(content))  # before anything is decoded
     if size > MAX_UPLOAD_BYTES:
         raise InputError(tr("“{name}” is {size} bytes; a {noun} file is at most {limit} bytes. Nothing was changed.",
-                            name=name, size=f"{size:,}", noun=tr(kind.noun), limit=f"{MAX_UPLOAD_BYTES:,}"))
+                            name=name, size=format_number(size), noun=tr(kind.noun), limit=format_number(MAX_UPLOAD_BYTES)))
     data = bytes(content)
     digest = hashlib.sha256(data).hexdigest()
     # railkit's own name in a private folder: the uploaded name never becomes a path
@@ -290,7 +290,7 @@ class ClubFilePanel(Panel):
         text = intro or tr("If your club owns the game, type the printed {noun} into a file (the format is in "
                            "railkit's data folder) and choose it here: the lesson starts again on it. A file is "
                            "at most {limit} bytes; a broken one is refused and nothing changes.",
-                           noun=noun, limit=f"{MAX_UPLOAD_BYTES:,}")
+                           noun=noun, limit=format_number(MAX_UPLOAD_BYTES))
         body = widgets.VBox([widgets.HTML(f"<span style='font-size:14px'>{html.escape(text)}</span>"),
                              row([self.upload, self.builtin_button]), self.status])
         self.widget = widgets.Accordion(children=[body], titles=(tr("Use your club's {noun}", noun=noun),))
