@@ -58,17 +58,10 @@ def same_in(lang: str) -> set[str]:
         return {m.id for m in read_po(f) if isinstance(m.id, str) and m.id and m.string == m.id}
 
 
-def engine_lines(app: object) -> set[str]:
-    """The engine's narrative lines the app shows: the engines' sentences become ``Message``s in the helpers'
-    branches for issue 12 item 1; until then they are English in every language and not counted here."""
-    game = getattr(app, "game", None)
-    return {str(line) for line in getattr(game, "narrative", ())} if game is not None else set()
-
-
 def english_left(app_key: str, lang: str) -> list[str]:
     i18n.set_language("en")
     app = APPS[app_key]()
-    english = set(widget_texts(app.widget)) - engine_lines(app)
+    english = set(widget_texts(app.widget))  # the engines' sentences included: they are Messages now
     i18n.set_language(lang)
     built = widget_texts(APPS[app_key]().widget)
     i18n.set_language("en")
