@@ -186,7 +186,8 @@ class Voila:
         kernels = []
         for p in root.children(recursive=True):
             try:
-                if "ipykernel" in " ".join(p.cmdline()):
+                command = " ".join(p.cmdline())
+                if "ipykernel" in command or "lesson_kernel" in command:
                     kernels.append(p.memory_info().rss / 2**20)
             except psutil.Error:
                 pass

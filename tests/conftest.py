@@ -210,11 +210,15 @@ def _tree_cpu(root: int) -> int:
     return sum(processes[pid][1] for pid in _tree(root, processes) if pid in processes)
 
 
+# A kernel's command line: railkit's Voila starts the lesson kernel, JupyterLab the plain ipykernel one.
+KERNEL_COMMANDS = (b"ipykernel_launcher", b"railkit.ui.voila_template.lesson_kernel")
+
+
 def kernel_pids(server: Server) -> set[int]:
     """The kernels ``server`` has started that are running now (Voila has no kernel list to ask)."""
     processes = _processes()
     return {pid for pid in _tree(server.proc.pid, processes)
-            if pid in processes and b"ipykernel_launcher" in processes[pid][2]}
+            if pid in processes and any(k in processes[pid][2] for k in KERNEL_COMMANDS)}
 
 
 def wait_until_idle(server: Server, timeout: float = 240.0, quiet: float = 3.0) -> None:

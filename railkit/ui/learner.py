@@ -136,9 +136,9 @@ def follow_page_address(on_name: Callable[[LearnerName], object]) -> threading.T
         return None
     def wait() -> None:
         try:
-            from voila.utils import wait_for_request
+            from railkit.ui.page_request import wait_for_page_request
 
-            wait_for_request()
+            wait_for_page_request()
         except Exception:  # noqa: BLE001 - the page works on with the name it has
             log.exception("the page address could not be read")
             with _address_lock:

@@ -7,9 +7,7 @@ from __future__ import annotations
 import html
 import random
 import re
-import sys
 import time
-import types
 
 import pytest
 from test_ui_names import shown_markup
@@ -268,9 +266,10 @@ def test_a_preheated_lesson_waits_for_the_page_address_in_the_background(monkeyp
 
     monkeypatch.delenv("VOILA_PREHEAT", raising=False)
     assert follow_page_address(print) is None  # not a pre-rendered kernel: the address was read at the start
-    fake = types.ModuleType("voila.utils")
-    fake.wait_for_request = lambda: monkeypatch.setenv("QUERY_STRING", "name=Aino")  # the page has opened
-    monkeypatch.setitem(sys.modules, "voila.utils", fake)
+    import railkit.ui.page_request as page_request
+
+    monkeypatch.setattr(page_request, "wait_for_page_request",
+                        lambda: monkeypatch.setenv("QUERY_STRING", "name=Aino"))  # the page has opened
     monkeypatch.setenv("VOILA_PREHEAT", "True")
     heard = []
     follow_page_address(heard.append).join(timeout=10)

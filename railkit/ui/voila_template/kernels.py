@@ -1,7 +1,11 @@
 # mypy: disable-error-code="no-untyped-call, override"
 # (jupyter_server's kernel managers carry no type hints)
-"""The kernel manager railkit's Voila uses (``notebooks/voila.json``): idle kernels are culled a few minutes
-after their page went away, never while a page is still connecting.
+"""The kernel manager railkit's Voila uses (``notebooks/voila.json``): lessons run in the lean
+``railkit-lesson`` kernel, and idle kernels are culled a few minutes after their page went away, never
+while a page is still connecting.
+
+A notebook asking for ``python3`` gets ``railkit-lesson`` (``lesson_kernel``: the same ipykernel without
+its debugger, ~8 MB less per learner) when that spec is installed, else ``python3`` as before.
 
 Voila cannot shut a kernel down when its page closes (the unload request fails an xsrf check), so every
 closed lesson would keep its ~90 MB kernel until culled. The culler (``MappingKernelManager.cull_*`` in
@@ -22,8 +26,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from jupyter_client.kernelspec import NoSuchKernel
 from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+from railkit.ui.voila_template.lesson_kernel import KERNEL_NAME as LESSON_KERNEL
+
+# The kernels a lesson notebook may name that the lean lesson kernel stands in for.
+PLAIN_PYTHON = {None, "", "python3", "python"}
 
 
 class RailkitKernelManager(AsyncMappingKernelManager):
@@ -33,6 +43,20 @@ class RailkitKernelManager(AsyncMappingKernelManager):
         super().__init__(**kwargs)
         self._connected_once: set[str] = set()  # kernels a page has connected to
         self._seen_unconnected: set[str] = set()  # never-connected kernels the culler has already spared once
+
+    def lesson_kernel_name(self, kernel_name: str | None) -> str | None:
+        """``railkit-lesson`` for a plain Python notebook when its spec is installed; else ``kernel_name``."""
+        specs = self.kernel_spec_manager
+        if kernel_name not in PLAIN_PYTHON or specs is None:
+            return kernel_name
+        try:
+            specs.get_kernel_spec(LESSON_KERNEL)
+        except NoSuchKernel:
+            return kernel_name
+        return LESSON_KERNEL
+
+    async def start_kernel(self, *args: Any, kernel_name: str | None = None, **kwargs: Any) -> str:
+        return await super().start_kernel(*args, kernel_name=self.lesson_kernel_name(kernel_name), **kwargs)
 
     def _restart_idle_clock(self, kernel_id: str) -> None:
         kernel = self._kernels.get(kernel_id)
