@@ -34,8 +34,9 @@ import os
 from typing import Any
 
 import ipywidgets as widgets
-import plotly.graph_objects as go
-import plotly.io as pio
+
+from railkit.ui.plot import NO_TEMPLATE as NO_TEMPLATE  # noqa: F401 - where the board modules look for it
+from railkit.ui.plot import Plot
 
 MIME = "application/vnd.plotly.v1+json"
 DEFAULT_CONFIG: dict[str, Any] = {
@@ -47,9 +48,6 @@ DEFAULT_CONFIG: dict[str, Any] = {
 # height, which is 0 in a row whose height comes from its content, and the map vanished (issue 9 item 8).
 # A fixed-size plot takes the figure's height and the row's width when it is drawn.
 ROW_MAP: dict[str, Any] = {"responsive": False}
-# plotly's "none" template as it appears in a figure's JSON, for figures built without validation (a
-# template name there would stay a bare string, and looking it up costs a validated Template object).
-NO_TEMPLATE: dict[str, Any] = {"data": {"scatter": [{"type": "scatter"}]}}
 UPDATE_CLASS = "railkit-figure-update"
 ACK_CLASS = "railkit-figure-ack"
 # A figure built from plain dicts may carry them here (``board_map.as_figure``); trace dicts reached that
@@ -59,17 +57,24 @@ SPEC_ATTRIBUTE = "_railkit_spec"
 MAX_KNOWN_TRACES = 400
 
 
-def figure_bundle(fig: go.Figure, config: dict[str, Any] | None = None) -> dict[str, Any]:
+# What ``show`` takes: a ``Plot`` (the lessons), a dict with data and layout, or a plotly ``go.Figure``.
+Figure = Any
+
+
+def figure_bundle(fig: Figure, config: dict[str, Any] | None = None) -> dict[str, Any]:
     """The ``application/vnd.plotly.v1+json`` mime bundle of ``fig`` (with ``config``, if any)."""
-    data = json.loads(pio.to_json(fig, validate=False, remove_uids=False))
+    import plotly.io as pio  # tests and notebooks only: the lessons' own path never loads plotly
+
+    data = json.loads(pio.to_json(fig.figure if isinstance(fig, Plot) else fig, validate=False, remove_uids=False))
     if config:
         data["config"] = config
     return {MIME: data}
 
 
-def figure_spec(fig: go.Figure | dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def figure_spec(fig: Figure) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The traces and layout of ``fig`` as plain JSON-ready dicts: the spec a map module attached
-    (``SPEC_ATTRIBUTE``), ``fig`` itself when it is a dict, else plotly's ``to_plotly_json``."""
+    (``SPEC_ATTRIBUTE``), ``fig`` itself when it is a dict, else its ``to_plotly_json`` (a ``Plot``'s or
+    plotly's)."""
     spec = fig if isinstance(fig, dict) else getattr(fig, SPEC_ATTRIBUTE, None) or fig.to_plotly_json()
     return list(spec.get("data") or []), dict(spec.get("layout") or {})
 
@@ -79,6 +84,8 @@ def _dumps(value: Any) -> str:
     try:
         return json.dumps(value, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError):
+        import plotly.io as pio  # numpy arrays and the like, from a go.Figure built by hand
+
         return str(pio.to_json(value, validate=False))
 
 
@@ -147,7 +154,7 @@ class FigureView:
         self.box = widgets.VBox([self.output, self.channel, self.ack], layout=widgets.Layout(**layout))
         self.box.add_class("railkit-figure")
         self.config = {**DEFAULT_CONFIG, **(config or {})}
-        self.figure: go.Figure | None = None  # what is on screen now (for tests)
+        self.figure: Figure | None = None  # what is on screen now, a Plot or go.Figure (for tests)
         self.renders = 0
         self.full_renders = 0
         self.updates = 0
@@ -167,8 +174,8 @@ class FigureView:
         """True when the next ``show`` can be an update (the script holds the render on screen)."""
         return self.fast and bool(self._render) and self._ready == self._render
 
-    def show(self, fig: go.Figure | dict[str, Any]) -> None:
-        """Replace the figure on screen by ``fig`` (a ``go.Figure``, or a dict with data and layout).
+    def show(self, fig: Figure) -> None:
+        """Replace the figure on screen by ``fig`` (a ``Plot``, a dict with data and layout, or a ``go.Figure``).
 
         A full render sets the Output's ``outputs`` state directly instead of capturing with ``with
         output:``. Capturing a large plotly output while a cell executes (an app drawing its first map)
@@ -176,9 +183,10 @@ class FigureView:
         measured in benchmarks/figure_output.ipynb); a state update has no such path.
         """
         traces, layout = figure_spec(fig)
-        self.figure = fig if isinstance(fig, go.Figure) else go.Figure(fig, _validate=False)
+        self.figure = Plot(traces, layout) if isinstance(fig, dict) else fig
         self.renders += 1
-        with_ids = with_uids(traces, cached=isinstance(fig, go.Figure) and hasattr(fig, SPEC_ATTRIBUTE))
+        stable = fig.stable if isinstance(fig, Plot) else hasattr(fig, SPEC_ATTRIBUTE)
+        with_ids = with_uids(traces, cached=stable)
         if self.live and len(self._known) + len(traces) <= MAX_KNOWN_TRACES:
             self._send_update(with_ids, layout)
         else:
@@ -229,6 +237,6 @@ class FigureView:
         self.output.outputs = ()
 
     @staticmethod
-    def bundle(fig: go.Figure) -> dict[str, Any]:
+    def bundle(fig: Figure) -> dict[str, Any]:
         """The mime bundle ``show`` displays (used by tests to check no CDN renderer is involved)."""
         return figure_bundle(fig)

@@ -1,7 +1,7 @@
 """The race from the Cape to Cairo on a map of Africa (Vom Kap bis Kairo; KK-A6, KK-B4, KK-E1).
 
 ``race_figure(view)`` draws, offline, the shipped outline of Africa (``data/maps/africa.json``)
-as plain ``go.Scatter`` polygons (geo traces would fetch their map from a CDN), the illustrative
+as plain scatter polygons (geo traces would fetch their map from a CDN), the illustrative
 route of ``railkit.capecairo.route``, and for each player a lane beside the route: solid in the
 player's colour up to the train, then the terrain cards bought and waiting in front of it, one
 marker per card on the leg it will be crossed on, each terrain its own symbol and colour. Lanes
@@ -18,13 +18,11 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-import plotly.graph_objects as go
-
 from railkit.capecairo.deck import REQUIREMENT
 from railkit.capecairo.route import LEGS, ROUTE, CardSpot, TrainSpot, positions, station_indexes
 from railkit.paths import data_dir
-from railkit.ui.figure_view import NO_TEMPLATE
 from railkit.ui.i18n import tr
+from railkit.ui.plot import NO_TEMPLATE, Plot
 
 LAND, BORDER, WATER = "#f4f1e8", "#cfc7b3", "#e3eef7"
 ROUTE_COLOUR = "#8d8577"
@@ -117,7 +115,7 @@ def _part(lane: Sequence[tuple[float, float]], start: float, end: float) -> list
 
 
 # -- the figure ------------------------------------------------------------------------------
-def race_figure(view: Mapping[str, Any], win_crossings: int | None = None, height: int = 760) -> go.Figure:
+def race_figure(view: Mapping[str, Any], win_crossings: int | None = None, height: int = 760) -> Plot:
     """The race as a plotly figure, from ``CapeToCairoGame.view(...)`` (any player's or a spectator's:
     the cards in front of the trains are public, KK-A6). ``win_crossings`` defaults to the view's."""
     spots = positions(view, win_crossings)
@@ -127,8 +125,8 @@ def race_figure(view: Mapping[str, Any], win_crossings: int | None = None, heigh
     lanes = {p: _lane(off) for p, off in zip(spots, offsets, strict=True)}
     winners = set(view.get("result", {}).get("winners", ())) if view.get("over") else set()
 
-    # The outline (~2,400 points) goes in as a plain dict, unvalidated: validating it took ~90 ms a redraw.
-    fig = go.Figure({"data": [dict(_outline_trace())], "layout": {"template": NO_TEMPLATE}}, _validate=False)
+    # Plain dicts throughout (railkit.ui.plot): validating the outline (~2,400 points) took ~90 ms a redraw.
+    fig = Plot([dict(_outline_trace())], {"template": NO_TEMPLATE})
     _add_route(fig, goal, west=max(offsets, default=0.0))
     for player, spot in spots.items():
         _add_lane(fig, spot, lanes[player])
@@ -162,10 +160,10 @@ def _ranges() -> tuple[list[float], list[float]]:
     return [min(px) - 0.04 * dx, max(px) + 0.04 * dx], [min(py) - 0.08 * dy, max(py) + 0.03 * dy]
 
 
-def _add_route(fig: go.Figure, goal: int, west: float) -> None:
+def _add_route(fig: Plot, goal: int, west: float) -> None:
     """The route's centre line and its towns; the stops of this race are labelled on the west side."""
     pts = _route_xy()
-    fig.add_trace(go.Scatter(x=[p[0] for p in pts], y=[p[1] for p in pts], mode="lines",
+    fig.add_trace(dict(x=[p[0] for p in pts], y=[p[1] for p in pts], mode="lines",
                              line=dict(color=ROUTE_COLOUR, width=1, dash="dot"), hoverinfo="skip",
                              showlegend=False, name="route"))
     stops = set(station_indexes(goal))
@@ -174,7 +172,7 @@ def _add_route(fig: go.Figure, goal: int, west: float) -> None:
         chosen = [i for i in range(len(ROUTE)) if (i in stops) == stop_only]
         if not chosen:
             continue
-        fig.add_trace(go.Scatter(
+        fig.add_trace(dict(
             x=[label_side[i][0] for i in chosen], y=[label_side[i][1] for i in chosen],
             mode="markers+text", text=[html.escape(ROUTE[i].name) for i in chosen], textposition="middle left",
             textfont=dict(size=12 if stop_only else 10, color="#222" if stop_only else "#8a8479"),
@@ -192,20 +190,20 @@ def _stop_words(i: int, stop: bool) -> str:
     return ROUTE[i].name if stop else tr("{town} (not a stop in this short game)", town=ROUTE[i].name)
 
 
-def _add_lane(fig: go.Figure, spot: TrainSpot, lane: Sequence[tuple[float, float]]) -> None:
+def _add_lane(fig: Plot, spot: TrainSpot, lane: Sequence[tuple[float, float]]) -> None:
     colour = PLAYER_HEX.get(spot.colour, "#777")
     ahead = _part(lane, spot.at, LEGS)
-    fig.add_trace(go.Scatter(x=[p[0] for p in ahead], y=[p[1] for p in ahead], mode="lines",
+    fig.add_trace(dict(x=[p[0] for p in ahead], y=[p[1] for p in ahead], mode="lines",
                              line=dict(color=colour, width=1.5, dash="dot"), opacity=0.7, hoverinfo="skip",
                              showlegend=False, name="lane ahead"))
     if spot.crossed:
         done = _part(lane, 0, spot.at)
-        fig.add_trace(go.Scatter(x=[p[0] for p in done], y=[p[1] for p in done], mode="lines",
+        fig.add_trace(dict(x=[p[0] for p in done], y=[p[1] for p in done], mode="lines",
                                  line=dict(color=colour, width=5), hoverinfo="skip", showlegend=False,
                                  name="lane crossed"))
 
 
-def _add_terrain(fig: go.Figure, spots: Mapping[str, TrainSpot],
+def _add_terrain(fig: Plot, spots: Mapping[str, TrainSpot],
                  lanes: Mapping[str, Sequence[tuple[float, float]]]) -> None:
     """One legend entry per terrain (all five always listed), every card ahead of every train."""
     for terrain, (symbol, colour) in TERRAIN_STYLE.items():
@@ -220,12 +218,12 @@ def _add_terrain(fig: go.Figure, spots: Mapping[str, TrainSpot],
                 xs.append(x)
                 ys.append(y)
                 hover.append(_card_words(player, card))
-        fig.add_trace(go.Scatter(
+        fig.add_trace(dict(
             x=xs or [None], y=ys or [None], mode="markers", hovertext=hover, hoverinfo="text",
             marker=dict(symbol=symbol, size=15, color=colour, line=dict(color="white", width=1.5)),
             name=html.escape(tr("{terrain} ({needs} tracks)", terrain=terrain_label(terrain),
                                 needs=REQUIREMENT.get(terrain, "?"))),
-            legendgroup="terrain", legendgrouptitle_text=html.escape(tr("Terrain ahead (KK-C3)"))))
+            legendgroup="terrain", legendgrouptitle=dict(text=html.escape(tr("Terrain ahead (KK-C3)")))))
 
 
 def _card_words(player: str, card: CardSpot) -> str:
@@ -237,7 +235,7 @@ def _card_words(player: str, card: CardSpot) -> str:
     return "<br>".join(html.escape(line) for line in lines)
 
 
-def _add_train(fig: go.Figure, spot: TrainSpot, lane: Sequence[tuple[float, float]], j: int, n: int,
+def _add_train(fig: Plot, spot: TrainSpot, lane: Sequence[tuple[float, float]], j: int, n: int,
                won: bool) -> None:
     colour = PLAYER_HEX.get(spot.colour, "#777")
     x, y = _along(lane, spot.at)
@@ -249,11 +247,11 @@ def _add_train(fig: go.Figure, spot: TrainSpot, lane: Sequence[tuple[float, floa
     if spot.beyond:
         lines.append(tr("1 more card lies past Cairo") if spot.beyond == 1
                          else tr("{n} more cards lie past Cairo", n=spot.beyond))
-    fig.add_trace(go.Scatter(
+    fig.add_trace(dict(
         x=[x], y=[y], mode="markers", name=f"{name} ({html.escape(spot.colour)})",
         marker=dict(symbol="square", size=18, color=colour, line=dict(color="#111", width=2)),
         hovertext=["<br>".join(html.escape(line) for line in lines)],
-        hoverinfo="text", legendgroup="trains", legendgrouptitle_text=html.escape(tr("Trains"))))
+        hoverinfo="text", legendgroup="trains", legendgrouptitle=dict(text=html.escape(tr("Trains")))))
     label = f"<b>{name}</b>" + (f" — {html.escape(tr('wins!'))}" if won else "")
     fig.add_annotation(  # to the east, staggered so labels of trains at one town do not overlap
         x=x, y=y, text=label, showarrow=True, arrowhead=0, arrowwidth=1, arrowcolor=colour,

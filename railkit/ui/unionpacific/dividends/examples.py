@@ -11,9 +11,8 @@ import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import plotly.graph_objects as go
-
 from railkit.ui.i18n import tr
+from railkit.ui.plot import NO_TEMPLATE, Plot
 from railkit.unionpacific import payouts
 
 PLAYER_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eva", "Finn")
@@ -130,21 +129,19 @@ def up_table_html(number: int) -> str:
     return table + ties
 
 
-def payout_figure(explanation: payouts.PayoutExplanation[str], shares: Mapping[str, int]) -> go.Figure:
+def payout_figure(explanation: payouts.PayoutExplanation[str], shares: Mapping[str, int]) -> Plot:
     """What each player receives as bars (names escaped: plotly reads some HTML in labels)."""
     players = list(explanation.amounts)
     values = [explanation.amounts[p] for p in players]
-    fig = go.Figure(
-        go.Bar(
-            x=[html.escape(p) for p in players],
-            y=values,
-            text=[str(v) for v in values],
-            textposition="outside",
-            marker_color=[BAR_COLOURS[i % len(BAR_COLOURS)] for i in range(len(players))],
-            customdata=[shares[p] for p in players],
-            hovertemplate=tr("%{x}: %{customdata} shares, receives %{y}") + "<extra></extra>",
-        )
-    )
+    fig = Plot().add_trace(dict(
+        x=[html.escape(p) for p in players],
+        y=values,
+        text=[str(v) for v in values],
+        textposition="outside",
+        marker=dict(color=[BAR_COLOURS[i % len(BAR_COLOURS)] for i in range(len(players))]),
+        customdata=[shares[p] for p in players],
+        hovertemplate=tr("%{x}: %{customdata} shares, receives %{y}") + "<extra></extra>",
+    ), kind="bar")
     top = max(values + [1])
     fig.update_layout(
         title=dict(text=tr("Money received (millions)"), font=dict(size=16)),
@@ -153,7 +150,7 @@ def payout_figure(explanation: payouts.PayoutExplanation[str], shares: Mapping[s
         margin=dict(l=40, r=10, t=50, b=40),
         yaxis=dict(range=[0, top * 1.25], dtick=max(1, top // 5), fixedrange=True),
         xaxis=dict(fixedrange=True),
-        template="none",  # plotly's default template adds ~8 KB of JSON to every render
+        template=NO_TEMPLATE,  # plotly's default template adds ~8 KB of JSON to every render
         plot_bgcolor="white",
         font=dict(size=14),
     )

@@ -8,9 +8,8 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-import plotly.graph_objects as go
-
 from railkit.ui.i18n import tr
+from railkit.ui.plot import NO_TEMPLATE, Plot
 from railkit.ui.unionpacific.common import option_name
 from railkit.unionpacific import Pile, deck_layout, load_board
 from railkit.unionpacific.game import DISPLAY, HAND_SHARES
@@ -89,7 +88,7 @@ def piles_table_html(piles: Sequence[Pile]) -> str:
     return f"<table class='railkit-table railkit-piles'><tr>{head}</tr>{rows}</table>"
 
 
-def deck_figure(players: int, columns: Sequence[tuple[str, bool]], chosen: int | None = None) -> go.Figure:
+def deck_figure(players: int, columns: Sequence[tuple[str, bool]], chosen: int | None = None) -> Plot:
     """The share deck top to bottom, one column per (deck option, safe round), for ``players``.
 
     Piles holding dividend cards are gold (the card(s) may lie anywhere in that pile); the safe round's
@@ -133,21 +132,22 @@ def deck_figure(players: int, columns: Sequence[tuple[str, bool]], chosen: int |
         "dividend": (tr("pile with dividend cards shuffled in"), DIVIDEND_COLOUR, ""),
         "reserve": (tr("safe-round reserve, not in the deck (UP-V2)"), RESERVE_COLOUR, "/"),
     }
-    fig = go.Figure()
+    fig = Plot()
     for kind, t in traces.items():
         if not t["x"]:
             continue
         label, colour, pattern = styles[kind]
-        fig.add_trace(go.Bar(
+        marker: dict[str, Any] = dict(color=colour, line=dict(color="white", width=2))
+        if pattern:
+            marker["pattern"] = dict(shape=pattern, fgcolor="#9e9e9e")
+        fig.add_trace(dict(
             x=t["x"], y=t["y"], base=t["base"], name=label, text=t["text"], textposition="inside",
             insidetextanchor="middle", textfont=dict(size=14, color="#1a1a1a"), hovertext=t["hover"],
-            hoverinfo="text", marker=dict(color=colour, line=dict(color="white", width=2),
-                                          pattern=dict(shape=pattern, fgcolor="#9e9e9e") if pattern else None),
-            width=0.7,
-        ))
+            hoverinfo="text", marker=marker, width=0.7,
+        ), kind="bar")
     ticks = [1] + [v for v in range(10, deepest - 4, 10)] + [deepest]  # no crowding at the bottom
     fig.update_layout(
-        template="none", barmode="overlay", height=560, font=dict(size=14),
+        template=NO_TEMPLATE, barmode="overlay", height=560, font=dict(size=14),
         title=dict(text=tr("The share deck for {n} players, top card first", n=players), font=dict(size=17), x=0.01),
         yaxis=dict(autorange="reversed", title=tr("card position (1 = drawn first)"), tickvals=sorted(set(ticks)),
                    zeroline=False, fixedrange=True, showgrid=True, gridcolor="#eeeeee"),
