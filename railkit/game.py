@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Generic, TypedDict, TypeVar
 
 from railkit.actions import ActionRegistry
 from railkit.errors import GameOverError, RuleError, SaveFileError
-from railkit.messages import N_, Grouped, Message, nmessage
+from railkit.messages import N_, Grouped, Message, nmessage, shown
 
 __all__ = [
     "BaseView",
@@ -419,18 +419,20 @@ class Game(ABC, Generic[A]):
         return f"<{type(self).__name__} {', '.join(self.players)}: {len(self.log)} moves, {state}>"
 
     def _repr_html_(self) -> str:
-        """A small status card for notebooks: players, step of play, who acts, the outcome."""
+        """A small status card for notebooks: players, step of play, who acts, the outcome (its words shown in
+        the language the teaching layer chose, ``railkit.messages.shown``)."""
         esc = html.escape
         if self.is_over:
-            status = f"<b>Over.</b> {esc(str(self.result()))}"
+            status = f"<b>{esc(shown(Message('Over.')))}</b> {esc(shown(self.result().words))}"
         else:
-            status = f"{esc(self.phase)}; to act: {esc(', '.join(self.players_to_act()))}"
+            status = esc(shown(Message("{step}; to act: {players}",
+                                       {"step": self.phase, "players": ", ".join(self.players_to_act())})))
         last = self._narrative[-1] if self._narrative else ""
         return (
             "<div style='border:1px solid #999;border-radius:6px;padding:6px 10px;display:inline-block'>"
             f"<b>{esc(self.TITLE)}</b> — {esc(', '.join(self.players))}<br>"
-            f"{len(self.log)} moves · {status}"
-            + (f"<br><i>{esc(last)}</i>" if last else "")
+            f"{esc(shown(nmessage('{n} move', '{n} moves', len(self.log))))} · {status}"
+            + (f"<br><i>{esc(shown(last))}</i>" if last else "")
             + "</div>"
         )
 
