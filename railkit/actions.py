@@ -14,7 +14,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from railkit.messages import N_, Grouped, Message
 
-__all__ = ["Action", "ActionRegistry", "MAX_ITEMS", "MAX_NUMBER", "MAX_TEXT"]
+__all__ = ["Action", "ActionRegistry", "MAX_ITEMS", "MAX_NUMBER", "MAX_TEXT", "json_kind"]
 
 MAX_TEXT = 200  # characters in one text field of an action
 MAX_ITEMS = 64  # items in one list field of an action
@@ -69,11 +69,11 @@ class ActionRegistry(Generic[A]):
         """The action ``data`` describes; ``ValueError`` saying what is wrong otherwise (its one argument a
         ``railkit.messages.Message``, so a lesson shows it in the learner's language)."""
         if not isinstance(data, Mapping):
-            raise ValueError(Message(N_("a move must be a JSON object, not {kind}"), {"kind": _kind(data)}))
+            raise ValueError(Message(N_("a move must be a JSON object, not {kind}"), {"kind": json_kind(data)}))
         name = data.get("type")
         cls = self._by_name.get(name) if isinstance(name, str) else None
         if cls is None:
-            shown = repr(name)[:40] if isinstance(name, str) else _kind(name)
+            shown = repr(name)[:40] if isinstance(name, str) else json_kind(name)
             raise ValueError(Message(N_("{kind} is not a kind of move in this game (known: {known})"),
                                      {"kind": shown, "known": ", ".join(self.names())}))
         fields = {f.name for f in dataclasses.fields(cls)}
@@ -99,7 +99,7 @@ _KINDS = {dict: N_("an object"), list: N_("a list"), str: N_("text"), int: N_("a
           bool: N_("true/false"), type(None): N_("null")}
 
 
-def _kind(value: object) -> Message | str:
+def json_kind(value: object) -> Message | str:
     """What a JSON value is, in words (a Python type's own name for anything else)."""
     words = _KINDS.get(type(value))
     return Message(words) if words is not None else type(value).__name__
@@ -128,4 +128,4 @@ def _bounded(key: str, value: Any) -> Any:
                 raise ValueError(Message(N_("field {field} must be a list of texts or numbers"), {"field": repr(key)}))
             _bounded(key, item)
         return tuple(value)
-    raise ValueError(Message(N_("field {field} cannot be {kind}"), {"field": repr(key), "kind": _kind(value)}))
+    raise ValueError(Message(N_("field {field} cannot be {kind}"), {"field": repr(key), "kind": json_kind(value)}))

@@ -118,17 +118,18 @@ def normalize_players(players: object, lo: int, hi: int, rule: str) -> tuple[str
     The count is checked before anything is built, so ``10**12`` players costs nothing.
     """
     if isinstance(players, bool):
-        raise TypeError(f"players must be a number or a list of names, not {players!r}")
+        raise TypeError(Message(N_("players must be a number or a list of names, not {found}"), {"found": repr(players)}))
     if isinstance(players, int):
         if not lo <= players <= hi:
             raise RuleError(rule, _player_count(lo, hi, _short_number(players)))
         return tuple(f"Player {i + 1}" for i in range(players))
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
-        raise TypeError(f"players must be a number or a list of names, not {type(players).__name__}")
+        raise TypeError(Message(N_("players must be a number or a list of names, not {found}"),
+                                {"found": type(players).__name__}))
     if not lo <= len(players) <= hi:
         raise RuleError(rule, _player_count(lo, hi, len(players)))
     if not all(isinstance(p, str) for p in players):
-        raise TypeError("every player's name must be text")
+        raise TypeError(Message(N_("every player's name must be text")))
     names = tuple(unicodedata.normalize("NFC", p).strip() for p in players)
     for name in names:
         if not name:
@@ -147,7 +148,7 @@ def normalize_players(players: object, lo: int, hi: int, rule: str) -> tuple[str
 def check_seed(seed: object) -> int:
     """A seed is a whole number; anything else is a ``TypeError``, a huge one a ``ValueError``."""
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"the seed must be a whole number, not {type(seed).__name__}")
+        raise TypeError(Message(N_("the seed must be a whole number, not {kind}"), {"kind": type(seed).__name__}))
     if not -MAX_SEED < seed < MAX_SEED:
         raise ValueError(Message("the seed must be smaller than 2**63 in size, not {seed}",
                                  {"seed": _short_number(seed)}))
