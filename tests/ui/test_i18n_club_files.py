@@ -15,9 +15,11 @@ import gc
 import html
 import json
 import re
+from pathlib import Path
 
 import pytest
 
+import railkit.ui.voila_template
 from railkit.actions import ActionRegistry
 from railkit.capecairo import deck_check
 from railkit.capecairo.deck import default_deck_path
@@ -410,3 +412,27 @@ def test_check_board_and_check_deck_speak_RAILKIT_LANG(tmp_path, monkeypatch, ca
     monkeypatch.setenv("RAILKIT_LANG", "xx")  # unknown: English
     assert deck_check.main([str(deck)]) == 1
     assert "the deck cannot be used:" in capsys.readouterr().err
+
+
+# -- the page's “went to sleep” banner (the Voila template's script) -----------------------------------------
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_sleep_banner_words_ride_in_the_app_header_in_the_language(lang):
+    def sleep_words(app) -> dict[str, str]:
+        heading = app.widget.children[1].children[0].value
+        found = re.search(r"class='railkit-sleep-words' hidden data-sleep='([^']*)' data-reload='([^']*)'", heading)
+        assert found, heading
+        return {"sleep": html.unescape(found[1]), "reload": html.unescape(found[2])}
+
+    i18n.set_language("en")
+    english = sleep_words(BuildingApp(seed=1))
+    assert english == {"sleep": "This lesson went to sleep after a few minutes without use — reload the page to "
+                                "start again.", "reload": "Reload the page"}
+    i18n.set_language(lang)
+    app = BuildingApp(seed=1)
+    translated = sleep_words(app)
+    for key in english:
+        assert not english_left(english[key], translated[key], lang), translated[key]
+    language.switch_language("en")  # the picker rebuilds the header: the words follow
+    assert sleep_words(app) == english
+    template = (Path(railkit.ui.voila_template.__file__).parent / "railkit" / "index.html.j2").read_text(encoding="utf-8")
+    assert "querySelectorAll('.railkit-sleep-words')" in template and "words.reload ||" in template
