@@ -12,7 +12,9 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, Protocol, TypeVar
 
-__all__ = ["Action", "ActionRegistry", "MAX_ITEMS", "MAX_NUMBER", "MAX_TEXT"]
+from railkit.messages import N_, Grouped, Message
+
+__all__ = ["Action", "ActionRegistry", "MAX_ITEMS", "MAX_NUMBER", "MAX_TEXT", "json_kind"]
 
 MAX_TEXT = 200  # characters in one text field of an action
 MAX_ITEMS = 64  # items in one list field of an action
@@ -64,32 +66,43 @@ class ActionRegistry(Generic[A]):
         return out
 
     def from_dict(self, data: Mapping[str, Any]) -> A:
-        """The action ``data`` describes; ``ValueError`` saying what is wrong otherwise."""
+        """The action ``data`` describes; ``ValueError`` saying what is wrong otherwise (its one argument a
+        ``railkit.messages.Message``, so a lesson shows it in the learner's language)."""
         if not isinstance(data, Mapping):
-            raise ValueError(f"a move must be a JSON object, not {_kind(data)}")
+            raise ValueError(Message(N_("a move must be a JSON object, not {kind}"), {"kind": json_kind(data)}))
         name = data.get("type")
         cls = self._by_name.get(name) if isinstance(name, str) else None
         if cls is None:
-            shown = repr(name)[:40] if isinstance(name, str) else _kind(name)
-            raise ValueError(f"{shown} is not a kind of move in this game (known: {', '.join(self.names())})")
+            shown = repr(name)[:40] if isinstance(name, str) else json_kind(name)
+            raise ValueError(Message(N_("{kind} is not a kind of move in this game (known: {known})"),
+                                     {"kind": shown, "known": ", ".join(self.names())}))
         fields = {f.name for f in dataclasses.fields(cls)}
         extra = sorted(str(k)[:40] for k in data if k != "type" and k not in fields)
         if extra:
-            raise ValueError(f"a {name!r} move has no field {', '.join(map(repr, extra))}")
+            raise ValueError(Message(N_("a {move} move has no field {fields}"),
+                                     {"move": repr(name), "fields": ", ".join(map(repr, extra))}))
         kwargs = {key: _bounded(key, value) for key, value in data.items() if key != "type"}
         try:
             return cls(**kwargs)  # type: ignore[no-any-return]
         except TypeError as exc:
             missing = sorted(fields - set(kwargs))
-            raise ValueError(f"a {name!r} move lacks {', '.join(map(repr, missing)) or 'a field'}") from exc
+            if not missing:
+                raise ValueError(Message(N_("a {move} move lacks a field"), {"move": repr(name)})) from exc
+            raise ValueError(Message(N_("a {move} move lacks {fields}"),
+                                     {"move": repr(name), "fields": ", ".join(map(repr, missing))})) from exc
 
     def names(self) -> list[str]:
         return sorted(self._by_name)
 
 
-def _kind(value: object) -> str:
-    return {dict: "an object", list: "a list", str: "text", int: "a number", float: "a number",
-            bool: "true/false", type(None): "null"}.get(type(value), type(value).__name__)
+_KINDS = {dict: N_("an object"), list: N_("a list"), str: N_("text"), int: N_("a number"), float: N_("a number"),
+          bool: N_("true/false"), type(None): N_("null")}
+
+
+def json_kind(value: object) -> Message | str:
+    """What a JSON value is, in words (a Python type's own name for anything else)."""
+    words = _KINDS.get(type(value))
+    return Message(words) if words is not None else type(value).__name__
 
 
 def _bounded(key: str, value: Any) -> Any:
@@ -98,18 +111,21 @@ def _bounded(key: str, value: Any) -> Any:
         return value
     if isinstance(value, int):
         if abs(value) > MAX_NUMBER:
-            raise ValueError(f"field {key!r} holds a number larger than {MAX_NUMBER:,}")
+            raise ValueError(Message(N_("field {field} holds a number larger than {most}"),
+                                     {"field": repr(key), "most": Grouped(MAX_NUMBER)}))
         return value
     if isinstance(value, str):
         if len(value) > MAX_TEXT:
-            raise ValueError(f"field {key!r} is longer than {MAX_TEXT} characters")
+            raise ValueError(Message(N_("field {field} is longer than {most} characters"),
+                                     {"field": repr(key), "most": MAX_TEXT}))
         return value
     if isinstance(value, list):
         if len(value) > MAX_ITEMS:
-            raise ValueError(f"field {key!r} holds more than {MAX_ITEMS} items")
+            raise ValueError(Message(N_("field {field} holds more than {most} items"),
+                                     {"field": repr(key), "most": MAX_ITEMS}))
         for item in value:
             if isinstance(item, bool) or not isinstance(item, (str, int)):
-                raise ValueError(f"field {key!r} must be a list of texts or numbers")
+                raise ValueError(Message(N_("field {field} must be a list of texts or numbers"), {"field": repr(key)}))
             _bounded(key, item)
         return tuple(value)
-    raise ValueError(f"field {key!r} cannot be {_kind(value)}")
+    raise ValueError(Message(N_("field {field} cannot be {kind}"), {"field": repr(key), "kind": json_kind(value)}))

@@ -62,6 +62,8 @@ class DataError(RailkitError, ValueError):
     """A data file (board, deck) is broken. Names the file, the item and the problem."""
 
     def __init__(self, path: object, item: str, problem: str) -> None:
+        # item and problem are usually ``railkit.messages.Message``s (English ``str``s that a lesson can
+        # translate); JSON key paths such as ``track_deck`` stay plain strings, as typed in the file.
         self.path = str(path)
         self.item = item
         self.problem = problem

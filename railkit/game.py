@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Generic, TypedDict, TypeVar
 
 from railkit.actions import ActionRegistry
 from railkit.errors import GameOverError, RuleError, SaveFileError
-from railkit.messages import N_, Grouped, Message, nmessage
+from railkit.messages import N_, Grouped, Message, nmessage, shown
 
 __all__ = [
     "BaseView",
@@ -118,17 +118,18 @@ def normalize_players(players: object, lo: int, hi: int, rule: str) -> tuple[str
     The count is checked before anything is built, so ``10**12`` players costs nothing.
     """
     if isinstance(players, bool):
-        raise TypeError(f"players must be a number or a list of names, not {players!r}")
+        raise TypeError(Message(N_("players must be a number or a list of names, not {found}"), {"found": repr(players)}))
     if isinstance(players, int):
         if not lo <= players <= hi:
             raise RuleError(rule, _player_count(lo, hi, _short_number(players)))
         return tuple(f"Player {i + 1}" for i in range(players))
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
-        raise TypeError(f"players must be a number or a list of names, not {type(players).__name__}")
+        raise TypeError(Message(N_("players must be a number or a list of names, not {found}"),
+                                {"found": type(players).__name__}))
     if not lo <= len(players) <= hi:
         raise RuleError(rule, _player_count(lo, hi, len(players)))
     if not all(isinstance(p, str) for p in players):
-        raise TypeError("every player's name must be text")
+        raise TypeError(Message(N_("every player's name must be text")))
     names = tuple(unicodedata.normalize("NFC", p).strip() for p in players)
     for name in names:
         if not name:
@@ -147,7 +148,7 @@ def normalize_players(players: object, lo: int, hi: int, rule: str) -> tuple[str
 def check_seed(seed: object) -> int:
     """A seed is a whole number; anything else is a ``TypeError``, a huge one a ``ValueError``."""
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"the seed must be a whole number, not {type(seed).__name__}")
+        raise TypeError(Message(N_("the seed must be a whole number, not {kind}"), {"kind": type(seed).__name__}))
     if not -MAX_SEED < seed < MAX_SEED:
         raise ValueError(Message("the seed must be smaller than 2**63 in size, not {seed}",
                                  {"seed": _short_number(seed)}))
@@ -419,18 +420,20 @@ class Game(ABC, Generic[A]):
         return f"<{type(self).__name__} {', '.join(self.players)}: {len(self.log)} moves, {state}>"
 
     def _repr_html_(self) -> str:
-        """A small status card for notebooks: players, step of play, who acts, the outcome."""
+        """A small status card for notebooks: players, step of play, who acts, the outcome (its words shown in
+        the language the teaching layer chose, ``railkit.messages.shown``)."""
         esc = html.escape
         if self.is_over:
-            status = f"<b>Over.</b> {esc(str(self.result()))}"
+            status = f"<b>{esc(shown(Message('Over.')))}</b> {esc(shown(self.result().words))}"
         else:
-            status = f"{esc(self.phase)}; to act: {esc(', '.join(self.players_to_act()))}"
+            status = esc(shown(Message("{step}; to act: {players}",
+                                       {"step": self.phase, "players": ", ".join(self.players_to_act())})))
         last = self._narrative[-1] if self._narrative else ""
         return (
             "<div style='border:1px solid #999;border-radius:6px;padding:6px 10px;display:inline-block'>"
             f"<b>{esc(self.TITLE)}</b> — {esc(', '.join(self.players))}<br>"
-            f"{len(self.log)} moves · {status}"
-            + (f"<br><i>{esc(last)}</i>" if last else "")
+            f"{esc(shown(nmessage('{n} move', '{n} moves', len(self.log))))} · {status}"
+            + (f"<br><i>{esc(shown(last))}</i>" if last else "")
             + "</div>"
         )
 

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Protocol
 
-__all__ = ["Fixed", "Grouped", "Message", "N_", "Translations", "names_message", "nmessage"]
+__all__ = ["Fixed", "Grouped", "Message", "N_", "Translations", "names_message", "nmessage", "set_shown_language",
+           "shown"]
 
 
 class Translations(Protocol):
@@ -48,6 +49,25 @@ class _English:
 
 
 ENGLISH = _English()
+NumberFormat = Callable[..., str]
+
+
+# What ``shown`` renders through: the notebook cards of a game (``_repr_html_``) speak the language the
+# teaching layer chose (``railkit.ui.i18n.set_language`` calls ``set_shown_language``); English until then.
+_shown: tuple[Translations, NumberFormat | None] | None = None
+
+
+def set_shown_language(translations: Translations | None, number: NumberFormat | None = None) -> None:
+    """The catalog (and number format) ``shown`` uses from now on; ``None``: English."""
+    global _shown
+    _shown = None if translations is None else (translations, number)
+
+
+def shown(message: str) -> str:
+    """``message`` in the language set by ``set_shown_language`` (a plain string as it is)."""
+    if not isinstance(message, Message) or _shown is None:
+        return str(message)
+    return message.render(*_shown)
 
 
 def N_(msgid: str) -> str:
@@ -75,9 +95,6 @@ class Grouped:
 
     def __str__(self) -> str:
         return f"{self.value:,}"
-
-
-NumberFormat = Callable[..., str]
 
 
 class Message(str):

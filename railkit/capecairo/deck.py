@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any, TypedDict, TypeGuard
 
 from railkit.capecairo.brief import brief
+from railkit.datafiles import FILE, TOP_LEVEL, json_problem
 from railkit.errors import DataError
+from railkit.messages import N_, Grouped, Message, nmessage
 from railkit.paths import data_dir
-from railkit.words import plural
 
 # KK-C3: tracks needed to cross each terrain.
 REQUIREMENT: dict[str, int] = {"river": 10, "mountains": 9, "desert": 8, "village": 7, "savanna": 6}
@@ -90,7 +91,7 @@ def _load(path: str | os.PathLike[str] | None) -> tuple[tuple[Card, ...], dict[s
     try:
         info = file.stat()
     except OSError as exc:
-        raise DataError(file, "file", f"cannot be read: {exc.strerror or exc}") from exc
+        raise DataError(file, FILE, Message(N_("cannot be read: {reason}"), {"reason": str(exc.strerror or exc)})) from exc
     key = (str(file.resolve()), info.st_mtime_ns, info.st_size)
     cached = _CACHE.get(key)
     if cached is None:
@@ -105,20 +106,23 @@ def _read(file: Path, info: os.stat_result) -> str:
     """The text of a deck file, its size checked before and while reading (a path from a save
     may name anything: a device, a folder, a huge file)."""
     if not stat.S_ISREG(info.st_mode):
-        raise DataError(file, "file", "is not a regular file (a deck is a .json text file)")
+        raise DataError(file, FILE, Message(N_("is not a regular file (a deck is a .json text file)")))
     if info.st_size > MAX_DECK_BYTES:
-        raise DataError(file, "file", f"is {info.st_size:,} bytes; a deck file is at most {MAX_DECK_BYTES:,}")
+        raise DataError(file, FILE, Message(N_("is {size} bytes; a deck file is at most {most}"),
+                                            {"size": Grouped(info.st_size), "most": Grouped(MAX_DECK_BYTES)}))
     try:
         with file.open("rb") as handle:
             data = handle.read(MAX_DECK_BYTES + 1)
     except OSError as exc:
-        raise DataError(file, "file", f"cannot be read: {exc.strerror or exc}") from exc
+        raise DataError(file, FILE, Message(N_("cannot be read: {reason}"), {"reason": str(exc.strerror or exc)})) from exc
     if len(data) > MAX_DECK_BYTES:
-        raise DataError(file, "file", f"is more than {MAX_DECK_BYTES:,} bytes; a deck file is at most that")
+        raise DataError(file, FILE, Message(N_("is more than {most} bytes; a deck file is at most that"),
+                                            {"most": Grouped(MAX_DECK_BYTES)}))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DataError(file, "file", f"is not UTF-8 text (byte {exc.start:,} cannot be read)") from exc
+        raise DataError(file, FILE, Message(N_("is not UTF-8 text (byte {byte} cannot be read)"),
+                                            {"byte": Grouped(exc.start)})) from exc
 
 
 def parse_deck(text: str, path: object = "<deck>") -> tuple[Card, ...]:
@@ -126,54 +130,83 @@ def parse_deck(text: str, path: object = "<deck>") -> tuple[Card, ...]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise DataError(path, f"line {exc.lineno} column {exc.colno}", f"not valid JSON: {exc.msg}") from exc
+        raise DataError(path, json_line(exc), json_problem(exc)) from exc
     except (ValueError, RecursionError) as exc:  # a number of 5,000 digits, or deep nesting
-        raise DataError(path, "file", "holds a value too large or too deeply nested") from exc
+        raise DataError(path, FILE, Message(N_("holds a value too large or too deeply nested"))) from exc
     if not isinstance(data, dict):
-        raise DataError(path, "top level", "expected a JSON object with a 'cards' list")
+        raise DataError(path, TOP_LEVEL, NOT_AN_OBJECT)
     if data.get("format") not in (None, DECK_FORMAT):
-        raise DataError(path, "format", f"expected {DECK_FORMAT!r}, found {brief(data.get('format'))}")
+        raise DataError(path, "format", wrong_format(data.get("format")))
     raw_cards = data.get("cards")
     if not isinstance(raw_cards, list):
-        raise DataError(path, "cards", "missing or not a list")
+        raise DataError(path, "cards", Message(N_("missing or not a list")))
     if len(raw_cards) != DECK_SIZE:
-        raise DataError(path, "cards", f"the deck must hold {DECK_SIZE} cards (KK-C2), found {len(raw_cards):,}")
+        raise DataError(path, "cards", wrong_size(len(raw_cards)))
     cards: list[Card] = []
     seen: dict[str, int] = {}
     for number, raw in enumerate(raw_cards, 1):
         card = _parse_card(raw, number, path)
         if card.id in seen:
-            raise DataError(path, f"card {card.id!r}", f"duplicate id (card #{seen[card.id]} and card #{number})")
+            raise DataError(path, card_item(card.id), duplicate_id(seen[card.id], number))
         seen[card.id] = number
         cards.append(card)
     return tuple(cards)
 
 
+# The words of a broken deck (KK-C2..C4), shared with ``deck_check``; file values stay as typed.
+NOT_AN_OBJECT = Message(N_("expected a JSON object with a 'cards' list"))
+
+
+def json_line(exc: json.JSONDecodeError) -> Message:
+    return Message(N_("line {line} column {column}"), {"line": exc.lineno, "column": exc.colno})
+
+
+def wrong_format(found: object) -> Message:
+    return Message(N_("expected {format}, found {found}"), {"format": repr(DECK_FORMAT), "found": brief(found)})
+
+
+def wrong_size(found: int) -> Message:
+    return Message(N_("the deck must hold {size} cards (KK-C2), found {found}"), {"size": DECK_SIZE, "found": Grouped(found)})
+
+
+def card_item(card_id: str) -> Message:
+    return Message(N_("card {id}"), {"id": repr(card_id)})
+
+
+def duplicate_id(first: int, again: int) -> Message:
+    return Message(N_("duplicate id (card #{first} and card #{again})"), {"first": first, "again": again})
+
+
 def _parse_card(raw: Any, number: int, path: object) -> Card:
+    numbered = Message(N_("card #{number}"), {"number": number})
     if not isinstance(raw, dict):
-        raise DataError(path, f"card #{number}", "expected an object with id, terrain, tracks and coin")
+        raise DataError(path, numbered, Message(N_("expected an object with id, terrain, tracks and coin")))
     card_id = raw.get("id")
     if not isinstance(card_id, str) or not card_id.strip():
-        raise DataError(path, f"card #{number}", "needs a non-empty text 'id'")
+        raise DataError(path, numbered, Message(N_("needs a non-empty text 'id'")))
     if len(card_id) > MAX_ID_LENGTH or not card_id.isprintable():
-        raise DataError(path, f"card #{number}",
-                        f"its id {brief(card_id)} must be at most {MAX_ID_LENGTH} printable characters")
-    item = f"card {card_id!r}"
+        raise DataError(path, numbered, Message(N_("its id {id} must be at most {most} printable characters"),
+                                                {"id": brief(card_id), "most": MAX_ID_LENGTH}))
+    item = card_item(card_id)
     terrain = raw.get("terrain")
     if not isinstance(terrain, str) or terrain not in REQUIREMENT:
-        raise DataError(path, item, f"unknown terrain {brief(terrain)}; expected one of {', '.join(REQUIREMENT)} (KK-C3)")
+        raise DataError(path, item, Message(N_("unknown terrain {found}; expected one of {terrains} (KK-C3)"),
+                                            {"found": brief(terrain), "terrains": ", ".join(REQUIREMENT)}))
     tracks, coin = raw.get("tracks"), raw.get("coin")
     lo, hi = TRACKS_RANGE
     if not _is_int(tracks) or not lo <= tracks <= hi:
-        raise DataError(path, item, f"tracks must be a whole number from {lo} to {hi} (KK-C2), found {brief(tracks)}")
+        raise DataError(path, item, Message(N_("tracks must be a whole number from {low} to {high} (KK-C2), found "
+                                               "{found}"), {"low": lo, "high": hi, "found": brief(tracks)}))
     lo, hi = COIN_RANGE
     if not _is_int(coin) or not lo <= coin <= hi:
-        raise DataError(path, item, f"coin must be a whole number from {lo} to {hi} (KK-C4), found {brief(coin)}")
+        raise DataError(path, item, Message(N_("coin must be a whole number from {low} to {high} (KK-C4), found "
+                                               "{found}"), {"low": lo, "high": hi, "found": brief(coin)}))
     extra = sorted(str(key) for key in raw if key not in ("id", "terrain", "tracks", "coin"))
     if extra:
         shown = ", ".join(brief(key, 20) for key in extra[:5]) + (", …" if len(extra) > 5 else "")
-        raise DataError(path, item, f"unknown {plural(len(extra), 'field')} {shown}; "
-                                    "a card has id, terrain, tracks and coin")
+        raise DataError(path, item, nmessage("unknown field {fields}; a card has id, terrain, tracks and coin",
+                                             "unknown fields {fields}; a card has id, terrain, tracks and coin",
+                                             len(extra), {"fields": shown}))
     return Card(card_id, terrain, tracks, coin)
 
 

@@ -18,10 +18,26 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from railkit.capecairo.brief import brief
-from railkit.capecairo.deck import DECK_FORMAT, DECK_SIZE, MAX_DECK_BYTES, REQUIREMENT, Card, _parse_card, parse_deck
+from railkit.capecairo.deck import (
+    DECK_FORMAT,
+    DECK_SIZE,
+    MAX_DECK_BYTES,
+    NOT_AN_OBJECT,
+    REQUIREMENT,
+    Card,
+    _parse_card,
+    card_item,
+    duplicate_id,
+    json_line,
+    parse_deck,
+    wrong_format,
+    wrong_size,
+)
+from railkit.capecairo.phrases import terrain_word
+from railkit.datafiles import FILE, TOP_LEVEL, json_problem
 from railkit.errors import DataError
-from railkit.words import count
+from railkit.locale import cli_translations
+from railkit.messages import N_, Grouped, Message, nmessage
 
 __all__ = ["check_deck_file", "main", "summary"]
 
@@ -47,43 +63,44 @@ def _read(file: Path) -> str:
     try:
         info = file.stat()
     except OSError as exc:
-        raise DataError(file, "file", f"cannot be read: {exc.strerror or exc}") from exc
+        raise DataError(file, FILE, Message(N_("cannot be read: {reason}"), {"reason": str(exc.strerror or exc)})) from exc
     if not stat.S_ISREG(info.st_mode):
-        raise DataError(file, "file", "is not a regular file (a deck is a .json text file)")
+        raise DataError(file, FILE, Message(N_("is not a regular file (a deck is a .json text file)")))
     try:
         with file.open("rb") as handle:
             data = handle.read(MAX_DECK_BYTES + 1)
     except OSError as exc:
-        raise DataError(file, "file", f"cannot be read: {exc.strerror or exc}") from exc
+        raise DataError(file, FILE, Message(N_("cannot be read: {reason}"), {"reason": str(exc.strerror or exc)})) from exc
     if len(data) > MAX_DECK_BYTES:
-        raise DataError(file, "file", f"is more than {MAX_DECK_BYTES:,} bytes; a deck file is at most that")
+        raise DataError(file, FILE, Message(N_("is more than {most} bytes; a deck file is at most that"),
+                                            {"most": Grouped(MAX_DECK_BYTES)}))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DataError(file, "file", f"is not UTF-8 text (byte {exc.start:,} cannot be read)") from exc
+        raise DataError(file, FILE, Message(N_("is not UTF-8 text (byte {byte} cannot be read)"),
+                                            {"byte": Grouped(exc.start)})) from exc
 
 
 def _json(text: str, file: Path) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise DataError(file, f"line {exc.lineno} column {exc.colno}", f"not valid JSON: {exc.msg}") from exc
+        raise DataError(file, json_line(exc), json_problem(exc)) from exc
     except (ValueError, RecursionError) as exc:  # a number of 5,000 digits, or deep nesting
-        raise DataError(file, "file", "holds a value too large or too deeply nested") from exc
+        raise DataError(file, FILE, Message(N_("holds a value too large or too deeply nested"))) from exc
 
 
 def _problems(data: Any, file: Path) -> list[DataError]:
     if not isinstance(data, dict):
-        return [DataError(file, "top level", "expected a JSON object with a 'cards' list")]
+        return [DataError(file, TOP_LEVEL, NOT_AN_OBJECT)]
     problems = []
     if data.get("format") not in (None, DECK_FORMAT):
-        problems.append(DataError(file, "format", f"expected {DECK_FORMAT!r}, found {brief(data.get('format'))}"))
+        problems.append(DataError(file, "format", wrong_format(data.get("format"))))
     raw_cards = data.get("cards")
     if not isinstance(raw_cards, list):
-        return [*problems, DataError(file, "cards", "missing or not a list")]
+        return [*problems, DataError(file, "cards", Message(N_("missing or not a list")))]
     if len(raw_cards) != DECK_SIZE:
-        problems.append(DataError(file, "cards", f"the deck must hold {DECK_SIZE} cards (KK-C2), "
-                                                 f"found {len(raw_cards):,}"))
+        problems.append(DataError(file, "cards", wrong_size(len(raw_cards))))
     first: dict[str, int] = {}
     for number, raw in enumerate(raw_cards, 1):
         if len(problems) >= MAX_PROBLEMS:
@@ -94,19 +111,23 @@ def _problems(data: Any, file: Path) -> list[DataError]:
             problems.append(exc)
             continue
         if card.id in first:
-            problems.append(DataError(file, f"card {card.id!r}",
-                                      f"duplicate id (card #{first[card.id]} and card #{number})"))
+            problems.append(DataError(file, card_item(card.id), duplicate_id(first[card.id], number)))
         else:
             first[card.id] = number
     return problems
 
 
-def summary(cards: Sequence[Card]) -> str:
+def summary(cards: Sequence[Card]) -> Message:
     """One line about a good deck: cards per terrain (KK-C3), track pieces and coins (KK-C2, KK-C4)."""
     per = Counter(c.terrain for c in cards)
-    terrains = ", ".join(f"{per[t]} {t}" for t in REQUIREMENT)
-    return (f"{count(len(cards), 'card')} ({terrains}), {count(sum(c.tracks for c in cards), 'track piece')}, "
-            f"coins {min(c.coin for c in cards)}–{max(c.coin for c in cards)}")
+    terrains: Message | str = ""
+    for t in REQUIREMENT:
+        one = Message(N_("{n} {terrain}"), {"n": per[t], "terrain": terrain_word(t)})
+        terrains = Message(N_("{first}, {next}"), {"first": terrains, "next": one}) if terrains else one
+    return Message(N_("{cards} ({terrains}), {pieces}, coins {low}–{high}"),
+                   {"cards": nmessage("{n} card", "{n} cards", len(cards)), "terrains": terrains,
+                    "pieces": nmessage("{n} track piece", "{n} track pieces", sum(c.tracks for c in cards)),
+                    "low": min(c.coin for c in cards), "high": max(c.coin for c in cards)})
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m railkit.capecairo check-deck") -> int:
@@ -117,12 +138,19 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m railkit.capec
     parser.add_argument("file", help=f"the deck file (JSON, at most {MAX_DECK_BYTES:,} bytes)")
     args = parser.parse_args(argv)
     cards, problems = check_deck_file(args.file)
+    translations = cli_translations()
+
+    def say(text: str) -> str:  # an item such as ``cards`` is a plain str, as typed in the file
+        return text.render(translations) if isinstance(text, Message) else text
+
     if cards is None:
-        print(f"{args.file}: {count(len(problems), 'problem')} found; the deck cannot be used:", file=sys.stderr)
+        print(say(nmessage("{path}: {n} problem found; the deck cannot be used:",
+                           "{path}: {n} problems found; the deck cannot be used:", len(problems), {"path": args.file})),
+              file=sys.stderr)
         for p in problems:
-            print(f"  - {p.item}: {p.problem}", file=sys.stderr)
+            print(f"  - {say(p.item)}: {say(p.problem)}", file=sys.stderr)
         return 1
-    print(f"OK: {summary(cards)}")
+    print(f"OK: {say(summary(cards))}")
     return 0
 
 

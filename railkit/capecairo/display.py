@@ -10,7 +10,7 @@ from railkit.capecairo.phrases import terrain_word, track_pieces
 from railkit.capecairo.rules_check import players_to_act
 from railkit.capecairo.state import KKState, KKTable
 from railkit.capecairo.views import result
-from railkit.messages import N_, Message
+from railkit.messages import N_, Message, nmessage, shown
 
 PHASE_WORDS = {"bid": N_("sealed bids (KK-A2)"), "choose": N_("choosing cards (KK-A4)"),
                "build": N_("building track (KK-B)"), "over": N_("over")}
@@ -46,23 +46,32 @@ def describe(table: KKTable, action: Action) -> Message:
 
 def status_html(table: KKTable, state: KKState, title: str, moves: int) -> str:
     """A small card for notebooks: each player's crossings, money and bonus tracks; the step of
-    play and who acts; the outcome at the end. Every name is escaped."""
-    esc = html.escape
+    play and who acts; the outcome at the end. Every name is escaped; the words are ``Message``s shown
+    in the language the teaching layer chose (``railkit.messages.shown``)."""
+    def say(message: str) -> str:
+        return html.escape(shown(message))
+
     acting = set(players_to_act(table, state))
     rows = "".join(
-        f"<tr><td>{'▶ ' if p in acting else ''}<span style='color:{esc(table.colours[p])}'>■</span> {esc(p)}</td>"
+        f"<tr><td>{'▶ ' if p in acting else ''}<span style='color:{html.escape(table.colours[p])}'>■</span> "
+        f"{html.escape(p)}</td>"
         f"<td style='text-align:right'>{len(state.crossed[p])}/{table.win_crossings}</td>"
         f"<td style='text-align:right'>£{state.money[p]}</td>"
         f"<td style='text-align:right'>{len(state.bonus[p])}</td></tr>"
         for p in table.players
     )
     if state.phase == "over":
-        status = f"<b>Over.</b> {esc(str(result(table, state)))}"
+        status = f"<b>{say(Message(N_('Over.')))}</b> {say(result(table, state).words)}"
     else:
-        status = f"{esc(PHASE_WORDS[state.phase])} · to act: {esc(', '.join(p for p in table.players if p in acting))}"
+        status = say(Message(N_("{step} · to act: {players}"),
+                             {"step": Message(PHASE_WORDS[state.phase]),
+                              "players": ", ".join(p for p in table.players if p in acting)}))
+    heads = (N_("player"), N_("crossed"), N_("money"), N_("bonus"))
+    header = "".join(f"<th>{say(Message(h))}</th>" for h in heads)
+    top = say(Message(N_("auction {auction} · {moves}"),
+                      {"auction": state.auction_no, "moves": nmessage("{n} move", "{n} moves", moves)}))
     return (
         "<div style='border:1px solid #999;border-radius:6px;padding:6px 10px;display:inline-block'>"
-        f"<b>{esc(title)}</b> · auction {state.auction_no} · {moves} moves<br>"
-        "<table><tr><th>player</th><th>crossed</th><th>money</th><th>bonus</th></tr>"
-        f"{rows}</table>{status}</div>"
+        f"<b>{html.escape(title)}</b> · {top}<br>"
+        f"<table><tr>{header}</tr>{rows}</table>{status}</div>"
     )

@@ -23,7 +23,7 @@ from railkit.capecairo.rules_check import TRACK_PRICE, BuildNumbers
 from railkit.capecairo.state import AuctionRecord, KKState, KKTable
 from railkit.errors import RuleError
 from railkit.game import Game, Outcome
-from railkit.messages import Grouped, Message
+from railkit.messages import N_, Grouped, Message
 
 WIN_CROSSINGS = 8  # KK-E1
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -228,20 +228,21 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
     ``RuleError`` naming the rule. ``stack`` becomes a tuple (options never change)."""
     win = options["win_crossings"]
     if isinstance(win, bool) or not isinstance(win, int):
-        raise TypeError(f"win_crossings must be a whole number, not {type(win).__name__}")
+        raise TypeError(Message(N_("win_crossings must be a whole number, not {found}"), {"found": type(win).__name__}))
     if not 1 <= win <= WIN_CROSSINGS:
         raise RuleError("KK-E1", Message("win_crossings must be from 1 to {most} (the eighth crossing wins a full "
                                          "game), not {value}", {"most": WIN_CROSSINGS, "value": brief(win)}))
     if not isinstance(options["river_bonus_for_builder"], bool):
-        raise TypeError(f"river_bonus_for_builder must be True or False, "
-                        f"not {type(options['river_bonus_for_builder']).__name__}")
+        raise TypeError(Message(N_("river_bonus_for_builder must be True or False, not {found}"),
+                                {"found": type(options["river_bonus_for_builder"]).__name__}))
     deck = options["deck"]
     if deck is not None and not isinstance(deck, str):
-        raise TypeError(f"deck must be the path of a deck file (text), not {type(deck).__name__}")
+        raise TypeError(Message(N_("deck must be the path of a deck file (text), not {found}"),
+                                {"found": type(deck).__name__}))
     stack = options["stack"]
     if stack is not None:
         if not isinstance(stack, (list, tuple)) or not all(isinstance(c, str) for c in stack):
-            raise TypeError("stack must be a list of card ids (texts)")
+            raise TypeError(Message(N_("stack must be a list of card ids (texts)")))
         if len(stack) > DECK_SIZE:
             raise RuleError("KK-S1", Message("stack lists {cards} cards; the deck holds only {size} (KK-C2)",
                                              {"cards": Grouped(len(stack)), "size": DECK_SIZE}))

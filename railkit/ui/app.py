@@ -231,6 +231,15 @@ class Panel:
         self.messages.clear()
 
 
+def sleep_words() -> str:
+    """A hidden element with the words of the page's “went to sleep” banner in the current language: the
+    Voila template's script shows it when the lesson's kernel has gone (it cannot ask the kernel then)."""
+    sleep = tr("This lesson went to sleep after a few minutes without use — reload the page to start again.")
+    reload = tr("Reload the page")
+    return (f"<span class='railkit-sleep-words' hidden data-sleep='{html.escape(sleep, quote=True)}' "
+            f"data-reload='{html.escape(reload, quote=True)}'></span>")
+
+
 class App:
     """Base class: ``self.widget`` is the whole app; ``self.messages`` its message bar.
 
@@ -254,7 +263,8 @@ class App:
 
     def _frame(self, body: widgets.Widget) -> list[widgets.Widget]:
         """The app's children: style, header (title and language picker), message bar, ``body``."""
-        heading = widgets.HTML(f"<h3 style='margin:4px 0'>{html.escape(tr(self.title))}</h3>" if self.title else "")
+        title = f"<h3 style='margin:4px 0'>{html.escape(tr(self.title))}</h3>" if self.title else ""
+        heading = widgets.HTML(title + sleep_words())
         header = widgets.HBox([heading, language.language_picker()],
                               layout=widgets.Layout(justify_content="space-between", align_items="center"))
         header.add_class("railkit-header")

@@ -36,11 +36,12 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from railkit.datafiles import FILE
 from railkit.errors import DataError, SaveFileError
 from railkit.game import parse_save
 from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.docs import reconstruction_note
-from railkit.ui.i18n import format_number, tr
+from railkit.ui.i18n import format_number, render, tr
 from railkit.ui.widgets import button, html_box, row, set_shown
 
 __all__ = ["MAX_UPLOAD_BYTES", "ClubFile", "ClubFilePanel", "FileKind", "LessonData", "from_environment",
@@ -132,7 +133,8 @@ def shown_name(name: str, limit: int = MAX_NAME) -> str:
 
 
 def problems_text(problems: Sequence[DataError]) -> str:
-    shown = "; ".join(f"{p.item}: {p.problem}" for p in problems[:SHOWN_PROBLEMS])
+    # item and problem are the checkers' Messages (a JSON key path such as ``track_deck`` stays as typed)
+    shown = "; ".join(f"{render(p.item)}: {render(p.problem)}" for p in problems[:SHOWN_PROBLEMS])
     more = len(problems) - SHOWN_PROBLEMS
     return shown + (" " + tr("(and {n} more)", n=more) if more > 0 else "")
 
@@ -152,7 +154,7 @@ def from_environment(kind: FileKind, environ: Mapping[str, str] | None = None) -
     try:
         data, problems = kind.check(path)
     except Exception as exc:  # noqa: BLE001 - a lesson must start whatever the file holds
-        data, problems = None, [DataError(path, "file", str(exc) or type(exc).__name__)]
+        data, problems = None, [DataError(path, FILE, str(exc) or type(exc).__name__)]
     if data is None:
         problem = tr("The {noun} file {path} (set by {var}) cannot be used, so this lesson plays on the built-in "
                      "{noun}: {problems}. Check it with “{command} FILE”.", noun=tr(kind.noun),

@@ -31,7 +31,7 @@ from functools import cache
 
 from railkit.locale import DOMAIN, LOCALE_DIR
 from railkit.locale.mofile import mo_bytes, read_po
-from railkit.messages import Message
+from railkit.messages import Message, set_shown_language
 
 DEFAULT_LANGUAGE = "en"
 
@@ -157,6 +157,8 @@ def set_language(language: str) -> None:
         known = ", ".join(available_languages())
         raise ValueError(f"no catalogue for language {language!r}; registered: {known}")
     _language = found
+    # a game's notebook card (``_repr_html_``) speaks it too
+    set_shown_language(None if found == DEFAULT_LANGUAGE else translations(found), format_number)
 
 
 def get_language() -> str:

@@ -20,10 +20,11 @@ from typing import Any
 
 import networkx as nx
 
+from railkit.datafiles import FILE, json_problem, ordinal
 from railkit.errors import DataError
+from railkit.messages import N_, Grouped, Message, nmessage
 from railkit.paths import data_dir
-from railkit.words import count as count_of
-from railkit.words import plural
+from railkit.unionpacific.phrases import track_type
 
 # The four track types (UP-C3). The printed names are not in the sources; railkit names
 # them after terrain so a learner can say them (see docs/rulings.md). Order = file order.
@@ -196,11 +197,6 @@ def _assemble(cities: dict[str, City], sections: dict[str, Section], companies: 
     )
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 class _StageFailed(Exception):
     """Checking mode: a stage found problems, so the stages built on it are not run."""
 
@@ -231,52 +227,57 @@ class _Loader:
         if len(self.problems) > since:
             raise _StageFailed
 
-    def fail(self, item: str, problem: str) -> DataError:
+    def fail(self, item: str, problem: Message) -> DataError:
         return DataError(self.path, item, problem)
 
     def field(self, obj: Any, name: str, kind: type | tuple[type, ...], item: str) -> Any:
         if not isinstance(obj, dict):
-            raise self.fail(item, "must be a JSON object")
+            raise self.fail(item, Message(N_("must be a JSON object")))
         if name not in obj:
-            raise self.fail(item, f"missing field {name!r}")
+            raise self.fail(item, Message(N_("missing field {field}"), {"field": repr(name)}))
         value = obj[name]
         # bool is an int in Python; a JSON true is never a count or a coordinate
         if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
-            raise self.fail(item, f"field {name!r} has the wrong type ({type(value).__name__})")
+            raise self.fail(item, Message(N_("field {field} has the wrong type ({found})"),
+                                          {"field": repr(name), "found": type(value).__name__}))
         return value
 
     def no_extra(self, obj: dict[str, Any], allowed: set[str], item: str) -> None:
         extra = sorted(set(obj) - allowed)
         if extra:  # a typo such as "space" should not silently fall back to nothing
-            raise self.fail(item, f"unknown {plural(len(extra), 'field')} {extra}; allowed: {sorted(allowed)}")
+            raise self.fail(item, nmessage("unknown field {fields}; allowed: {allowed}",
+                                           "unknown fields {fields}; allowed: {allowed}", len(extra),
+                                           {"fields": str(extra), "allowed": str(sorted(allowed))}))
 
     # -- the file as a whole ---------------------------------------------------
     def load(self) -> Board:
         try:
             if not self.path.is_file():
-                raise self.fail("file", "cannot be read: it does not exist or is not a regular file")
+                raise self.fail(FILE, Message(N_("cannot be read: it does not exist or is not a regular file")))
             with self.path.open("rb") as handle:  # bounded: never read more than the limit
                 data = handle.read(MAX_BOARD_BYTES + 1)
         except OSError as exc:
-            raise self.fail("file", f"cannot be read ({exc.strerror or exc})") from exc
+            raise self.fail(FILE, Message(N_("cannot be read ({reason})"), {"reason": str(exc.strerror or exc)})) from exc
         if len(data) > MAX_BOARD_BYTES:
-            raise self.fail("file", f"is larger than {MAX_BOARD_BYTES:,} bytes; a board file is about 20 kB")
+            raise self.fail(FILE, Message(N_("is larger than {most} bytes; a board file is about 20 kB"),
+                                          {"most": Grouped(MAX_BOARD_BYTES)}))
         try:
             raw = json.loads(data.decode("utf-8"))
         except UnicodeDecodeError:
-            raise self.fail("file", "is not UTF-8 text") from None
+            raise self.fail(FILE, Message(N_("is not UTF-8 text"))) from None
         except json.JSONDecodeError as exc:
-            where = f"line {exc.lineno}, column {exc.colno}"
-            raise self.fail(where, f"not valid JSON: {exc.msg}") from exc
+            where = Message(N_("line {line}, column {column}"), {"line": exc.lineno, "column": exc.colno})
+            raise self.fail(where, json_problem(exc)) from exc
         except (ValueError, RecursionError):  # a number of thousands of digits, or deep nesting
-            raise self.fail("file", "holds a value too large or too deeply nested") from None
+            raise self.fail(FILE, Message(N_("holds a value too large or too deeply nested"))) from None
         if not isinstance(raw, dict):
-            raise self.fail("file", "must hold one JSON object")
+            raise self.fail(FILE, Message(N_("must hold one JSON object")))
         if raw.get("format") != FORMAT or raw.get("version") != VERSION:
-            raise self.fail("format", f"expected 'format': {FORMAT!r} and 'version': {VERSION}")
+            raise self.fail("format", Message(N_("expected 'format': {format} and 'version': {version}"),
+                                              {"format": repr(FORMAT), "version": VERSION}))
         with self.each_item():
             self.no_extra(raw, {"format", "version", "about", "track_types", "track_deck",
-                                "cities", "companies", "sections"}, "file")
+                                "cities", "companies", "sections"}, FILE)
 
         labels: dict[str, str] = {}
         deck: dict[str, int] = {}
@@ -297,7 +298,8 @@ class _Loader:
         for name in cities:
             with self.each_item():
                 if board.graph.degree(name) == 0:
-                    raise self.fail(f"city {name!r}", "lies on no section; remove it or join it to the map")
+                    raise self.fail(Message(N_("city {name}"), {"name": repr(name)}),
+                                    Message(N_("lies on no section; remove it or join it to the map")))
         self.end_of_stage()
         return board
 
@@ -310,8 +312,10 @@ class _Loader:
             key = self.field(entry, "key", str, item)
             labels[key] = self.field(entry, "label", str, item)
         if tuple(labels) != TRACK_TYPES or len(entries) != len(TRACK_TYPES):
-            raise self.fail("track_types", f"must be exactly {list(TRACK_TYPES)} in that order "
-                            f"(the engine's TRACK_TYPES), not {[self._key(e) for e in entries]}")
+            raise self.fail("track_types", Message(N_("must be exactly {wanted} in that order (the engine's "
+                                                      "TRACK_TYPES), not {found}"),
+                                                   {"wanted": str(list(TRACK_TYPES)),
+                                                    "found": str([self._key(e) for e in entries])}))
         return labels
 
     @staticmethod
@@ -323,15 +327,18 @@ class _Loader:
         wanted = (*TRACK_TYPES, GENERAL)
         for key, count in deck.items():
             if key not in wanted:
-                raise self.fail("track_deck", f"unknown track type {key!r}; use one of {list(wanted)}")
+                raise self.fail("track_deck", Message(N_("unknown track type {found}; use one of {wanted}"),
+                                                      {"found": repr(key), "wanted": str(list(wanted))}))
             if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-                raise self.fail("track_deck", f"count for {key!r} must be a whole number >= 0, not {count!r}")
+                raise self.fail("track_deck", Message(N_("count for {key} must be a whole number >= 0, not {found}"),
+                                                      {"key": repr(key), "found": repr(count)}))
         missing = [k for k in wanted if k not in deck]
         if missing:
-            raise self.fail("track_deck", f"no count for {missing}")
+            raise self.fail("track_deck", Message(N_("no count for {missing}"), {"missing": str(missing)}))
         total = sum(deck.values())
         if total != DECK_SIZE:
-            raise self.fail("track_deck", f"holds {count_of(total, 'card')}; UP-C4 says {DECK_SIZE}")
+            raise self.fail("track_deck", nmessage("holds {n} card; UP-C4 says {size}", "holds {n} cards; UP-C4 says {size}",
+                                                   total, {"size": DECK_SIZE}))
         return {k: deck[k] for k in wanted}
 
     def cities(self, raw: dict[str, Any]) -> dict[str, City]:
@@ -339,23 +346,25 @@ class _Loader:
         for i, entry in enumerate(self.field(raw, "cities", list, "cities")):
             with self.each_item():  # checking mode: record and go on to the next entry
                 name = self.field(entry, "name", str, f"cities[{i}]")
-                item = f"city {name!r}"
+                item = Message(N_("city {name}"), {"name": repr(name)})
                 self.no_extra(entry, {"name", "lon", "lat"}, item)
                 lon = float(self.field(entry, "lon", (int, float), item))
                 lat = float(self.field(entry, "lat", (int, float), item))
                 if not name.strip():
-                    raise self.fail(f"cities[{i}]", "has an empty name")
+                    raise self.fail(f"cities[{i}]", Message(N_("has an empty name")))
                 if name in cities:
-                    raise self.fail(item, "duplicate city name")
+                    raise self.fail(item, Message(N_("duplicate city name")))
                 if not (_LON_RANGE[0] <= lon <= _LON_RANGE[1] and _LAT_RANGE[0] <= lat <= _LAT_RANGE[1]):
-                    raise self.fail(item, f"lon {lon}, lat {lat} is outside the contiguous United States")
+                    raise self.fail(item, Message(N_("lon {lon}, lat {lat} is outside the contiguous United States"),
+                                                  {"lon": str(lon), "lat": str(lat)}))
                 cities[name] = City(name, lon, lat)
         return cities
 
     def companies(self, raw: dict[str, Any], cities: dict[str, City]) -> list[dict[str, Any]]:
         entries = self.field(raw, "companies", list, "companies")
         if len(entries) != len(UP_C1):
-            raise self.fail("companies", f"lists {count_of(len(entries), 'company')}; UP-C1 has {len(UP_C1)}")
+            raise self.fail("companies", nmessage("lists {n} company; UP-C1 has {size}", "lists {n} companies; UP-C1 has {size}",
+                                                  len(entries), {"size": len(UP_C1)}))
         kinds = {"key": str, "name": str, "colour": str, "hex": str, "trains": int, "shares": int,
                  "headquarters": str, "track_types": list, "invented": bool}
         seen: set[str] = set()
@@ -364,35 +373,44 @@ class _Loader:
         for i, (entry, (colour, trains, shares)) in enumerate(zip(entries, UP_C1, strict=True)):
             with self.each_item():  # checking mode: record and go on to the next entry
                 key = self.field(entry, "key", str, f"companies[{i}]")
-                item = f"company {key!r}"
+                item = Message(N_("company {key}"), {"key": repr(key)})
                 self.no_extra(entry, set(kinds), item)
                 c = {name: self.field(entry, name, kind, item) for name, kind in kinds.items()}
                 if key in seen:
-                    raise self.fail(item, "duplicate company key")
+                    raise self.fail(item, Message(N_("duplicate company key")))
                 seen.add(key)
                 if c["name"] in names:
-                    raise self.fail(item, f"duplicate company name {c['name']!r}")
+                    raise self.fail(item, Message(N_("duplicate company name {name}"), {"name": repr(c["name"])}))
                 names.add(c["name"])
                 if c["colour"] != colour:
-                    raise self.fail(item, f"colour {c['colour']!r} is listed {_ordinal(i + 1)}, but UP-C1 puts "
-                                    f"{colour} {_ordinal(i + 1)}; list the companies in UP-C1 table order")
+                    raise self.fail(item, Message(N_("colour {found} is listed {place}, but UP-C1 puts {colour} {place}; "
+                                                     "list the companies in UP-C1 table order"),
+                                                  {"found": repr(c["colour"]), "place": ordinal(i + 1),
+                                                   "colour": Message(colour)}))
                 if (c["trains"], c["shares"]) != (trains, shares):
-                    raise self.fail(item, f"has {count_of(c['trains'], 'train')} and {count_of(c['shares'], 'share')}; "
-                                    f"UP-C1 gives {colour} {trains} trains and {shares} shares")
+                    raise self.fail(item, Message(N_("has {trains_found} and {shares_found}; UP-C1 gives {colour} "
+                                                     "{trains} trains and {shares} shares"),
+                                                  {"trains_found": nmessage("{n} train", "{n} trains", c["trains"]),
+                                                   "shares_found": nmessage("{n} share", "{n} shares", c["shares"]),
+                                                   "colour": Message(colour), "trains": trains, "shares": shares}))
                 if not _HEX.fullmatch(c["hex"]):
-                    raise self.fail(item, f"hex colour {c['hex']!r} is not of the form '#rrggbb'")
+                    raise self.fail(item, Message(N_("hex colour {found} is not of the form '#rrggbb'"),
+                                                  {"found": repr(c["hex"])}))
                 if c["headquarters"] not in cities:
-                    raise self.fail(item, f"headquarters {c['headquarters']!r} is not a city on the board")
+                    raise self.fail(item, Message(N_("headquarters {found} is not a city on the board"),
+                                                  {"found": repr(c["headquarters"])}))
                 types = c["track_types"]
                 for t in types:
                     if t not in TRACK_TYPES:
-                        raise self.fail(item, f"unknown track type {t!r}; use one of {list(TRACK_TYPES)}")
+                        raise self.fail(item, Message(N_("unknown track type {found}; use one of {wanted}"),
+                                                      {"found": repr(t), "wanted": str(list(TRACK_TYPES))}))
                 if len(set(types)) != len(types):
-                    raise self.fail(item, "lists a track type twice")
+                    raise self.fail(item, Message(N_("lists a track type twice")))
                 if colour == ALL_TYPES_COLOUR and len(types) != len(TRACK_TYPES):
-                    raise self.fail(item, "the green company (EP&RG) may use all four track types (UP-C2)")
+                    raise self.fail(item, Message(N_("the green company (EP&RG) may use all four track types (UP-C2)")))
                 if colour != ALL_TYPES_COLOUR and not 1 <= len(types) <= 3:
-                    raise self.fail(item, f"may use {count_of(len(types), 'track type')}; UP-C3 allows one to three")
+                    raise self.fail(item, nmessage("may use {n} track type; UP-C3 allows one to three",
+                                                   "may use {n} track types; UP-C3 allows one to three", len(types)))
                 c["order"] = i + 1
                 result.append(c)
         return result
@@ -404,7 +422,7 @@ class _Loader:
         for i, entry in enumerate(self.field(raw, "sections", list, "sections")):
             with self.each_item():  # checking mode: record and go on to the next entry
                 sid = self.field(entry, "id", str, f"sections[{i}]")
-                item = f"section {sid!r}"
+                item = Message(N_("section {id}"), {"id": repr(sid)})
                 self.no_extra(entry, {"id", "a", "b", "track_type", "spaces", "starting"}, item)
                 a = self.field(entry, "a", str, item)
                 b = self.field(entry, "b", str, item)
@@ -412,32 +430,39 @@ class _Loader:
                 spaces = self.field(entry, "spaces", int, item)
                 starting = tuple(self.field(entry, "starting", list, item))
                 if sid in sections:
-                    raise self.fail(item, "duplicate section id")
+                    raise self.fail(item, Message(N_("duplicate section id")))
                 for city in (a, b):
                     if city not in cities:
-                        raise self.fail(item, f"unknown city {city!r}")
+                        raise self.fail(item, Message(N_("unknown city {found}"), {"found": repr(city)}))
                 if a == b:
-                    raise self.fail(item, "joins a city to itself")
+                    raise self.fail(item, Message(N_("joins a city to itself")))
                 if track not in TRACK_TYPES:
-                    raise self.fail(item, f"unknown track type {track!r}; use one of {list(TRACK_TYPES)}")
+                    raise self.fail(item, Message(N_("unknown track type {found}; use one of {wanted}"),
+                                                  {"found": repr(track), "wanted": str(list(TRACK_TYPES))}))
                 if not 1 <= spaces <= 4:
-                    raise self.fail(item, f"has {count_of(spaces, 'train space')}; UP-C3 allows 1 to 4")
+                    raise self.fail(item, nmessage("has {n} train space; UP-C3 allows 1 to 4",
+                                                   "has {n} train spaces; UP-C3 allows 1 to 4", spaces))
                 if not all(isinstance(key, str) for key in starting):
-                    raise self.fail(item, "field 'starting' must list company keys (text)")
+                    raise self.fail(item, Message(N_("field 'starting' must list company keys (text)")))
                 if len(set(starting)) != len(starting):
-                    raise self.fail(item, "lists a starting space twice (one train per company per connection, UP-B2d)")
+                    raise self.fail(item, Message(N_("lists a starting space twice (one train per company per "
+                                                     "connection, UP-B2d)")))
                 if len(starting) > spaces:
-                    raise self.fail(item, f"has {count_of(len(starting), 'starting space')} but only {count_of(spaces, 'space')}")
+                    raise self.fail(item, nmessage("has {n} starting space but only {spaces}",
+                                                   "has {n} starting spaces but only {spaces}", len(starting),
+                                                   {"spaces": nmessage("{n} space", "{n} spaces", spaces)}))
                 for key in starting:
                     company = by_key.get(key)
                     if company is None:
-                        raise self.fail(item, f"starting space of unknown company {key!r}")
+                        raise self.fail(item, Message(N_("starting space of unknown company {key}"), {"key": repr(key)}))
                     if company["headquarters"] not in (a, b):
-                        raise self.fail(item, f"holds the {key} starting space but does not touch its "
-                                        f"headquarters {company['headquarters']} (UP-C3)")
+                        raise self.fail(item, Message(N_("holds the {key} starting space but does not touch its "
+                                                         "headquarters {city} (UP-C3)"),
+                                                      {"key": key, "city": company["headquarters"]}))
                     if track not in company["track_types"]:
-                        raise self.fail(item, f"is {track} track, which {key} may not use, yet holds its "
-                                        f"starting space (UP-C3)")
+                        raise self.fail(item, Message(N_("is {track} track, which {key} may not use, yet holds its "
+                                                         "starting space (UP-C3)"),
+                                                      {"track": track_type(track), "key": key}))
                 sections[sid] = Section(sid, a, b, track, spaces, starting)
         return sections
 
@@ -448,13 +473,16 @@ class _Loader:
             with self.each_item():  # checking mode: record and go on to the next entry
                 starts = tuple(s.id for s in sections.values() if c["key"] in s.starting)
                 wanted = 2 if c["colour"] == ALL_TYPES_COLOUR else 1
+                item = Message(N_("company {key}"), {"key": repr(c["key"])})
                 if len(starts) != wanted:
-                    raise self.fail(f"company {c['key']!r}", f"has {count_of(len(starts), 'starting space')}; UP-C3 gives "
-                                    f"it {wanted} (EP&RG two on two sections, every other company one)")
+                    raise self.fail(item, nmessage("has {n} starting space; UP-C3 gives it {wanted} (EP&RG two on two "
+                                                   "sections, every other company one)",
+                                                   "has {n} starting spaces; UP-C3 gives it {wanted} (EP&RG two on two "
+                                                   "sections, every other company one)", len(starts), {"wanted": wanted}))
                 pairs = {frozenset((sections[sid].a, sections[sid].b)) for sid in starts}
                 if len(pairs) != len(starts):
-                    raise self.fail(f"company {c['key']!r}", "has two starting spaces between the same two cities; "
-                                    "a company runs one train per connection (UP-B2d)")
+                    raise self.fail(item, Message(N_("has two starting spaces between the same two cities; a company "
+                                                     "runs one train per connection (UP-B2d)")))
                 result.append(Company(
                     key=c["key"], name=c["name"], colour=c["colour"], hex=c["hex"],
                     trains=c["trains"], shares=c["shares"], headquarters=c["headquarters"],

@@ -24,9 +24,11 @@ from pathlib import Path
 import networkx as nx
 
 from railkit.errors import DataError
+from railkit.locale import cli_translations
+from railkit.messages import N_, Fixed, Message, Translations, nmessage
 from railkit.unionpacific.board import GENERAL, MAX_BOARD_BYTES, TRACK_TYPES, Board, check_board_file
+from railkit.unionpacific.phrases import listing, track_type
 from railkit.unionpacific.placement import legal_sections
-from railkit.words import count, names
 
 # The floor the shipped board meets (tests/unionpacific/test_up_board.py): alone, every company
 # places all its trains; all ten building at once in random order, each places at least 80 %.
@@ -42,23 +44,30 @@ class BoardReport:
     path: str
     board: Board | None
     problems: tuple[DataError, ...]
-    warnings: tuple[str, ...]
+    warnings: tuple[Message, ...]
 
     @property
     def valid(self) -> bool:
         return self.board is not None
 
-    def lines(self) -> list[str]:
+    def lines(self, translations: Translations | None = None) -> list[str]:
+        """The report line by line: English, or through ``translations`` (``RAILKIT_LANG`` on the command line)."""
+        def say(text: str) -> str:  # an item such as ``track_deck`` is a plain str, as typed in the file
+            return text.render(translations) if isinstance(text, Message) else text
+
         if self.board is None:
-            out = [f"{self.path}: {count(len(self.problems), 'problem')} found; the board cannot be used:"]
-            out += [f"  - {p.item}: {p.problem}" for p in self.problems]
-            out.append("Fix these and check again: checks that need a broken part are skipped until it is fixed.")
+            out = [say(nmessage("{path}: {n} problem found; the board cannot be used:",
+                                "{path}: {n} problems found; the board cannot be used:", len(self.problems),
+                                {"path": self.path}))]
+            out += [f"  - {say(p.item)}: {say(p.problem)}" for p in self.problems]
+            out.append(say(Message(N_("Fix these and check again: checks that need a broken part are skipped until "
+                                      "it is fixed."))))
             return out
-        out = [f"OK: {summary(self.board)}"]
-        out += [f"warning: {w}" for w in self.warnings]
+        out = [f"OK: {say(summary(self.board))}"]
+        out += [say(Message(N_("warning: {warning}"), {"warning": w})) for w in self.warnings]
         if self.warnings:
-            out.append(f"The board loads, but {count(len(self.warnings), 'warning')} "
-                       f"{'says' if len(self.warnings) == 1 else 'say'} it may not play well.")
+            out.append(say(nmessage("The board loads, but {n} warning says it may not play well.",
+                                    "The board loads, but {n} warnings say it may not play well.", len(self.warnings))))
         return out
 
 
@@ -69,17 +78,23 @@ def check(path: str | Path, trial_games: int = TRIAL_GAMES) -> BoardReport:
     return BoardReport(str(path), board, problems, warnings)
 
 
-def summary(board: Board) -> str:
+def summary(board: Board) -> Message:
     sections = list(board.sections.values())
     connections = len({frozenset((s.a, s.b)) for s in sections})  # parallel sections are one connection (UP-B2d)
     spaces = sum(s.spaces for s in sections)
     neutral = sum(s.neutral_spaces for s in sections)
     starts = sum(len(s.starting) for s in sections)
-    return (f"{count(len(board.cities), 'city', 'cities')}, {count(connections, 'connection')} "
-            f"({count(len(sections), 'section')}), {count(spaces, 'train space')} "
-            f"({neutral} neutral, {starts} starting), {count(len(board.companies), 'company', 'companies')} "
-            f"({sum(c.trains for c in board.companies)} trains), "
-            f"{count(sum(board.track_deck.values()), 'track card')} ({board.track_deck[GENERAL]} general)")
+    return Message(N_("{cities}, {connections} ({sections}), {spaces} ({neutral} neutral, {starting} starting), "
+                      "{companies} ({trains} trains), {cards} ({general} general)"), {
+        "cities": nmessage("{n} city", "{n} cities", len(board.cities)),
+        "connections": nmessage("{n} connection", "{n} connections", connections),
+        "sections": nmessage("{n} section", "{n} sections", len(sections)),
+        "spaces": nmessage("{n} train space", "{n} train spaces", spaces),
+        "neutral": neutral, "starting": starts,
+        "companies": nmessage("{n} company", "{n} companies", len(board.companies)),
+        "trains": sum(c.trains for c in board.companies),
+        "cards": nmessage("{n} track card", "{n} track cards", sum(board.track_deck.values())),
+        "general": board.track_deck[GENERAL]})
 
 
 # -- playability ---------------------------------------------------------------------------
@@ -101,31 +116,35 @@ def grow(board: Board, keys: Sequence[str], rng: random.Random | None) -> dict[s
     return {c.key: c.trains - supply[c.key] for c in board.companies}
 
 
-def playability_warnings(board: Board, trial_games: int = TRIAL_GAMES) -> list[str]:
+def playability_warnings(board: Board, trial_games: int = TRIAL_GAMES) -> list[Message]:
     return [*_pieces(board), *_companies(board, trial_games), *_room(board), *_deck(board)]
 
 
-def _pieces(board: Board) -> list[str]:
+def _pieces(board: Board) -> list[Message]:
     parts = sorted(nx.connected_components(board.graph), key=len, reverse=True)
     if len(parts) == 1:
         return []
     cut_off = sorted(city for part in parts[1:] for city in part)
-    shown = names(cut_off[:MAX_SHOWN] + ([f"{len(cut_off) - MAX_SHOWN} more"] if len(cut_off) > MAX_SHOWN else []))
-    return [f"the map falls apart into {len(parts)} pieces; {shown} cannot be reached from the largest "
-            "piece, so a company can never build across (UP-B2e: a new train joins the company's network)"]
+    more = [Message(N_("{n} more"), {"n": len(cut_off) - MAX_SHOWN})] if len(cut_off) > MAX_SHOWN else []
+    shown = listing([*cut_off[:MAX_SHOWN], *more])
+    return [Message(N_("the map falls apart into {pieces} pieces; {cities} cannot be reached from the largest "
+                       "piece, so a company can never build across (UP-B2e: a new train joins the company's "
+                       "network)"), {"pieces": len(parts), "cities": shown})]
 
 
-def _companies(board: Board, trial_games: int) -> list[str]:
+def _companies(board: Board, trial_games: int) -> list[Message]:
     out = []
     alone_short = set()
     for company in board.companies:
         placed = grow(board, [company.key], None)[company.key]
         if placed < company.trains:
             alone_short.add(company.key)
-            out.append(f"company {company.key!r} ({company.name}) can place only {placed} of its "
-                       f"{company.trains} trains even when it builds alone with wild cards: its track types "
-                       f"({names([t for t in TRACK_TYPES if t in company.track_types])}) reach too few free spaces from "
-                       f"{company.headquarters} (UP-B2b, UP-B2e). Its shares would be worth little (UP-D2).")
+            out.append(Message(N_("company {key} ({company}) can place only {placed} of its {trains} trains even "
+                                  "when it builds alone with wild cards: its track types ({types}) reach too few free "
+                                  "spaces from {city} (UP-B2b, UP-B2e). Its shares would be worth little (UP-D2)."),
+                               {"key": repr(company.key), "company": company.name, "placed": placed,
+                                "trains": company.trains, "city": company.headquarters,
+                                "types": listing([track_type(t) for t in TRACK_TYPES if t in company.track_types])}))
     keys = [c.key for c in board.companies]
     worst = {c.key: c.trains for c in board.companies}
     for seed in range(trial_games):
@@ -134,40 +153,52 @@ def _companies(board: Board, trial_games: int) -> list[str]:
     for company in board.companies:
         low = worst[company.key]
         if company.key not in alone_short and low < SHARED_FLOOR * company.trains:
-            out.append(f"company {company.key!r} ({company.name}) placed as few as {low} of its "
-                       f"{company.trains} trains ({low / company.trains:.0%}) in {count(trial_games, 'trial game')} "
-                       f"where all companies build at random; the shipped board keeps every company at "
-                       f"{SHARED_FLOOR:.0%} or more. Give its track types more room near {company.headquarters}.")
+            out.append(Message(N_("company {key} ({company}) placed as few as {low} of its {trains} trains "
+                                  "({percent}%) in {games} where all companies build at random; the shipped board "
+                                  "keeps every company at {floor}% or more. Give its track types more room near "
+                                  "{city}."),
+                               {"key": repr(company.key), "company": company.name, "low": low,
+                                "trains": company.trains, "percent": round(100 * low / company.trains),
+                                "games": nmessage("{n} trial game", "{n} trial games", trial_games),
+                                "floor": round(100 * SHARED_FLOOR), "city": company.headquarters}))
     return out
 
 
-def _room(board: Board) -> list[str]:
+def _room(board: Board) -> list[Message]:
     neutral = sum(s.neutral_spaces for s in board.sections.values())
     to_place = sum(c.trains - len(c.starting_sections) for c in board.companies)
     if neutral >= ROOM_FACTOR * to_place:
         return []
-    return [f"the map has {count(neutral, 'neutral space')} for the {to_place} trains placed after setup "
-            f"(UP-C1); keep at least {ROOM_FACTOR} times as many spaces as trains (the shipped board has 1.8) "
-            "so that companies rarely run out of room"]
+    return [nmessage("the map has {n} neutral space for the {trains} trains placed after setup (UP-C1); keep at "
+                     "least {factor} times as many spaces as trains (the shipped board has {shipped}) so that "
+                     "companies rarely run out of room",
+                     "the map has {n} neutral spaces for the {trains} trains placed after setup (UP-C1); keep at "
+                     "least {factor} times as many spaces as trains (the shipped board has {shipped}) so that "
+                     "companies rarely run out of room", neutral,
+                     {"trains": to_place, "factor": Fixed(ROOM_FACTOR, 1), "shipped": Fixed(1.8, 1)})]
 
 
-def _deck(board: Board) -> list[str]:
+def _deck(board: Board) -> list[Message]:
     neutral: Counter[str] = Counter()
     for s in board.sections.values():
         neutral[s.track_type] += s.neutral_spaces
     out = []
     for t in TRACK_TYPES:
         if neutral[t] == 0 and board.track_deck[t] > 0:
-            out.append(f"no section has a free {t} space, yet the deck holds "
-                       f"{count(board.track_deck[t], f'{t} card')} (UP-C4): they can never be used to build")
+            out.append(nmessage("no section has a free {track} space, yet the deck holds {n} {track} card (UP-C4): "
+                                "it can never be used to build",
+                                "no section has a free {track} space, yet the deck holds {n} {track} cards (UP-C4): "
+                                "they can never be used to build", board.track_deck[t], {"track": track_type(t)}))
     # Cards per neutral space, for types that have both cards and spaces
     ratios = {t: board.track_deck[t] / neutral[t] for t in TRACK_TYPES if neutral[t] and board.track_deck[t]}
     if len(ratios) >= 2:
         rich, poor = max(ratios, key=ratios.__getitem__), min(ratios, key=ratios.__getitem__)
         if ratios[rich] > CARD_RATIO_LIMIT * ratios[poor]:
-            out.append(f"track cards are out of proportion to spaces (UP-C4): {rich} has one card per "
-                       f"{1 / ratios[rich]:.1f} free spaces, {poor} one per {1 / ratios[poor]:.1f}; "
-                       "give the types with more spaces more cards")
+            out.append(Message(N_("track cards are out of proportion to spaces (UP-C4): {rich} has one card per "
+                                  "{rich_spaces} free spaces, {poor} one per {poor_spaces}; give the types with more "
+                                  "spaces more cards"),
+                               {"rich": track_type(rich), "rich_spaces": Fixed(1 / ratios[rich], 1),
+                                "poor": track_type(poor), "poor_spaces": Fixed(1 / ratios[poor], 1)}))
     return out
 
 
@@ -185,7 +216,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m railkit.union
     args = parser.parse_args(argv)
     report = check(args.file, trial_games=1 if args.quick else TRIAL_GAMES)
     stream = sys.stdout if report.valid else sys.stderr
-    for line in report.lines():
+    for line in report.lines(cli_translations()):
         print(line, file=stream)
     return 0 if report.valid and not (args.strict and report.warnings) else 1
 

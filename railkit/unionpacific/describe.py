@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 
-from railkit.messages import N_, Message
+from railkit.messages import N_, Message, nmessage, shown
 from railkit.unionpacific.actions import (
     Build,
     ChooseFirstShare,
@@ -54,27 +54,45 @@ def describe_action(board: Board, action: UPAction) -> Message:
     return Message(N_("{player} passes, discarding {card} (UP-T4)"), {**p, "card": a_card(action.discard)})
 
 
+# What the player to act does in each step of a turn (the same words as the play lesson's).
+STEP_WORDS = {
+    "first_share": N_("choose a first share to lay face down (UP-S5)"),
+    "action": N_("build, invest or pass (UP-T3)"),
+    "draw": N_("draw a share (UP-B3)"),
+    "exchange": N_("exchange a share for a UP share (UP-B4) or end the turn (UP-B6)"),
+}
+
+
 def status_card(board: Board, state: UPState, title: str, moves: int, outcome: str) -> str:
-    """HTML: players, step and who acts (or the outcome), payouts, money when public, company values."""
-    esc = html.escape
+    """HTML: players, step and who acts (or the outcome), payouts, money when public, company values.
+
+    The words are ``Message``s shown in the language the teaching layer chose (``railkit.messages.shown``)."""
+    def say(message: str) -> str:
+        return html.escape(shown(message))
+
     if state.over:
-        status = f"<b>Over.</b> {esc(outcome)}"
+        status = f"<b>{say(Message(N_('Over.')))}</b> {html.escape(shown(outcome))}"
     else:
-        status = f"turn {state.turn_number}, {esc(state.phase)}; to act: {esc(', '.join(state.players_to_act()))}"
+        step = STEP_WORDS.get(state.phase)
+        status = say(Message(N_("turn {turn}: {step}; to act: {players}"),
+                             {"turn": state.turn_number, "step": Message(step) if step else state.phase,
+                              "players": ", ".join(state.players_to_act())}))
     if state.options["public_money"] or state.over:  # UP-D13; everyone counts up at the end
-        money = ", ".join(f"{esc(h)} {m}" for h, m in state.money.items())
+        money: Message | str = ", ".join(f"{h} {m}" for h, m in state.money.items())
     else:
-        money = "hidden (UP-D13)"
+        money = Message(N_("hidden (UP-D13)"))
     rows = "".join(
-        f"<tr><td>{esc(c.name)}</td><td style='text-align:right'>{state.net.on_board(c.key) + 1}</td></tr>"
+        f"<tr><td>{html.escape(c.name)}</td><td style='text-align:right'>{state.net.on_board(c.key) + 1}</td></tr>"
         for c in board.companies
     )
+    moves_words = say(nmessage("{n} move", "{n} moves", moves))
+    payouts = say(Message(N_("payouts {done} of {most}"), {"done": len(state.payouts), "most": state.max_payouts}))
     return (
         "<div class='railkit-up-game' style='border:1px solid #999;border-radius:6px;padding:6px 10px;"
         "display:inline-block'>"
-        f"<b>{esc(title)}</b> — {esc(', '.join(state.players))}<br>"
-        f"{moves} moves · {status}<br>"
-        f"payouts {len(state.payouts)} of {state.max_payouts} · money (millions): {money}"
-        f"<table><tr><th>company</th><th>value (UP-D2)</th></tr>{rows}</table>"
-        "</div>"
+        f"<b>{html.escape(title)}</b> — {html.escape(', '.join(state.players))}<br>"
+        f"{moves_words} · {status}<br>"
+        f"{payouts} · {say(Message(N_('money (millions): {money}'), {'money': money}))}"
+        f"<table><tr><th>{say(Message(N_('company')))}</th><th>{say(Message(N_('value (UP-D2)')))}</th></tr>"
+        f"{rows}</table></div>"
     )

@@ -164,7 +164,7 @@ class UnionPacificGame(Game[UPAction]):
 
     def _repr_html_(self) -> str:
         """A status card: step, who acts, payouts, companies' values, money when public."""
-        outcome = str(self.result()) if self.state.over else ""
+        outcome = self.result().words if self.state.over else ""
         return status_card(self.board, self.state, self.TITLE, len(self.log), outcome)
 
     # -- the state, read-only, under the names the lessons and bots use ---------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from railkit.errors import RuleError
+from railkit.messages import N_, Message
 from railkit.unionpacific.sharedeck import DECK_OPTIONS
 from railkit.words import plural
 
@@ -47,12 +48,16 @@ def validate_options(options: dict[str, Any]) -> dict[str, Any]:
                                 f"the options are {', '.join(OPTION_DEFAULTS)}")
     out = {**OPTION_DEFAULTS, **options}
     if not isinstance(out["deck"], str):
-        raise TypeError(f"option deck must be text (one of {', '.join(DECK_OPTIONS)}), not {type(out['deck']).__name__}")
+        raise TypeError(Message(N_("option deck must be text (one of {choices}), not {found}"),
+                                {"choices": ", ".join(DECK_OPTIONS), "found": type(out["deck"]).__name__}))
     if out["deck"] not in DECK_OPTIONS:
-        raise RuleError("UP-S7", f"deck must be one of {', '.join(DECK_OPTIONS)}, not {_shown(out['deck'])}")
+        raise RuleError("UP-S7", Message(N_("deck must be one of {choices}, not {found}"),
+                                         {"choices": ", ".join(DECK_OPTIONS), "found": _shown(out["deck"])}))
     for name, rule in _BOOL_OPTION_RULE.items():
         if not isinstance(out[name], bool):
-            raise TypeError(f"option {name} ({rule}) must be true or false, not {_shown(out[name])}")
+            raise TypeError(Message(N_("option {name} ({rule}) must be true or false, not {found}"),
+                                    {"name": name, "rule": rule, "found": _shown(out[name])}))
     if out["board"] is not None and not isinstance(out["board"], str):
-        raise TypeError(f"option board must be a file path (text) or None, not {type(out['board']).__name__}")
+        raise TypeError(Message(N_("option board must be a file path (text) or None, not {found}"),
+                                {"found": type(out["board"]).__name__}))
     return out
