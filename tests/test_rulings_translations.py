@@ -84,3 +84,10 @@ def test_a_stale_translation_gives_the_english_page_with_a_note(tmp_path, monkey
 
 def test_english_is_the_page_itself():
     assert docs.rulings_markdown().data == ENGLISH.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("language", (*LANGUAGES, "en"))
+def test_no_wrapped_line_starts_a_numbered_list_by_accident(language):
+    """Markdown reads "  2. payout" at a line's start inside a bullet as a new numbered list."""
+    text = ENGLISH.read_text(encoding="utf-8") if language == "en" else translation(language)
+    assert not [line for line in text.splitlines() if re.match(r"\s+\d+\. ", line)]
