@@ -86,6 +86,15 @@ PATCHES: dict[str, list[tuple[str, str, str]]] = {
     # IPython/__init__ imports the terminal's embed (prompt_toolkit, the terminal shell, the debugger):
     # ~0.5-1 s of each kernel start in the browser, and a Voici kernel has no terminal.
     "ipython": [("IPython/__init__.py", "from .terminal.embed import embed\n", LAZY_EMBED)],
+    # The kernel's working folder is /drive, the page's files reached through the service worker,
+    # and sys.path[0] is '' (that folder): every top-level import stat()ed it with a synchronous
+    # request to the page, ~105 of them per start (0.5-0.8 s). No lesson imports a module from its
+    # folder, so the site's kernel does not look there ('' stays in sys.path; no finder for it).
+    "pyodide-kernel": [("pyodide_kernel/__init__.py", "import sys\n\n# 0. do early mocks",
+                        "import sys\n\nimport os as _os\n\n"
+                        "# railkit's static site: no imports from the notebook's folder (tools/site/wheels.py)\n"
+                        "sys.path_importer_cache[_os.getcwd()] = None\n"
+                        "del _os\n\n# 0. do early mocks")],
 }
 # Modules moved aside and replaced (package -> {new name: (old name or None, text)}).
 REPLACED: dict[str, dict[str, tuple[str | None, str]]] = {
