@@ -70,6 +70,8 @@ def test_shipped_wheels_defer_what_a_start_does_not_need(site):
     with zipfile.ZipFile(next(folder.glob("pyodide_kernel-*.whl"))) as z:
         assert not [n for n in z.namelist() if n.endswith(".py")], "the kernel's wheel is byte-compiled"
         assert b"path_importer_cache" in z.read("pyodide_kernel/__init__.pyc")  # no finder for /drive
+    lock = json.loads((folder / "pyodide-lock.json").read_text(encoding="utf-8"))["packages"]
+    assert "prompt-toolkit" in lock and "prompt-toolkit" not in lock["ipython"]["depends"]
 
 
 def test_patches_apply_and_fail_loudly():

@@ -36,6 +36,9 @@ NOT_IN_BROWSER = {
     "jupyterlab-widgets": "the widgets' front end for JupyterLab; Voici's bundle has its own",
     "ipykernel": "the kernel brings its own ipykernel for Pyodide (from jupyterlite-pyodide-kernel)",
     "anywidget": "only plotly's FigureWidget needs it; railkit draws figures with FigureView",
+    # Shipped and in the lock (a cell's `import prompt_toolkit` still loads it), but not loaded with
+    # IPython at every start: only its terminal imports it, and the site defers that (PATCHES).
+    "prompt-toolkit": "IPython's terminal only (IPython.embed, imported when called)",
 }
 # Never used by a kernel in the browser, in any wheel: test suites and data files for sys.prefix
 # (a JupyterLab extension in ``*.data/``; the site gets plotly's from the build venv instead).
