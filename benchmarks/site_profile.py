@@ -73,7 +73,7 @@ def profile(lessons: list[str]) -> None:
             for i, notebook in enumerate(lessons):
                 page = context.new_page()
                 workers = []
-                page.on("worker", lambda worker: workers.append(worker))
+                page.on("worker", lambda worker, found=workers: found.append(worker))
                 seconds = open_lesson(page, page_url(server.base, notebook), notebook)
                 page.wait_for_timeout(300)
                 origin = page.evaluate("performance.timeOrigin")
