@@ -31,7 +31,11 @@ from package import railkit_wheel  # noqa: E402
 from wheelfile import sha256  # noqa: E402
 
 ROOT = HERE.parent.parent
-PYODIDE_CORE = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
+PYODIDE_CORE = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm")  # + python_stdlib.zip, compiled
+# The kernel's own wheels (from jupyterlite-pyodide-kernel): loaded with Pyodide at start, like the
+# others, instead of installed by micropip/piplite after it (jupyter-lite.json lists them in
+# "packages", so the kernel skips its installs: ~1.5 s of each lesson's start, see tools/site/README.md).
+KERNEL_WHEELS = ("piplite", "ipykernel", "pyodide_kernel")
 # Packages the kernel asks for by name that no lesson uses: empty wheels stand in (wheels.placeholder).
 PLACEHOLDERS = {
     "sqlite3": "IPython's command history; Pyodide builds it separately and no registry has it",
@@ -79,12 +83,21 @@ def pyodide_folder(dest: Path, cache: Path, epoch: int) -> list[str]:
     shutil.rmtree(slim, ignore_errors=True)
     slim.mkdir(parents=True)
     railkit, added = railkit_wheel(ROOT, cache / "railkit-build", slim, epoch)
-    shipped = compiled([*(wheels.slimmed(w, slim) for w in downloaded), railkit], dest, cache / "pyc", npm["pyodide"])
+    kernel = [next(kernel_wheels().glob(f"{name}-*.whl")) for name in KERNEL_WHEELS]
+    sources = [*(wheels.slimmed(w, slim) for w in [*downloaded, *kernel]), railkit, npm["pyodide"] / "python_stdlib.zip"]
+    shipped = compiled(sources, dest, cache / "pyc", npm["pyodide"])
+    shipped = [p for p in shipped if p.suffix == ".whl"]
     shipped += [wheels.placeholder(name, "0", f"Not in the railkit site: {why}.", dest) for name, why in PLACEHOLDERS.items()]
     core_lock = json.loads((npm["pyodide"] / "pyodide-lock.json").read_text(encoding="utf-8"))
     lock = wheels.lock(core_lock, shipped, set(PLACEHOLDERS))
     wheels.write_lock(lock, dest / "pyodide-lock.json")
     return [f"added to the railkit wheel (not packed by setuptools): {', '.join(added)}"] if added else []
+
+
+def kernel_wheels() -> Path:
+    """The folder of the wheels jupyterlite-pyodide-kernel ships (its piplite index)."""
+    return (Path(sys.prefix) / "share" / "jupyter" / "labextensions" / "@jupyterlite" / "pyodide-kernel-extension"
+            / "static" / "pypi")
 
 
 def compiled(sources: list[Path], dest: Path, cache: Path, pyodide: Path) -> list[Path]:
@@ -97,7 +110,8 @@ def compiled(sources: list[Path], dest: Path, cache: Path, pyodide: Path) -> lis
         target = cache / key / src.name
         if not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
-            jobs.append({"src": str(src), "dest": str(target), "keep_sources": src.name.startswith("railkit-")})
+            jobs.append({"src": str(src), "dest": str(target), "keep_sources": src.name.startswith("railkit-"),
+                         "stdlib": src.suffix == ".zip"})
         targets.append(target)
     if jobs:
         print(f"site: byte-compiling {len(jobs)} wheel(s) with Pyodide in Node", flush=True)

@@ -34,12 +34,17 @@ def write_wheel(dest: Path, files: dict[str, bytes]) -> Path:
     body = {n: d for n, d in files.items() if n != record}
     lines = [_record_line(n, d) for n, d in sorted(body.items())] + [f"{record},,"]
     body[record] = ("\n".join(lines) + "\n").encode()
+    return write_zip(dest, body, order=lambda n: (n.startswith(dist_info), n))  # dist-info last, as pip does
+
+
+def write_zip(dest: Path, files: dict[str, bytes], order=None) -> Path:  # noqa: ANN001 - a sort key
+    """Write ``files`` (archive name -> bytes) as a zip: sorted, one timestamp, deflated."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
-        for name in sorted(body, key=lambda n: (n.startswith(dist_info), n)):  # dist-info last, as pip does
+        for name in sorted(files, key=order):
             info = zipfile.ZipInfo(name, ZIP_TIME)
             info.external_attr = 0o644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
-            z.writestr(info, body[name], compresslevel=9)
+            z.writestr(info, files[name], compresslevel=9)
     dest.write_bytes(buf.getvalue())
     return dest

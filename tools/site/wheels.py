@@ -36,6 +36,9 @@ NOT_IN_BROWSER = {
     "jupyterlab-widgets": "the widgets' front end for JupyterLab; Voici's bundle has its own",
     "ipykernel": "the kernel brings its own ipykernel for Pyodide (from jupyterlite-pyodide-kernel)",
     "anywidget": "only plotly's FigureWidget needs it; railkit draws figures with FigureView",
+    # Shipped and in the lock (a cell's `import prompt_toolkit` still loads it), but not loaded with
+    # IPython at every start: only its terminal imports it, and the site defers that (PATCHES).
+    "prompt-toolkit": "IPython's terminal only (IPython.embed, imported when called)",
 }
 # Never used by a kernel in the browser, in any wheel: test suites and data files for sys.prefix
 # (a JupyterLab extension in ``*.data/``; the site gets plotly's from the build venv instead).
@@ -47,13 +50,86 @@ SLIM = {
     "plotly": ("plotly/package_data/plotly.min.js", "plotly/package_data/widgetbundle.js",
                "plotly/labextension/", "plotly/package_data/datasets/"),
 }
+# Imports the kernel makes at every start that no lesson needs, deferred to their first use (each
+# measured in the browser, see tools/site/README.md). Per package: (file, text, replacement); a
+# text that is not there stops the build (a new version needs a new look).
+LAZY_EMBED = '''def embed(*args, **kwargs):
+    """IPython's terminal ``embed``, imported when called (railkit's static site: the terminal and
+    prompt_toolkit are no part of a browser kernel's start)."""
+    from .terminal.embed import embed as terminal_embed
+
+    return terminal_embed(*args, **kwargs)
+'''
+LAZY_PIPLITE = '''"""piplite for railkit's static site: micropip is imported at the first ``piplite.install``
+(a ``%pip`` in a cell), not when the kernel starts; the real module is ``piplite._piplite``."""
+
+#: set by the kernel at start, handed to the real module at the first install
+_PIPLITE_URLS: list = []
+_PIPLITE_DISABLE_PYPI = False
+
+
+def _real():
+    from . import _piplite
+
+    _piplite._PIPLITE_URLS = _PIPLITE_URLS
+    _piplite._PIPLITE_DISABLE_PYPI = _PIPLITE_DISABLE_PYPI
+    return _piplite
+
+
+async def install(*args, **kwargs):
+    return await _real().install(*args, **kwargs)
+
+
+def __getattr__(name):
+    if name.startswith("_"):  # probes of modules (__path__, _ipython_display_...) load nothing
+        raise AttributeError(name)
+    return getattr(_real(), name)
+'''
+PATCHES: dict[str, list[tuple[str, str, str]]] = {
+    # IPython/__init__ imports the terminal's embed (prompt_toolkit, the terminal shell, the debugger):
+    # ~0.5-1 s of each kernel start in the browser, and a Voici kernel has no terminal.
+    "ipython": [("IPython/__init__.py", "from .terminal.embed import embed\n", LAZY_EMBED)],
+    # The kernel's working folder is /drive, the page's files reached through the service worker,
+    # and sys.path[0] is '' (that folder): every top-level import stat()ed it with a synchronous
+    # request to the page, ~105 of them per start (0.5-0.8 s). No lesson imports a module from its
+    # folder, so the site's kernel does not look there ('' stays in sys.path; no finder for it).
+    "pyodide-kernel": [("pyodide_kernel/__init__.py", "import sys\n\n# 0. do early mocks",
+                        "import sys\n\nimport os as _os\n\n"
+                        "# railkit's static site: no imports from the notebook's folder (tools/site/wheels.py)\n"
+                        "sys.path_importer_cache[_os.getcwd()] = None\n"
+                        "del _os\n\n# 0. do early mocks")],
+}
+# Modules moved aside and replaced (package -> {new name: (old name or None, text)}).
+REPLACED: dict[str, dict[str, tuple[str | None, str]]] = {
+    # The kernel imports piplite.piplite at start only to set two options; its module imports
+    # micropip (the package index, vendored packaging): ~0.5 s of each start. The real one is kept.
+    "piplite": {"piplite/_piplite.py": ("piplite/piplite.py", ""), "piplite/piplite.py": (None, LAZY_PIPLITE)},
+}
+
+
+def patched(name: str, files: dict[str, bytes]) -> dict[str, bytes]:
+    """``files`` of package ``name`` with its ``PATCHES`` and ``REPLACED`` modules applied."""
+    files = dict(files)
+    for path, text, replacement in PATCHES.get(name, []):
+        source = files[path].decode("utf-8")
+        if source.count(text) != 1:
+            raise SystemExit(f"site: {path} no longer contains {text!r} once (tools/site/wheels.py PATCHES)")
+        files[path] = source.replace(text, replacement).encode("utf-8")
+    replaced = REPLACED.get(name, {})
+    originals = {new: files[old] for new, (old, _text) in replaced.items() if old}
+    for new, (old, text) in replaced.items():
+        files[new] = originals[new] if old else text.encode("utf-8")
+    return files
+
+
 def slimmed(src: Path, out_dir: Path, extra: dict[str, bytes] | None = None) -> Path:
     """A copy of wheel ``src`` in ``out_dir`` without the files no lesson loads (``ALWAYS_DROP``,
-    ``SLIM``), plus ``extra`` files."""
+    ``SLIM``), with the kernel's start-up imports deferred (``PATCHES``, ``REPLACED``), plus ``extra`` files."""
     name = canonicalize_name(parse_wheel_filename(src.name)[0])
     drop = SLIM.get(name, ())
     files = {n: d for n, d in read_wheel(src).items()
              if not any(p in n for p in ALWAYS_DROP) and not n.startswith(drop)}
+    files = patched(name, files)
     files.update(extra or {})
     return write_wheel(out_dir / src.name, files)
 
