@@ -119,3 +119,17 @@ def test_a_click_updates_the_map_in_place(voila_server, offline_page):
     page.wait_for_timeout(500)
     page.screenshot(path=str(ARTIFACTS / "map_redraw_fast_1366.png"))
     assert page_errors(page) == []
+
+    # The legend entry of the magenta band still hides it (the entry and the shape are one legend group),
+    # and a new selection leaves it hidden.
+    page.locator(".railkit-figure .legend .traces", has_text="legal sections").locator(".legendtoggle").click()
+    hidden = "() => window.railkitPlot._fullLayout.shapes.find(s => s.name === 'legal sections').visible === 'legendonly'"
+    page.wait_for_function(hidden, timeout=5000)
+    x, y = page.evaluate(POINT_JS, [other])
+    page.mouse.move(x, y)
+    page.wait_for_timeout(300)
+    page.mouse.click(x, y)
+    page.wait_for_function(moved.replace("BAND_FN", BAND_JS), arg=[hits["x"][j + 1], hits["y"][j + 1]],
+                           timeout=15000, polling="raf")
+    assert page.evaluate(hidden)
+    assert page_errors(page) == []

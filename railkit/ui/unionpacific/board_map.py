@@ -197,10 +197,11 @@ def band(geometry: Mapping[str, tuple[tuple[float, float], tuple[float, float]]]
     traces; the legend-only trace that names it in the legend with the same line). The legend trace
     never changes with the sections, so a new band changes the layout's shapes only."""
     path = "".join(f"M{ax:.1f},{ay:.1f}L{bx:.1f},{by:.1f}" for (ax, ay), (bx, by) in (geometry[s] for s in sections))
-    shape = dict(type="path", path=path, xref="x", yref="y", layer="between", name=name,
+    # One legend group: a click on the legend entry hides or shows the band, as it did the band's trace.
+    shape = dict(type="path", path=path, xref="x", yref="y", layer="between", name=name, legendgroup=name,
                  line=dict(color=colour, width=width))
     legend = scatter(x=[None], y=[None], mode="lines", line=dict(color=colour, width=width), name=name,
-                     hoverinfo="skip")
+                     legendgroup=name, hoverinfo="skip")
     return shape, legend
 
 
@@ -338,7 +339,8 @@ def board_spec(
     data.append(label_trace(boxes))
     data += above
     layout = map_layout_dict(x_range, y_range, height=height)
-    layout["legend"] = {**layout["legend"], "font": dict(size=12), "entrywidth": 0}
+    # "normal": the legend groups of the bands must not regroup the entries (plotly's default with groups)
+    layout["legend"] = {**layout["legend"], "font": dict(size=12), "entrywidth": 0, "traceorder": "normal"}
     layout["annotations"] = [reconstruction_note()]
     layout["images"] = [basemap_image()]
     layout["shapes"] = shapes
