@@ -93,6 +93,11 @@ def test_a_click_updates_the_map_in_place(voila_server, offline_page):
     assert state["image"]  # the basemap image was drawn once, by the full render
     # A second click on another legal section: again only the band moves, no trace is redrawn.
     other = page.evaluate(SECTION_JS, "Spokane–Helena")
+    # The first selection added the band's legend entry (a new trace: plotly replots everything); wait until
+    # that update is drawn completely before counting.
+    page.wait_for_function("() => { const f = window.railkitPlot._railkitFast; return !f.busy && !f.next; }",
+                           timeout=15000, polling="raf")
+    page.wait_for_timeout(300)
     page.evaluate("() => { window.railkitTraceChanges = 0; }")
     x, y = page.evaluate(POINT_JS, [other])
     page.mouse.move(x, y)
@@ -104,7 +109,9 @@ def test_a_click_updates_the_map_in_place(voila_server, offline_page):
     page.wait_for_function(moved.replace("BAND_FN", BAND_JS),
                            arg=[hits["x"][j + 1], hits["y"][j + 1]], timeout=15000, polling="raf")
     page.wait_for_timeout(300)
-    assert page.evaluate("() => window.railkitTraceChanges") == 0
+    last = page.evaluate("""() => { const m = JSON.parse(document.querySelector('.railkit-figure-update script').textContent);
+      return {seq: m.seq, layout: Object.keys(m.layout), whole: m.data.filter(t => typeof t !== 'string').map(t => t.name)}; }""")
+    assert page.evaluate("() => window.railkitTraceChanges") == 0, last  # no trace redrawn, only the band
     assert page.evaluate("() => document.querySelector('.railkit-figure .js-plotly-plot') === window.railkitPlot")
     wait_text(page, ".railkit-checklist-box", "Spokane")
     # Back to the first section for the checks below.
