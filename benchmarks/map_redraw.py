@@ -13,9 +13,10 @@ measures, per lesson:
 1. bytes received by the page (HTTP bodies + websocket frames) beyond the baseline page (one button),
    as benchmarks/apps.py does;
 2. click on a legal section → the map shows it selected and drawn: from the real mousedown event to
-   the first animation frame in which a plot in the map's container holds the selected band on that
-   section and has drawn every trace (the plot may be the same element, updated, or a new one), median
-   of ``--clicks`` clicks, cycling over the legal sections.
+   the first animation frame in which a plot in the map's container holds the selected band (a layout
+   shape, ``board_map.band``) on that section and has drawn every shape and every trace (the plot may
+   be the same element, updated, or a new one), median of ``--clicks`` clicks, cycling over the legal
+   sections.
 
 Also the Python side of one redraw, headless (no browser): the building lesson's click handler up to
 the widget state being set, for the update path and for the full render.
@@ -44,12 +45,21 @@ LESSONS = ["up_building.ipynb", "up_play.ipynb"]
 MAP = ".railkit-figure .js-plotly-plot"
 
 # Sections under the magenta band of the first map: [section id, page x, page y] of each, from the hit areas.
+# The bands are layout shapes (board_map.band): "M ax,ay L bx,by" per section; their middles, in map km.
+BAND_JS = """(gd, name) => {
+  const shape = ((gd.layout && gd.layout.shapes) || []).find(s => s.name === name);
+  if (!shape) return null;
+  const out = [], re = /M(-?[\\d.]+),(-?[\\d.]+)L(-?[\\d.]+),(-?[\\d.]+)/g;
+  let m;
+  while ((m = re.exec(shape.path)) !== null) out.push([(+m[1] + +m[3]) / 2, (+m[2] + +m[4]) / 2]);
+  return out;
+}"""
+# Sections under the magenta band of the first map: the section id of each, from the hit areas.
 LEGAL_JS = """() => {
   const gd = document.querySelector('.railkit-figure .js-plotly-plot');
-  const band = gd.data.find(t => t.name === 'legal sections'), hits = gd.data.find(t => t.name === 'section hit areas');
+  const band = (BAND_FN)(gd, 'legal sections'), hits = gd.data.find(t => t.name === 'section hit areas');
   const out = [];
-  for (let k = 0; k + 1 < band.x.length; k += 3) {
-    const mx = (band.x[k] + band.x[k + 1]) / 2, my = (band.y[k] + band.y[k + 1]) / 2;
+  for (const [mx, my] of band) {
     let best = -1, dist = Infinity;
     for (let i = 1; i < hits.x.length; i += 3) {
       const d = Math.hypot(hits.x[i] - mx, hits.y[i] - my);
@@ -58,7 +68,7 @@ LEGAL_JS = """() => {
     out.push(hits.customdata[best]);
   }
   return out;
-}"""
+}""".replace("BAND_FN", BAND_JS)
 POINT_JS = """(sid) => {
   const gd = document.querySelector('.railkit-figure .js-plotly-plot');
   const hits = gd.data.find(t => t.name === 'section hit areas');
@@ -77,11 +87,13 @@ ARM_JS = """(sid) => {
       const gd = document.querySelector('.railkit-figure .js-plotly-plot');
       if (!gd || !gd.data || !gd._fullLayout) return false;
       const hits = gd.data.find(t => t.name === 'section hit areas');
-      const band = gd.data.find(t => t.name === 'selected section');
-      if (!hits || !band) return false;
+      const band = (BAND_FN)(gd, 'selected section');
+      if (!hits || !band || band.length !== 1) return false;
       const i = hits.customdata.indexOf(sid) + 1;
-      const mx = (band.x[0] + band.x[1]) / 2, my = (band.y[0] + band.y[1]) / 2;
+      const [mx, my] = band[0];
+      // the band is drawn (every layout shape has its path) and so is every trace
       return Math.hypot(hits.x[i] - mx, hits.y[i] - my) < 1
+        && gd.querySelectorAll('.shapelayer path[data-index]').length === gd._fullLayout.shapes.length
         && gd.querySelectorAll('.scatterlayer .trace').length === gd.data.length;
     };
     const frame = () => {
@@ -95,7 +107,7 @@ ARM_JS = """(sid) => {
     };
     requestAnimationFrame(frame);
   });
-}"""
+}""".replace("BAND_FN", BAND_JS)
 
 
 class Voila:

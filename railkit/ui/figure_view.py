@@ -17,8 +17,11 @@ Fast updates. A full render makes a new plot element, redraws everything (the UP
 and plotly's renderer then rasterises the plot and syncs that image back through the Output. So
 after the first render, ``show`` sends only what changed: every trace gets a ``uid`` that is a hash
 of its content; an update names the traces the browser already has by uid and carries the others
-whole, plus the layout. It travels in a hidden ``HTML`` widget (class ``railkit-figure-update``)
-beside the Output; the template's script (``voila_template/railkit/index.html.j2``, "fast figure
+whole, plus the layout's top-level keys that changed since the last figure sent (``keep`` names the
+others: the script passes ``Plotly.react`` the very objects it already holds for them). Fresh objects
+for an unchanged ``template``, ``meta`` or axis made plotly replot every trace, so an update that
+changes only, say, the layout's shapes redraws only the shapes. It travels in a hidden ``HTML`` widget
+(class ``railkit-figure-update``) beside the Output; the template's script (``voila_template/railkit/index.html.j2``, "fast figure
 updates") watches it and calls ``Plotly.react`` on the same plot element. The script says it is there
 by writing ``ready|<render>`` into a hidden text box (class ``railkit-figure-ack``); until it has done
 so for the render on screen (JupyterLab, headless runs, a page still loading), ``show`` re-renders
@@ -121,13 +124,23 @@ def with_uids(traces: list[dict[str, Any]], cached: bool = False) -> list[tuple[
     return out
 
 
+def layout_texts(layout: dict[str, Any]) -> dict[str, str]:
+    """The JSON text of each top-level key of ``layout`` (what an update compares with the last one)."""
+    return {key: _dumps(value) for key, value in layout.items()}
+
+
 def update_message(render: str, seq: int, traces: list[tuple[str, str]], known: set[str],
-                   layout: dict[str, Any]) -> str:
+                   layout: dict[str, Any], previous: dict[str, str] | None = None) -> str:
     """The JSON an update carries: the render it applies to, its number, the traces (a uid string
-    for one the browser has, the whole trace otherwise) and the layout."""
+    for one the browser has, the whole trace otherwise), the layout's keys whose JSON differs from
+    ``previous`` (the texts of the layout sent last) and, as ``keep``, the keys that did not."""
     items = [json.dumps(uid) if uid in known else text for uid, text in traces]
+    texts = layout_texts(layout)
+    previous = previous or {}
+    keep = [key for key, text in texts.items() if previous.get(key) == text]
+    changed = ",".join(f"{json.dumps(key)}:{text}" for key, text in texts.items() if previous.get(key) != text)
     return (f'{{"render":{json.dumps(render)},"seq":{seq},"data":[{",".join(items)}],'
-            f'"layout":{_dumps(layout)}}}')
+            f'"layout":{{{changed}}},"keep":{json.dumps(keep)}}}')
 
 
 def script_html(message: str) -> str:
@@ -164,6 +177,7 @@ class FigureView:
         self._known: set[str] = set()  # uids of traces the browser holds for this render
         self._seq = 0
         self._last: tuple[list[tuple[str, str]], dict[str, Any]] = ([], {})  # for a full render on a miss
+        self._layout_sent: dict[str, str] = {}  # JSON of each layout key the browser holds (this render)
 
     @property
     def widget(self) -> widgets.VBox:
@@ -210,14 +224,18 @@ class FigureView:
             # parent whose height comes from its content: 0 px (the KK race map vanished). A figure of a
             # set height needs no responsiveness: the renderer refits its width on every resize anyway.
             config = {**config, "responsive": False}
-        bundle = {MIME: {"data": spec["data"], "layout": self._layout_with_render(layout), "config": config}}
+        shown = self._layout_with_render(layout)
+        self._layout_sent = layout_texts(shown)
+        bundle = {MIME: {"data": spec["data"], "layout": shown, "config": config}}
         self.output.outputs = ({"output_type": "display_data", "data": bundle, "metadata": {}},)
 
     def _send_update(self, traces: list[tuple[str, str]], layout: dict[str, Any]) -> None:
         self.updates += 1
         self._seq += 1
         self._last = (traces, layout)
-        message = update_message(self._render, self._seq, traces, self._known, self._layout_with_render(layout))
+        shown = self._layout_with_render(layout)
+        message = update_message(self._render, self._seq, traces, self._known, shown, self._layout_sent)
+        self._layout_sent = layout_texts(shown)
         self._known |= {uid for uid, _text in traces}
         self.channel.value = script_html(message)
 
@@ -234,6 +252,7 @@ class FigureView:
         self.figure = None
         self._render = self._ready = ""
         self._known = set()
+        self._layout_sent = {}
         self.output.outputs = ()
 
     @staticmethod

@@ -84,7 +84,8 @@ def test_click_a_legal_section_on_the_map_at_1366x768(voila_server, offline_page
     started = page.evaluate("() => performance.now()")
     page.mouse.click(x, y)
     page.wait_for_function("""() => [...document.querySelectorAll('.railkit-figure .js-plotly-plot')]
-        .some(gd => gd.data && gd.data.some(t => t.name === 'selected section'))""", timeout=15000, polling="raf")
+        .some(gd => gd.layout && (gd.layout.shapes || []).some(s => s.name === 'selected section'))""",
+                           timeout=15000, polling="raf")
     redraw_ms = page.evaluate("() => performance.now()") - started
     print(f"click on the map -> redrawn map with the section chosen: {redraw_ms:.0f} ms")
     wait_text(page, ".railkit-checklist-box", "UP-B2e")

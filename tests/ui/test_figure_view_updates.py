@@ -10,7 +10,7 @@ import pytest
 
 from railkit.ui import figure_view
 from railkit.ui.figure_view import ACK_CLASS, MIME, UPDATE_CLASS, FigureView, script_html, with_uids
-from railkit.ui.unionpacific.board_map import building_map
+from railkit.ui.unionpacific.board_map import band_sections, building_map
 from railkit.unionpacific import load_board
 
 
@@ -73,10 +73,25 @@ def test_once_the_script_answers_a_show_sends_only_what_changed():
     basemap, selected = msg["data"]
     assert basemap == base_uids[0]  # unchanged: named by uid only
     assert selected["x"] == [2.0] and selected["uid"] != base_uids[1]  # changed: sent whole
-    assert msg["layout"]["title"]["text"] == "now" and msg["layout"]["meta"]["railkit_render"] == "r1"
+    assert msg["layout"]["title"]["text"] == "now" and "meta" in msg["keep"]  # meta: unchanged, kept
     view.show(figure(1.0, title="back"))  # the first selected trace is still in the browser's cache
     msg = message(view)
     assert msg["seq"] == 2 and msg["data"] == base_uids
+
+
+def test_an_update_carries_only_the_layout_keys_that_changed():
+    """Unchanged keys are named in ``keep``: the script hands plotly the objects it already holds, so
+    ``Plotly.react`` does not replot every trace for a fresh but equal template or axis."""
+    view = FigureView()
+    view.show(go.Figure(layout=dict(title="a", xaxis=dict(range=[0, 1]), shapes=[dict(type="line", x0=0)])))
+    answer(view)
+    view.show(go.Figure(layout=dict(title="a", xaxis=dict(range=[0, 1]), shapes=[dict(type="line", x0=1)])))
+    msg = message(view)
+    assert list(msg["layout"]) == ["shapes"] and msg["layout"]["shapes"][0]["x0"] == 1
+    assert {"title", "xaxis", "meta", "template"} <= set(msg["keep"])
+    view.show(go.Figure(layout=dict(title="b", shapes=[dict(type="line", x0=1)])))  # against the last update
+    msg = message(view)
+    assert list(msg["layout"]) == ["title"] and "xaxis" not in msg["keep"] and "shapes" in msg["keep"]
 
 
 def test_an_answer_for_an_older_render_does_not_count():
@@ -152,13 +167,20 @@ def test_a_new_selection_on_the_up_map_sends_a_small_update(board):
     view.show(building_map(board, {}, highlight=legal, selected=legal[1], clickable=True, title="pick"))
     msg = message(view)
     whole = [t["name"] for t in msg["data"] if isinstance(t, dict)]
-    assert whole == ["selected section"]  # basemap, sections, spaces, hit areas: by uid
+    assert whole == ["selected section"]  # its legend entry, new; sections, spaces, hit areas: by uid
+    assert list(msg["layout"]) == ["shapes"]  # the bands; the basemap image, title and axes are kept
+    assert {"images", "title", "xaxis", "yaxis", "annotations"} <= set(msg["keep"])
     assert len(view.channel.value) < full / 20
-    assert [t.name for t in view.figure.data][:2] == ["basemap", "selected section"]
+    assert [t.name for t in view.figure.data][:2] == ["selected section", "legal sections"]
+    assert band_sections(board, view.figure.layout, "selected section") == [legal[1]]
+    view.show(building_map(board, {}, highlight=legal, selected=legal[2], clickable=True, title="pick"))
+    msg = message(view)  # another selection: the traces all by uid, only the shapes sent
+    assert all(isinstance(t, str) for t in msg["data"]) and list(msg["layout"]) == ["shapes"]
+    assert len(view.channel.value) < 1500  # uids, the two band paths and the kept keys
 
 
 def test_up_map_trace_dicts_are_shared_but_figures_are_independent(board):
     one = building_map(board, {}, clickable=True)
     two = building_map(board, {}, clickable=True)
     one.data[0].name = "changed"
-    assert two.data[0].name == "basemap" and building_map(board, {}).data[0].name == "basemap"
+    assert two.data[0].name != "changed" and building_map(board, {}).data[0].name != "changed"

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from railkit.ui.unionpacific.board_map import band_sections
 from railkit.ui.unionpacific.building import BuildingApp
 from railkit.ui.unionpacific.building.position import PRESETS, random_situation, rulebook_situation
 from railkit.unionpacific import GENERAL, TRACK_TYPES, explain_placement, legal_sections, load_board
@@ -21,8 +22,11 @@ def text(html_value: str) -> str:
 
 
 def highlight_trace(app):
-    traces = [t for t in app.map_view.figure.data if t.name == "legal sections"]
-    return traces[0] if traces else None
+    """The sections under the magenta band (a shape), or None without one; its legend entry goes with it."""
+    fig = app.map_view.figure
+    band = band_sections(app.board, fig.layout, "legal sections")
+    assert (band is None) == all(t.name != "legal sections" for t in fig.data)
+    return band
 
 
 def test_starts_with_the_UP_S1_starting_trains_and_asks_for_a_choice(app):
@@ -43,7 +47,7 @@ def test_highlight_equals_the_engines_legal_sections(app, company, card):
     assert app.legal == expected and app.highlighted == expected
     band = highlight_trace(app)
     if expected:
-        assert band is not None and len(band.x) == 3 * len(expected)  # two ends + a gap per section
+        assert band is not None and sorted(band) == sorted(expected)
         assert f"{len(expected)} legal sections" in app.legal_html.value
     else:
         assert band is None and "No legal section" in app.legal_html.value
@@ -139,8 +143,13 @@ def test_reset_and_undo_with_nothing_to_undo(app):
 
 def test_map_marks_the_selected_section(app):
     app.set_choice("BNL", "mountain", "denver--el-paso")
-    names = [t.name for t in app.map_view.figure.data]
-    assert names[0] == "basemap" and names[1] == "selected section"
+    fig = app.map_view.figure
+    names = [t.name for t in fig.data]
+    assert names[0] == "selected section"  # its legend entry first; the band itself is a shape under the sections
+    assert band_sections(app.board, fig.layout, "selected section") == ["denver--el-paso"]
+    assert [s.name for s in fig.layout.shapes] == ["selected section", "legal sections"]  # purple under magenta
+    assert [s.layer for s in fig.layout.shapes] == ["between", "between"]  # above the basemap image
+    assert [i.name for i in fig.layout.images] == ["basemap"] and fig.layout.images[0].layer == "below"
 
 
 # -- the exercise ------------------------------------------------------------------------------
@@ -161,8 +170,9 @@ def test_exercise_checker_accepts_the_right_answer_and_explains(app):
     assert "All six conditions of UP-B2 hold." in shown
     assert "Neither Denver nor El Paso is linked to Billings" in shown  # UP-B2e for Denver–El Paso
     assert "already has a train on Casper–Salt Lake City" in shown  # UP-B2d
-    legal_band = [t for t in app.exercise.map.figure.data if t.name == "legal candidates"]
-    assert legal_band and len(legal_band[0].x) == 3 * len(app.exercise.situation.legal)
+    legal_band = band_sections(app.board, app.exercise.map.figure.layout, "legal candidates")
+    assert legal_band is not None and sorted(legal_band) == sorted(app.exercise.situation.legal)
+    assert any(t.name == "legal candidates" for t in app.exercise.map.figure.data)  # its legend entry
 
 
 def test_exercise_checker_rejects_a_wrong_answer(app):
@@ -209,7 +219,7 @@ def test_a_click_on_a_legal_section_of_the_map_chooses_it(app):
     app.map_clicks.click(sid)
     assert app.section.value == sid
     assert "UP-B2e" in text(app.checklist.value)
-    assert any(t.name == "selected section" for t in app.map_view.figure.data)
+    assert band_sections(board, app.map_view.figure.layout, "selected section") == [sid]
     app.map_clicks.click("no such section")  # ignored, no error
     assert app.section.value == sid and app.message_kind != "error"
 

@@ -1,5 +1,7 @@
 """Figures: the shared FigureView (plotly mimetype, no CDN), the offline basemap and the UP board map."""
 
+import base64
+import re
 from types import SimpleNamespace
 
 import networkx as nx
@@ -10,7 +12,7 @@ from railkit.ui.figure_view import FigureView
 from railkit.ui.map_clicks import CSS_CLASS, MapClicks
 from railkit.ui.unionpacific import basemap
 from railkit.ui.unionpacific.basemap import project
-from railkit.ui.unionpacific.board_map import HIT_AREAS, board_figure, section_geometry
+from railkit.ui.unionpacific.board_map import HIT_AREAS, band_sections, board_figure, building_map, section_geometry
 from railkit.ui.unionpacific.map_style import HIGHLIGHT, Box, company_outline, company_symbol, km_per_px
 from railkit.unionpacific import load_board
 
@@ -64,6 +66,45 @@ def test_basemap_is_shipped_projected_and_not_a_geo_trace():
     cx, _ = basemap.project(-87.63, 41.88)
     _, by = basemap.project(-108.5, 45.78)
     assert dx < cx and dy < by
+
+
+def test_the_up_basemap_is_one_svg_image_under_the_map_drawn_from_the_same_outline():
+    """Issue 10 item 4: the basemap is a layout image (drawn once, never redrawn by an update), in map
+    kilometres, with every ring of the outline, land colour and a border that keeps its width when zoomed."""
+    image = basemap.basemap_image()
+    assert image["source"].startswith("data:image/svg+xml;base64,") and image["layer"] == "below"
+    assert (image["xref"], image["yref"], image["sizing"]) == ("x", "y", "stretch")
+    svg = base64.b64decode(image["source"].split(",", 1)[1]).decode()
+    rings = sum(len(r) for r in basemap.load_outline().values())
+    path = re.search(r' d="([^"]+)"', svg).group(1)
+    assert path.count("M") == rings and path.count("Z") == rings
+    assert f'fill="{basemap.LAND}"' in svg and f'stroke="{basemap.BORDER}"' in svg
+    assert 'vector-effect="non-scaling-stroke"' in svg and "http" not in svg.replace("http://www.w3.org/2000/svg", "")
+    x0, y1 = image["x"], image["y"]
+    sx, sy = project(-122.33, 47.61)  # Seattle lies inside the image
+    assert x0 < sx < x0 + image["sizex"] and y1 - image["sizey"] < sy < y1
+    fig = board_figure(fake_board())
+    assert [i.name for i in fig.layout.images] == ["basemap"] and all(t.name != "basemap" for t in fig.data)
+    assert fig.layout.images[0].source == image["source"]
+
+
+def test_bands_are_shapes_named_in_the_legend_and_read_back():
+    board = fake_board()
+    fig = building_map(board, {}, highlight=["s2", "s3"], selected="s1")
+    assert [(s.name, s.layer, s.line.width) for s in fig.layout.shapes] == [
+        ("selected section", "between", 22), ("legal sections", "between", 14)]  # purple under the magenta
+    assert fig.layout.shapes[1].line.color == HIGHLIGHT
+    assert band_sections(board, fig.layout, "legal sections") == ["s2", "s3"]
+    assert band_sections(board, fig.layout, "selected section") == ["s1"]
+    legend = [t for t in fig.data if t.name in ("selected section", "legal sections")]
+    assert [(t.name, t.legendgroup, list(t.x)) for t in legend] == [
+        ("selected section", "selected section", [None]), ("legal sections", "legal sections", [None])]
+    assert fig.layout.legend.traceorder == "normal"  # the groups do not reorder the legend
+    # the legend entries do not depend on the sections: a new selection changes only the shapes
+    other = building_map(board, {}, highlight=["s2", "s3"], selected="s2")
+    assert [t.to_plotly_json() for t in other.data] == [t.to_plotly_json() for t in fig.data]
+    assert band_sections(board, other.layout, "selected section") == ["s2"]
+    assert band_sections(board, building_map(board, {}).layout, "legal sections") is None
 
 
 def test_board_figure_draws_sections_spaces_trains_hq_and_highlight():

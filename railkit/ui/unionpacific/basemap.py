@@ -9,6 +9,7 @@ top (cities, sections, trains) goes through the same ``project``.
 
 from __future__ import annotations
 
+import base64
 import json
 import math
 from collections.abc import Iterable
@@ -78,6 +79,36 @@ def _basemap_dict(name: str) -> dict[str, Any]:
 def basemap_dict(name: str = "us_states") -> dict[str, Any]:
     """``basemap_trace`` as a plain dict, built once (a copy of the top level: callers may add keys)."""
     return dict(_basemap_dict(name))
+
+
+@lru_cache(maxsize=4)
+def _basemap_image(name: str) -> dict[str, Any]:
+    xs, ys = _projected_rings(name)
+    points = [(x, y) for x, y in zip(xs, ys, strict=True) if x is not None and y is not None]
+    x0, x1 = min(p[0] for p in points), max(p[0] for p in points)
+    y0, y1 = min(p[1] for p in points), max(p[1] for p in points)
+    path: list[str] = []
+    start = True
+    for x, y in zip(xs, ys, strict=True):
+        if x is None or y is None:
+            path.append("Z")
+            start = True
+            continue
+        path.append(f"{'M' if start else 'L'}{x:g} {-y:g}")  # SVG's y runs downwards
+        start = False
+    # The stroke keeps its width on screen (non-scaling) however far the map is zoomed, as the trace's did.
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x0:g} {-y1:g} {x1 - x0:g} {y1 - y0:g}" '
+           f'preserveAspectRatio="none"><path d="{"".join(path)}" fill="{LAND}" stroke="{BORDER}" '
+           f'stroke-width="0.8" stroke-linejoin="round" vector-effect="non-scaling-stroke"/></svg>')
+    return dict(source="data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii"),
+                name="basemap", xref="x", yref="y", x=x0, y=y1, sizex=x1 - x0, sizey=y1 - y0, sizing="stretch",
+                xanchor="left", yanchor="top", layer="below")
+
+
+def basemap_image(name: str = "us_states") -> dict[str, Any]:
+    """The outline as one layout image (an SVG data URI in map kilometres, under everything): drawn once,
+    so a ``Plotly.react`` of the traces above never redraws it (issue 10 item 4); built once per outline."""
+    return dict(_basemap_image(name))
 
 
 def fit_ranges(points: Iterable[tuple[float, float]], pad: float = 0.06) -> tuple[list[float], list[float]]:

@@ -18,12 +18,21 @@
 ``building_map`` adds what the building lessons need: the selected section as a purple band, numbers on
 candidate sections and a zoom onto some sections.
 
+Layers (issue 10 item 4, the redraw after a click). The basemap is a layout image (an SVG drawn from
+the same outline, ``basemap.basemap_image``) and the bands (legal sections, the selected section) are
+layout shapes between it and the traces, each named in the legend by a legend-only trace of the same
+line (``band``; ``band_sections`` reads a band back). A new selection then changes only a shape:
+``Plotly.react`` redraws that shape and none of the traces (sections, the 227 spaces, the names).
+Everywhere a plotly figure is drawn (JupyterLab, the static site, headless) the image and the shapes
+are drawn with the rest.
+
 It only reads the board (``railkit.unionpacific.board``): cities, sections, companies, track labels.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -32,7 +41,7 @@ import plotly.graph_objects as go
 
 from railkit.ui.figure_view import SPEC_ATTRIBUTE
 from railkit.ui.i18n import get_language, tr
-from railkit.ui.unionpacific.basemap import basemap_dict, fit_ranges, map_layout_dict, project
+from railkit.ui.unionpacific.basemap import basemap_image, fit_ranges, map_layout_dict, project
 from railkit.ui.unionpacific.map_style import (
     CITY_FILL,
     DARK_OUTLINE,
@@ -182,6 +191,37 @@ def hit_areas(board: Any, geometry: Mapping[str, tuple[tuple[float, float], tupl
                    hoverinfo="text", line=dict(width=0, color="rgba(0,0,0,0)"))
 
 
+def band(geometry: Mapping[str, tuple[tuple[float, float], tuple[float, float]]], sections: Iterable[str],
+         colour: str, width: float, name: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A wide band under ``sections``: (a layout shape named ``name``, between the basemap and the
+    traces; the legend-only trace that names it in the legend with the same line). The legend trace
+    never changes with the sections, so a new band changes the layout's shapes only."""
+    path = "".join(f"M{ax:.1f},{ay:.1f}L{bx:.1f},{by:.1f}" for (ax, ay), (bx, by) in (geometry[s] for s in sections))
+    # One legend group: a click on the legend entry hides or shows the band, as it did the band's trace.
+    shape = dict(type="path", path=path, xref="x", yref="y", layer="between", name=name, legendgroup=name,
+                 line=dict(color=colour, width=width))
+    legend = scatter(x=[None], y=[None], mode="lines", line=dict(color=colour, width=width), name=name,
+                     legendgroup=name, hoverinfo="skip")
+    return shape, legend
+
+
+_SEGMENT = re.compile(r"M(-?[\d.]+),(-?[\d.]+)L(-?[\d.]+),(-?[\d.]+)")
+
+
+def band_sections(board: Any, layout: Any, name: str) -> list[str] | None:
+    """The section ids under the band ``name`` in a board figure's ``layout`` (a dict or plotly's
+    layout object), in order; None when there is no such band."""
+    shapes = layout.get("shapes") if isinstance(layout, dict) else layout.shapes
+    ends = {(round(a[0], 1), round(a[1], 1), round(b[0], 1), round(b[1], 1)): sid
+            for sid, (a, b) in section_geometry(board).items()}
+    for shape in shapes or ():
+        shape = shape if isinstance(shape, dict) else shape.to_plotly_json()
+        if shape.get("name") == name and shape.get("type") == "path":
+            return [ends[tuple(round(float(v), 1) for v in m.groups())]  # type: ignore[index]
+                    for m in _SEGMENT.finditer(shape.get("path") or "")]
+    return None
+
+
 def scatter(**props: Any) -> dict[str, Any]:
     """A scatter trace as a plain dict: building ``go.Scatter`` objects validated every property and
     took most of a redraw's time (about 60 ms of the UP board's 65 ms)."""
@@ -262,11 +302,11 @@ def board_spec(
     view: tuple[list[float], list[float]] | None = None,
     avoid: Iterable[tuple[float, float]] = (),
     highlight_name: str | None = None,
-    under: Sequence[dict[str, Any]] = (),
+    selected: str | None = None,
     above: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
-    """``board_figure``'s figure as a plain dict (data and layout); ``under`` traces go right above the
-    basemap, ``above`` ones on top of everything."""
+    """``board_figure``'s figure as a plain dict (data and layout); ``selected`` (a section id) gets the
+    purple band under the magenta ones; ``above`` traces go on top of everything."""
     trains = {sid: list(keys) for sid, keys in (trains_on or {}).items()}
     unknown = sorted(set(trains) - set(board.sections))
     if unknown:
@@ -274,16 +314,16 @@ def board_spec(
     highlight = [sid for sid in (highlight or ()) if sid in board.sections]
     static = _static_traces(board, clickable)
     geometry = static["geometry"]
-    data = [basemap_dict(), *under]
+    data: list[dict[str, Any]] = []
+    shapes: list[dict[str, Any]] = []
+    if selected is not None and selected in board.sections:  # under the legal sections' band
+        shape, legend = band(geometry, [selected], SELECTED, 22, tr("selected section"))
+        shapes.append(shape)
+        data.append(legend)
     if highlight:
-        xs: list[float | None] = []
-        ys: list[float | None] = []
-        for sid in highlight:
-            (ax, ay), (bx, by) = geometry[sid]
-            xs += [ax, bx, None]
-            ys += [ay, by, None]
-        data.append(scatter(x=xs, y=ys, mode="lines", line=dict(color=HIGHLIGHT, width=14),
-                            name=highlight_name or tr("legal sections"), hoverinfo="skip"))
+        shape, legend = band(geometry, highlight, HIGHLIGHT, 14, highlight_name or tr("legal sections"))
+        shapes.append(shape)
+        data.append(legend)
     data += static["sections"]
     space_traces, spaces = _spaces_and_trains(board, geometry, trains)
     data += space_traces
@@ -299,8 +339,11 @@ def board_spec(
     data.append(label_trace(boxes))
     data += above
     layout = map_layout_dict(x_range, y_range, height=height)
-    layout["legend"] = {**layout["legend"], "font": dict(size=12), "entrywidth": 0}
+    # "normal": the legend groups of the bands must not regroup the entries (plotly's default with groups)
+    layout["legend"] = {**layout["legend"], "font": dict(size=12), "entrywidth": 0, "traceorder": "normal"}
     layout["annotations"] = [reconstruction_note()]
+    layout["images"] = [basemap_image()]
+    layout["shapes"] = shapes
     if title:
         layout["title"] = dict(text=title, x=0.01, font=dict(size=16))
     return {"data": data, "layout": layout}
@@ -394,11 +437,6 @@ def building_map(board: Any, trains_on: Mapping[str, Sequence[str]], highlight: 
         (ax, ay), (bx, by) = geometry[sid]
         badges.append(((ax + bx) / 2, (ay + by) / 2))
     view = focus_view(board, focus) if focus else None
-    under = []
-    if selected is not None and selected in board.sections:  # under the sections, above the basemap
-        (ax, ay), (bx, by) = geometry[selected]
-        under.append(scatter(x=[ax, bx], y=[ay, by], mode="lines", line=dict(color=SELECTED, width=22),
-                             name=tr("selected section"), hoverinfo="skip"))
     above = []
     if numbered:
         hover = [f"{i}: {board.sections[sid].name}" for i, sid in enumerate(numbered, 1)]
@@ -409,4 +447,4 @@ def building_map(board: Any, trains_on: Mapping[str, Sequence[str]], highlight: 
                              name=tr("candidate number")))
     return as_figure(board_spec(board, trains_on=trains_on, highlight=highlight, title=title, height=height,
                                 width=width, clickable=clickable, view=view, avoid=badges,
-                                highlight_name=highlight_name, under=under, above=above))
+                                highlight_name=highlight_name, selected=selected, above=above))
