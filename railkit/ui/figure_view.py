@@ -1,8 +1,9 @@
-"""Show plotly figures in an app: one ``ipywidgets.Output`` re-rendered with a plain ``go.Figure``,
-and, where railkit's Voila template answers, later figures sent as small updates (issue 10 item 4).
+"""Show plotly figures in an app: one ``ipywidgets.Output`` re-rendered with a figure's JSON (a
+``railkit.ui.plot.Plot``: no plotly objects in a lesson's kernel), and, where railkit's Voila template
+answers, later figures sent as small updates (issue 10 item 4).
 
 Why not ``go.FigureWidget``: in plotly 7 a FigureWidget is an anywidget whose state carries the
-whole plotly.js bundle, ~5 MB per widget per page. Rendering a ``go.Figure`` into an Output sends
+whole plotly.js bundle, ~5 MB per widget per page. Rendering a figure into an Output sends
 only the figure's JSON as a ``application/vnd.plotly.v1+json`` output; the browser draws it with
 plotly.js from the ``jupyterlab-plotly`` labextension that the plotly package installs, which Voila
 and JupyterLab serve from the local server. Nothing comes from a CDN. Measured numbers are in
@@ -53,9 +54,6 @@ DEFAULT_CONFIG: dict[str, Any] = {
 ROW_MAP: dict[str, Any] = {"responsive": False}
 UPDATE_CLASS = "railkit-figure-update"
 ACK_CLASS = "railkit-figure-ack"
-# A figure built from plain dicts may carry them here (``board_map.as_figure``); trace dicts reached that
-# way are treated as never changing once shown (their JSON is cached by identity).
-SPEC_ATTRIBUTE = "_railkit_spec"
 # Traces the browser may hold for one render before the next show starts afresh with a full render.
 MAX_KNOWN_TRACES = 400
 
@@ -75,10 +73,9 @@ def figure_bundle(fig: Figure, config: dict[str, Any] | None = None) -> dict[str
 
 
 def figure_spec(fig: Figure) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The traces and layout of ``fig`` as plain JSON-ready dicts: the spec a map module attached
-    (``SPEC_ATTRIBUTE``), ``fig`` itself when it is a dict, else its ``to_plotly_json`` (a ``Plot``'s or
-    plotly's)."""
-    spec = fig if isinstance(fig, dict) else getattr(fig, SPEC_ATTRIBUTE, None) or fig.to_plotly_json()
+    """The traces and layout of ``fig`` as plain JSON-ready dicts: ``fig`` itself when it is a dict, else
+    its ``to_plotly_json`` (a ``Plot``'s, or plotly's)."""
+    spec = fig if isinstance(fig, dict) else fig.to_plotly_json()
     return list(spec.get("data") or []), dict(spec.get("layout") or {})
 
 
@@ -112,7 +109,7 @@ _JSON_CACHE: dict[int, tuple[dict[str, Any], str, str]] = {}
 def with_uids(traces: list[dict[str, Any]], cached: bool = False) -> list[tuple[str, str]]:
     """(uid, JSON text) of each trace; the uid is a hash of the trace's content (uid left out), made
     unique within the figure, so an unchanged trace keeps its uid from one figure to the next.
-    ``cached``: the trace dicts never change once shown (see ``SPEC_ATTRIBUTE``)."""
+    ``cached``: the trace dicts never change once shown (a ``stable`` Plot)."""
     out: list[tuple[str, str]] = []
     seen: dict[str, int] = {}
     for trace in traces:
@@ -199,8 +196,7 @@ class FigureView:
         traces, layout = figure_spec(fig)
         self.figure = Plot(traces, layout) if isinstance(fig, dict) else fig
         self.renders += 1
-        stable = fig.stable if isinstance(fig, Plot) else hasattr(fig, SPEC_ATTRIBUTE)
-        with_ids = with_uids(traces, cached=stable)
+        with_ids = with_uids(traces, cached=isinstance(fig, Plot) and fig.stable)
         if self.live and len(self._known) + len(traces) <= MAX_KNOWN_TRACES:
             self._send_update(with_ids, layout)
         else:

@@ -30,3 +30,13 @@ def test_building_every_lesson_imports_nothing_heavy():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_no_lesson_loads_plotly_in_its_kernel():
+    """Issue 10 item 1 / issue 11: figures are railkit.ui.plot.Plot JSON; plotly's Python objects (and the
+    3.2 MB schema they load, ~21 MB per kernel) stay out of every lesson, with its first figures shown."""
+    code = "import sys\n" + "\n".join(app_cells()) + "\nprint(sorted(m for m in sys.modules if m.split('.')[0] in " \
+           "('plotly', '_plotly_utils', 'narwhals')))\n"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "[]"

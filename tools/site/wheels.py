@@ -36,6 +36,10 @@ NOT_IN_BROWSER = {
     "jupyterlab-widgets": "the widgets' front end for JupyterLab; Voici's bundle has its own",
     "ipykernel": "the kernel brings its own ipykernel for Pyodide (from jupyterlite-pyodide-kernel)",
     "anywidget": "only plotly's FigureWidget needs it; railkit draws figures with FigureView",
+    # plotly.js draws the figures in the page (the jupyterlab-plotly extension, from the build venv);
+    # the lessons build them as JSON (railkit.ui.plot), so plotly's Python (13 MB unpacked, ~1 s of
+    # every start) and its narwhals stay off the site.
+    "plotly": "the lessons build figures as plotly.js JSON (railkit.ui.plot); plotly.js is in the page",
     # Shipped and in the lock (a cell's `import prompt_toolkit` still loads it), but not loaded with
     # IPython at every start: only its terminal imports it, and the site defers that (PATCHES).
     "prompt-toolkit": "IPython's terminal only (IPython.embed, imported when called)",
@@ -43,13 +47,9 @@ NOT_IN_BROWSER = {
 # Never used by a kernel in the browser, in any wheel: test suites and data files for sys.prefix
 # (a JupyterLab extension in ``*.data/``; the site gets plotly's from the build venv instead).
 ALWAYS_DROP = ("/tests/", ".data/")
-# Per package: files the lessons never load. plotly: plotly.js itself (drawn by the labextension in
-# the page, not by Python), the FigureWidget bundle (railkit uses FigureView, not FigureWidget),
-# its JupyterLab extension and the sample data sets of plotly.express.
-SLIM = {
-    "plotly": ("plotly/package_data/plotly.min.js", "plotly/package_data/widgetbundle.js",
-               "plotly/labextension/", "plotly/package_data/datasets/"),
-}
+# Per package: files the lessons never load (none at present: plotly, the one that had them, is no
+# longer shipped).
+SLIM: dict[str, tuple[str, ...]] = {}
 # Imports the kernel makes at every start that no lesson needs, deferred to their first use (each
 # measured in the browser, see tools/site/README.md). Per package: (file, text, replacement); a
 # text that is not there stops the build (a new version needs a new look).

@@ -1,4 +1,4 @@
-"""Offline basemaps as plain ``go.Scatter`` polygons (no geo traces, no CDN).
+"""Offline basemaps drawn from shipped outlines (no geo traces, no CDN).
 
 Plotly's geo traces fetch their topojson from a CDN and draw a blank map offline, so railkit ships
 its own outline (``data/maps/us_states.json``, see ``data/maps/README.md``) and projects it itself
@@ -15,8 +15,6 @@ import math
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
-
-import plotly.graph_objects as go
 
 from railkit.paths import data_dir
 from railkit.ui.figure_view import NO_TEMPLATE
@@ -62,23 +60,6 @@ def _projected_rings(name: str) -> tuple[tuple[float | None, ...], tuple[float |
             xs.append(None)  # gap between polygons
             ys.append(None)
     return tuple(xs), tuple(ys)
-
-
-def basemap_trace(name: str = "us_states") -> go.Scatter:
-    """All regions of the outline as one filled, non-interactive trace."""
-    return go.Scatter(basemap_dict(name))
-
-
-@lru_cache(maxsize=4)
-def _basemap_dict(name: str) -> dict[str, Any]:
-    xs, ys = _projected_rings(name)
-    return dict(type="scatter", x=list(xs), y=list(ys), mode="lines", fill="toself", fillcolor=LAND,
-                line=dict(color=BORDER, width=0.8), hoverinfo="skip", showlegend=False, name="basemap")
-
-
-def basemap_dict(name: str = "us_states") -> dict[str, Any]:
-    """``basemap_trace`` as a plain dict, built once (a copy of the top level: callers may add keys)."""
-    return dict(_basemap_dict(name))
 
 
 @lru_cache(maxsize=4)
@@ -131,9 +112,3 @@ def map_layout_dict(x_range: list[float], y_range: list[float], height: int = 60
         dragmode="pan", hovermode="closest",
         legend=dict(orientation="h", yanchor="top", y=-0.01, xanchor="left", x=0, font=dict(size=13)),
     )
-
-
-def map_layout(fig: go.Figure, x_range: list[float], y_range: list[float], height: int = 600) -> go.Figure:
-    """``map_layout_dict`` applied to ``fig``."""
-    fig.update_layout(map_layout_dict(x_range, y_range, height))
-    return fig

@@ -37,10 +37,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import plotly.graph_objects as go
-
-from railkit.ui.figure_view import SPEC_ATTRIBUTE
 from railkit.ui.i18n import get_language, tr
+from railkit.ui.plot import Plot
 from railkit.ui.unionpacific.basemap import basemap_image, fit_ranges, map_layout_dict, project
 from railkit.ui.unionpacific.map_style import (
     CITY_FILL,
@@ -223,7 +221,7 @@ def band_sections(board: Any, layout: Any, name: str) -> list[str] | None:
 
 
 def scatter(**props: Any) -> dict[str, Any]:
-    """A scatter trace as a plain dict: building ``go.Scatter`` objects validated every property and
+    """A scatter trace as a plain dict: building plotly's ``go.Scatter`` objects validated every property and
     took most of a redraw's time (about 60 ms of the UP board's 65 ms)."""
     return {"type": "scatter", **props}
 
@@ -349,13 +347,10 @@ def board_spec(
     return {"data": data, "layout": layout}
 
 
-def as_figure(spec: dict[str, Any]) -> go.Figure:
-    """``spec`` as a ``go.Figure`` without plotly's validation (the traces are built right here). The
-    figure keeps ``spec`` (``figure_view.SPEC_ATTRIBUTE``): ``FigureView`` reads it instead of copying
-    the figure back to JSON, and knows the unchanged (cached) traces by identity."""
-    fig = go.Figure({"data": [dict(t) for t in spec["data"]], "layout": spec["layout"]}, _validate=False)
-    setattr(fig, SPEC_ATTRIBUTE, spec)
-    return fig
+def as_figure(spec: dict[str, Any]) -> Plot:
+    """``spec`` as a ``Plot`` (no plotly objects: railkit.ui.plot). Its traces never change once built
+    (``stable``), so ``FigureView`` knows the unchanged, cached ones by identity."""
+    return Plot(spec["data"], spec["layout"], stable=True)
 
 
 def board_figure(
@@ -368,7 +363,7 @@ def board_figure(
     clickable: bool = False,
     view: tuple[list[float], list[float]] | None = None,
     avoid: Iterable[tuple[float, float]] = (),
-) -> go.Figure:
+) -> Plot:
     """The Union Pacific network on the US basemap (see the module docstring). ``width`` is the map's
     expected width on screen (pixels), for placing the city names clear of each other; ``clickable``
     adds the section hit areas; ``view`` (x and y ranges, km) zooms in; city names keep clear of the
@@ -427,7 +422,7 @@ def focus_view(board: Any, sections: Sequence[str]) -> tuple[list[float], list[f
 def building_map(board: Any, trains_on: Mapping[str, Sequence[str]], highlight: Sequence[str] = (),
                  selected: str | None = None, numbered: Sequence[str] = (), title: str | None = None,
                  highlight_name: str | None = None, height: int = 600, focus: Sequence[str] = (),
-                 width: int = 1100, clickable: bool = False) -> go.Figure:
+                 width: int = 1100, clickable: bool = False) -> Plot:
     """``board_figure`` plus the selected section as a purple band, numbers on candidate sections
     (``numbered``, badges beside the middle of the line, clear of the city names), and a zoom onto
     the ``focus`` sections."""

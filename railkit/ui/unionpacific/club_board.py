@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from railkit.errors import DataError
 from railkit.ui.club_files import FileKind, LessonData, from_environment, playing_on
-from railkit.ui.figure_view import SPEC_ATTRIBUTE, FigureView
+from railkit.ui.figure_view import FigureView
+from railkit.ui.plot import Plot
 from railkit.unionpacific import Board, load_board
 from railkit.unionpacific.board import check_board_file
 
@@ -50,21 +50,16 @@ def starting_position(board: Board) -> tuple[dict[str, list[str]], dict[str, int
     return trains, supply
 
 
-def mark_map(fig: Any, data: LessonData) -> Any:
+def mark_map(fig: Plot, data: LessonData) -> Plot:
     """A board map's “reconstruction” note replaced by “Playing on … (your club's board)” when the
-    lesson plays on a club board (the map then shows the club's own data)."""
+    lesson plays on a club board (the map then shows the club's own data). A new Plot: the board's
+    cached layout pieces stay as they were."""
     if data.club is None:
         return fig
     said = playing_on(data.club)
-    for note in fig.layout.annotations or ():
-        if "rulings" in str(note.text or ""):
-            note.text = said
-    spec = getattr(fig, SPEC_ATTRIBUTE, None)  # what FigureView sends (board_map.as_figure): a copy, marked
-    if spec is not None:
-        notes = [({**a, "text": said} if "rulings" in str(a.get("text", "")) else a)
-                 for a in spec["layout"].get("annotations") or ()]
-        setattr(fig, SPEC_ATTRIBUTE, {**spec, "layout": {**spec["layout"], "annotations": notes}})
-    return fig
+    notes = [({**a, "text": said} if "rulings" in str(a.get("text", "")) else a)
+             for a in fig.layout_spec.get("annotations") or ()]
+    return Plot(fig.traces, {**fig.layout_spec, "annotations": notes}, stable=fig.stable)
 
 
 def mark_maps(view: FigureView, data: LessonData) -> None:
