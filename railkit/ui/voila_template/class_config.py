@@ -28,7 +28,8 @@ from pathlib import Path
 from railkit.errors import InputError
 
 NOTEBOOKS = Path(__file__).resolve().parents[3] / "notebooks"
-KERNEL_MB = 135  # RSS of one up_play kernel after its page opened (median 134 MB, benchmarks/apps.py)
+KERNEL_MB = 70  # RSS of one up_play kernel with its page open: 68 MB (benchmarks/kernel.py --live; 134 MB before
+# the lean lesson kernel, page_request and railkit.ui.plot)
 MAX_CLASS = 60  # learners on one 2-core server; more belong on deploy/ (JupyterHub)
 SMALL_POOL = 1  # the other lessons: one ready kernel each, as in voila.json
 # Voila replaces a kernel taken from a pool after ``fill_delay`` seconds (default 1). For a class that
