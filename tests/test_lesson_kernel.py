@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 
 import pytest
 from jupyter_client.kernelspec import KernelSpecManager
@@ -66,4 +67,9 @@ def test_a_started_lesson_kernel_runs_without_debugpy(tmp_path):
             kc.stop_channels()
             await km.shutdown_kernel(now=True)
 
-    assert asyncio.run(run()) == "None True"  # blocked (None in sys.modules), ipykernel running
+    # Its own thread and event loop: another test in this worker may have left a loop running here.
+    result: list[str] = []
+    thread = threading.Thread(target=lambda: result.append(asyncio.run(run())))
+    thread.start()
+    thread.join(timeout=120)
+    assert result == ["None True"]  # debugpy blocked (None in sys.modules), ipykernel running
