@@ -21,8 +21,10 @@ Tests that use the Voila server carry ``@pytest.mark.xdist_group("voila")`` so t
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
+import random
 import re
 import signal
 import socket
@@ -64,10 +66,21 @@ def has_app(nb_path: Path) -> bool:
     return any(c["cell_type"] == "code" and APP_CALL.search("".join(c["source"])) for c in nb["cells"])
 
 
+# Servers' ports come from below the kernel's ephemeral range (32768-60999 here): every kernel binds its
+# five ZeroMQ sockets to ephemeral ports, and one of them once took a port picked for a Voila server
+# before Voila bound it (the test then spoke HTTP to ZeroMQ: "BadStatusLine: \xff").
+SERVER_PORTS = range(20000, 30000)
+
+
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    for port in random.Random().sample(SERVER_PORTS, 200):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in {SERVER_PORTS}")
 
 
 def http_get(url: str, timeout: float = 60.0) -> tuple[int, str]:
@@ -149,7 +162,7 @@ def start_server(cmd: list[str], cwd: Path, base: str, ready_path: str, log_path
             status, _ = http_get(base + ready_path, timeout=5)
             if status < 500:
                 return server
-        except OSError:
+        except (OSError, http.client.HTTPException):  # not up yet, or not yet the server's own socket
             pass
         time.sleep(0.3)
     server.stop()
