@@ -119,6 +119,12 @@ def test_a_click_updates_the_map_in_place(voila_server, offline_page):
     page.mouse.move(x, y)
     page.wait_for_timeout(300)
     page.mouse.click(x, y)
+    # Wait for this click's own answer (the band back on the first section): the Spokane checklist also
+    # names UP-B2e, so the checklist alone does not say the click has been heard.
+    page.wait_for_function(moved.replace("BAND_FN", BAND_JS), arg=[hits["x"][i + 1], hits["y"][i + 1]],
+                           timeout=15000, polling="raf")
+    page.wait_for_function("() => document.querySelector('.railkit-section select').selectedOptions[0]"
+                           ".textContent.replace(/\\u00a0/g, ' ').includes('Helena–Salt Lake City')", timeout=15000)
     wait_text(page, ".railkit-checklist-box", "UP-B2e")
     chosen = page.eval_on_selector(".railkit-section select", "s => s.options[s.selectedIndex].textContent")
     assert chosen.replace("\xa0", " ").startswith("✔ Helena–Salt Lake City"), chosen
