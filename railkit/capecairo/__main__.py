@@ -6,26 +6,18 @@ One tool so far: ``check-deck`` validates a deck file and lists every problem
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 
 from railkit.capecairo import deck_check
+from railkit.cli import run_tools, tools_usage
+from railkit.messages import N_, Message
 
-USAGE = """usage: python -m railkit.capecairo check-deck FILE
-
-tools:
-  check-deck   check a Vom Kap bis Kairo deck file (format: railkit/data/cape_to_cairo/README.md)"""
+USAGE = tools_usage("python -m railkit.capecairo check-deck FILE", "check-deck",
+                    Message(N_("check a Vom Kap bis Kairo deck file (format: railkit/data/cape_to_cairo/README.md)")))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if args and args[0] == "check-deck":
-        return deck_check.main(args[1:])
-    if args and args[0] in ("-h", "--help"):
-        print(USAGE)
-        return 0
-    print(USAGE, file=sys.stderr)
-    return 2
+    return run_tools(argv, USAGE, {"check-deck": deck_check.main})
 
 
 if __name__ == "__main__":

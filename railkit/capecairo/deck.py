@@ -88,23 +88,29 @@ def cards_by_id(path: str | os.PathLike[str] | None = None) -> Mapping[str, Card
 
 def _load(path: str | os.PathLike[str] | None) -> tuple[tuple[Card, ...], dict[str, Card]]:
     file = Path(path) if path is not None else default_deck_path()
-    try:
-        info = file.stat()
-    except OSError as exc:
-        raise DataError(file, FILE, Message(N_("cannot be read: {reason}"), {"reason": str(exc.strerror or exc)})) from exc
+    info = deck_stat(file)
     key = (str(file.resolve()), info.st_mtime_ns, info.st_size)
     cached = _CACHE.get(key)
     if cached is None:
-        cards = parse_deck(_read(file, info), file)
+        cards = parse_deck(read_deck_text(file, info), file)
         if len(_CACHE) >= MAX_CACHED_DECKS:
             _CACHE.clear()
         cached = _CACHE[key] = (cards, {c.id: c for c in cards})
     return cached
 
 
-def _read(file: Path, info: os.stat_result) -> str:
+def deck_stat(file: Path) -> os.stat_result:
+    """The deck file's ``stat``; a ``DataError`` when it cannot be looked at."""
+    try:
+        return file.stat()
+    except OSError as exc:
+        raise DataError(file, FILE, Message(N_("cannot be read: {reason}"), {"reason": str(exc.strerror or exc)})) from exc
+
+
+def read_deck_text(file: Path, info: os.stat_result) -> str:
     """The text of a deck file, its size checked before and while reading (a path from a save
-    may name anything: a device, a folder, a huge file)."""
+    may name anything: a device, a folder, a huge file). ``load_deck`` and ``check-deck`` both read
+    through here, so they refuse the same files with the same words."""
     if not stat.S_ISREG(info.st_mode):
         raise DataError(file, FILE, Message(N_("is not a regular file (a deck is a .json text file)")))
     if info.st_size > MAX_DECK_BYTES:

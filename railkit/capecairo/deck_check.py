@@ -8,10 +8,8 @@ accepts is exactly one ``load_deck`` accepts: the cards are parsed by the same f
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import stat
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -27,16 +25,19 @@ from railkit.capecairo.deck import (
     Card,
     _parse_card,
     card_item,
+    deck_stat,
     duplicate_id,
     json_line,
     parse_deck,
+    read_deck_text,
     wrong_format,
     wrong_size,
 )
 from railkit.capecairo.phrases import terrain_word
+from railkit.cli import Voice, speaking
+from railkit.cli import parser as cli_parser
 from railkit.datafiles import FILE, TOP_LEVEL, json_problem
 from railkit.errors import DataError
-from railkit.locale import cli_translations
 from railkit.messages import N_, Grouped, Message, nmessage
 
 __all__ = ["check_deck_file", "main", "summary"]
@@ -48,7 +49,7 @@ def check_deck_file(path: str | os.PathLike[str]) -> tuple[tuple[Card, ...] | No
     """``(cards, ())`` for a good deck file, ``(None, problems)`` for a broken one (KK-C2..C4)."""
     file = Path(path)
     try:
-        text = _read(file)
+        text = read_deck_text(file, deck_stat(file))
         data = _json(text, file)
     except DataError as exc:
         return None, (exc,)
@@ -56,29 +57,6 @@ def check_deck_file(path: str | os.PathLike[str]) -> tuple[tuple[Card, ...] | No
     if problems:
         return None, tuple(problems[:MAX_PROBLEMS])
     return parse_deck(text, file), ()
-
-
-def _read(file: Path) -> str:
-    """The file's text; its size is checked before and while reading (never more than the limit)."""
-    try:
-        info = file.stat()
-    except OSError as exc:
-        raise DataError(file, FILE, Message(N_("cannot be read: {reason}"), {"reason": str(exc.strerror or exc)})) from exc
-    if not stat.S_ISREG(info.st_mode):
-        raise DataError(file, FILE, Message(N_("is not a regular file (a deck is a .json text file)")))
-    try:
-        with file.open("rb") as handle:
-            data = handle.read(MAX_DECK_BYTES + 1)
-    except OSError as exc:
-        raise DataError(file, FILE, Message(N_("cannot be read: {reason}"), {"reason": str(exc.strerror or exc)})) from exc
-    if len(data) > MAX_DECK_BYTES:
-        raise DataError(file, FILE, Message(N_("is more than {most} bytes; a deck file is at most that"),
-                                            {"most": Grouped(MAX_DECK_BYTES)}))
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataError(file, FILE, Message(N_("is not UTF-8 text (byte {byte} cannot be read)"),
-                                            {"byte": Grouped(exc.start)})) from exc
 
 
 def _json(text: str, file: Path) -> Any:
@@ -131,26 +109,23 @@ def summary(cards: Sequence[Card]) -> Message:
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m railkit.capecairo check-deck") -> int:
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description="Check a Vom Kap bis Kairo deck file (format: railkit/data/cape_to_cairo/README.md). "
-                    "Lists every problem found. Exit code 0: the deck can be used; 1: it cannot.")
-    parser.add_argument("file", help=f"the deck file (JSON, at most {MAX_DECK_BYTES:,} bytes)")
-    args = parser.parse_args(argv)
+    voice = Voice.chosen()
+    with speaking(voice):
+        parser = cli_parser(prog, Message(N_(
+            "Check a Vom Kap bis Kairo deck file (format: railkit/data/cape_to_cairo/README.md). "
+            "Lists every problem found. Exit code 0: the deck can be used; 1: it cannot.")), voice)
+        size = Message(N_("the deck file (JSON, at most {most} bytes)"), {"most": Grouped(MAX_DECK_BYTES)})
+        parser.add_argument("file", metavar=voice.say(FILE), help=voice.say(size))
+        args = parser.parse_args(argv)
     cards, problems = check_deck_file(args.file)
-    translations = cli_translations()
-
-    def say(text: str) -> str:  # an item such as ``cards`` is a plain str, as typed in the file
-        return text.render(translations) if isinstance(text, Message) else text
-
     if cards is None:
-        print(say(nmessage("{path}: {n} problem found; the deck cannot be used:",
-                           "{path}: {n} problems found; the deck cannot be used:", len(problems), {"path": args.file})),
-              file=sys.stderr)
+        print(voice.say(nmessage("{path}: {n} problem found; the deck cannot be used:",
+                                 "{path}: {n} problems found; the deck cannot be used:", len(problems),
+                                 {"path": args.file})), file=sys.stderr)
         for p in problems:
-            print(f"  - {say(p.item)}: {say(p.problem)}", file=sys.stderr)
+            print(f"  - {voice.say(p.item)}: {voice.say(p.problem)}", file=sys.stderr)
         return 1
-    print(f"OK: {say(summary(cards))}")
+    print(f"OK: {voice.say(summary(cards))}")
     return 0
 
 

@@ -23,14 +23,12 @@ and tests/ui/test_i18n_catalogs.py find mistakes). ``register_catalogue`` adds i
 from __future__ import annotations
 
 import gettext
-import io
-import json
 import string
 from collections.abc import Mapping
 from functools import cache
 
-from railkit.locale import DOMAIN, LOCALE_DIR
-from railkit.locale.mofile import mo_bytes, read_po
+from railkit.locale import DOMAIN, LOCALE_DIR, catalog
+from railkit.locale import format_number as locale_format_number
 from railkit.messages import Message, set_shown_language
 
 DEFAULT_LANGUAGE = "en"
@@ -47,16 +45,8 @@ def catalog_languages() -> tuple[str, ...]:
 
 @cache
 def translations(language: str) -> gettext.NullTranslations:
-    """The gettext catalog of ``language``: its ``.mo``, or its ``.po`` compiled in memory when the
-    ``.mo`` is missing or older (a fresh checkout), or no translation at all (English)."""
-    folder = LOCALE_DIR / language / "LC_MESSAGES"
-    po, mo = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
-    if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
-        with mo.open("rb") as f:
-            return gettext.GNUTranslations(f)
-    if po.is_file():
-        return gettext.GNUTranslations(io.BytesIO(mo_bytes(read_po(po.read_text(encoding="utf-8")))))
-    return gettext.NullTranslations()
+    """The gettext catalog of ``language`` (``railkit.locale.catalog``), or no translation (English)."""
+    return catalog(language) or gettext.NullTranslations()
 
 
 def _current() -> gettext.NullTranslations:
@@ -104,27 +94,10 @@ def render(message: Message | str) -> str:
 
 
 # -- numbers and money ---------------------------------------------------------------------------
-@cache
-def _number_symbols() -> dict[str, dict[str, str]]:
-    """Decimal sign, group separator and minus sign per language, taken from Babel's CLDR data by
-    ``railkit/locale/number_table.py`` (``make messages``), so the apps need no Babel at run time."""
-    return json.loads((LOCALE_DIR / "numbers.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
-
-
 def format_number(value: float, places: int | None = None) -> str:
-    """``value`` as the current language writes it: 1,234.5 (en), 1 234,5 (fi, hu), 1.234,5 (es).
-
-    ``places`` fixes the decimals ("2.50"); without it a whole number has none and a fraction at
-    most three, as Babel's ``format_decimal`` does."""
-    if places is not None:
-        text = f"{value:,.{places}f}"
-    elif isinstance(value, int) or float(value).is_integer():
-        text = f"{int(value):,}"
-    else:
-        text = f"{value:,.3f}".rstrip("0").rstrip(".")
-    symbols = _number_symbols().get(_language.split("-")[0].split("_")[0]) or _number_symbols()["en"]
-    swap = {",": symbols["group"], ".": symbols["decimal"], "-": symbols["minus"]}
-    return "".join(swap.get(ch, ch) for ch in text)
+    """``value`` as the current language writes it: 1,234.5 (en), 1 234,5 (fi, hu), 1.234,5 (es)
+    (``railkit.locale.format_number``)."""
+    return locale_format_number(value, _language, places)
 
 
 def format_money(millions: float) -> str:

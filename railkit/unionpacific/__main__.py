@@ -6,26 +6,18 @@ One tool so far: ``check-board`` validates a board file and warns about playabil
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 
+from railkit.cli import run_tools, tools_usage
+from railkit.messages import N_, Message
 from railkit.unionpacific import board_check
 
-USAGE = """usage: python -m railkit.unionpacific check-board [--strict] [--quick] FILE
-
-tools:
-  check-board   check a Union Pacific board file (format: railkit/data/union_pacific/README.md)"""
+USAGE = tools_usage("python -m railkit.unionpacific check-board [--strict] [--quick] FILE", "check-board",
+                    Message(N_("check a Union Pacific board file (format: railkit/data/union_pacific/README.md)")))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if args and args[0] == "check-board":
-        return board_check.main(args[1:])
-    if args and args[0] in ("-h", "--help"):
-        print(USAGE)
-        return 0
-    print(USAGE, file=sys.stderr)
-    return 2
+    return run_tools(argv, USAGE, {"check-board": board_check.main})
 
 
 if __name__ == "__main__":

@@ -13,19 +13,20 @@ For a club that owns the printed game and types its real map into a board file (
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import networkx as nx
 
+from railkit.cli import Voice, speaking
+from railkit.cli import parser as cli_parser
+from railkit.datafiles import FILE
 from railkit.errors import DataError
-from railkit.locale import cli_translations
-from railkit.messages import N_, Fixed, Message, Translations, nmessage
+from railkit.messages import N_, Fixed, Grouped, Message, nmessage
 from railkit.unionpacific.board import GENERAL, MAX_BOARD_BYTES, TRACK_TYPES, Board, check_board_file
 from railkit.unionpacific.phrases import listing, track_type
 from railkit.unionpacific.placement import legal_sections
@@ -50,11 +51,10 @@ class BoardReport:
     def valid(self) -> bool:
         return self.board is not None
 
-    def lines(self, translations: Translations | None = None) -> list[str]:
-        """The report line by line: English, or through ``translations`` (``RAILKIT_LANG`` on the command line)."""
-        def say(text: str) -> str:  # an item such as ``track_deck`` is a plain str, as typed in the file
-            return text.render(translations) if isinstance(text, Message) else text
-
+    def lines(self, say: Callable[[str], str] = str) -> list[str]:
+        """The report line by line, each message put into words by ``say`` (English without; the command
+        line passes its ``Voice.say`` for ``RAILKIT_LANG``). An item such as ``track_deck`` is a plain str,
+        as typed in the file."""
         if self.board is None:
             out = [say(nmessage("{path}: {n} problem found; the board cannot be used:",
                                 "{path}: {n} problems found; the board cannot be used:", len(self.problems),
@@ -204,19 +204,22 @@ def _deck(board: Board) -> list[Message]:
 
 # -- the command ---------------------------------------------------------------------------
 def main(argv: Sequence[str] | None = None, prog: str = "python -m railkit.unionpacific check-board") -> int:
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description="Check a Union Pacific board file (format: railkit/data/union_pacific/README.md). "
-                    "Lists every problem found, then warns about playability. "
-                    "Exit code 0: the board can be used; 1: it cannot (or, with --strict, it has warnings).")
-    parser.add_argument("file", help=f"the board file (JSON, at most {MAX_BOARD_BYTES:,} bytes)")
-    parser.add_argument("--strict", action="store_true", help="treat playability warnings as errors")
-    parser.add_argument("--quick", action="store_true",
-                        help="one trial game instead of twelve for the shared-building check")
-    args = parser.parse_args(argv)
+    voice = Voice.chosen()
+    with speaking(voice):
+        parser = cli_parser(prog, Message(N_(
+            "Check a Union Pacific board file (format: railkit/data/union_pacific/README.md). "
+            "Lists every problem found, then warns about playability. "
+            "Exit code 0: the board can be used; 1: it cannot (or, with --strict, it has warnings).")), voice)
+        size = Message(N_("the board file (JSON, at most {most} bytes)"), {"most": Grouped(MAX_BOARD_BYTES)})
+        parser.add_argument("file", metavar=voice.say(FILE), help=voice.say(size))
+        parser.add_argument("--strict", action="store_true",
+                            help=voice.say(Message(N_("treat playability warnings as errors"))))
+        parser.add_argument("--quick", action="store_true", help=voice.say(Message(N_(
+            "one trial game instead of twelve for the shared-building check"))))
+        args = parser.parse_args(argv)
     report = check(args.file, trial_games=1 if args.quick else TRIAL_GAMES)
     stream = sys.stdout if report.valid else sys.stderr
-    for line in report.lines(cli_translations()):
+    for line in report.lines(voice.say):
         print(line, file=stream)
     return 0 if report.valid and not (args.strict and report.warnings) else 1
 
