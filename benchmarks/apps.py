@@ -341,21 +341,27 @@ def load_run(server: Voila, names: list[str], learners: int, timeout: float, ref
     barrier = threading.Barrier(learners)
     outcomes: list[tuple[str, bool, float]] = [None] * learners  # type: ignore[list-item]
     page_times: list[float] = []
+    failures: list[str] = []
     load = os.getloadavg()
 
     def learner(i: int) -> None:
         name = names[i % len(names)]
         barrier.wait()
         t = time.monotonic()
+        why = ""
         try:
             status, body = get(f"{server.base}/voila/render/{name}", timeout=timeout)
             ok = status == 200 and ERROR_TEXT not in body and "rendered_cells" in body
+            why = "" if ok else f"page: HTTP {status}" + (", a cell failed" if ERROR_TEXT in body else "")
             page_times.append(time.monotonic() - t)
             if ok and has_app(NOTEBOOKS / name):
                 ok = widget_states(server.base, body, timeout) > 0
-        except (OSError, TimeoutError, ValueError):
-            ok = False
+                why = "" if ok else "no widget states from the kernel"
+        except (OSError, TimeoutError, ValueError) as exc:
+            ok, why = False, f"{type(exc).__name__}: {exc}"
         outcomes[i] = (name, ok, time.monotonic() - t)
+        if not ok:
+            failures.append(f"learner {i} ({name}) after {time.monotonic() - t:.1f} s: {why}")
 
     threads = [threading.Thread(target=learner, args=(i,), daemon=True) for i in range(learners)]
     start = time.monotonic()
@@ -378,7 +384,7 @@ def load_run(server: Voila, names: list[str], learners: int, timeout: float, ref
         "learners": learners, "lessons": sorted(set(names)), "load_average": load, "ok": sum(o[1] for o in done),
         "wall_s": wall, "median_s": statistics.median(times) if times else None,
         "max_s": max(times) if times else None, "page_median_s": statistics.median(page_times) if page_times else None,
-        "after": after, "refilled": refilled,
+        "after": after, "refilled": refilled, "failures": failures,
         "refill_s": time.monotonic() - t,
         # the older keys, for scripts reading --json
         "kernels": after["kernels"], "kernel_mb_median": after["kernel_mb_median"],
@@ -403,7 +409,8 @@ def load_text(ld: dict) -> str:
             f"median each (max {a['kernel_mb_max']:.0f}), Voila {a['voila_mb']:.0f} MB, server "
             f"{a['server_mb'] / 1024:.2f} GB." + (" Not waiting for the pools to refill." if a is r else
             f" Pools refilled ({ld['refill_s']:.0f} s later): {r['kernels']} kernels, "
-            f"{r['kernel_mb_median']:.0f} MB median, server {r['server_mb'] / 1024:.2f} GB."))
+            f"{r['kernel_mb_median']:.0f} MB median, server {r['server_mb'] / 1024:.2f} GB.")
+            + "".join(f"\n  not working: {f}" for f in ld.get("failures", [])))
 
 
 def browser_table(out: dict, names: list[str], runs: int, label: str) -> None:
