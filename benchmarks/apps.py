@@ -304,7 +304,7 @@ def widget_states(base: str, page: str, timeout: float) -> int:
 
     found = re.search(r'"kernelId": "([0-9a-f-]+)"', page)
     if not found:
-        return 0
+        raise ValueError("the page names no kernel")
 
     def message(kind: str, content: dict, metadata: dict | None = None) -> str:
         header = {"msg_id": uuid.uuid4().hex, "msg_type": kind, "username": "", "session": "bench", "date": "",
@@ -323,11 +323,13 @@ def widget_states(base: str, page: str, timeout: float) -> int:
             while True:
                 raw = await ws.read_message()
                 if raw is None:
-                    return 0
+                    raise ValueError(f"kernel {found.group(1)}: its websocket closed before it sent the states")
                 if isinstance(raw, str):
                     msg = json.loads(raw)
                     data = msg["content"].get("data") or {}
                     if msg["msg_type"] == "comm_msg" and data.get("method") == "update_states":
+                        if not data["states"]:
+                            raise ValueError(f"kernel {found.group(1)} has no widgets")
                         return len(data["states"])
         finally:
             ws.close()
@@ -357,7 +359,7 @@ def load_run(server: Voila, names: list[str], learners: int, timeout: float, ref
             if ok and has_app(NOTEBOOKS / name):
                 ok = widget_states(server.base, body, timeout) > 0
                 why = "" if ok else "no widget states from the kernel"
-        except (OSError, TimeoutError, ValueError) as exc:
+        except Exception as exc:  # noqa: BLE001 - any failure is this learner's, reported below
             ok, why = False, f"{type(exc).__name__}: {exc}"
         outcomes[i] = (name, ok, time.monotonic() - t)
         if not ok:

@@ -53,3 +53,23 @@ def test_voila_hides_tracebacks_with_the_project_config(tmp_path):
     assert ERROR_PAGE_TEXT in body  # the error is reported ...
     assert "boom-detail" not in body and "Traceback" not in body  # ... without the traceback
     assert "secret_marker" not in body  # and without the source
+
+
+def test_kernels_talk_over_unix_sockets_so_a_class_never_collides_on_a_port(voila_server):
+    # With TCP, jupyter_client picks each kernel's five ports before the kernel binds them; 70 kernels
+    # starting at once (`make run CLASS=60`) once drew a port twice: that kernel died, its pool slot was
+    # refilled and one learner of 60 got a page with no kernel (benchmarks/apps.py, docs/benchmarks.md).
+    import json
+    import re
+    from pathlib import Path
+
+    status, _ = http_get(voila_server.url("up_play.ipynb"), timeout=120)
+    assert status == 200
+    log = voila_server.log()
+    folder = Path(re.search(r"Storing connection files in (\S+?)\.?$", log, re.M).group(1))
+    files = list(folder.glob("kernel-*.json"))
+    assert files, log
+    for file in files:
+        info = json.loads(file.read_text())
+        assert info["transport"] == "ipc" and info["ip"].startswith(str(folder)), info
+    assert "running over TCP" not in log
