@@ -11,7 +11,7 @@
 * ``offline_page``: a fresh page whose every request to a non-loopback host is aborted and recorded;
   the test fails at teardown if any was attempted (the apps must work offline).
 * ``open_app(page, url, ready=".railkit-app")``: navigate and wait until the app is interactive.
-* Page helpers for the lesson tests: ``wait_text``, ``fill``, ``shot``.
+* Page helpers for the lesson tests: ``wait_text``, ``wait_for_kernel``, ``fill``, ``shot``.
 * ``kernel_pids(server)``: the kernels a server has started and that are running now (read from /proc).
 * ``ARTIFACTS``: where screenshots go (``tests/artifacts/``, gitignored).
 
@@ -350,6 +350,37 @@ def wait_text(page, selector: str, text: str, timeout: float = 60000) -> None:
     page.wait_for_function(
         "([sel, text]) => { const el = document.querySelector(sel); return el && el.innerText.includes(text); }",
         arg=[selector, text], timeout=timeout)
+
+
+# Resolves once the lesson's kernel has answered everything the page sent it before the call, and the page has
+# applied the answers. ipywidgets holds back a widget's next value until the kernel has answered its last
+# (``_msg_buffer``; clicks go at once): first wait until no widget holds one back, so that all have been sent.
+# Then a request of our own (kernel_info) follows them. The kernel handles its shell messages in order; the
+# request is done only when its reply and the kernel's "idle" after it have both come; and the page handles
+# the kernel's messages in order. So by then every widget update the earlier messages caused has been applied.
+KERNEL_ANSWERED_JS = """async (ms) => {
+  const deadline = Date.now() + ms;
+  const pause = (t) => new Promise((resolve) => setTimeout(resolve, t));
+  const manager = window.jupyterapp && window.jupyterapp.widgetManager;
+  if (!manager || !manager.kernel) throw new Error('no lesson kernel on this page');
+  for (;;) {
+    const settled = await Promise.allSettled(Object.values(manager._models || {}));
+    if (!settled.some((s) => s.status === 'fulfilled' && s.value._msg_buffer)) break;
+    if (Date.now() > deadline) throw new Error('widget updates still held back after ' + ms + ' ms');
+    await pause(20);
+  }
+  const late = pause(Math.max(0, deadline - Date.now())).then(() => {
+    throw new Error('the kernel did not answer within ' + ms + ' ms');
+  });
+  await Promise.race([manager.kernel.requestKernelInfo(), late]);
+}"""
+
+
+def wait_for_kernel(page, timeout: float = 60000) -> None:
+    """Wait (``timeout`` ms) until the kernel has handled everything the page has sent it so far (clicks,
+    changed values) and the page shows its answers. For an action whose answer may look exactly like what
+    was on the page before it (nothing else to wait for); Voila pages only."""
+    page.evaluate(KERNEL_ANSWERED_JS, timeout)
 
 
 def fill(page, css: str, value: str) -> None:

@@ -42,6 +42,8 @@ def test_kk_play_map_hints_and_review_offline(voila_server, offline_page):
 
     page.select_option(".railkit-kk-length select", label="3 terrains (short)")  # a short game, to play to its end
     page.click(".railkit-kk-new")
+    # The lesson opened with the same “A new game …” message: wait for this game's own race (3 terrains, not 8).
+    wait_text(page, ".railkit-kk-race", "first to cross 3 terrains wins")
     wait_text(page, ".railkit-message", "A new game")
     page.click(".railkit-kk-hint-button")
     wait_text(page, ".railkit-kk-hint", "KK-A2")

@@ -6,7 +6,7 @@ drawn once: the basemap image stays the same node and plotly touches no trace fo
 only the band (a layout shape)."""
 
 import pytest
-from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idle
+from conftest import ARTIFACTS, open_app, page_errors, wait_for_kernel, wait_text, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
 
@@ -29,6 +29,8 @@ BAND_JS = """([name]) => {
   while ((m = re.exec(shape.path)) !== null) out.push([(+m[1] + +m[3]) / 2, (+m[2] + +m[4]) / 2]);
   return out;
 }"""
+# The template's script has drawn every fast update it received (Plotly.react is asynchronous).
+SETTLED_JS = "() => { const f = window.railkitPlot._railkitFast; return !f.busy && !f.next; }"
 SECTION_JS = """(label) => {
   const gd = document.querySelector('.railkit-figure .js-plotly-plot');
   const t = gd.data.find(t => t.name === 'section hit areas');
@@ -50,7 +52,7 @@ def test_a_click_updates_the_map_in_place(voila_server, offline_page):
     page.wait_for_function("() => { const gd = document.querySelector('.railkit-figure .js-plotly-plot');"
                            " return gd && gd._railkitFast && gd._railkitFast.render === gd.layout.meta.railkit_render; }",
                            timeout=30000)
-    page.wait_for_timeout(500)  # the kernel hears the answer
+    wait_for_kernel(page)  # the kernel has heard the answer ("ready|<render>"), so the click below is an update
     page.evaluate("() => { window.railkitPlot = document.querySelector('.railkit-figure .js-plotly-plot');"
                   " window.railkitPlots = document.querySelectorAll('.js-plotly-plot').length; }")
     render = page.evaluate("() => window.railkitPlot.layout.meta.railkit_render")
@@ -68,6 +70,7 @@ def test_a_click_updates_the_map_in_place(voila_server, offline_page):
     page.mouse.click(x, y)
     page.wait_for_function("() => (window.railkitPlot.layout.shapes || []).some(s => s.name === 'selected section')",
                            timeout=15000, polling="raf")
+    page.wait_for_function(SETTLED_JS, timeout=15000, polling="raf")  # drawn to the end before counting below
     state = page.evaluate("""() => {
       const gd = window.railkitPlot;
       return {same: document.querySelector('.railkit-figure .js-plotly-plot') === gd, connected: gd.isConnected,
@@ -95,8 +98,7 @@ def test_a_click_updates_the_map_in_place(voila_server, offline_page):
     other = page.evaluate(SECTION_JS, "Spokane–Helena")
     # The first selection added the band's legend entry (a new trace: plotly replots everything); wait until
     # that update is drawn completely before counting.
-    page.wait_for_function("() => { const f = window.railkitPlot._railkitFast; return !f.busy && !f.next; }",
-                           timeout=15000, polling="raf")
+    page.wait_for_function(SETTLED_JS, timeout=15000, polling="raf")
     page.wait_for_timeout(300)
     page.evaluate("() => { window.railkitTraceChanges = 0; }")
     x, y = page.evaluate(POINT_JS, [other])
@@ -108,6 +110,8 @@ def test_a_click_updates_the_map_in_place(voila_server, offline_page):
       return b && b.length === 1 && Math.abs(b[0][0] - x) < 1 && Math.abs(b[0][1] - y) < 1; }"""
     page.wait_for_function(moved.replace("BAND_FN", BAND_JS),
                            arg=[hits["x"][j + 1], hits["y"][j + 1]], timeout=15000, polling="raf")
+    # The band has moved; let the update (and any queued after it) finish drawing before saying no trace changed.
+    page.wait_for_function(SETTLED_JS, timeout=15000, polling="raf")
     page.wait_for_timeout(300)
     last = page.evaluate("""() => { const m = JSON.parse(document.querySelector('.railkit-figure-update script').textContent);
       return {seq: m.seq, layout: Object.keys(m.layout), whole: m.data.filter(t => typeof t !== 'string').map(t => t.name)}; }""")

@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from conftest import ARTIFACTS, open_app, page_errors
+from conftest import ARTIFACTS, open_app, page_errors, wait_for_kernel
 
 from railkit.unionpacific import DrawShare, new_game
 from railkit.unionpacific.bots import HeuristicBot, RandomBot, play_game
@@ -78,11 +78,13 @@ def test_play_flow_offline(voila_server, offline_page):
     cards = page.locator(".railkit-card button")
     for i in range(cards.count()):
         cards.nth(i).click()
+        # The answer to this card may look exactly like the last card's (“fits no legal section”), which
+        # the condition below accepts too: wait until the kernel has answered the click itself.
+        wait_for_kernel(page)
         page.wait_for_function(
             """() => /fits no legal section/.test(document.querySelector('.railkit-legal').innerText)
                   || Array.from(document.querySelector('.railkit-company select').options)
                           .some(o => o.text.startsWith('✔') && o.text.includes('legal'))""")
-        page.wait_for_timeout(300)
         company = first_marked(page, ".railkit-company select")
         if company >= 0:
             break
@@ -97,6 +99,7 @@ def test_play_flow_offline(voila_server, offline_page):
     checklist = page.inner_text(".railkit-checklist-box")
     assert "allowed" in checklist and "not allowed" not in checklist
     wait_text(page, ".railkit-figure", "legal sections")  # the legend entry of the magenta band
+    wait_text(page, ".railkit-figure", "selected section")  # and the purple band of the section just picked
     page.wait_for_timeout(400)
     page.screenshot(path=str(ARTIFACTS / "up_play_build.png"), full_page=False)
     page.click(".railkit-build")
@@ -184,7 +187,7 @@ def test_hot_seat_and_the_end_offline(voila_server, offline_page):
     wait_text(page, ".railkit-hand", "Player 1's hand")
     page.select_option(".railkit-first-pick select", index=1)
     page.click(".railkit-lay")
-    wait_text(page, ".railkit-status", "Player 2")
+    wait_text(page, ".railkit-status", "Player 2: choose a first share")  # the seats line names Player 2 before too
     wait_text(page, ".railkit-hand", "Hands are secret")
     assert "Player 1's hand" not in page.inner_text(".railkit-app")
     assert page_errors(page) == []

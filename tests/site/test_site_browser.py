@@ -109,6 +109,7 @@ def test_dividends_calculator_in_the_browser(site_server, lesson):
     page.wait_for_function("() => (document.querySelector('.railkit-result') || {innerText: ''}).innerText.includes('Cleo')",
                            timeout=30000)
     assert amounts(page) == {"Ann": 6, "Ben": 6, "Cleo": 0}
+    wait_text(page, ".railkit-steps-box", "12 ÷ 2 = 6 each")  # the steps come after the table
     steps = page.inner_text(".railkit-steps-box")
     assert "UP-D5" in steps and "12 ÷ 2 = 6 each" in steps
     page.wait_for_selector(".railkit-figure .js-plotly-plot", timeout=30000)  # plotly.js from the site
