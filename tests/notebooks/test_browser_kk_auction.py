@@ -3,7 +3,7 @@ non-loopback request aborted. A bad bid shows a message; a sealed bid is reveale
 its steps; the learner takes a card; the next auction begins; the “who chooses first?” exercise is checked."""
 
 import pytest
-from conftest import fill, open_app, page_errors, shot, wait_text
+from conftest import fill, open_app, page_errors, shot, wait_text, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
 
@@ -16,6 +16,7 @@ def type_bid(page, amount: str) -> None:
 def test_auction_flow_offline(voila_server, offline_page):
     page = offline_page.page
     page.set_viewport_size({"width": 1280, "height": 1800})
+    wait_until_idle(voila_server)  # no page while a pool kernel pre-renders (conftest)
     open_app(page, voila_server.url("kk_auction.ipynb"))
     wait_text(page, ".railkit-kk-offer", "On sale in auction 1 (KK-A1)")
     assert page.inner_text(".railkit-kk-players").count("sealed ✔") == 2  # the computer players' bids are hidden

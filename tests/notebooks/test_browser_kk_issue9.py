@@ -79,6 +79,7 @@ def test_kk_play_map_hints_and_review_offline(voila_server, offline_page):
 def test_kk_auction_map_offline(voila_server, offline_page):
     page = offline_page.page
     page.set_viewport_size(VIEWPORT)
+    wait_until_idle(voila_server)  # no page while a pool kernel pre-renders (conftest)
     open_app(page, voila_server.url("kk_auction.ipynb"))
     page.wait_for_selector(".railkit-kk-race-map .js-plotly-plot", timeout=30000)
     assert page.locator(".railkit-kk-offer a[href='rulings.ipynb']").count() == 1
@@ -90,6 +91,7 @@ def test_kk_auction_map_offline(voila_server, offline_page):
 def test_setup_pills_go_back_and_the_lay_label_fits(voila_server, offline_page):
     page = offline_page.page
     page.set_viewport_size(VIEWPORT)
+    wait_until_idle(voila_server)  # no page while a pool kernel pre-renders (conftest)
     open_app(page, voila_server.url("up_setup.ipynb"))
     page.click(".railkit-deal")
     wait_text(page, ".railkit-step", "UP-S1")

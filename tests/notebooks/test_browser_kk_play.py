@@ -3,7 +3,7 @@ Chromium with every non-loopback request aborted. Bid, choose, then build or pas
 computer players move; undo a move; answer the cost exercise."""
 
 import pytest
-from conftest import fill, open_app, page_errors, shot, wait_text
+from conftest import fill, open_app, page_errors, shot, wait_text, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
 
@@ -35,6 +35,7 @@ def one_move(page, turn: int) -> None:
 def test_play_flow_offline(voila_server, offline_page):
     page = offline_page.page
     page.set_viewport_size({"width": 1280, "height": 1600})
+    wait_until_idle(voila_server)  # no page while a pool kernel pre-renders (conftest)
     open_app(page, voila_server.url("kk_play.ipynb"))
     wait_text(page, ".railkit-kk-status", "hand in your sealed bid")
     assert "The race from the Cape to Cairo" in page.inner_text(".railkit-kk-race")

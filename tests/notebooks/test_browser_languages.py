@@ -3,7 +3,7 @@ address. The template's head script opens the translated notebook (notebooks/<la
 too); the language picker then switches the app back to English in place."""
 
 import pytest
-from conftest import ARTIFACTS, open_app, page_errors, wait_text
+from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
 
@@ -19,6 +19,7 @@ CASES = [
 def test_a_lesson_opens_in_the_language_of_its_address(voila_server, offline_page, nb, lang, title, label):
     page = offline_page.page
     page.set_viewport_size({"width": 1280, "height": 900})
+    wait_until_idle(voila_server)  # no page while a pool kernel pre-renders (conftest)
     open_app(page, voila_server.url(nb) + f"?lang={lang}")
     wait_text(page, ".railkit-header", title)
     wait_text(page, ".railkit-app", label)

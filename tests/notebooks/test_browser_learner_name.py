@@ -3,7 +3,7 @@ its “Your name” field; a lesson link (the index's own list, and the link row
 ``?name=Aino`` to kk_play and up_play, and each lesson seats and shows Aino."""
 
 import pytest
-from conftest import ARTIFACTS, open_app, page_errors, wait_text
+from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
 
@@ -16,6 +16,7 @@ def shot(page, name: str) -> None:
 def test_the_name_typed_once_travels_to_every_lesson(voila_server, offline_page):
     page = offline_page.page
     page.set_viewport_size({"width": 1366, "height": 900})
+    wait_until_idle(voila_server)  # no page while a pool kernel pre-renders (conftest)
     open_app(page, voila_server.url("index.ipynb") + "?name=Aino")
     wait_text(page, ".railkit-index-links", "Links for Aino")  # the preheated kernel heard the address
     assert page.input_value(".railkit-learner-name input") == "Aino"

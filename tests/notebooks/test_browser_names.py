@@ -2,7 +2,7 @@
 text everywhere in the play lesson, and no dialog opens."""
 
 import pytest
-from conftest import ARTIFACTS, fill, open_app, page_errors, wait_text
+from conftest import ARTIFACTS, fill, open_app, page_errors, wait_text, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -13,6 +13,7 @@ def test_a_hostile_hot_seat_name_shows_as_text(voila_server, offline_page):
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     page.set_viewport_size({"width": 1280, "height": 1300})
+    wait_until_idle(voila_server)  # no page while a pool kernel pre-renders (conftest)
     open_app(page, voila_server.url("up_play.ipynb"))
     wait_text(page, ".railkit-status", "choose a first share")
 

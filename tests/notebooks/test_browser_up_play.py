@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from conftest import ARTIFACTS, open_app, page_errors, wait_for_kernel
+from conftest import ARTIFACTS, open_app, page_errors, wait_for_kernel, wait_until_idle
 
 from railkit.unionpacific import DrawShare, new_game
 from railkit.unionpacific.bots import HeuristicBot, RandomBot, play_game
@@ -56,6 +56,7 @@ def save_before_a_payout() -> str:
 def test_play_flow_offline(voila_server, offline_page):
     page = offline_page.page
     page.set_viewport_size({"width": 1366, "height": 768})
+    wait_until_idle(voila_server)  # no page while a pool kernel pre-renders (conftest)
     open_app(page, voila_server.url("up_play.ipynb"))
     page.wait_for_selector(".railkit-figure .js-plotly-plot", timeout=30000)  # the map, drawn by local plotly.js
     wait_text(page, ".railkit-status", "choose a first share")
@@ -172,6 +173,7 @@ def test_play_flow_offline(voila_server, offline_page):
 def test_hot_seat_and_the_end_offline(voila_server, offline_page):
     page = offline_page.page
     page.set_viewport_size({"width": 1366, "height": 768})
+    wait_until_idle(voila_server)  # no page while a pool kernel pre-renders (conftest)
     open_app(page, voila_server.url("up_play.ipynb"))
     wait_text(page, ".railkit-status", "choose a first share")
 

@@ -3,7 +3,7 @@
 choice (UP-S8); a missing build choice is said by the moves and goes once the choice is made."""
 
 import pytest
-from conftest import ARTIFACTS, open_app, page_errors, wait_text
+from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
 
@@ -11,6 +11,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
 def test_the_learner_named_in_the_address_takes_a_seat(voila_server, offline_page):
     page = offline_page.page
     page.set_viewport_size({"width": 1366, "height": 768})
+    wait_until_idle(voila_server)  # no page while a pool kernel pre-renders (conftest)
     open_app(page, voila_server.url("up_play.ipynb") + "?name=Kim")
     wait_text(page, ".railkit-players-panel", "Kim")  # the preheated kernel heard the address
     wait_text(page, ".railkit-status", "choose a first share")

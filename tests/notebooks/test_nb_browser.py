@@ -4,7 +4,7 @@ aborted (any attempt fails the test), and the dividends flow works end to end.""
 import re
 
 import pytest
-from conftest import ARTIFACTS, NOTEBOOKS_DIR, has_app, notebook_ids, open_app, page_errors
+from conftest import ARTIFACTS, NOTEBOOKS_DIR, has_app, notebook_ids, open_app, page_errors, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
 
@@ -13,6 +13,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
 def test_app_opens_offline_in_chromium(voila_server, offline_page, nb):
     page = offline_page.page
     ready = ".railkit-app" if has_app(NOTEBOOKS_DIR / nb) else None
+    wait_until_idle(voila_server)  # no page while a pool kernel pre-renders (conftest)
     open_app(page, voila_server.url(nb), ready=ready)
     page.wait_for_timeout(300)
     assert page_errors(page) == []
@@ -39,6 +40,7 @@ def set_field(page, label: str, text: str, css: str = ".railkit-share") -> None:
 def test_dividends_flow_tie_case_offline(voila_server, offline_page):
     page = offline_page.page
     page.set_viewport_size({"width": 1280, "height": 2000})
+    wait_until_idle(voila_server)  # no page while a pool kernel pre-renders (conftest)
     open_app(page, voila_server.url("up_dividends.ipynb"))
     # UP-D5 tie for most: a company worth 8, Ann and Ben tie with 2, Cleo 1 -> (8 + 4) / 2 = 6 each.
     set_field(page, "Company value", "8", css=".railkit-value")
