@@ -14,6 +14,7 @@ import html
 import ipywidgets as widgets
 
 from railkit.errors import InputError
+from railkit.lessons import LESSONS
 from railkit.ui import i18n
 from railkit.ui.app import App, guarded
 from railkit.ui.i18n import tr
@@ -30,15 +31,6 @@ from railkit.ui.learner import (
 )
 from railkit.ui.widgets import button, html_box, row
 
-# (notebook, title): the lessons in teaching order, as the index lists them
-LESSONS: tuple[tuple[str, str], ...] = (
-    ("up_setup.ipynb", "UP: Setting up"),
-    ("up_building.ipynb", "UP: Building track"),
-    ("up_dividends.ipynb", "UP: Dividends"),
-    ("up_play.ipynb", "UP: Play a game"),
-    ("kk_auction.ipynb", "KK: The auction"),
-    ("kk_play.ipynb", "KK: Play a game"),
-)
 LINK_STYLE = "color:#1a4fa0;text-decoration:underline"  # widget HTML has no link colour of its own
 
 
@@ -49,8 +41,8 @@ def lesson_links_html(name: str) -> str:
     if language != i18n.DEFAULT_LANGUAGE:  # the lessons open in the language the index speaks (issue 12)
         query += f"{'&' if query else '?'}{LANG_PARAMETER}={language}"
     query = html.escape(query, quote=True)
-    links = " · ".join(f"<a class='railkit-lesson-link' href='{nb}{query}' style='{LINK_STYLE}'>{html.escape(tr(title))}</a>"
-                       for nb, title in LESSONS)
+    links = " · ".join(f"<a class='railkit-lesson-link' href='{lesson.notebook}{query}' "
+                       f"style='{LINK_STYLE}'>{html.escape(tr(lesson.link))}</a>" for lesson in LESSONS)
     who = (tr("Links for {name}:", name=name) if not is_default_learner(name) else tr("Lessons:"))
     return f"<span class='railkit-lesson-links'><b>{html.escape(who)}</b> {links}</span>"
 

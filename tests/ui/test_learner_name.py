@@ -15,6 +15,7 @@ from test_ui_names import shown_markup
 from railkit.capecairo import new_game as kk_new_game
 from railkit.capecairo.bots import HeuristicBot as KkBot
 from railkit.errors import InputError
+from railkit.lessons import LESSONS as REGISTRY
 from railkit.ui.capecairo.auction import KkAuctionApp
 from railkit.ui.capecairo.play import KkPlayApp
 from railkit.ui.index import IndexApp
@@ -28,9 +29,7 @@ from railkit.ui.learner import (
     second_person,
     typed_names,
 )
-from railkit.ui.unionpacific.building import BuildingApp
 from railkit.ui.unionpacific.dividends import DividendsApp
-from railkit.ui.unionpacific.play import PlayApp
 from railkit.ui.unionpacific.setup import SetupApp
 from railkit.unionpacific import new_game as up_new_game
 from railkit.unionpacific.bots import HeuristicBot as UpBot
@@ -105,9 +104,10 @@ def use_the_lesson(app) -> None:
         app.on_deal()
 
 
-LESSONS = {"up_setup": SetupApp, "up_building": BuildingApp, "up_dividends": DividendsApp,
-           "up_play": lambda: PlayApp(seed=1, players=3, game_number=7),
-           "kk_auction": lambda: KkAuctionApp(seed=1), "kk_play": lambda: KkPlayApp(seed=1, win_crossings=3)}
+# Every lesson of railkit/lessons.py; built with no arguments unless named here.
+SETTINGS = {"up_play": {"seed": 1, "players": 3, "game_number": 7}, "kk_auction": {"seed": 1},
+            "kk_play": {"seed": 1, "win_crossings": 3}}
+LESSONS = {x.id: (lambda x=x: x.load()(**SETTINGS.get(x.id, {}))) for x in REGISTRY}
 
 
 @pytest.mark.parametrize("lesson", LESSONS)

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from railkit.errors import InputError
+from railkit.lessons import LESSONS
 
 NOTEBOOKS = Path(__file__).resolve().parents[3] / "notebooks"
 KERNEL_MB = 70  # RSS of one up_play kernel with its page open: 68 MB (benchmarks/kernel.py --live; 134 MB before
@@ -37,16 +38,18 @@ SMALL_POOL = 1  # the other lessons: one ready kernel each, as in voila.json
 # loading (median 30 s instead of a few); a class gets its first minute to itself. A learner beyond the
 # class size then waits up to this long for a kernel.
 CLASS_FILL_DELAY_S = 60
+PAGES = ("index", "rulings")  # notebooks that are not lessons but a class may open together
 
 
 def lesson_file(lesson: str, notebooks: Path = NOTEBOOKS) -> str:
-    """``up_play`` or ``up_play.ipynb`` → ``up_play.ipynb``, the name Voila keys its pools by."""
+    """``up_play`` or ``up_play.ipynb`` → ``up_play.ipynb``, the name Voila keys its pools by: a lesson of
+    the registry (``railkit/lessons.py``) or one of the ``PAGES``, whose notebook is in ``notebooks``."""
     name = lesson.strip()
-    name = name if name.endswith(".ipynb") else f"{name}.ipynb"
-    if "/" in name or not (notebooks / name).is_file():
-        known = ", ".join(sorted(p.stem for p in notebooks.glob("*.ipynb")))
-        raise InputError(f"LESSON={lesson!r} is not a lesson in {notebooks.name}/ (one of: {known})")
-    return name
+    stem = name.removesuffix(".ipynb")
+    known = [x.id for x in LESSONS] + list(PAGES)
+    if stem not in known or not (notebooks / f"{stem}.ipynb").is_file():
+        raise InputError(f"LESSON={lesson!r} is not a lesson in {notebooks.name}/ (one of: {', '.join(known)})")
+    return f"{stem}.ipynb"
 
 
 def class_size(text: str | int) -> int:
