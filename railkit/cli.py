@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from railkit.locale import cli_language, cli_translations, format_number
 from railkit.messages import N_, Message
+from railkit.patches import argparse_speaking
 
 __all__ = ["ARGPARSE_WORDS", "Voice", "parser", "run_tools", "speaking", "tools_usage"]
 
@@ -68,13 +69,8 @@ def speaking(voice: Voice) -> Iterator[None]:
     if translations is None:
         yield
         return
-    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
-    argparse._ = translations.gettext  # type: ignore[attr-defined]
-    argparse.ngettext = translations.ngettext  # type: ignore[attr-defined]
-    try:
+    with argparse_speaking(translations.gettext, translations.ngettext):  # argparse's globals (railkit.patches)
         yield
-    finally:
-        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
 
 
 def parser(prog: str, description: Message, voice: Voice) -> argparse.ArgumentParser:

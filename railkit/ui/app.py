@@ -24,17 +24,36 @@ from __future__ import annotations
 import functools
 import html
 import logging
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import ipywidgets as widgets
 
+from railkit import patches
 from railkit.errors import InputError, RailkitError, RuleError, SaveFileError
 from railkit.game import MAX_NAME_LENGTH
 from railkit.messages import Message
 from railkit.session import save_problem
 from railkit.ui import language
 from railkit.ui.i18n import render, tr
+
+
+def _browser_comm_nulls() -> None:
+    """The static site's browser kernel only (tools/site; ``sys.platform`` is ``emscripten`` under Pyodide):
+    widget updates send ``null`` where ipywidgets sends ``None`` (``railkit.patches.send_nulls_in_comm_data``).
+    Under Voila and JupyterLab (CPython) nothing changes."""
+    if sys.platform != "emscripten":
+        return
+    try:
+        from pyodide.ffi import jsnull
+        from pyodide_kernel import comm
+    except ImportError:  # Pyodide without the JupyterLite kernel: no comms to fix
+        return
+    patches.send_nulls_in_comm_data(comm.Comm, jsnull)
+
+
+_browser_comm_nulls()
 
 __all__ = ["STYLE", "App", "InputError", "Messages", "Panel", "Score", "error_text", "guarded", "legend_html",
            "parse_name", "parse_whole", "verdict_html"]

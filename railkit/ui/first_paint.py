@@ -21,6 +21,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from railkit import patches
+
 log = logging.getLogger(__name__)
 
 _waiting: list[Callable[[], None]] = []  # run once the page has received its widgets' state
@@ -42,12 +44,7 @@ def _hook() -> bool:
         return True
     from ipywidgets import Widget
 
-    original = getattr(Widget, "_handle_control_comm_msg", None)
-    if original is None:  # another ipywidgets: no waiting
-        return False
-
-    def handle(cls: type, msg: dict[str, Any]) -> None:
-        original(msg)
+    def after(msg: dict[str, Any]) -> None:
         global _page_has_widgets
         if (msg.get("content", {}).get("data") or {}).get("method") != "request_states":
             return
@@ -58,7 +55,7 @@ def _hook() -> bool:
             timer.daemon = True
             timer.start()
 
-    Widget._handle_control_comm_msg = classmethod(handle)
+    patches.after_control_message(Widget, after)  # LibraryChanged when ipywidgets is not 8.1.x
     _hooked = True
     return True
 

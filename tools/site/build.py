@@ -52,8 +52,8 @@ def inputs_digest() -> str:
     h = hashlib.sha256()
     paths = [*HERE.rglob("*"), *(ROOT / "railkit").rglob("*"), *(ROOT / "notebooks").glob("*.ipynb"),
              *(ROOT / "notebooks").glob("*/*.ipynb"),
-             ROOT / "docs" / "rulings.md", ROOT / "pyproject.toml", ROOT / "README.md"]
-    for path in sorted(p for p in paths if p.is_file() and "__pycache__" not in p.parts):
+             ROOT / "docs" / "rulings.md", ROOT / "pyproject.toml", ROOT / "setup.py", ROOT / "README.md"]
+    for path in sorted(p for p in paths if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".mo"):
         h.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     h.update(sys.version.encode())
     return h.hexdigest()
@@ -72,7 +72,7 @@ def source_date_epoch() -> int:
 
 def pyodide_folder(dest: Path, cache: Path, epoch: int) -> list[str]:
     """Pyodide's core from npm, the site's wheels beside it and a lock for exactly those wheels.
-    Returns the notes to print (files added to the railkit wheel)."""
+    Returns the notes to print (none today)."""
     npm = fetch.npm_packages(HERE / "npm-packages.txt", cache / "npm")
     downloaded = fetch.wheels(HERE / "browser-wheels.txt", cache / "wheels")
     shutil.rmtree(dest, ignore_errors=True)  # a build cut short may have left it
@@ -82,7 +82,7 @@ def pyodide_folder(dest: Path, cache: Path, epoch: int) -> list[str]:
     slim = cache / "slim"
     shutil.rmtree(slim, ignore_errors=True)
     slim.mkdir(parents=True)
-    railkit, added = railkit_wheel(ROOT, cache / "railkit-build", slim, epoch)
+    railkit = railkit_wheel(ROOT, cache / "railkit-build", slim, epoch)
     kernel = [next(kernel_wheels().glob(f"{name}-*.whl")) for name in KERNEL_WHEELS]
     sources = [*(wheels.slimmed(w, slim) for w in [*downloaded, *kernel]), railkit, npm["pyodide"] / "python_stdlib.zip"]
     shipped = compiled(sources, dest, cache / "pyc", npm["pyodide"])
@@ -91,7 +91,7 @@ def pyodide_folder(dest: Path, cache: Path, epoch: int) -> list[str]:
     core_lock = json.loads((npm["pyodide"] / "pyodide-lock.json").read_text(encoding="utf-8"))
     lock = wheels.lock(core_lock, shipped, set(PLACEHOLDERS))
     wheels.write_lock(lock, dest / "pyodide-lock.json")
-    return [f"added to the railkit wheel (not packed by setuptools): {', '.join(added)}"] if added else []
+    return []
 
 
 def kernel_wheels() -> Path:

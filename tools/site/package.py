@@ -1,13 +1,10 @@
-"""The ``railkit`` wheel for the browser, built from the checkout with ``pip wheel``.
+"""The ``railkit`` wheel for the browser: the plain wheel, built from the checkout with ``pip wheel``.
 
-Two things a plain wheel may lack, added here (the build says which):
-* ``railkit/data/**``: the lessons read it through ``importlib.resources`` (``railkit.paths.data_dir``);
-  setuptools packs it only once pyproject declares it as package data.
-* ``railkit/_site_compat.py`` (from ``tools/site/compat.py``), imported by ``railkit/__init__.py``:
-  a fix for widget updates under the browser kernel (see that file).
-* ``docs/rulings.md``: ``railkit.ui.docs`` reads it at ``PROJECT_ROOT/docs/rulings.md``, PROJECT_ROOT
-  being the folder above the package; in the browser that is site-packages, so the wheel carries
-  the page there (a browser-only copy; nothing else is installed there).
+Nothing is added to it or changed in it afterwards: the data (``railkit/data/**``, the rulings page) and
+the compiled catalogs are package data of every wheel (pyproject.toml, setup.py), and the browser-only fix
+for widget updates is part of railkit (``railkit.patches.send_nulls_in_comm_data``, applied by
+``railkit.ui.app`` when it runs under Pyodide). The build only checks that the wheel holds every data file
+and a compiled catalog per language, and stops when one is missing.
 """
 
 from __future__ import annotations
@@ -18,15 +15,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from wheelfile import read_wheel, write_wheel
+from wheelfile import read_wheel
 
-SOURCES = ("pyproject.toml", "README.md", "railkit")
-SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints")
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "railkit")
+SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", "*.mo", ".ipynb_checkpoints")
 
 
-def railkit_wheel(root: Path, work: Path, out_dir: Path, epoch: int) -> tuple[Path, list[str]]:
+def railkit_wheel(root: Path, work: Path, out_dir: Path, epoch: int) -> Path:
     """Build the wheel from a copy of the checkout's sources (so no build/ or egg-info lands in the
-    checkout); returns the wheel written to ``out_dir`` and the files the build had to add."""
+    checkout) into ``out_dir``; SystemExit when it lacks a data file or a catalog."""
     src, dist = work / "src", work / "dist"
     shutil.rmtree(work, ignore_errors=True)
     src.mkdir(parents=True)
@@ -37,23 +34,17 @@ def railkit_wheel(root: Path, work: Path, out_dir: Path, epoch: int) -> tuple[Pa
         else:
             shutil.copy2(path, src / name)
     env = {**os.environ, "SOURCE_DATE_EPOCH": str(epoch), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    out_dir.mkdir(parents=True, exist_ok=True)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
                     "-w", str(dist), str(src)], check=True, env=env, cwd=work)
     built = next(dist.glob("railkit-*.whl"))
-    files = read_wheel(built)
-    added = []
-    for path in sorted((root / "railkit" / "data").rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            arcname = path.relative_to(root).as_posix()
-            if arcname not in files:
-                files[arcname] = path.read_bytes()
-                added.append(arcname)
-    # Browser-only fix for widget updates (tools/site/compat.py), run when railkit is imported.
-    files["railkit/_site_compat.py"] = (Path(__file__).parent / "compat.py").read_bytes()
-    init = files["railkit/__init__.py"].decode("utf-8")
-    hook = "\n\nfrom railkit import _site_compat  # noqa: E402,F401  (static site only)\n"
-    files["railkit/__init__.py"] = (init + hook).encode()
-    rulings = root / "docs" / "rulings.md"
-    if rulings.exists():
-        files["docs/rulings.md"] = rulings.read_bytes()
-    return write_wheel(out_dir / built.name, files), added
+    names = set(read_wheel(built))
+    wanted = {p.relative_to(root).as_posix() for p in (root / "railkit" / "data").rglob("*")
+              if p.is_file() and "__pycache__" not in p.parts}
+    catalogs = (root / "railkit" / "locale").glob("*/LC_MESSAGES/railkit.po")
+    wanted |= {p.relative_to(root).with_suffix(".mo").as_posix() for p in catalogs}
+    if wanted - names:
+        raise SystemExit(f"site: the railkit wheel lacks {sorted(wanted - names)[:5]} (pyproject.toml package-data, setup.py)")
+    target = out_dir / built.name
+    shutil.copy2(built, target)
+    return target

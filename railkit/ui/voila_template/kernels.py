@@ -24,10 +24,10 @@ voila.json, ``cull_connected: false``) removes kernels without a connection that
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from jupyter_client.kernelspec import NoSuchKernel
-from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 
 from railkit.ui.voila_template.lesson_kernel import KERNEL_NAME as LESSON_KERNEL
@@ -59,9 +59,12 @@ class RailkitKernelManager(AsyncMappingKernelManager):
         return await super().start_kernel(*args, kernel_name=self.lesson_kernel_name(kernel_name), **kwargs)
 
     def _restart_idle_clock(self, kernel_id: str) -> None:
-        kernel = self._kernels.get(kernel_id)
-        if kernel is not None:
-            kernel.last_activity = utcnow()
+        try:
+            kernel = self.get_kernel(kernel_id)
+        except KeyError:  # already shut down
+            return
+        # jupyter_server sets last_activity on every kernel it starts; its private _tz.utcnow is this aware UTC time
+        kernel.last_activity = datetime.now(UTC)  # type: ignore[attr-defined]
 
     def notify_connect(self, kernel_id: str) -> None:
         super().notify_connect(kernel_id)
