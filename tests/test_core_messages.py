@@ -3,18 +3,16 @@ errors (railkit.game.Game.load, parse_save), player-name and option refusals, an
 undo, bot and save messages. Each error keeps its English ``str`` and holds a ``railkit.messages.Message``
 (``exc.args[0]``, or ``exc.message`` for a ``RuleError``) that the app's message bar renders."""
 
-import gettext
-import io
 import json
 
 import pytest
+from babel_catalogs import compiled
 
 from railkit.capecairo import Bid, CapeToCairoGame
 from railkit.capecairo import new_game as kk_game
 from railkit.capecairo.bots import HeuristicBot
 from railkit.errors import RuleError, SaveFileError
 from railkit.locale import LOCALE_DIR
-from railkit.locale.mofile import mo_bytes, read_po
 from railkit.messages import Message
 from railkit.session import BotError, Session, SessionError, save_problem, seat_bots
 from railkit.ui import app as ui_app
@@ -36,7 +34,7 @@ def load_error(text):
 
 def finnish():
     po = LOCALE_DIR / "fi" / "LC_MESSAGES" / "railkit.po"
-    return gettext.GNUTranslations(io.BytesIO(mo_bytes(read_po(po.read_text(encoding="utf-8")))))
+    return compiled(po)
 
 
 # -- save files (railkit.game) ------------------------------------------------------------------

@@ -6,17 +6,21 @@ railkit.unionpacific.payouts): every step is a Message whose str is the old Engl
 
 import copy
 import gettext
-import io
 import pickle
 
-from railkit.locale.mofile import PoEntry, mo_bytes
+from babel.messages.catalog import Catalog
+from babel_catalogs import translations
+
 from railkit.messages import Fixed, Message, names_message, nmessage
 from railkit.unionpacific.payouts import explain_company_payout, explain_union_pacific_payout
 
 
-def catalog(*entries: PoEntry) -> gettext.GNUTranslations:
-    header = PoEntry("", msgstr=["Content-Type: text/plain; charset=utf-8\nPlural-Forms: nplurals=2; plural=(n != 1);\n"])
-    return gettext.GNUTranslations(io.BytesIO(mo_bytes([header, *entries])))
+def catalog(*entries: tuple[str | tuple[str, str], str | tuple[str, str]]) -> gettext.GNUTranslations:
+    """(msgid, msgstr) pairs (tuples for plural forms) compiled as the build compiles a catalog (Babel)."""
+    messages = Catalog(locale="fi")
+    for msgid, msgstr in entries:
+        messages.add(msgid, msgstr)
+    return translations(messages)
 
 
 def test_a_message_is_its_english_sentence_and_keeps_its_parts():
@@ -39,9 +43,9 @@ def test_names_message_reads_like_railkit_words_names():
 
 
 def test_render_translates_nested_messages_plurals_and_numbers():
-    tr = catalog(PoEntry("{names} and {last}", msgstr=["{names} ja {last}"]),
-                 PoEntry("{players} holds none", "{players} hold none", ["{players} ei omista", "{players} eivät omista"]),
-                 PoEntry("{total} ÷ {ways} = {exact}", msgstr=["{total} ÷ {ways} = {exact}"]))
+    tr = catalog(("{names} and {last}", "{names} ja {last}"),
+                 (("{players} holds none", "{players} hold none"), ("{players} ei omista", "{players} eivät omista")),
+                 ("{total} ÷ {ways} = {exact}", "{total} ÷ {ways} = {exact}"))
     m = nmessage("{players} holds none", "{players} hold none", 2, {"players": names_message(["Ann", "Ben"])})
     assert m.render(tr) == "Ann ja Ben eivät omista"
     split = Message("{total} ÷ {ways} = {exact}", {"total": 7, "ways": 3, "exact": Fixed(7 / 3)})
@@ -50,7 +54,7 @@ def test_render_translates_nested_messages_plurals_and_numbers():
 
 
 def test_a_broken_translation_renders_english():
-    tr = catalog(PoEntry("{player} wins", msgstr=["{pelaaja} voittaa"]))
+    tr = catalog(("{player} wins", "{pelaaja} voittaa"))
     assert Message("{player} wins", {"player": "Ann"}).render(tr) == "Ann wins"
 
 

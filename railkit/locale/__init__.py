@@ -1,41 +1,47 @@
 """railkit's message catalogs: ``<lang>/LC_MESSAGES/railkit.po`` (the source, kept in git) and the
 template ``railkit.pot`` (written by ``make messages``).
 
-The ``.mo`` files gettext reads are not kept in git: the wheel build compiles them (``setup.py``),
-``make catalogs`` compiles them in a checkout, and ``railkit.ui.i18n`` compiles a ``.po`` in memory
-when its ``.mo`` is missing or older (an editable install from a fresh clone needs no build step).
-``mofile`` does the compiling with the standard library only, so neither the build nor the apps need
-Babel; Babel is the developers' tool for extracting and updating the catalogs.
+The ``.mo`` files gettext reads are not kept in git: Babel compiles them at build time, for a wheel and
+for an editable install alike (``setup.py``: ``make venv``, Binder, the static site's wheel), and ``make
+catalogs`` (or ``make venv``) recompiles a checkout's after a ``.po`` changed. Nothing compiles at run time:
+a language whose ``.mo`` is missing speaks English, with a warning in the log saying what to run.
 """
 
 from __future__ import annotations
 
 import gettext
-import io
 import json
+import logging
 import os
 from functools import cache
 from pathlib import Path
 
 DOMAIN = "railkit"
+log = logging.getLogger("railkit.locale")
 LOCALE_DIR = Path(__file__).resolve().parent
 
 
 def catalog(language: str) -> gettext.GNUTranslations | None:
-    """The compiled catalog of ``language``: its ``.mo``, or its ``.po`` compiled in memory when the
-    ``.mo`` is missing or older (a fresh checkout); ``None`` when railkit has no such catalog."""
+    """The compiled catalog of ``language`` (its ``.mo``); ``None`` when railkit has no such catalog, or
+    its ``.mo`` was never compiled (logged once: the caller falls back to English)."""
     if not language.isalpha():  # a language code names a folder: never a path
         return None
     folder = LOCALE_DIR / language / "LC_MESSAGES"
     po, mo = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
-    if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
-        with mo.open("rb") as f:
-            return gettext.GNUTranslations(f)
-    if po.is_file():
-        from railkit.locale.mofile import mo_bytes, read_po
+    if not mo.is_file():
+        if po.is_file():
+            _warn_once(language, f"railkit: {mo} is missing, so {language!r} shows English: compile the "
+                                 "catalogs with `make catalogs` (or reinstall railkit, whose build compiles them)")
+        return None
+    if po.is_file() and mo.stat().st_mtime < po.stat().st_mtime:
+        _warn_once(language, f"railkit: {mo} is older than its .po: run `make catalogs` to see the latest translations")
+    with mo.open("rb") as f:
+        return gettext.GNUTranslations(f)
 
-        return gettext.GNUTranslations(io.BytesIO(mo_bytes(read_po(po.read_text(encoding="utf-8")))))
-    return None
+
+@cache
+def _warn_once(language: str, text: str) -> None:
+    log.warning(text)
 
 
 def cli_language(language: str | None = None) -> str:

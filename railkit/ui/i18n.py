@@ -10,7 +10,8 @@ Apps never build user-visible strings any other way::
 
 The English text *is* the message id, so English needs no catalog. The other languages are the
 gettext catalogs ``railkit/locale/<lang>/LC_MESSAGES/railkit.po`` (``make messages`` extracts the
-ids, ``make catalogs`` or the wheel build compiles them; a missing ``.mo`` is compiled in memory).
+ids; Babel compiles them when railkit is built or installed, ``make catalogs`` in a checkout; a missing
+``.mo`` leaves its language in English, with a warning).
 ``set_language("fi")`` switches every later call; an engine's ``railkit.messages.Message`` is put
 into the current language by ``render``.
 

@@ -3,9 +3,7 @@ step, build explanation, refusal, move description, review reason and result is 
 whose str is the English sentence it was before, and whose msgid and parameters tests (and the lessons'
 translations) can read. The catalogs (``railkit/locale/*/LC_MESSAGES/railkit.po``) translate every msgid."""
 
-import gettext
 import hashlib
-import io
 import json
 import random
 import re
@@ -13,6 +11,7 @@ import string
 from pathlib import Path
 
 import pytest
+from babel_catalogs import compiled, gettext_key, header, read, translated
 from test_kk_english import DECK, NAMES, sentences_of_a_game
 
 from railkit.capecairo import Bid, Build, Choose, Pass, explain_auction_order, explain_build, new_game
@@ -20,7 +19,6 @@ from railkit.capecairo.review import review_moves
 from railkit.capecairo.rules_check import phase_words
 from railkit.errors import RuleError
 from railkit.locale import LOCALE_DIR
-from railkit.locale.mofile import mo_bytes, read_po
 from railkit.messages import Message
 
 BEFORE = Path(__file__).parent / "fixtures" / "kk_english_before_messages.json"
@@ -28,9 +26,7 @@ BEFORE = Path(__file__).parent / "fixtures" / "kk_english_before_messages.json"
 
 def plural_forms(language):
     """(nplurals, the Plural-Forms value) from the language's own .po header: the JSON follows the catalog."""
-    header = read_po((LOCALE_DIR / language / "LC_MESSAGES" / "railkit.po").read_text(encoding="utf-8"))[0]
-    line = next(x for x in header.msgstr[0].splitlines() if x.startswith("Plural-Forms:"))
-    forms = line.partition(":")[2].strip()
+    forms = header(read(LOCALE_DIR / language / "LC_MESSAGES" / "railkit.po"), "Plural-Forms").strip()
     return int(re.search(r"nplurals=(\d+)", forms).group(1)), forms
 
 
@@ -192,14 +188,13 @@ def fields(text):
 def catalog(language):
     """The language's catalog (railkit/locale/<language>/LC_MESSAGES/railkit.po) as gettext."""
     po = LOCALE_DIR / language / "LC_MESSAGES" / "railkit.po"
-    return gettext.GNUTranslations(io.BytesIO(mo_bytes(read_po(po.read_text(encoding="utf-8")))))
+    return compiled(po)
 
 
 @pytest.mark.parametrize("language", ["fi", "hu", "es"])
 def test_every_msgid_of_a_game_is_translated_and_renders(language):
     po = LOCALE_DIR / language / "LC_MESSAGES" / "railkit.po"
-    known = {e.msgid + (f"\x00{e.msgid_plural}" if e.msgid_plural else "")
-             for e in read_po(po.read_text(encoding="utf-8")) if e.msgid and e.translated}
+    known = {gettext_key(m) for m in read(po) if translated(m)}
     known |= {"{names} and {last}", "nobody"}  # railkit.messages' own, translated with the payouts
     tr = catalog(language)
     seen = set()

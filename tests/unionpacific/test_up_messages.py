@@ -9,18 +9,17 @@ Hungarian and Spanish with the same placeholders and the catalogs' number of plu
 from __future__ import annotations
 
 import gettext
-import io
 import json
 import re
 import string
 from pathlib import Path
 
 import pytest
+from babel_catalogs import compiled
 from up_helpers import started
 from up_transcript import FIXTURE, GAMES, digest, transcript
 
 from railkit.errors import NotYourTurnError, RuleError
-from railkit.locale.mofile import mo_bytes, read_po
 from railkit.messages import Message
 from railkit.unionpacific import Build, DrawShare, EndTurn, Invest, Pass
 from railkit.unionpacific.checks import step_words
@@ -141,8 +140,7 @@ def test_most_sentences_of_a_game_are_messages():
 # -- the catalogs ---------------------------------------------------------------------------------
 def incoming_catalog(lang: str) -> gettext.GNUTranslations:
     """The language's catalog (railkit/locale/<lang>/LC_MESSAGES/railkit.po) compiled as ``make catalogs`` would."""
-    po = (ROOT / "railkit" / "locale" / lang / "LC_MESSAGES" / "railkit.po").read_text(encoding="utf-8")
-    return gettext.GNUTranslations(io.BytesIO(mo_bytes(read_po(po))))
+    return compiled(ROOT / "railkit" / "locale" / lang / "LC_MESSAGES" / "railkit.po")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
