@@ -3,8 +3,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# railkit's Voila template (no CDN links), linked into the venv where Voila looks for templates.
+# railkit's Voila template (no CDN links) and lesson kernel spec: wheel data (pyproject.toml). An editable
+# install does not install data files (setuptools#3399), so `make venv` copies them into the venv where
+# Voila looks (python -m railkit.ui.voila_template); a changed template file copies them again.
 TEMPLATE := $(VENV)/share/jupyter/voila/templates/railkit
+TEMPLATE_FILES := $(wildcard railkit/ui/voila_template/railkit/* railkit/ui/voila_template/railkit-lesson/*)
 HOST ?= 127.0.0.1
 PORT ?= 8866
 # The lock files: the apps (runtime + Voila + JupyterLab; Binder installs a copy) and a developer's
@@ -21,15 +24,17 @@ PIP_COMPILE := $(BIN)/pip-compile --quiet --strip-extras --allow-unsafe --no-emi
 venv: $(STAMP) $(TEMPLATE)
 
 # A developer's venv installs the test lock (a superset of the apps lock); a lock change reinstalls.
-$(STAMP): pyproject.toml $(APPS_LOCK) $(TEST_LOCK)
+# The editable install compiles the catalogs with Babel (setup.py); `make venv` also recompiles a catalog
+# whose .po changed (below).
+$(STAMP): pyproject.toml setup.py $(APPS_LOCK) $(TEST_LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -r $(TEST_LOCK)
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
-	$(BIN)/python -m railkit.ui.voila_template
 	@touch $(STAMP)
 
-$(TEMPLATE): | $(STAMP)
+$(TEMPLATE): $(TEMPLATE_FILES) | $(STAMP)
 	$(BIN)/python -m railkit.ui.voila_template
+	@touch $(TEMPLATE)
 
 # Voila serves notebooks/ in tree mode and reads notebooks/voila.json (template, stripped sources,
 # hidden tracebacks, preheated kernels, culling of idle kernels). `make run BOARD=our_board.json
@@ -44,10 +49,12 @@ run: venv
 	cd notebooks && $(if $(BOARD),RAILKIT_UP_BOARD="$(abspath $(BOARD))") $(if $(DECK),RAILKIT_KK_DECK="$(abspath $(DECK))") \
 	  ../$(BIN)/voila --no-browser --Voila.ip=$(HOST) --port=$(PORT) $$class_args .
 
-# ruff's and mypy's settings are in pyproject.toml ([tool.ruff], [tool.mypy]).
+# ruff's, mypy's and import-linter's settings are in pyproject.toml ([tool.ruff], [tool.mypy],
+# [tool.importlinter]: the layers, CONTRIBUTING.md).
 lint: venv
 	$(BIN)/ruff check railkit tests benchmarks
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 test: venv lint
 	$(BIN)/python -m pytest -n 2 tests
@@ -63,10 +70,15 @@ locks: | $(STAMP)
 # Translations (gettext through Babel; see railkit/ui/i18n.py). `make messages` extracts every message
 # into railkit/locale/railkit.pot and merges it into each language's .po (new ones start empty, no
 # fuzzy guesses, removed ones dropped); translate there. `make catalogs` compiles the .po files to the
-# .mo files gettext reads (the wheel build does the same; the apps compile a missing one in memory).
+# .mo files gettext reads with Babel (the wheel build and the editable install do the same, setup.py);
+# `make venv` recompiles any whose .po is newer. The apps compile nothing: a missing .mo shows English.
 LOCALES := fi hu es
 LOCALE_DIR := railkit/locale
 POT := $(LOCALE_DIR)/railkit.pot
+MO_FILES := $(patsubst %.po,%.mo,$(wildcard $(LOCALE_DIR)/*/LC_MESSAGES/railkit.po))
+venv: $(MO_FILES)
+$(LOCALE_DIR)/%/LC_MESSAGES/railkit.mo: $(LOCALE_DIR)/%/LC_MESSAGES/railkit.po | $(STAMP)
+	$(BIN)/python setup.py catalogs
 messages: | $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg --add-location=file --sort-by-file --project=railkit \
 	  -k tr -k trn:1,2 -k trc:1c,2 -k N_ -k Message:1 -k nmessage:1,2 -o $(POT) railkit
@@ -75,7 +87,7 @@ messages: | $(STAMP)
 	  $(BIN)/pybabel update -i $(POT) -d $(LOCALE_DIR) -D railkit -l $$lang \
 	    --init-missing --no-fuzzy-matching --ignore-obsolete; done
 catalogs: | $(STAMP)
-	$(BIN)/pybabel compile --statistics -d $(LOCALE_DIR) -D railkit
+	$(BIN)/python setup.py catalogs
 
 # The lessons in Finnish, Hungarian and Spanish (notebooks/<lang>/, tools/notebooks_i18n.py): the English
 # notebooks' markdown paragraphs go to railkit/locale/<lang>/LC_MESSAGES/notebooks.po (translate the empty

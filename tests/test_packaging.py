@@ -101,10 +101,31 @@ def test_binder_requirements_are_the_apps_lock():
     assert binder.partition("\n")[2] == APPS_LOCK.read_text(), "run `make locks` to copy requirements.lock to binder/"
 
 
-def test_build_backend_pin_equals_the_test_lock():
-    (backend,) = [Requirement(r) for r in PYPROJECT["build-system"]["requires"]]
-    assert backend.name == "setuptools"
-    assert str(backend.specifier) == f"=={pins(TEST_LOCK)['setuptools']}"
+def test_build_requirements_are_pinned_as_in_the_test_lock():
+    # setuptools builds; Babel compiles the catalogs (setup.py). `make venv` builds without isolation, so
+    # the test lock's versions are the ones a developer's build uses.
+    required = {r.name.lower(): r for r in (Requirement(t) for t in PYPROJECT["build-system"]["requires"])}
+    assert set(required) == {"setuptools", "babel"}
+    for name, req in required.items():
+        assert str(req.specifier) == f"=={pins(TEST_LOCK)[name]}", f"pin {name} as requirements-test.lock does"
+
+
+def test_mypy_is_strict_on_every_engine_of_the_registry():
+    from railkit.lessons import GAMES
+
+    strict = [o for o in PYPROJECT["tool"]["mypy"]["overrides"] if o.get("strict")]
+    modules = {m for o in strict for m in o["module"]}
+    missing = [f"{g.engine}.*" for g in GAMES if f"{g.engine}.*" not in modules]
+    assert not missing, f"add {missing} to the strict [[tool.mypy.overrides]] in pyproject.toml"
+
+
+def test_the_template_and_kernel_spec_are_wheel_data_from_the_package():
+    data = PYPROJECT["tool"]["setuptools"]["data-files"]
+    assert data["share/jupyter/voila/templates/railkit"] == ["railkit/ui/voila_template/railkit/*"]
+    assert data["share/jupyter/kernels/railkit-lesson"] == ["railkit/ui/voila_template/railkit-lesson/kernel.json"]
+    from railkit.ui.voila_template.lesson_kernel import spec
+
+    assert spec()["argv"][2] == "railkit.ui.voila_template.lesson_kernel"
 
 
 def test_venv_is_reinstalled_when_a_lock_changes():
@@ -167,7 +188,12 @@ def check_in_fresh_venv(installed, script: str) -> str:
 def test_wheel_holds_the_package_its_data_and_template_but_no_tests(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     dist_info = f"railkit-{railkit.__version__}.dist-info/"
-    assert {n.split("/")[0] + "/" for n in names} == {"railkit/", dist_info}, "only railkit/ and its metadata"
+    data = f"railkit-{railkit.__version__}.data/data/share/jupyter/"
+    assert {n.split("/")[0] + "/" for n in names} == {"railkit/", dist_info, data.split("/")[0] + "/"}, \
+        "only railkit/, its metadata and its data"
+    assert {data + "voila/templates/railkit/index.html.j2", data + "kernels/railkit-lesson/kernel.json"} <= names
+    catalogs = {p.relative_to(ROOT).with_suffix(".mo").as_posix() for p in ROOT.glob("railkit/locale/*/LC_MESSAGES/railkit.po")}
+    assert catalogs and catalogs <= names, "setup.py compiles every catalog into the wheel"
     source = ROOT / "railkit"
     expected = {p.relative_to(ROOT).as_posix() for p in source.rglob("*")
                 if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"}
@@ -219,13 +245,19 @@ def test_installed_engines_play_from_data_in_site_packages(installed):
 
 @pytest.mark.slow
 @pytest.mark.xdist_group("packaging")
-def test_installed_voila_template_copies_into_the_venv(installed):
+def test_installed_wheel_brings_the_voila_template_kernel_spec_and_catalogs(installed):
     out = check_in_fresh_venv(installed, """
         import subprocess, sys
         from pathlib import Path
-        subprocess.run([sys.executable, "-m", "railkit.ui.voila_template", "--copy"], check=True)
+        from jupyter_client.kernelspec import KernelSpecManager
+        from railkit.locale import catalog
         target = Path(sys.prefix) / "share/jupyter/voila/templates/railkit"
-        assert (target / "index.html.j2").is_file() and not target.is_symlink()
+        assert (target / "index.html.j2").is_file() and not target.is_symlink()  # wheel data, no command run
+        assert KernelSpecManager().get_kernel_spec("railkit-lesson").argv[2] == "railkit.ui.voila_template.lesson_kernel"
+        assert catalog("fi").gettext("Pay out") != "Pay out"  # the wheel's compiled .mo
+        before = (target / "index.html.j2").stat().st_mtime_ns
+        subprocess.run([sys.executable, "-m", "railkit.ui.voila_template"], check=True)  # the fallback: nothing to do
+        assert (target / "index.html.j2").stat().st_mtime_ns == before
         print("ok")
     """)
     assert out.strip().endswith("ok")

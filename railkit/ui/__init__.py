@@ -1,7 +1,7 @@
 """railkit's teaching layer: lessons as apps (ipywidgets), figures (plotly), translation.
 
 Only this package imports ipywidgets and plotly; the engines and ``railkit.session`` never do. Its
-shape, checked by ``tests/test_layers.py``:
+shape, checked by import-linter (``[tool.importlinter]`` in pyproject.toml; ``make lint``, ``tests/test_layers.py``):
 
 * the app framework, in this folder: ``app`` (``App``, ``Panel``, ``Messages``, ``guarded``, the parsers
   of typed fields), ``widgets`` (rows, HTML boxes, buttons, in-place updates), ``figure_view``

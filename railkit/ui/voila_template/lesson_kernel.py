@@ -2,27 +2,25 @@
 
 ipykernel imports debugpy at start-up so that JupyterLab's debugger can attach; a Voila page never
 debugs, and debugpy costs every lesson's kernel about 8 MB (measured with ``benchmarks/kernel.py
---live``). ``python -m railkit.ui.voila_template`` installs the kernel spec ``railkit-lesson`` that
-runs this module, and ``RailkitKernelManager`` starts it for notebooks whose kernel is ``python3``.
+--live``). The kernel spec ``railkit-lesson`` (``railkit-lesson/kernel.json`` beside this module, installed
+as wheel data under ``<sys.prefix>/share/jupyter/kernels``: pyproject.toml) runs this module, and
+``RailkitKernelManager`` starts it for notebooks whose kernel is ``python3``.
 JupyterLab and Binder's notebooks keep the ordinary ``python3`` kernel, debugger and all.
 """
 
 from __future__ import annotations
 
+import json
 import sys
+from pathlib import Path
 
 KERNEL_NAME = "railkit-lesson"
+SPEC_FILE = Path(__file__).resolve().parent / KERNEL_NAME / "kernel.json"
 
 
 def spec() -> dict[str, object]:
     """The kernel spec (``kernel.json``): ``python`` is the Python that runs the server (jupyter_client)."""
-    return {
-        "argv": ["python", "-m", "railkit.ui.voila_template.lesson_kernel", "-f", "{connection_file}"],
-        "display_name": "Python 3 (railkit lesson, no debugger)",
-        "language": "python",
-        "metadata": {"debugger": False},
-        "kernel_protocol_version": "5.5",
-    }
+    return json.loads(SPEC_FILE.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
 def main() -> None:
