@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypedDict, TypeVar
 
 from railkit.actions import ActionRegistry
+from railkit.datafiles import DuplicateKeyError, duplicate_key_problem, unique_keys
 from railkit.errors import GameOverError, RuleError, SaveFileError
 from railkit.messages import N_, Grouped, Message, nmessage, shown
 
@@ -183,7 +184,10 @@ def parse_save(save: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
     if not save.strip():
         raise SaveFileError(Message("the file is empty"))
     try:
-        data = json.loads(save)
+        data = json.loads(save, object_pairs_hook=unique_keys)
+    except DuplicateKeyError as exc:  # JSON would keep the last of the two silently
+        raise SaveFileError(Message("the file is not a saved game: {problem}",
+                                    {"problem": duplicate_key_problem(exc)})) from None
     except json.JSONDecodeError as exc:
         if exc.pos >= len(save.rstrip()) - 1:
             raise SaveFileError(Message("the file is cut off near the end (it was not saved completely)")) from None

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TypedDict, TypeGuard
 
 from railkit.capecairo.brief import brief
-from railkit.datafiles import FILE, TOP_LEVEL, json_problem
+from railkit.datafiles import FILE, TOP_LEVEL, DuplicateKeyError, duplicate_key_problem, json_problem, unique_keys
 from railkit.errors import DataError
 from railkit.messages import N_, Grouped, Message, nmessage
 from railkit.paths import data_dir
@@ -134,9 +134,11 @@ def read_deck_text(file: Path, info: os.stat_result) -> str:
 def parse_deck(text: str, path: object = "<deck>") -> tuple[Card, ...]:
     """The cards of a deck file's text; ``DataError`` naming ``path``, the item and the problem."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=unique_keys)
     except json.JSONDecodeError as exc:
         raise DataError(path, json_line(exc), json_problem(exc)) from exc
+    except DuplicateKeyError as exc:  # "format": "junk", "format": ... must not pass as the second
+        raise DataError(path, FILE, duplicate_key_problem(exc)) from None
     except (ValueError, RecursionError) as exc:  # a number of 5,000 digits, or deep nesting
         raise DataError(path, FILE, Message(N_("holds a value too large or too deeply nested"))) from exc
     if not isinstance(data, dict):

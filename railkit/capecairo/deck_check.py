@@ -36,7 +36,7 @@ from railkit.capecairo.deck import (
 from railkit.capecairo.phrases import terrain_word
 from railkit.cli import Voice, speaking
 from railkit.cli import parser as cli_parser
-from railkit.datafiles import FILE, TOP_LEVEL, json_problem
+from railkit.datafiles import FILE, TOP_LEVEL, DuplicateKeyError, duplicate_key_problem, json_problem, unique_keys
 from railkit.errors import DataError
 from railkit.messages import N_, Grouped, Message, nmessage
 
@@ -61,9 +61,11 @@ def check_deck_file(path: str | os.PathLike[str]) -> tuple[tuple[Card, ...] | No
 
 def _json(text: str, file: Path) -> Any:
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=unique_keys)
     except json.JSONDecodeError as exc:
         raise DataError(file, json_line(exc), json_problem(exc)) from exc
+    except DuplicateKeyError as exc:  # "format": "junk", "format": ... must not pass as the second
+        raise DataError(file, FILE, duplicate_key_problem(exc)) from None
     except (ValueError, RecursionError) as exc:  # a number of 5,000 digits, or deep nesting
         raise DataError(file, FILE, Message(N_("holds a value too large or too deeply nested"))) from exc
 

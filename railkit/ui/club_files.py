@@ -42,6 +42,7 @@ from railkit.game import parse_save
 from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.docs import reconstruction_note
 from railkit.ui.i18n import format_number, render, tr
+from railkit.ui.upload_limit import UploadLimit
 from railkit.ui.widgets import button, html_box, row, set_shown
 
 __all__ = ["MAX_UPLOAD_BYTES", "ClubFile", "ClubFilePanel", "FileKind", "LessonData", "from_environment",
@@ -187,8 +188,7 @@ def from_upload(kind: FileKind, files: Any) -> ClubFile:
         raise InputError(tr("“{name}” arrived empty. Nothing was changed.", name=name))
     size = max(int(upload.get("size") or 0), len(content))  # before anything is decoded
     if size > MAX_UPLOAD_BYTES:
-        raise InputError(tr("“{name}” is {size} bytes; a {noun} file is at most {limit} bytes. Nothing was changed.",
-                            name=name, size=format_number(size), noun=tr(kind.noun), limit=format_number(MAX_UPLOAD_BYTES)))
+        raise InputError(too_big(kind, name, size))
     data = bytes(content)
     digest = hashlib.sha256(data).hexdigest()
     # railkit's own name in a private folder: the uploaded name never becomes a path
@@ -204,6 +204,12 @@ def from_upload(kind: FileKind, files: Any) -> ClubFile:
                             name=name, noun=tr(kind.noun),
                             problems=problems_text([_renamed(p, name) for p in problems])))
     return ClubFile(kind, name, path, checked, digest, uploaded=True)
+
+
+def too_big(kind: FileKind, name: str, size: int) -> str:
+    """The refusal of an uploaded ``kind`` file of ``size`` bytes, over ``MAX_UPLOAD_BYTES``."""
+    return tr("“{name}” is {size} bytes; a {noun} file is at most {limit} bytes. Nothing was changed.",
+              name=shown_name(name), size=format_number(size), noun=tr(kind.noun), limit=format_number(MAX_UPLOAD_BYTES))
 
 
 def _renamed(problem: DataError, name: str) -> DataError:
@@ -282,6 +288,7 @@ class ClubFilePanel(Panel):
                                          layout=widgets.Layout(width="auto"))
         self.upload.add_class("railkit-club-upload")
         self.upload.observe(lambda _c: self.on_upload(), names="value")
+        self.limit = UploadLimit(self.upload, MAX_UPLOAD_BYTES, self.on_refused)  # checked in the browser too
         self.builtin_button = button(tr("Back to the built-in {noun}", noun=noun), "railkit-club-builtin", "undo")
         self.builtin_button.on_click(lambda _b: self.on_builtin())
         set_shown(self.builtin_button, data.club is not None)
@@ -294,7 +301,7 @@ class ClubFilePanel(Panel):
                            "at most {limit} bytes; a broken one is refused and nothing changes.",
                            noun=noun, limit=format_number(MAX_UPLOAD_BYTES))
         body = widgets.VBox([widgets.HTML(f"<span style='font-size:14px'>{html.escape(text)}</span>"),
-                             row([self.upload, self.builtin_button]), self.status])
+                             row([self.upload, self.limit.widget, self.builtin_button]), self.status])
         self.widget = widgets.Accordion(children=[body], titles=(tr("Use your club's {noun}", noun=noun),))
         self.widget.selected_index = None
         self.widget.add_class("railkit-club")
@@ -313,6 +320,11 @@ class ClubFilePanel(Panel):
             self.upload.value = ()  # the same file can be chosen again
         self.on_change(club)
         return club
+
+    @guarded
+    def on_refused(self, name: str, size: int) -> None:
+        """The page refused a file over the limit before sending it (``UploadLimit``): the same words."""
+        raise InputError(too_big(self.data.kind, name, size))
 
     @guarded
     def on_builtin(self) -> None:

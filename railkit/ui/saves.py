@@ -23,6 +23,7 @@ import ipywidgets as widgets
 from railkit.game import MAX_SAVE_BYTES
 from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.i18n import format_number, render, tr
+from railkit.ui.upload_limit import UploadLimit
 from railkit.ui.widgets import button, html_box, row
 
 __all__ = ["LIMIT_WORDS", "MAX_SAVE_BYTES", "SaveFile", "SaveLoadPanel", "size_words"]
@@ -61,6 +62,7 @@ class SaveLoadPanel(Panel):
                                          description=tr("Load a file"), layout=widgets.Layout(width="auto"))
         self.upload.add_class("railkit-upload")
         self.upload.observe(lambda _c: self.on_upload(), names="value")
+        self.limit = UploadLimit(self.upload, MAX_SAVE_BYTES, self.on_refused)  # checked in the browser too
         self.download = html_box("railkit-download")
         self.area = widgets.Textarea(value="", placeholder=tr("Press Save to get this game as text, or paste a saved "
                                                               "game here and press Load."),
@@ -68,7 +70,8 @@ class SaveLoadPanel(Panel):
         self.area.add_class("railkit-save-area")
         limit = tr("A saved game is at most {size} ({bytes}).", size=LIMIT_WORDS, bytes=size_words(MAX_SAVE_BYTES))
         body = widgets.VBox([widgets.HTML(f"{html.escape(intro)} {html.escape(limit)}"),
-                             row([self.save_button, self.load_button, self.upload, self.download]), self.area])
+                             row([self.save_button, self.load_button, self.upload, self.limit.widget, self.download]),
+                             self.area])
         self.widget = widgets.Accordion(children=[body], titles=(tr("Save and load"),))
         self.widget.selected_index = None
         self.widget.add_class("railkit-saveload")
@@ -105,11 +108,20 @@ class SaveLoadPanel(Panel):
             name = str(upload.get("name", ""))[:80]
             size = max(int(upload.get("size") or 0), len(upload["content"]))  # before decoding anything
             if size > MAX_SAVE_BYTES:
-                raise InputError(tr("“{name}” is {size}; a saved game is at most {limit} ({bytes}). Nothing was "
-                                    "changed.", name=name, size=size_words(size), limit=LIMIT_WORDS,
-                                    bytes=size_words(MAX_SAVE_BYTES)))
+                raise InputError(too_big(name, size))
             data = bytes(upload["content"])
         finally:
             self.upload.value = ()  # the same file can be chosen again
         self.show_ok(render(self.load(data)))
         return True
+
+    @guarded
+    def on_refused(self, name: str, size: int) -> None:
+        """The page refused a file over the limit before sending it (``UploadLimit``): the same words."""
+        raise InputError(too_big(name[:80], size))
+
+
+def too_big(name: str, size: int) -> str:
+    """The refusal of an uploaded save of ``size`` bytes, over ``MAX_SAVE_BYTES``."""
+    return tr("“{name}” is {size}; a saved game is at most {limit} ({bytes}). Nothing was changed.", name=name,
+              size=size_words(size), limit=LIMIT_WORDS, bytes=size_words(MAX_SAVE_BYTES))

@@ -20,7 +20,16 @@ from typing import Any
 
 import networkx as nx
 
-from railkit.datafiles import FILE, json_problem, ordinal
+from railkit.datafiles import (
+    FILE,
+    MAX_NAME_LENGTH,
+    DuplicateKeyError,
+    duplicate_key_problem,
+    json_problem,
+    name_problem,
+    ordinal,
+    unique_keys,
+)
 from railkit.errors import DataError
 from railkit.messages import N_, Grouped, Message, nmessage
 from railkit.paths import data_dir
@@ -240,14 +249,20 @@ class _Loader:
         if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
             raise self.fail(item, Message(N_("field {field} has the wrong type ({found})"),
                                           {"field": repr(name), "found": type(value).__name__}))
+        if isinstance(value, str):  # every text of a board is a name or a key: short and printable
+            problem = name_problem(repr(name), value)
+            if problem is not None:
+                raise self.fail(item, problem)
         return value
 
     def no_extra(self, obj: dict[str, Any], allowed: set[str], item: str) -> None:
         extra = sorted(set(obj) - allowed)
         if extra:  # a typo such as "space" should not silently fall back to nothing
+            shown = [k if len(k) <= MAX_NAME_LENGTH else k[:MAX_NAME_LENGTH] + "…" for k in extra[:5]]
             raise self.fail(item, nmessage("unknown field {fields}; allowed: {allowed}",
                                            "unknown fields {fields}; allowed: {allowed}", len(extra),
-                                           {"fields": str(extra), "allowed": str(sorted(allowed))}))
+                                           {"fields": str(shown) + (" …" if len(extra) > 5 else ""),
+                                            "allowed": str(sorted(allowed))}))
 
     # -- the file as a whole ---------------------------------------------------
     def load(self) -> Board:
@@ -262,9 +277,11 @@ class _Loader:
             raise self.fail(FILE, Message(N_("is larger than {most} bytes; a board file is about 20 kB"),
                                           {"most": Grouped(MAX_BOARD_BYTES)}))
         try:
-            raw = json.loads(data.decode("utf-8"))
+            raw = json.loads(data.decode("utf-8"), object_pairs_hook=unique_keys)
         except UnicodeDecodeError:
             raise self.fail(FILE, Message(N_("is not UTF-8 text"))) from None
+        except DuplicateKeyError as exc:  # "format": "junk", "format": ... must not pass as the second
+            raise self.fail(FILE, duplicate_key_problem(exc)) from None
         except json.JSONDecodeError as exc:
             where = Message(N_("line {line}, column {column}"), {"line": exc.lineno, "column": exc.colno})
             raise self.fail(where, json_problem(exc)) from exc
@@ -327,8 +344,9 @@ class _Loader:
         wanted = (*TRACK_TYPES, GENERAL)
         for key, count in deck.items():
             if key not in wanted:
+                found = repr(key) if len(key) <= MAX_NAME_LENGTH else repr(key[:MAX_NAME_LENGTH]) + "…"
                 raise self.fail("track_deck", Message(N_("unknown track type {found}; use one of {wanted}"),
-                                                      {"found": repr(key), "wanted": str(list(wanted))}))
+                                                      {"found": found, "wanted": str(list(wanted))}))
             if not isinstance(count, int) or isinstance(count, bool) or count < 0:
                 raise self.fail("track_deck", Message(N_("count for {key} must be a whole number >= 0, not {found}"),
                                                       {"key": repr(key), "found": repr(count)}))
@@ -444,6 +462,10 @@ class _Loader:
                                                    "has {n} train spaces; UP-C3 allows 1 to 4", spaces))
                 if not all(isinstance(key, str) for key in starting):
                     raise self.fail(item, Message(N_("field 'starting' must list company keys (text)")))
+                for key in starting:
+                    problem = name_problem("'starting'", key)
+                    if problem is not None:
+                        raise self.fail(item, problem)
                 if len(set(starting)) != len(starting):
                     raise self.fail(item, Message(N_("lists a starting space twice (one train per company per "
                                                      "connection, UP-B2d)")))

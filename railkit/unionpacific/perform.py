@@ -114,14 +114,13 @@ def setup(board: Board, players: tuple[str, ...], options: dict[str, Any],
         payouts=[],
         under_deck=len(removed) if options["removed_to_bottom"] else 0,
     )
-    words: list[str] = []
-    if removed:
-        words.append(Message(N_("Setup: the first display was four cards of one company; replaced (UP-B5).")))
-    words.append(Message(
-        N_("Setup for {n} players: three track cards and five shares each (one UP); "
-           "display {display}. Everyone now chooses a first share (UP-S5)."),
-        {"n": n, "display": display_words(board, state)},
-    ))
+    # The display is dealt now (the random order is fixed) but is face down until the first shares are
+    # revealed (UP-S5, UP-S6): it is named, and its UP-B5 replacement told, only then (``_do_first``).
+    words: list[str] = [Message(
+        N_("Setup for {n} players: three track cards and five shares each (one UP). Everyone now chooses a "
+           "first share face down (UP-S5); the display is turned up after that (UP-S6)."),
+        {"n": n},
+    )]
     return state, words
 
 
@@ -144,6 +143,12 @@ def _do_first(board: Board, state: UPState, a: ChooseFirstShare, events: list[st
         _put(state.table[p], card)
     shown = ", ".join(f"{p}: {card_name(board, state.first_choices[p])}" for p in state.players)
     events.append(Message(N_("First shares revealed together (UP-S5): {shares}."), {"shares": shown}))
+    # UP-S6 comes after UP-S5: only now is the display turned up (and its setup replacement told, UP-B5).
+    # Nothing else has gone to the box or under the deck yet, so they hold exactly that replacement.
+    if state.box or state.under_deck:
+        events.append(Message(N_("Setup: the first display was four cards of one company; replaced (UP-B5).")))
+    events.append(Message(N_("The display is turned up (UP-S6): {display}."),
+                          {"display": display_words(board, state)}))
     _start_turn(board, state, events)
 
 

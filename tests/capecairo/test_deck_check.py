@@ -79,3 +79,22 @@ def test_the_command_line_tools(capsys):
     assert tools_main(["check-deck", str(default_deck_path())]) == 0
     assert tools_main(["--help"]) == 0 and "check-deck" in capsys.readouterr().out
     assert tools_main([]) == 2
+
+
+@pytest.mark.parametrize("text, key", [
+    ('{"format": "junk", "format": "railkit-cape-to-cairo-deck", "cards": []}', "'format'"),
+    (None, "'coin'"),
+])
+def test_a_key_given_twice_is_refused_naming_the_key(tmp_path, text, key):
+    """issue 19, item 4: JSON would keep the last of two equal keys silently; a deck file names each once."""
+    if text is None:
+        body = json.dumps(shipped())
+        text = body.replace('"coin": ', '"coin": 99, "coin": ', 1)
+        assert text != body
+    path = write(tmp_path, text)
+    cards, problems = check_deck_file(path)
+    assert cards is None
+    assert [(p.item, p.problem) for p in problems] == [
+        ("file", f"the key {key} appears twice in one object; write each key once")]
+    with pytest.raises(DataError, match="appears twice"):
+        load_deck(path)

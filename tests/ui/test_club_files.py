@@ -249,3 +249,17 @@ def test_the_deck_adapter_reads_its_variable(monkeypatch, club_deck_file):
     monkeypatch.setenv("RAILKIT_KK_DECK", str(club_deck_file))
     data = club_deck.lesson_deck()
     assert data.club is not None and len(data.club.data) == 50 and data.options == {"deck": str(club_deck_file)}
+
+
+def test_a_club_file_over_the_limit_refused_by_the_page_gets_the_same_words(app):
+    """issue 19, item 4: the page never sends a file over the limit; the lesson says what it says for a file
+    it received and measured."""
+    assert "railkit-max-bytes-1000000" in app.club.upload._dom_classes
+    before = (app.board, app.widget.children)
+    upload(app.club, b"{}", name="big board.json", size=20_000_000)
+    received = app.message_text
+    app.clear_message()
+    app.club.limit.refuse("big board.json", 20_000_000)
+    assert app.message_kind == "error" and app.message_text == received
+    assert "is 20,000,000 bytes; a board file is at most 1,000,000 bytes" in received
+    assert (app.board, app.widget.children) == before

@@ -259,3 +259,30 @@ def test_exercise_positions_are_real_building_turns(kind):
         assert game.phase == "build" and game.current_player == q.player and game.queues[q.player]
         kinds.add(q.kind)
     assert kind in kinds
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_KK_B2_build_pressed_again_after_the_building_round_is_refused_in_words(seed):
+    """A second press of Build (a double click, or a click sent before the page hid the button) while the
+    Buy list still holds the option of the build just made: a clear refusal, never “Something went wrong”
+    (issue 19, item 6: ``IndexError`` on the learner's empty line of cards)."""
+    app = KkPlayApp(seed=seed, players=2)
+    rng = random.Random(seed)
+    pressed = 0
+    while not app.game.is_over and pressed < 2:
+        game = app.game
+        if game.phase == "build" and app.building.buy.value != NO_BUILD:
+            app.on_build()
+            assert app.message_kind == "ok", app.message_text
+            if app.game.is_over:
+                break
+            hidden = app.building.widget.layout.display == "none"
+            before = app.game.state_dict()
+            app.on_build()  # the second press
+            assert "Something went wrong" not in app.message_text
+            if hidden:  # not the learner's building turn any more: refused, nothing changes
+                assert app.message_kind == "error" and app.game.state_dict() == before
+            pressed += 1
+        else:
+            play_one_move(app, rng)
+    assert pressed == 2

@@ -72,3 +72,27 @@ def test_a_save_naming_a_data_file_is_refused(app):
 
 def test_the_limit_is_stated_next_to_the_buttons(app):
     assert "at most 1 MB" in app.saves.widget.children[0].children[0].value
+
+
+def test_a_file_over_the_limit_refused_by_the_page_gets_the_same_words(app):
+    """issue 19, item 4: the page checks ``file.size`` before sending (a file over the server's 10 MiB
+    message limit would close the connection); it reports the name and size, and the learner reads the same
+    refusal as for a 1-10 MB file the kernel received."""
+    assert "railkit-max-bytes-1000000" in app.saves.upload._dom_classes
+    before = snapshot(app)
+    upload(app, b"{}", size=5_000_000)
+    received = app.message_text
+    app.clear_message()
+    app.saves.limit.refuse("game.json", 5_000_000)
+    assert app.message_kind == "error" and app.message_text == received
+    assert snapshot(app) == before
+    app.saves.limit.refuse("huge.json", 50 * 2**20)
+    assert "is 52,428,800 bytes; a saved game is at most 1 MB" in app.message_text
+
+
+@pytest.mark.parametrize("report", ["", "not json", "[1]", '{"name": 3, "size": 5}', '{"name": "a", "size": -1}',
+                                    '{"name": "a", "size": true}', '{"name": "a", "size": 5' + " " * 3000 + "}"])
+def test_a_malformed_report_from_the_page_is_ignored(app, report):
+    app.clear_message()
+    app.saves.limit.box.value = report
+    assert app.message_kind == ""

@@ -234,3 +234,57 @@ def test_playability_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     code, out, _ = _run(capsys, "--quick", str(path))
     assert code == 0 and out.startswith("OK: ") and f"warning: {words}" in out
     assert _run(capsys, "--quick", "--strict", str(path))[0] == 1
+
+
+# -- names are bounded; a key is given once (issue 19, item 4) ----------------------------------
+@pytest.mark.parametrize("where, change, item, words", [
+    ("company", lambda raw: raw["companies"].__getitem__(1).__setitem__("name", "B" * 500_000), "company 'BNL'",
+     "field 'name' is 500,000 characters long; a name is at most 40"),
+    ("city", lambda raw: raw["cities"].__getitem__(2).__setitem__("name", "C" * 41), "cities[2]",
+     "field 'name' is 41 characters long; a name is at most 40"),
+    ("section", lambda raw: raw["sections"].__getitem__(0).__setitem__("id", "\x00" * 1000), "sections[0]",
+     "field 'id' is 1,000 characters long"),
+    ("section", lambda raw: raw["sections"].__getitem__(0).__setitem__("id", "a\x00b"), "sections[0]",
+     "field 'id' holds the control or invisible character U+0000 at position 2"),
+    ("company", lambda raw: raw["companies"].__getitem__(0).__setitem__("key", "EP\nRG"), "companies[0]",
+     "field 'key' holds the control or invisible character U+000A at position 3"),
+    ("track label", lambda raw: raw["track_types"].__getitem__(0).__setitem__("label", "x" * 100), "track_types[0]",
+     "field 'label' is 100 characters long"),
+])
+def test_every_name_of_a_board_is_short_and_printable(tmp_path, where, change, item, words):
+    raw = _raw()
+    change(raw)
+    board, problems = check_board_file(_write(tmp_path, raw))
+    assert board is None, where
+    found = [(str(p.item), str(p.problem)) for p in problems]
+    assert any(i == item and words in p for i, p in found), found
+    assert all(len(i) + len(p) < 400 for i, p in found)  # a huge name is never echoed back
+    with pytest.raises(DataError):
+        load_board(_write(tmp_path, raw, "again.json"))
+
+
+def test_a_starting_space_key_is_bounded_too(tmp_path):
+    raw = _raw()
+    start = next(s for s in raw["sections"] if s["starting"])
+    start["starting"] = ["K" * 10_000]
+    board, problems = check_board_file(_write(tmp_path, raw))
+    assert board is None
+    assert any("field 'starting' is 10,000 characters long" in str(p.problem) for p in problems)
+    assert all(len(str(p.problem)) < 400 for p in problems)
+
+
+@pytest.mark.parametrize("text, key", [
+    ('{"format": "junk", "format": "railkit-union-pacific-board", "version": 1}', "'format'"),
+    (None, "'trains'"),
+])
+def test_a_key_given_twice_is_refused_naming_the_key(tmp_path, text, key):
+    if text is None:  # deep inside: a company with "trains" twice
+        body = json.dumps(_raw(), indent=1)
+        text = body.replace('"trains": 23,', '"trains": 1, "trains": 23,', 1)
+        assert text != body
+    board, problems = check_board_file(_write(tmp_path, text))
+    assert board is None
+    assert [(str(p.item), str(p.problem)) for p in problems] == [
+        ("file", f"the key {key} appears twice in one object; write each key once")]
+    with pytest.raises(DataError, match="appears twice"):
+        load_board(_write(tmp_path, text, "again.json"))

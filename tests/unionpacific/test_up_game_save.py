@@ -227,3 +227,13 @@ def test_uploaded_save_naming_a_board_file_is_refused():
     with pytest.raises(SaveFileError, match="names a file on the computer"):
         type(game).load(data, allow_files=False)
     assert type(game).load(game.to_dict(), allow_files=False).state_dict() == game.state_dict()
+
+
+def test_a_save_naming_a_key_twice_is_refused_naming_the_key():
+    """issue 19, item 4: ``"game": "junk", "game": …`` must not load as the second."""
+    text = random_game(3, seed=1, actions=10).to_json()
+    assert text.startswith("{")
+    twice = '{"seed": 999, ' + text[1:]
+    with pytest.raises(SaveFileError, match="the key 'seed' appears twice in one object"):
+        load_game(twice)
+    assert load_game(text).seed == 1

@@ -226,11 +226,17 @@ class KkPlayApp(KkSessionApp):
 
     @guarded
     def on_build(self) -> None:
+        game, you = self.game, self.you
+        if game.phase != "build" or you not in game.players_to_act():  # a second press, or one sent late
+            raise InputError(tr("It is not your building turn: {next}", next=self._next_text() or tr(
+                "the game is over. Press “New game”.")))
         buy = self.building.buy.value
         if buy is None or buy == NO_BUILD:
             raise InputError(tr("You cannot build now: {why} Pass instead.", why=self._why_not()))
-        crossed = self.game.queues[self.you][0]
-        self._move(Build(self.you, int(buy)))
+        action = Build(you, int(buy))
+        game.check(action)  # a purchase the engine no longer allows is refused by its rule (KK-B2)
+        crossed = game.queues[you][0]
+        self._move(action)
         self._after_move(tr("You crossed {card}.", card=card_title(self.game.card(crossed).to_dict())))
 
     @guarded

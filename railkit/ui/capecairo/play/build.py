@@ -45,6 +45,7 @@ class BuildPanel(Panel):
         v = game.view(you)
         if v["phase"] != "build" or you not in v["to_act"]:
             self.widget.layout.display = "none"
+            self._no_build()  # no option of an earlier turn stays behind the hidden Build button
             return
         self.flipped_html.value = (
             f"<b>{tr('Turned up this building round (KK-B1, KK-B3): {cards}', cards=cards_count(len(v['flipped'])))}</b>"
@@ -53,15 +54,18 @@ class BuildPanel(Panel):
         self._set_buy_options(game, you)
         self.widget.layout.display = ""
 
+    def _no_build(self, label: str | None = None) -> None:
+        self.buy.options = [(tr("—") if label is None else label, NO_BUILD)]
+        self.buy.value = NO_BUILD
+        self.buy.disabled = True
+        self.build_button.disabled = True
+
     def _set_buy_options(self, game: CapeToCairoGame, you: str) -> None:
         """The purchases the engine allows now (``legal_actions``), with what each costs and spends."""
         builds = [a for a in game.legal_actions(you) if isinstance(a, Build)]
         numbers = game.build_numbers(you)
         if not builds:
-            self.buy.options = [(tr("nothing: you cannot build now (see the count above)"), NO_BUILD)]
-            self.buy.value = NO_BUILD
-            self.buy.disabled = True
-            self.build_button.disabled = True
+            self._no_build(tr("nothing: you cannot build now (see the count above)"))
             return
         options = []
         for i, action in enumerate(builds):
