@@ -75,34 +75,56 @@ def memory(pids: list[int]) -> tuple[float, float]:
     return round(rss / 1024, 1), round(pss / 1024, 1)
 
 
-def curl(url: str, source: str) -> tuple[str, float]:
-    out = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "--interface", source,
-                          "--max-time", "300", url], capture_output=True, text=True).stdout.split()
-    return (out[0], float(out[1])) if len(out) == 2 else ("error", 0.0)
-
-
 def page(url: str, source: str) -> str:
     out = subprocess.run(["curl", "-s", "--interface", source, "--max-time", "300", url], capture_output=True, text=True)
     return out.stdout
 
 
-async def kernel_answers(base: str, kernel_id: str, ws: object | None = None) -> tuple[bool, object]:
-    from tornado.websocket import websocket_connect
+class Page:
+    """A page's connection to its kernel, read all the time as a browser does (tornado's client stops
+    answering the server's pings while an unread message waits, and the server then hangs up)."""
 
-    if ws is None:
-        ws = await websocket_connect(f"ws://{base.split('://', 1)[1]}/api/kernels/{kernel_id}/channels")
-    msg_id = uuid.uuid4().hex
-    await ws.write_message(json.dumps({  # type: ignore[attr-defined]
-        "header": {"msg_id": msg_id, "msg_type": "kernel_info_request", "username": "", "session": msg_id,
-                   "date": "", "version": "5.3"}, "parent_header": {}, "metadata": {}, "content": {}, "channel": "shell"}))
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        raw = await asyncio.wait_for(ws.read_message(), timeout=60)  # type: ignore[attr-defined]
-        if raw is None:
-            return False, ws
-        if json.loads(raw).get("parent_header", {}).get("msg_id") == msg_id:
-            return True, ws
-    return False, ws
+    def __init__(self, ws: object) -> None:
+        self.ws = ws
+        self.inbox: asyncio.Queue = asyncio.Queue()
+        self.reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def open(cls, base: str, kernel_id: str) -> Page:
+        from tornado.websocket import websocket_connect
+
+        return cls(await websocket_connect(f"ws://{base.split('://', 1)[1]}/api/kernels/{kernel_id}/channels"))
+
+    async def _read(self) -> None:
+        while True:
+            raw = await self.ws.read_message()  # type: ignore[attr-defined]
+            await self.inbox.put(raw)
+            if raw is None:
+                return
+
+    async def kernel_answers(self) -> bool:
+        """Send kernel_info_request; True when the kernel replies within a minute."""
+        msg_id = uuid.uuid4().hex
+        await self.ws.write_message(json.dumps({  # type: ignore[attr-defined]
+            "header": {"msg_id": msg_id, "msg_type": "kernel_info_request", "username": "", "session": msg_id,
+                       "date": "", "version": "5.3"}, "parent_header": {}, "metadata": {}, "content": {},
+            "channel": "shell"}))
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            raw = await asyncio.wait_for(self.inbox.get(), timeout=60)
+            if raw is None:
+                return False
+            if json.loads(raw).get("parent_header", {}).get("msg_id") == msg_id:
+                return True
+        return False
+
+
+async def curl(url: str, source: str) -> tuple[str, float]:
+    proc = await asyncio.create_subprocess_exec(
+        "curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "--interface", source, "--max-time", "300",
+        url, stdout=asyncio.subprocess.PIPE)
+    out = (await proc.communicate())[0].decode().split()
+    return (out[0], float(out[1])) if len(out) == 2 else ("error", 0.0)
 
 
 async def probe(args: argparse.Namespace, extra: list[str]) -> dict:
@@ -125,14 +147,14 @@ async def probe(args: argparse.Namespace, extra: list[str]) -> dict:
         for source in ("127.0.0.3", "127.0.0.4"):
             found = KERNEL_ID.search(await asyncio.to_thread(page, url, source))
             assert found, f"learner {source} got no lesson"
-            ok, ws = await kernel_answers(base, found.group(1))
-            assert ok
-            learners[source] = (found.group(1), ws)
+            learner = await Page.open(base, found.group(1))
+            assert await learner.kernel_answers()
+            learners[source] = learner
         before = tree(proc.pid)
         result["before"] = {"kernels": len(before) - 1, "rss_pss_mb": memory(before), "load": os.getloadavg()[0]}
         sources = [f"127.0.0.{10 + i % args.addresses}" if args.addresses > 1 else "127.0.0.2" for i in range(args.opens)]
         start = time.monotonic()
-        tasks = [asyncio.create_task(asyncio.to_thread(curl, url, s)) for s in sources]
+        tasks = [asyncio.create_task(curl(url, s)) for s in sources]  # all at once
         peak = {"kernels": 0, "rss_mb": 0.0, "pss_mb": 0.0, "load": 0.0}
         samples = []
         while time.monotonic() - start < args.watch:
@@ -152,9 +174,10 @@ async def probe(args: argparse.Namespace, extra: list[str]) -> dict:
                    "slowest_200_s": max([t for c, t in replies if c == "200"], default=None),
                    "peak": peak, "after": samples[-1], "samples_every_10s": samples[::5]}
         answers = {}
-        for source, (kernel_id, ws) in learners.items():
-            answers[source] = (await kernel_answers(base, kernel_id, ws))[0]
+        for source, learner in learners.items():
+            answers[source] = await learner.kernel_answers()
         result["learners_kernels_answer"] = answers
+        result["learner_opens_another_lesson"] = await curl(f"{base}/voila/render/kk_auction.ipynb", "127.0.0.3")
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         try:

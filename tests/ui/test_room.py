@@ -51,22 +51,36 @@ def kernel_exists(base: str, kernel_id: str) -> bool:
     return status == 200
 
 
-async def kernel_answers(ws) -> bool:
-    """Send kernel_info_request over the page's websocket; True when the kernel replies."""
-    msg_id = uuid.uuid4().hex
-    await ws.write_message(json.dumps({
-        "header": {"msg_id": msg_id, "msg_type": "kernel_info_request", "username": "", "session": uuid.uuid4().hex,
-                   "date": "", "version": "5.3"},
-        "parent_header": {}, "metadata": {}, "content": {}, "channel": "shell"}))
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        raw = await asyncio.wait_for(ws.read_message(), timeout=60)
-        if raw is None:
-            return False
-        msg = json.loads(raw)
-        if msg.get("parent_header", {}).get("msg_id") == msg_id and msg["header"]["msg_type"] == "kernel_info_reply":
-            return True
-    return False
+class Page:
+    """A page's connection to its kernel, read all the time as a browser does (tornado's client stops
+    answering the server's pings while an unread message waits, and the server then hangs up)."""
+
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.inbox: asyncio.Queue = asyncio.Queue()
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        while (raw := await self.ws.read_message()) is not None:
+            await self.inbox.put(raw)
+        await self.inbox.put(None)
+
+    async def kernel_answers(self) -> bool:
+        """Send kernel_info_request; True when the kernel replies."""
+        msg_id = uuid.uuid4().hex
+        await self.ws.write_message(json.dumps({
+            "header": {"msg_id": msg_id, "msg_type": "kernel_info_request", "username": "",
+                       "session": uuid.uuid4().hex, "date": "", "version": "5.3"},
+            "parent_header": {}, "metadata": {}, "content": {}, "channel": "shell"}))
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            raw = await asyncio.wait_for(self.inbox.get(), timeout=60)
+            if raw is None:
+                return False
+            msg = json.loads(raw)
+            if msg.get("parent_header", {}).get("msg_id") == msg_id and msg["header"]["msg_type"] == "kernel_info_reply":
+                return True
+        return False
 
 
 async def room_run(base: str) -> dict:
@@ -77,8 +91,8 @@ async def room_run(base: str) -> dict:
     status, _, page = await asyncio.to_thread(get, base, f"/voila/render/{LESSON}", "127.0.0.3")
     assert status == 200
     learner = kernel_of(page)
-    ws = await websocket_connect(f"ws://{urlsplit(base).netloc}/api/kernels/{learner}/channels")
-    assert await kernel_answers(ws)
+    page_of_learner = Page(await websocket_connect(f"ws://{urlsplit(base).netloc}/api/kernels/{learner}/channels"))
+    assert await page_of_learner.kernel_answers()
 
     # Another visitor asks for the lesson three times without ever connecting: the third is refused.
     asked = time.monotonic()
@@ -98,8 +112,8 @@ async def room_run(base: str) -> dict:
 
     # The learner's connected kernel was spared and still answers.
     assert await asyncio.to_thread(kernel_exists, base, learner)
-    assert await kernel_answers(ws)
-    ws.close()
+    assert await page_of_learner.kernel_answers()
+    page_of_learner.ws.close()
     return figures
 
 

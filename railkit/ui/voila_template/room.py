@@ -97,7 +97,9 @@ class Room(Configurable):
             del self.pending[visitor]
 
     def own(self, manager: Any, kernel_id: str, visitor: str) -> None:
+        """The page reserved by ``admit`` got ``kernel_id``: the reservation becomes the kernel."""
         self.owner[kernel_id] = visitor
+        self.release(visitor)
         mark = getattr(manager, "mark_handed_out", None)
         if mark is not None:
             mark(kernel_id)
@@ -108,19 +110,25 @@ class _VisitorKernels:
 
     def __init__(self, manager: Any, room: Room, visitor: str) -> None:
         self._manager, self._room, self._visitor = manager, room, visitor
+        self.owns = False  # a kernel was handed out (the room's reservation is used up)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._manager, name)
 
     async def get_rendered_notebook(self, *args: Any, **kwargs: Any) -> Any:
         render_task, cache, kernel_id = await self._manager.get_rendered_notebook(*args, **kwargs)
-        self._room.own(self._manager, kernel_id, self._visitor)
+        self._own(kernel_id)
         return render_task, cache, kernel_id
 
     async def start_kernel(self, *args: Any, **kwargs: Any) -> str:
         kernel_id: str = await self._manager.start_kernel(*args, **kwargs)
-        self._room.own(self._manager, kernel_id, self._visitor)
+        self._own(kernel_id)
         return kernel_id
+
+    def _own(self, kernel_id: str) -> None:
+        if not self.owns:
+            self.owns = True
+            self._room.own(self._manager, kernel_id, self._visitor)
 
 
 class RoomVoilaHandler(TornadoVoilaHandler):
@@ -145,12 +153,13 @@ class RoomVoilaHandler(TornadoVoilaHandler):
             self.set_header("Cache-Control", "no-store")
             self.finish(FULL_PAGE.read_bytes())
             return
-        self._visitor_kernels = _VisitorKernels(manager, room, visitor)
+        self._visitor_kernels = kernels = _VisitorKernels(manager, room, visitor)
         started = time.monotonic()
         try:
             await super().get(path)
         finally:
-            room.release(visitor)
+            if not kernels.owns:  # no kernel after all (a redirect, an error): give the reservation back
+                room.release(visitor)
             self.log.debug("Page %s for %s in %.1f s", path, visitor, time.monotonic() - started)
 
 
