@@ -16,7 +16,8 @@ process, not per learner: a learner with two lessons open may use twice the limi
 Besides the memory limit, each learner's server (and so every kernel it starts) gets, without systemd:
 a cap on processes (``RLIMIT_NPROC``, counted per Unix user, so a fork bomb stops there), a cap on CPU
 seconds per process (``RLIMIT_CPU``: a kernel spinning for ever is ended), a lower priority (nice 10:
-the hub and the other learners stay responsive) and a ``/tmp`` of its own (``TMPDIR``, mode 700).
+the hub and the other learners stay responsive) and a ``/tmp`` of its own (``~/.tmp``, mode 700,
+mounted on /tmp in a mount namespace of the learner's server where the hub may, and ``TMPDIR``).
 
 Accounts (``ClassListAuthenticator``): only the names in ``accounts.json`` in the hub's state folder
 may log in, each with a password the teacher set or that was generated and printed once; there is no
@@ -56,14 +57,38 @@ except ImportError:  # pragma: no cover - only the hub's venv runs the hub
 USERNAME_PATTERN = r"^[a-z][a-z0-9_-]{0,23}$"
 
 
+def tmp_binder(folder: str | None) -> Callable[[], bool]:
+    """A function for a preexec: give the process (and its children) a mount namespace of its own in
+    which ``folder`` is mounted on ``/tmp``; False where that is not allowed (not root, or a container
+    without CAP_SYS_ADMIN: then only TMPDIR points there). libc is looked up here, in the hub, so the
+    child only calls it."""
+    if not folder:
+        return lambda: False
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    unshare, mount = libc.unshare, libc.mount
+    source = folder.encode()
+    clone_newns, ms_rec, ms_private, ms_bind = 0x20000, 0x4000, 0x40000, 0x1000
+
+    def bind() -> bool:
+        return (unshare(clone_newns) == 0 and mount(b"none", b"/", None, ms_rec | ms_private, None) == 0
+                and mount(source, b"/tmp", None, ms_bind, None) == 0)
+
+    return bind
+
+
 def limit_address_space(limit: int | None, then: Callable[[], None], processes: int = 0, cpu_seconds: int = 0,
-                        nice: int = 0) -> Callable[[], None]:
+                        nice: int = 0, tmp: str | None = None) -> Callable[[], None]:
     """A preexec function: cap the address space at ``limit`` bytes, the processes of the (new) Unix
     user at ``processes`` and the CPU time of each process at ``cpu_seconds`` (soft and hard, so the
-    learner's code cannot raise them again; 0 or None: no cap), lower the priority by ``nice``, then
-    run ``then`` (which may drop root: RLIMIT_NPROC counts the processes of the user it switches to)."""
+    learner's code cannot raise them again; 0 or None: no cap), lower the priority by ``nice``, mount
+    the folder ``tmp`` on /tmp for this process alone (``tmp_binder``), then run ``then`` (which may
+    drop root: RLIMIT_NPROC counts the processes of the user it switches to)."""
+    bind_tmp = tmp_binder(tmp)
 
     def preexec() -> None:
+        bind_tmp()
         if limit:
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         if processes:
@@ -82,14 +107,19 @@ class MemoryLimitMixin(HasTraits):
     the process, CPU-time and priority limits of the module's docstring."""
 
     mem_limit: int | None
-    process_limit = Integer(64, config=True, help="Processes (and threads) per learner's Unix user; 0: no cap.")
+    process_limit = Integer(128, config=True, help="Processes (and threads) per learner's Unix user; 0: no cap.")
     cpu_seconds_limit = Integer(3600, config=True,
                                 help="CPU seconds per process (a kernel that spins is ended); 0: no cap.")
     nice = Integer(10, config=True, help="Niceness of learners' processes (the hub keeps priority).")
 
     def make_preexec_fn(self, name: str) -> Callable[[], None]:
         return limit_address_space(self.mem_limit, super().make_preexec_fn(name),  # type: ignore[misc]
-                                   processes=self.process_limit, cpu_seconds=self.cpu_seconds_limit, nice=self.nice)
+                                   processes=self.process_limit, cpu_seconds=self.cpu_seconds_limit, nice=self.nice,
+                                   tmp=self.private_tmp_dir())
+
+    def private_tmp_dir(self) -> str | None:
+        """The learner's own folder to mount on /tmp (made by ``start``)."""
+        return None
 
     def get_env(self) -> dict[str, str]:
         env: dict[str, str] = super().get_env()  # type: ignore[misc]
@@ -129,6 +159,9 @@ class LocalUserSpawner(MemoryLimitMixin, LocalProcessSpawner):
     def make_preexec_fn(self, name: str) -> Callable[[], None]:
         return super().make_preexec_fn(self.unix_name())
 
+    def private_tmp_dir(self) -> str | None:
+        return f"{pwd.getpwnam(self.unix_name()).pw_dir}/.tmp"
+
     def user_env(self, env: dict[str, str]) -> dict[str, str]:
         account = pwd.getpwnam(self.unix_name())
         env.update(USER=account.pw_name, HOME=account.pw_dir, SHELL="/bin/sh", TMPDIR=f"{account.pw_dir}/.tmp")
@@ -156,6 +189,9 @@ class SharedUserSpawner(MemoryLimitMixin, SimpleLocalProcessSpawner):
         env = super().user_env(env)
         env["TMPDIR"] = str(Path(self.home_dir) / ".tmp")
         return env
+
+    def private_tmp_dir(self) -> str | None:
+        return str(Path(self.home_dir) / ".tmp")
 
 
 # --- Accounts: the teacher's class list ------------------------------------------------------------------
