@@ -270,6 +270,12 @@ def test_only_the_class_list_logs_in_and_the_teacher_is_set_at_install(prefix, t
         assert teacher.get(hub.base + "/hub/admin", timeout=30).status_code == 200
         learner_session = login(hub, "ada", spawn=False)
         assert learner_session.get(hub.base + "/hub/admin", timeout=30).status_code == 403
+        # Deleting a learner in the admin panel no longer frees their name for someone else's password.
+        deleted = teacher.delete(hub.base + "/hub/api/users/ada", headers={"X-XSRFToken": teacher.cookies["_xsrf"]},
+                                 timeout=30)
+        assert deleted.status_code == 204, f"the teacher could not delete ada: HTTP {deleted.status_code}"
+        assert try_login(hub, "ada", "takeover-password")[1].status_code == 403
+        login(hub, "ada", spawn=False)  # her own password still works
         # The teacher adds a learner while the hub runs; the generated password is printed once.
         name, password = hub.accounts("add", "-", stdin="bo\n").split()
         assert name == "bo" and len(password) >= 10
