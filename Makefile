@@ -47,7 +47,7 @@ run: venv
 	@echo "Serving the railkit apps at http://$(HOST):$(PORT)/voila/render/index.ipynb (Ctrl-C to stop)"
 	class_args=$$($(BIN)/python -m railkit.ui.voila_template.class_config "$(CLASS)" "$(LESSON)") && \
 	cd notebooks && $(if $(BOARD),RAILKIT_UP_BOARD="$(abspath $(BOARD))") $(if $(DECK),RAILKIT_KK_DECK="$(abspath $(DECK))") \
-	  ../$(BIN)/voila --no-browser --Voila.ip=$(HOST) --port=$(PORT) $$class_args .
+	  ../$(BIN)/python -m railkit.ui.voila_template.room --no-browser --Voila.ip=$(HOST) --port=$(PORT) $$class_args $(VOILA_ARGS) .
 
 # ruff's, mypy's and import-linter's settings are in pyproject.toml ([tool.ruff], [tool.mypy],
 # [tool.importlinter]: the layers, CONTRIBUTING.md).

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Install railkit's class hub; safe to run again (after `git pull`, say): finished steps are skipped.
 #
-#   sudo deploy/install.sh                       # into /opt/railkit-hub
+#   sudo deploy/install.sh --admin teacher                  # into /opt/railkit-hub; asks for teacher's password
+#   sudo deploy/install.sh --admin teacher --class class.txt   # and the learners (prints their passwords once)
+#   sudo RAILKIT_HUB_CERT=site.crt RAILKIT_HUB_KEY=site.key deploy/install.sh   # the school's certificate
 #   RAILKIT_HUB_PREFIX=/somewhere deploy/install.sh
+# Without a certificate, a self-signed one is made (once) in the state folder; accounts: deploy/accounts.sh.
 #
 # Needs: Python 3.11+ with venv that every user may run (default: Debian's /usr/bin/python3; a Python
 # under /root would not do), node >= 18 and npm (Debian: apt-get install python3-venv nodejs npm).
@@ -20,6 +23,15 @@ PREFIX="${RAILKIT_HUB_PREFIX:-/opt/railkit-hub}"
 PYTHON="${PYTHON:-$(command -v /usr/bin/python3 || command -v python3)}"
 USERS_LOCK="${RAILKIT_USERS_LOCK:-$REPO/requirements.lock}"  # the pins of the learners' environment
 PIP_FLAGS=(--quiet --disable-pip-version-check --no-input)
+STATE="${RAILKIT_HUB_STATE:-$PREFIX/state}"  # accounts, certificate, hub database (mode 700)
+ADMIN="" CLASS_LIST=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --admin) ADMIN="$2"; shift 2 ;;
+    --class) CLASS_LIST="$(realpath "$2")"; shift 2 ;;
+    *) echo "install.sh: unknown argument $1 (use --admin NAME, --class FILE)" >&2; exit 2 ;;
+  esac
+done
 
 mkdir -p "$PREFIX"
 exec 9>"$PREFIX/.install.lock"
@@ -81,6 +93,23 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null; then
   # Learners' servers run as other Unix users: check that one of those could start Python here.
   runuser -u nobody -- "$USERS/bin/python" -c 'import railkit, voila, jupyterhub.singleuser' ||
     { echo "other users cannot run $USERS/bin/python (is $PYTHON, or this checkout, private?)" >&2; exit 1; }
+fi
+
+# 4. HTTPS and accounts, in the state folder.
+mkdir -p -m 700 "$STATE" && chmod 700 "$STATE"
+export RAILKIT_HUB_PREFIX="$PREFIX" RAILKIT_HUB_STATE="$STATE"
+if [ -n "${RAILKIT_HUB_CERT:-}" ]; then
+  say "using the certificate $RAILKIT_HUB_CERT"
+  mkdir -p -m 700 "$STATE/tls"
+  install -m 644 "$RAILKIT_HUB_CERT" "$STATE/tls/hub.crt"
+  install -m 600 "${RAILKIT_HUB_KEY:?RAILKIT_HUB_CERT needs RAILKIT_HUB_KEY}" "$STATE/tls/hub.key"
+else
+  "$DEPLOY/accounts.sh" certificate  # self-signed, once: learners' browsers warn until they accept it
+fi
+[ -z "$ADMIN" ] || "$DEPLOY/accounts.sh" admin "$ADMIN"
+[ -z "$CLASS_LIST" ] || "$DEPLOY/accounts.sh" add "$CLASS_LIST"
+if ! "$DEPLOY/accounts.sh" list | grep -q $'\tadmin$'; then
+  say "no admin account yet: $DEPLOY/accounts.sh admin teacher   (nobody can log in until then)"
 fi
 
 say "done. Start the hub with: $DEPLOY/start-hub.sh   (RAILKIT_HUB_PREFIX=$PREFIX)"

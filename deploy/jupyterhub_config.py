@@ -10,7 +10,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from railkit_hub import USERNAME_PATTERN  # noqa: E402
+from railkit_hub import USERNAME_PATTERN, load_accounts, self_signed_certificate  # noqa: E402
 
 c = get_config()  # noqa: F821 - provided by JupyterHub when it loads this file
 
@@ -24,27 +24,50 @@ STATE = Path(setting("RAILKIT_HUB_STATE", str(PREFIX / "state")))  # database, s
 NOTEBOOKS = Path(setting("RAILKIT_NOTEBOOKS", str(HERE.parent / "notebooks")))  # served read-only
 MEM_LIMIT = setting("RAILKIT_MEM_LIMIT", "1G")  # per learner's server (see README: sizing); "none": no limit
 CULL_AFTER = int(setting("RAILKIT_CULL_SECONDS", "3600"))  # stop a learner's server idle this long
+PROCESS_LIMIT = int(setting("RAILKIT_PROCESS_LIMIT", "128"))  # processes + threads per learner; 0: no cap
 STATE.mkdir(mode=0o700, parents=True, exist_ok=True)
 
-# --- The hub and its proxy -------------------------------------------------------------------------
-c.JupyterHub.bind_url = f"http://{setting('RAILKIT_HUB_IP', '0.0.0.0')}:{setting('RAILKIT_HUB_PORT', '8000')}"
+
+def memory_gb() -> float:
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("MemTotal:"):
+            return int(line.split()[1]) / 2**20
+    return 4.0
+
+
+# --- The hub and its proxy: HTTPS unless RAILKIT_HUB_HTTP=1 ----------------------------------------------
+ADDRESS = f"{setting('RAILKIT_HUB_IP', '0.0.0.0')}:{setting('RAILKIT_HUB_PORT', '8000')}"
+if setting("RAILKIT_HUB_HTTP", "0") == "1":
+    c.JupyterHub.bind_url = f"http://{ADDRESS}"  # passwords cross the network readable: a closed network only
+else:
+    c.JupyterHub.bind_url = f"https://{ADDRESS}"
+    CERT = Path(setting("RAILKIT_HUB_CERT", str(STATE / "tls" / "hub.crt")))
+    KEY = Path(setting("RAILKIT_HUB_KEY", str(STATE / "tls" / "hub.key")))
+    if not CERT.exists() and "RAILKIT_HUB_CERT" not in os.environ:  # install.sh makes it; a fresh state folder too
+        self_signed_certificate(CERT, KEY)
+    c.JupyterHub.ssl_cert = str(CERT)
+    c.JupyterHub.ssl_key = str(KEY)
 c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"
 c.JupyterHub.cookie_secret_file = str(STATE / "jupyterhub_cookie_secret")
 c.ConfigurableHTTPProxy.command = [str(HERE / "node_modules" / ".bin" / "configurable-http-proxy")]
 c.ConfigurableHTTPProxy.pid_file = str(STATE / "proxy.pid")
 c.JupyterHub.cleanup_servers = True  # stopping the hub stops every learner's server
 
-# --- Who may log in ----------------------------------------------------------------------------------
-# FirstUseAuthenticator (also TLJH's default): the first login with a new name sets that name's
-# password (stored as a bcrypt hash in STATE). Anyone who can reach the hub can claim an unused
-# name, so run it on a closed class network, have learners log in during the first lesson, and give
-# the teacher an admin name (RAILKIT_HUB_ADMINS) to delete users, which resets their password.
-c.JupyterHub.authenticator_class = "firstuseauthenticator.FirstUseAuthenticator"
-c.FirstUseAuthenticator.dbm_path = str(STATE / "passwords.dbm")
-c.FirstUseAuthenticator.create_users = True
+# --- Who may log in: the teacher's class list, no sign-up ---------------------------------------------
+# Only the accounts in STATE/accounts.json log in (deploy/accounts.sh: `admin NAME` sets the teacher's
+# password at install, `add FILE` the learners' from a class list). Typing a new name makes nothing.
+c.JupyterHub.authenticator_class = "railkit_hub.ClassListAuthenticator"
+c.ClassListAuthenticator.state_dir = str(STATE)
 c.Authenticator.username_pattern = USERNAME_PATTERN  # names become Unix user names
-c.Authenticator.admin_users = {n.strip() for n in setting("RAILKIT_HUB_ADMINS", "").split(",") if n.strip()}
-c.Authenticator.allow_all = True  # on a closed class network; else set c.Authenticator.allowed_users
+c.Authenticator.allow_all = False
+if not any(a.get("admin") for a in load_accounts(STATE).values()):
+    print(f"railkit hub: no admin account in {STATE}: run deploy/accounts.sh admin NAME", file=sys.stderr)
+
+# --- How many at once: servers (memory) and server starts (CPU) -------------------------------------------
+# About 0.25 GB per learner with a lesson open (README, Sizing), 1 GB for the system and the hub; past
+# the cap a learner is told the hub is full. Ten starts at a time keep a 2-4 core server answering.
+c.JupyterHub.active_server_limit = int(setting("RAILKIT_MAX_SERVERS", str(max(2, int((memory_gb() - 1) / 0.3)))))
+c.JupyterHub.concurrent_spawn_limit = int(setting("RAILKIT_CONCURRENT_SPAWNS", "10"))
 
 # --- Each learner's server: Voila apps, read-only lessons, a memory limit ------------------------------
 c.Spawner.cmd = [str(PREFIX / "users" / "bin" / "jupyterhub-singleuser")]
@@ -64,15 +87,21 @@ if spawner == "systemd":
     c.JupyterHub.spawner_class = "systemdspawner.SystemdSpawner"
     c.SystemdSpawner.dynamic_users = True
     c.SystemdSpawner.cpu_limit = float(setting("RAILKIT_CPU_LIMIT", "1"))
-    c.SystemdSpawner.isolate_tmp = True
+    c.SystemdSpawner.isolate_tmp = True  # a private /tmp per learner
+    c.SystemdSpawner.disable_user_sudo = True
+    if PROCESS_LIMIT:
+        c.SystemdSpawner.unit_extra_properties = {"TasksMax": str(PROCESS_LIMIT)}
 elif spawner == "local":
-    # Unix user jupyter-<name> per learner, created on first start; RLIMIT_AS enforces MEM_LIMIT.
+    # Unix user jupyter-<name> per learner (no login shell), created on first start; rlimits enforce
+    # MEM_LIMIT (address space per process), processes per learner, CPU seconds per process; nice 10.
     c.JupyterHub.spawner_class = "railkit_hub.LocalUserSpawner"
+    c.LocalUserSpawner.process_limit = PROCESS_LIMIT
 elif spawner == "shared":
     # Demo / tests without root: every server runs as the hub's own user, no separation of learners.
     c.JupyterHub.spawner_class = "railkit_hub.SharedUserSpawner"
     c.SharedUserSpawner.home_dir_template = str(STATE / "homes" / "{username}")
     c.SharedUserSpawner.args = ["--allow-root"] if os.geteuid() == 0 else []
+    c.SharedUserSpawner.process_limit = 0  # counted per Unix user: it would count the hub's own processes
 else:
     raise ValueError(f"RAILKIT_HUB_SPAWNER={spawner!r}: use auto, systemd, local or shared")
 

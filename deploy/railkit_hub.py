@@ -12,43 +12,114 @@ process, not per learner: a learner with two lessons open may use twice the limi
   so learners cannot read each other's files.
 * ``SharedUserSpawner`` (a demo on one's own machine, or a test run without root): every server runs
   as the hub's own Unix user with a home folder of its own. No separation between learners.
+
+Besides the memory limit, each learner's server (and so every kernel it starts) gets, without systemd:
+a cap on processes (``RLIMIT_NPROC``, counted per Unix user, so a fork bomb stops there), a cap on CPU
+seconds per process (``RLIMIT_CPU``: a kernel spinning for ever is ended), a lower priority (nice 10:
+the hub and the other learners stay responsive) and a ``/tmp`` of its own (``~/.tmp``, mode 700,
+mounted on /tmp in a mount namespace of the learner's server where the hub may, and ``TMPDIR``).
+
+Accounts (``ClassListAuthenticator``): only the names in ``accounts.json`` in the hub's state folder
+may log in, each with a password the teacher set or that was generated and printed once; there is no
+sign-up. ``python railkit_hub.py`` (``deploy/accounts.sh``) manages the file: ``admin NAME``,
+``add FILE``, ``password NAME``, ``remove NAME``, ``list``; ``certificate`` makes the hub's
+self-signed TLS certificate.
 """
 
 from __future__ import annotations
 
+import argparse
+import datetime
+import getpass
+import ipaddress
+import json
 import os
 import pwd
+import re
 import resource
+import secrets
+import socket
 import subprocess
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
-from jupyterhub.spawner import LocalProcessSpawner, SimpleLocalProcessSpawner
-from traitlets import Unicode
+from traitlets import HasTraits, Integer, Unicode
+
+try:  # the CLI (accounts, certificate) runs without JupyterHub's pieces being importable too
+    from jupyterhub.auth import Authenticator
+    from jupyterhub.spawner import LocalProcessSpawner, SimpleLocalProcessSpawner
+except ImportError:  # pragma: no cover - only the hub's venv runs the hub
+    Authenticator = LocalProcessSpawner = SimpleLocalProcessSpawner = object  # type: ignore[assignment,misc]
 
 # Hub user names become Unix user names; keep them to what useradd accepts everywhere.
 USERNAME_PATTERN = r"^[a-z][a-z0-9_-]{0,23}$"
 
 
-def limit_address_space(limit: int | None, then: Callable[[], None]) -> Callable[[], None]:
-    """A preexec function: cap the address space at ``limit`` bytes (soft and hard, so the learner's
-    code cannot raise it again), then run ``then`` (which may drop root)."""
+def tmp_binder(folder: str | None) -> Callable[[], bool]:
+    """A function for a preexec: give the process (and its children) a mount namespace of its own in
+    which ``folder`` is mounted on ``/tmp``; False where that is not allowed (not root, or a container
+    without CAP_SYS_ADMIN: then only TMPDIR points there). libc is looked up here, in the hub, so the
+    child only calls it."""
+    if not folder:
+        return lambda: False
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    unshare, mount = libc.unshare, libc.mount
+    source = folder.encode()
+    clone_newns, ms_rec, ms_private, ms_bind = 0x20000, 0x4000, 0x40000, 0x1000
+
+    def bind() -> bool:
+        return (unshare(clone_newns) == 0 and mount(b"none", b"/", None, ms_rec | ms_private, None) == 0
+                and mount(source, b"/tmp", None, ms_bind, None) == 0)
+
+    return bind
+
+
+def limit_address_space(limit: int | None, then: Callable[[], None], processes: int = 0, cpu_seconds: int = 0,
+                        nice: int = 0, tmp: str | None = None) -> Callable[[], None]:
+    """A preexec function: cap the address space at ``limit`` bytes, the processes of the (new) Unix
+    user at ``processes`` and the CPU time of each process at ``cpu_seconds`` (soft and hard, so the
+    learner's code cannot raise them again; 0 or None: no cap), lower the priority by ``nice``, mount
+    the folder ``tmp`` on /tmp for this process alone (``tmp_binder``), then run ``then`` (which may
+    drop root: RLIMIT_NPROC counts the processes of the user it switches to)."""
+    bind_tmp = tmp_binder(tmp)
 
     def preexec() -> None:
+        bind_tmp()
         if limit:
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        if processes:
+            resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
+        if cpu_seconds:
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds))
+        if nice:
+            os.nice(nice)
         then()
 
     return preexec
 
 
-class MemoryLimitMixin:
-    """Enforce ``Spawner.mem_limit`` (e.g. ``"1500M"``) as RLIMIT_AS on the server and its kernels."""
+class MemoryLimitMixin(HasTraits):
+    """Enforce ``Spawner.mem_limit`` (e.g. ``"1500M"``) as RLIMIT_AS on the server and its kernels, and
+    the process, CPU-time and priority limits of the module's docstring."""
 
     mem_limit: int | None
+    process_limit = Integer(128, config=True, help="Processes (and threads) per learner's Unix user; 0: no cap.")
+    cpu_seconds_limit = Integer(3600, config=True,
+                                help="CPU seconds per process (a kernel that spins is ended); 0: no cap.")
+    nice = Integer(10, config=True, help="Niceness of learners' processes (the hub keeps priority).")
 
     def make_preexec_fn(self, name: str) -> Callable[[], None]:
-        return limit_address_space(self.mem_limit, super().make_preexec_fn(name))  # type: ignore[misc]
+        return limit_address_space(self.mem_limit, super().make_preexec_fn(name),  # type: ignore[misc]
+                                   processes=self.process_limit, cpu_seconds=self.cpu_seconds_limit, nice=self.nice,
+                                   tmp=self.private_tmp_dir())
+
+    def private_tmp_dir(self) -> str | None:
+        """The learner's own folder to mount on /tmp (made by ``start``)."""
+        return None
 
     def get_env(self) -> dict[str, str]:
         env: dict[str, str] = super().get_env()  # type: ignore[misc]
@@ -73,24 +144,294 @@ class LocalUserSpawner(MemoryLimitMixin, LocalProcessSpawner):
             return pwd.getpwnam(name)
         except KeyError:
             self.log.info("Creating Unix user %s for %s", name, self.user.name)
-            subprocess.run(["useradd", "--create-home", "--shell", "/bin/bash", "--comment", "railkit learner", name],
-                           check=True, capture_output=True)
+            # No login shell: the account exists only to run the learner's server.
+            subprocess.run(["useradd", "--create-home", "--shell", "/usr/sbin/nologin", "--comment", "railkit learner",
+                            name], check=True, capture_output=True)
             account = pwd.getpwnam(name)
             os.chmod(account.pw_dir, 0o700)  # learners' work stays their own
             return account
 
     async def start(self) -> Any:
-        self.ensure_unix_user()
+        account = self.ensure_unix_user()
+        private_tmp(Path(account.pw_dir) / ".tmp", account.pw_uid, account.pw_gid)
         return await super().start()
 
     def make_preexec_fn(self, name: str) -> Callable[[], None]:
         return super().make_preexec_fn(self.unix_name())
 
+    def private_tmp_dir(self) -> str | None:
+        return f"{pwd.getpwnam(self.unix_name()).pw_dir}/.tmp"
+
     def user_env(self, env: dict[str, str]) -> dict[str, str]:
         account = pwd.getpwnam(self.unix_name())
-        env.update(USER=account.pw_name, HOME=account.pw_dir, SHELL=account.pw_shell or "/bin/bash")
+        env.update(USER=account.pw_name, HOME=account.pw_dir, SHELL="/bin/sh", TMPDIR=f"{account.pw_dir}/.tmp")
         return env
+
+
+def private_tmp(folder: Path, uid: int = -1, gid: int = -1) -> Path:
+    """A temporary folder only its owner may enter (the learner's ``TMPDIR``)."""
+    folder.mkdir(mode=0o700, exist_ok=True)
+    os.chown(folder, uid, gid)
+    os.chmod(folder, 0o700)
+    return folder
 
 
 class SharedUserSpawner(MemoryLimitMixin, SimpleLocalProcessSpawner):
     """All servers run as the hub's Unix user, each with its own home folder. Demo and tests only."""
+
+    async def start(self) -> Any:
+        home = Path(self.home_dir)
+        home.mkdir(parents=True, exist_ok=True)
+        private_tmp(home / ".tmp")
+        return await super().start()
+
+    def user_env(self, env: dict[str, str]) -> dict[str, str]:
+        env = super().user_env(env)
+        env["TMPDIR"] = str(Path(self.home_dir) / ".tmp")
+        return env
+
+    def private_tmp_dir(self) -> str | None:
+        return str(Path(self.home_dir) / ".tmp")
+
+
+# --- Accounts: the teacher's class list ------------------------------------------------------------------
+
+ACCOUNTS_FILE = "accounts.json"  # in the hub's state folder (mode 600): name -> bcrypt hash, admin or not
+MIN_PASSWORD = 8
+# Generated passwords: no look-alike characters (0/o, 1/l/i), easy to copy from a printed list.
+PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+def generate_password() -> str:
+    """Ten random characters in two groups of five, e.g. ``kq7dm-3xwpa`` (about 49 bits)."""
+    chars = "".join(secrets.choice(PASSWORD_ALPHABET) for _ in range(10))
+    return f"{chars[:5]}-{chars[5:]}"
+
+
+def hash_password(password: str) -> str:
+    import bcrypt
+
+    return bcrypt.hashpw(password.encode(), bcrypt.gensalt()).decode()
+
+
+def password_matches(password: str, hashed: str) -> bool:
+    import bcrypt
+
+    try:
+        return bcrypt.checkpw(password.encode(), hashed.encode())
+    except ValueError:
+        return False
+
+
+def load_accounts(state: Path) -> dict[str, dict[str, Any]]:
+    path = state / ACCOUNTS_FILE
+    if not path.exists():
+        return {}
+    accounts: dict[str, dict[str, Any]] = json.loads(path.read_text())
+    return accounts
+
+
+def save_accounts(state: Path, accounts: dict[str, dict[str, Any]]) -> None:
+    """Write the file (mode 600) through a temporary file, so a hub reading it never sees half of it."""
+    state.mkdir(mode=0o700, parents=True, exist_ok=True)
+    tmp = state / (ACCOUNTS_FILE + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as out:
+        json.dump(accounts, out, indent=1, sort_keys=True)
+    os.replace(tmp, state / ACCOUNTS_FILE)
+
+
+def check_name(name: str) -> str:
+    if not re.fullmatch(USERNAME_PATTERN, name):
+        raise ValueError(f"{name!r}: names are 1-24 lowercase letters, digits, - or _, starting with a letter")
+    return name
+
+
+def check_password(password: str) -> str:
+    if len(password) < MIN_PASSWORD:
+        raise ValueError(f"a password needs at least {MIN_PASSWORD} characters")
+    return password
+
+
+def set_account(state: Path, name: str, password: str, admin: bool = False) -> None:
+    accounts = load_accounts(state)
+    accounts[check_name(name)] = {"hash": hash_password(check_password(password)), "admin": admin}
+    save_accounts(state, accounts)
+
+
+def read_class_list(lines: Iterable[str]) -> list[tuple[str, str | None]]:
+    """``name`` or ``name password`` per line; blank lines and ``#`` comments are skipped."""
+    entries = []
+    for number, line in enumerate(lines, 1):
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        if len(words) > 2:
+            raise ValueError(f"line {number}: write 'name' or 'name password'")
+        entries.append((check_name(words[0].lower()), check_password(words[1]) if len(words) == 2 else None))
+    return entries
+
+
+def add_class(state: Path, entries: list[tuple[str, str | None]], reset: bool = False) -> list[tuple[str, str]]:
+    """Add the learners; returns (name, password) for each account made or reset (generated passwords
+    are shown only here). Existing learners keep their password unless ``reset``; admins are never
+    changed from a class list."""
+    accounts = load_accounts(state)
+    made = []
+    for name, password in entries:
+        old = accounts.get(name)
+        if old and (old.get("admin") or not reset):
+            continue
+        password = password or generate_password()
+        accounts[name] = {"hash": hash_password(password), "admin": False}
+        made.append((name, password))
+    save_accounts(state, accounts)
+    return made
+
+
+class ClassListAuthenticator(Authenticator):  # type: ignore[misc,valid-type]
+    """Only the accounts in ``<state>/accounts.json`` log in, with their own password; no sign-up, and
+    no account is made by logging in. The file is read at every login, so learners added with
+    ``accounts.sh`` can log in without restarting the hub. Deleting a user in the hub's admin panel
+    does not touch the file (the learner keeps their password)."""
+
+    state_dir = Unicode(config=True, help="The folder holding accounts.json.")
+
+    def accounts(self) -> dict[str, dict[str, Any]]:
+        return load_accounts(Path(self.state_dir))
+
+    def check_allowed(self, username: str, authentication: Any = None) -> bool:
+        return username in self.accounts()
+
+    async def authenticate(self, handler: Any, data: dict[str, str]) -> dict[str, Any] | None:
+        name = (data.get("username") or "").strip().lower()
+        account = self.accounts().get(name)
+        if account is None or not password_matches(data.get("password") or "", account["hash"]):
+            self.log.warning("Refused login as %r: %s", name, "no such account" if account is None else "wrong password")
+            return None
+        return {"name": name, "admin": bool(account.get("admin"))}
+
+
+# --- HTTPS: the hub's certificate -----------------------------------------------------------------------
+
+def machine_names() -> tuple[list[str], list[str]]:
+    """DNS names and IP addresses the hub may be reached at (for the certificate's subject names)."""
+    names = {"localhost", socket.gethostname(), socket.getfqdn()}
+    addresses = {"127.0.0.1", "::1"}
+    try:
+        out = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=5).stdout
+        addresses.update(out.split())
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return sorted(n for n in names if n), sorted(addresses)
+
+
+def self_signed_certificate(cert: Path, key: Path, days: int = 825) -> str:
+    """Make a self-signed certificate for this machine's names and addresses (Python's ``cryptography``,
+    pinned in the hub's venv); returns its SHA-256 fingerprint, which learners' browsers show."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+    private = ec.generate_private_key(ec.SECP256R1())
+    names, addresses = machine_names()
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, names[0] if names[0] != "localhost" else names[-1]),
+                         x509.NameAttribute(NameOID.ORGANIZATION_NAME, "railkit class hub")])
+    now = datetime.datetime.now(datetime.UTC)
+    alt = [x509.DNSName(n) for n in names] + [x509.IPAddress(ipaddress.ip_address(a)) for a in addresses]
+    certificate = (
+        x509.CertificateBuilder().subject_name(subject).issuer_name(subject).public_key(private.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(hours=1)).not_valid_after(now + datetime.timedelta(days=days))
+        .add_extension(x509.SubjectAlternativeName(alt), critical=False)
+        # Its own issuer: a client that trusts this file (tests, a school's managed browsers) needs it to
+        # be a CA that may sign itself and nothing below it, as `openssl req -x509` makes them.
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(x509.KeyUsage(digital_signature=True, key_encipherment=False, content_commitment=False,
+                                     data_encipherment=False, key_agreement=True, key_cert_sign=True, crl_sign=False,
+                                     encipher_only=False, decipher_only=False), critical=True)
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(private.public_key()), critical=False)
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(private.public_key()), critical=False)
+        .sign(private, hashes.SHA256())
+    )
+    key.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd = os.open(key, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                        serialization.NoEncryption()))
+    cert.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    return certificate.fingerprint(hashes.SHA256()).hex(":")
+
+
+# --- The command line (deploy/accounts.sh) ----------------------------------------------------------------
+
+def ask_password(name: str) -> str:
+    """The password for ``name``: typed twice at a terminal, or one line on standard input."""
+    if not sys.stdin.isatty():
+        return check_password(sys.stdin.readline().rstrip("\n"))
+    first = getpass.getpass(f"Password for {name} ({MIN_PASSWORD}+ characters): ")
+    if getpass.getpass("The same again: ") != first:
+        raise ValueError("the two passwords differ")
+    return check_password(first)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="railkit class hub: accounts and certificate")
+    parser.add_argument("--state", default=os.environ.get("RAILKIT_HUB_STATE")
+                        or str(Path(os.environ.get("RAILKIT_HUB_PREFIX", "/opt/railkit-hub")) / "state"))
+    commands = parser.add_subparsers(dest="command", required=True)
+    admin = commands.add_parser("admin", help="make or change the teacher's (admin) account; asks for the password")
+    admin.add_argument("name")
+    add = commands.add_parser("add", help="add learners from a class list: 'name' or 'name password' per line "
+                                          "('-': standard input); prints the passwords it generated, once")
+    add.add_argument("file")
+    add.add_argument("--reset", action="store_true", help="give learners already there a new password too")
+    password = commands.add_parser("password", help="a new generated password for a learner (printed)")
+    password.add_argument("name")
+    remove = commands.add_parser("remove", help="remove accounts (they can no longer log in)")
+    remove.add_argument("names", nargs="+")
+    commands.add_parser("list", help="the accounts")
+    cert = commands.add_parser("certificate", help="make a self-signed certificate unless one is there")
+    cert.add_argument("--force", action="store_true")
+    args = parser.parse_args(argv)
+    state = Path(args.state)
+    try:
+        if args.command == "admin":
+            set_account(state, check_name(args.name), ask_password(args.name), admin=True)
+            print(f"admin account {args.name} is set")
+        elif args.command == "add":
+            lines = sys.stdin if args.file == "-" else Path(args.file).read_text().splitlines()
+            made = add_class(state, read_class_list(lines), reset=args.reset)
+            for name, pw in made:
+                print(f"{name}\t{pw}")
+            print(f"{len(made)} account(s) made; print or copy the list now, it is not kept", file=sys.stderr)
+        elif args.command == "password":
+            accounts = load_accounts(state)
+            if args.name not in accounts or accounts[args.name].get("admin"):
+                raise ValueError(f"{args.name} is not a learner's account (admins: use 'admin NAME')")
+            new = generate_password()
+            set_account(state, args.name, new)
+            print(f"{args.name}\t{new}")
+        elif args.command == "remove":
+            accounts = load_accounts(state)
+            for name in args.names:
+                accounts.pop(name, None)
+            save_accounts(state, accounts)
+        elif args.command == "list":
+            for name, account in sorted(load_accounts(state).items()):
+                print(f"{name}\t{'admin' if account.get('admin') else 'learner'}")
+        elif args.command == "certificate":
+            tls = state / "tls"
+            if args.force or not (tls / "hub.crt").exists():
+                fingerprint = self_signed_certificate(tls / "hub.crt", tls / "hub.key")
+                print(f"self-signed certificate {tls / 'hub.crt'}, SHA-256 fingerprint {fingerprint}")
+    except ValueError as exc:
+        print(f"accounts: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

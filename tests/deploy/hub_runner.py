@@ -2,8 +2,10 @@
 
 ``install()`` runs ``deploy/install.sh`` into ``.cache/deploy/prefix`` (pinned, from PyPI and npm;
 the second run only checks the pins). ``Hub`` starts ``deploy/start-hub.sh`` on free ports with a
-fresh state folder, ``login()`` logs a learner in over HTTP, ``Hub.stop()`` ends the hub and
-returns every process it had started that is still alive (after killing it).
+fresh state folder holding the teacher's account and the class list (``deploy/accounts.sh``) and a
+self-signed certificate; ``login()`` logs a learner in over HTTPS (checked against that certificate),
+``Hub.stop()`` ends the hub and returns every process it had started that is still alive (after
+killing it).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import requests
 from conftest import ARTIFACTS, ROOT, free_port, own_log_path
@@ -24,6 +27,7 @@ DEPLOY = ROOT / "deploy"
 CACHE = ROOT / ".cache" / "deploy"
 PREFIX = CACHE / "prefix"
 PASSWORD = "class-password-1"
+TEACHER, TEACHER_PASSWORD = "teacher", "teachers-own-secret-9"
 
 
 def install() -> Path:
@@ -127,14 +131,32 @@ class Hub:
     state: Path
     spawner: str
     mem_limit: str
+    learners: list[str] = field(default_factory=list)  # the class list: each with PASSWORD
     base: str = ""
     proc: subprocess.Popen | None = None
     log_path: Path | None = None
     seen: dict[int, int] = field(default_factory=dict)  # every process of the hub's tree seen so far
 
+    @property
+    def certificate(self) -> Path:
+        return self.state / "tls" / "hub.crt"
+
+    def accounts(self, *args: str, stdin: str = "") -> str:
+        """``deploy/accounts.sh ARGS`` on this hub's state folder; its standard output."""
+        env = {**os.environ, "RAILKIT_HUB_PREFIX": str(PREFIX), "RAILKIT_HUB_STATE": str(self.state)}
+        done = subprocess.run([str(DEPLOY / "accounts.sh"), *args], env=env, input=stdin, capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode == 0, f"accounts.sh {' '.join(args)} failed: {done.stderr}"
+        return done.stdout
+
     def start(self, timeout: float = 120.0) -> Hub:
         port, hub_port, api_port = free_port(), free_port(), free_port()
-        self.base = f"http://127.0.0.1:{port}"
+        self.base = f"https://127.0.0.1:{port}"
+        # What install.sh does: a certificate, the teacher's account, the class list.
+        self.accounts("certificate")
+        self.accounts("admin", TEACHER, stdin=TEACHER_PASSWORD + "\n")
+        if self.learners:
+            self.accounts("add", "-", stdin="".join(f"{n} {PASSWORD}\n" for n in self.learners))
         env = {**os.environ, "RAILKIT_HUB_PREFIX": str(PREFIX), "RAILKIT_HUB_STATE": str(self.state),
                "RAILKIT_HUB_SPAWNER": self.spawner, "RAILKIT_MEM_LIMIT": self.mem_limit,
                "RAILKIT_HUB_IP": "127.0.0.1", "RAILKIT_HUB_PORT": str(port)}
@@ -149,7 +171,7 @@ class Hub:
         while time.monotonic() < deadline:
             assert self.proc.poll() is None, f"the hub exited ({self.proc.returncode}):\n{self.log()[-3000:]}"
             try:
-                if requests.get(self.base + "/hub/api", timeout=5).status_code == 200:
+                if requests.get(self.base + "/hub/api", timeout=5, verify=self.certificate).status_code == 200:
                     return self
             except requests.ConnectionError:
                 pass
@@ -215,13 +237,26 @@ class Hub:
         return took, strays
 
 
-def login(base: str, name: str) -> requests.Session:
-    """Log ``name`` in with the class password (FirstUseAuthenticator: the first login sets it)."""
+def try_login(hub: Hub, name: str, password: str = PASSWORD) -> tuple[requests.Session, requests.Response]:
+    """Post the login form over HTTPS (the hub's certificate checked); the session and the answer."""
     session = requests.Session()
-    session.get(base + "/hub/login", timeout=30)
-    reply = session.post(base + "/hub/login", data={"username": name, "password": PASSWORD,
-                                                     "_xsrf": session.cookies.get("_xsrf", "")}, timeout=60)
-    assert reply.status_code < 400, f"login of {name} failed: HTTP {reply.status_code}"
+    session.trust_env = False  # else REQUESTS_CA_BUNDLE would replace the hub's certificate
+    session.verify = str(hub.certificate)
+    session.get(hub.base + "/hub/login", timeout=30)
+    reply = session.post(hub.base + "/hub/login", data={"username": name, "password": password,
+                                                         "_xsrf": session.cookies.get("_xsrf", "")},
+                         allow_redirects=False, timeout=60)  # on to the learner's server: wait_for_landing
+    return session, reply
+
+
+def login(hub: Hub, name: str, password: str = PASSWORD, spawn: bool = True) -> requests.Session:
+    """Log ``name`` in (an account of the class list, or the teacher's); with ``spawn``, go where the
+    hub sends a fresh login (which starts the learner's server)."""
+    session, reply = try_login(hub, name, password)
+    assert reply.status_code in (302, 303), f"login of {name} failed: HTTP {reply.status_code}"
+    if spawn:
+        session.get(hub.base + reply.headers["Location"] if reply.headers["Location"].startswith("/")
+                    else reply.headers["Location"], timeout=120)
     return session
 
 
@@ -231,7 +266,7 @@ def wait_for_landing(session: requests.Session, base: str, name: str, timeout: f
     while time.monotonic() < deadline:
         reply = session.get(f"{base}/user/{name}/", timeout=120)
         assert reply.status_code < 500, f"{name}'s server failed to start: HTTP {reply.status_code} at {reply.url}"
-        if f"/user/{name}/voila/" in reply.url:
+        if urlsplit(reply.url).path.startswith(f"/user/{name}/voila/"):  # a query (?redirects=1) may follow
             return reply
         time.sleep(0.5)
     raise AssertionError(f"{name}'s server did not start within {timeout} s")
@@ -244,3 +279,23 @@ def remove_unix_users(names: list[str]) -> None:
         except KeyError:
             continue
         subprocess.run(["userdel", "--remove", name], capture_output=True)
+
+
+def rlimit(pid: int, name: str) -> tuple[str, str]:
+    """Soft and hard value of the /proc/<pid>/limits line starting with ``name`` (e.g. 'Max processes')."""
+    for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+        if line.startswith(name):
+            soft, hard = line[len(name):].split()[:2]
+            return soft, hard
+    raise AssertionError(f"no {name!r} line in /proc/{pid}/limits")
+
+
+def niceness(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+
+def threads(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("Threads:"):
+            return int(line.split()[1])
+    raise AssertionError(f"no Threads in /proc/{pid}/status")

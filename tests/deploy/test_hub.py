@@ -20,21 +20,31 @@ import secrets
 import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
-from conftest import ARTIFACTS, CHROMIUM, ERROR_PAGE_TEXT, NOTEBOOKS_DIR, has_app, make_offline_page, notebooks, open_app
+import requests
+from conftest import ARTIFACTS, CHROMIUM, ERROR_PAGE_TEXT, NOTEBOOKS_DIR, has_app, notebooks, open_app
 from hub_runner import (
     DEPLOY,
     PASSWORD,
+    TEACHER,
+    TEACHER_PASSWORD,
     Hub,
     address_space_limit,
     can_create_users,
     children,
+    environ,
     install,
     login,
     memory_mb,
+    niceness,
     remove_unix_users,
+    rlimit,
     start_time,
+    threads,
+    try_login,
     uid,
     wait_for_landing,
 )
@@ -43,6 +53,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("deploy_hub")]
 
 MEM_LIMIT = "1G"
 MEM_LIMIT_BYTES = str(2**30)
+PROCESS_LIMIT = "128"  # RAILKIT_PROCESS_LIMIT's default
+CPU_SECONDS = "3600"  # LocalUserSpawner.cpu_seconds_limit's default
 
 
 @pytest.fixture(scope="module")
@@ -65,10 +77,10 @@ def app_lesson() -> str:
 def learner(hub: Hub, name: str) -> dict:
     """Log in, land on the lesson index, get one app lesson rendered; the seconds each step took."""
     start = time.monotonic()
-    session = login(hub.base, name)
+    session = login(hub, name)
     landing = wait_for_landing(session, hub.base, name)
     landed = time.monotonic() - start
-    assert landing.url == f"{hub.base}/user/{name}{landing_path()}", f"{name} landed on {landing.url}"
+    assert urlsplit(landing.url).path == f"/user/{name}{landing_path()}", f"{name} landed on {landing.url}"
     assert landing.status_code == 200 and ERROR_PAGE_TEXT not in landing.text, f"{name}'s landing page failed"
     lesson = session.get(f"{hub.base}/user/{name}/voila/render/{app_lesson()}", timeout=180)
     assert lesson.status_code == 200, f"{name}: {app_lesson()} answered HTTP {lesson.status_code}"
@@ -84,7 +96,11 @@ def processes_of(hub: Hub, name: str) -> tuple[int, list[int]]:
 
 def lesson_in_browser(browser, hub: Hub, name: str) -> dict:
     """Log in through the form, land on the index, open the app lesson until its app answers."""
-    context, page, blocked = make_offline_page(browser)
+    context = browser.new_context(viewport={"width": 1280, "height": 1600}, ignore_https_errors=True)  # self-signed
+    page = context.new_page()
+    blocked: list[str] = []
+    page.route("**/*", lambda r: r.continue_() if urlsplit(r.request.url).hostname in ("127.0.0.1", "localhost")
+               else (blocked.append(r.request.url), r.abort()))
     try:
         start = time.monotonic()
         page.goto(f"{hub.base}/hub/login", timeout=60_000)
@@ -116,7 +132,7 @@ def test_two_learners_on_the_class_hub(prefix, tmp_path, request):
     tag = secrets.token_hex(3)
     names = [f"ada{tag}", f"bo{tag}"]
     unix_names = [f"jupyter-{n}" for n in names]
-    hub = Hub(state=tmp_path / "state", spawner=spawner, mem_limit=MEM_LIMIT)
+    hub = Hub(state=tmp_path / "state", spawner=spawner, mem_limit=MEM_LIMIT, learners=names)
     figures: dict = {"spawner": hub.spawner, "mem_limit": MEM_LIMIT, "lesson": app_lesson()}
     try:
         start = time.monotonic()
@@ -144,8 +160,22 @@ def test_two_learners_on_the_class_hub(prefix, tmp_path, request):
             for pid in [server, *kernels]:
                 assert address_space_limit(pid) == (MEM_LIMIT_BYTES, MEM_LIMIT_BYTES), \
                     f"{name}'s process {pid} is not limited to {MEM_LIMIT}: {address_space_limit(pid)}"
+                # Issue 19, item 2: CPU seconds per process, a lower priority, a private TMPDIR; as a
+                # Unix user of their own, a cap on their processes (a fork bomb stops there).
+                assert rlimit(pid, "Max cpu time") == (CPU_SECONDS, CPU_SECONDS), f"{name}'s process {pid}: CPU time"
+                assert niceness(pid) == 10, f"{name}'s process {pid} runs at nice {niceness(pid)}"
+                tmp = Path(environ(pid)["TMPDIR"])
+                assert tmp.is_dir() and tmp.stat().st_mode & 0o777 == 0o700 and tmp.stat().st_uid == uid(pid)
+                # ... and that folder is the process's /tmp (its own mount namespace; as root here)
+                seen_tmp = os.stat(f"/proc/{pid}/root/tmp")
+                assert (seen_tmp.st_dev, seen_tmp.st_ino) == (tmp.stat().st_dev, tmp.stat().st_ino), \
+                    f"{name}'s process {pid} sees the shared /tmp"
+                if local:
+                    assert rlimit(pid, "Max processes") == (PROCESS_LIMIT, PROCESS_LIMIT), f"{name}'s process {pid}"
+            figures.setdefault("threads", {})[name] = {"server": threads(server), "kernels": [threads(k) for k in kernels]}
             if local:
                 assert uid(server) == pwd.getpwnam(unix_name).pw_uid != 0, f"{name}'s server is not run as {unix_name}"
+                assert pwd.getpwnam(unix_name).pw_shell == "/usr/sbin/nologin", f"{unix_name} has a login shell"
             uids.add(uid(server))
         assert not local or len(uids) == 2, "the two learners' servers share a Unix user"
 
@@ -196,14 +226,70 @@ def test_config_loads_for_each_kind_of_host(prefix, tmp_path, spawner, expected)
         "c = PyFileConfigLoader('jupyterhub_config.py', path='.').load_config()\n"
         "import_item(c.JupyterHub.spawner_class)\n"  # the class exists in the hub's venv
         "print(json.dumps({'spawner': c.JupyterHub.spawner_class, 'url': c.Spawner.default_url,\n"
-        "                  'mem': c.Spawner.mem_limit, 'services': [s['name'] for s in c.JupyterHub.services]}))\n")
+        "                  'mem': c.Spawner.mem_limit, 'services': [s['name'] for s in c.JupyterHub.services],\n"
+        "                  'auth': c.JupyterHub.authenticator_class, 'bind': c.JupyterHub.bind_url,\n"
+        "                  'servers': c.JupyterHub.active_server_limit, 'spawns': c.JupyterHub.concurrent_spawn_limit,\n"
+        "                  'tasks': (c.SystemdSpawner.unit_extra_properties.get('TasksMax')\n"
+        "                            if 'SystemdSpawner' in c else None)}))\n")
     env = {"PATH": "/usr/bin:/bin", "RAILKIT_HUB_PREFIX": str(prefix), "RAILKIT_HUB_STATE": str(tmp_path),
            "RAILKIT_HUB_SPAWNER": spawner, "RAILKIT_MEM_LIMIT": "1500M"}
     done = subprocess.run([str(prefix / "hub" / "bin" / "python"), "-c", script], cwd=DEPLOY, env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == {"spawner": expected, "url": landing_path(), "mem": "1500M",
-                                       "services": ["idle-culler"]}
+    shown = json.loads(done.stdout)
+    assert shown.pop("servers") >= 2
+    assert shown == {"spawner": expected, "url": landing_path(), "mem": "1500M", "services": ["idle-culler"],
+                     "auth": "railkit_hub.ClassListAuthenticator", "bind": "https://0.0.0.0:8000", "spawns": 10,
+                     "tasks": "128" if spawner == "systemd" else None}
+    assert (tmp_path / "tls" / "hub.crt").exists() and (tmp_path / "tls" / "hub.key").stat().st_mode & 0o077 == 0
+    # Plain HTTP only when asked for.
+    done = subprocess.run([str(prefix / "hub" / "bin" / "python"), "-c", script], cwd=DEPLOY,
+                          env={**env, "RAILKIT_HUB_HTTP": "1"}, capture_output=True, text=True, timeout=60)
+    assert json.loads(done.stdout)["bind"] == "http://0.0.0.0:8000", done.stderr
+
+
+def test_only_the_class_list_logs_in_and_the_teacher_is_set_at_install(prefix, tmp_path):
+    """Issue 19, item 1: the takeover (first login as the admin name with any password) is refused, so is
+    a name not on the class list and a wrong password; the teacher's own password gives the admin
+    panel, a learner's does not; a learner added while the hub runs logs in without a restart. All over
+    HTTPS, checked against the hub's certificate."""
+    hub = Hub(state=tmp_path / "state", spawner="shared", mem_limit=MEM_LIMIT, learners=["ada"])
+    try:
+        hub.start()
+        # The attacker's first move: the admin's name with a password of their own.
+        session, reply = try_login(hub, TEACHER, "attackers-password-1")
+        assert reply.status_code == 403, f"login as {TEACHER} with any password: HTTP {reply.status_code}"
+        assert urlsplit(session.get(hub.base + "/hub/admin", timeout=30).url).path == "/hub/login"
+        # A new name makes no account (no sign-up), a learner's name needs the learner's password.
+        for name, password in (("mallory", "mallorys-password"), ("ada", "not-adas-password"), ("Teacher", "x" * 12)):
+            _, reply = try_login(hub, name, password)
+            assert reply.status_code == 403, f"login as {name} with a made-up password: HTTP {reply.status_code}"
+        assert "mallory" not in hub.accounts("list")
+        # The teacher's own password (set at install) opens the admin panel; a learner's does not.
+        teacher = login(hub, TEACHER, TEACHER_PASSWORD, spawn=False)
+        assert teacher.get(hub.base + "/hub/admin", timeout=30).status_code == 200
+        learner_session = login(hub, "ada", spawn=False)
+        assert learner_session.get(hub.base + "/hub/admin", timeout=30).status_code == 403
+        # Deleting a learner in the admin panel no longer frees their name for someone else's password.
+        deleted = teacher.delete(hub.base + "/hub/api/users/ada", headers={"X-XSRFToken": teacher.cookies["_xsrf"]},
+                                 timeout=30)
+        assert deleted.status_code == 204, f"the teacher could not delete ada: HTTP {deleted.status_code}"
+        assert try_login(hub, "ada", "takeover-password")[1].status_code == 403
+        login(hub, "ada", spawn=False)  # her own password still works
+        # The teacher adds a learner while the hub runs; the generated password is printed once.
+        name, password = hub.accounts("add", "-", stdin="bo\n").split()
+        assert name == "bo" and len(password) >= 10
+        login(hub, "bo", password, spawn=False)
+        # Plain HTTP is not served.
+        plain = hub.base.replace("https://", "http://")
+        try:
+            answered = requests.get(plain + "/hub/login", timeout=10).status_code
+        except requests.RequestException:
+            answered = None
+        assert answered != 200, "the hub answers plain HTTP"
+    finally:
+        _, strays = hub.stop()
+    assert not strays
 
 
 def test_tljh_script_against_a_stand_in(prefix, tmp_path):

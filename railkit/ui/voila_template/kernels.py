@@ -14,9 +14,13 @@ voila.json, ``cull_connected: false``) removes kernels without a connection that
 
 * A preheated kernel waits in Voila's pool without any connection. Voila 0.5.13's own manager skips
   kernels still in the pool (``VoilaKernelManager.cull_kernel_if_idle``), but a kernel just handed to a
-  page keeps the idle time it gathered in the pool, often longer than the timeout: culled before the
-  page had connected, the lesson would be dead on arrival. So a kernel that has never been connected
-  gets a full timeout from the moment the culler first sees it outside the pool.
+  page keeps the idle time it gathered in the pool, often longer than the timeout: culled on that
+  clock, the lesson would be dead on arrival. So a kernel that has never been connected is judged by
+  the time since it was handed out (``mark_handed_out``, called by ``room``; else since the culler
+  first saw it outside the pool): after ``unconnected_timeout`` seconds (40; ``cull_interval`` 10 in
+  voila.json, so within a minute) without its page ever connecting, it is shut down unless busy. A page
+  connects within seconds; a page that never does (a script fetching lessons, a tab closed while
+  loading) would otherwise hold ~70-150 MB for the whole ``cull_idle_timeout``.
 * A kernel's idle time counts from its last message, so a page left open without a click for an hour,
   then closed (or a laptop going to sleep), would lose its kernel at the next cull. The idle time is
   restarted when a page disconnects: the lesson sleeps ``cull_idle_timeout`` after the page has gone.
@@ -24,11 +28,13 @@ voila.json, ``cull_connected: false``) removes kernels without a connection that
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 from typing import Any
 
 from jupyter_client.kernelspec import NoSuchKernel
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from traitlets import Integer
 
 from railkit.ui.voila_template.lesson_kernel import KERNEL_NAME as LESSON_KERNEL
 
@@ -39,10 +45,18 @@ PLAIN_PYTHON = {None, "", "python3", "python"}
 class RailkitKernelManager(AsyncMappingKernelManager):
     """``AsyncMappingKernelManager`` whose culler spares pages that are connecting (see the module)."""
 
+    unconnected_timeout = Integer(40, config=True, help="Seconds a kernel handed to a page may wait for the page "
+                                  "to connect before it is shut down (0: only cull_idle_timeout applies).")
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._connected_once: set[str] = set()  # kernels a page has connected to
-        self._seen_unconnected: set[str] = set()  # never-connected kernels the culler has already spared once
+        self._handed_out: dict[str, float] = {}  # never-connected kernels outside the pool: since when (monotonic)
+
+    def mark_handed_out(self, kernel_id: str) -> None:
+        """A page has just been given this kernel (its clock for ``unconnected_timeout`` starts)."""
+        if kernel_id not in self._connected_once:
+            self._handed_out[kernel_id] = time.monotonic()
 
     def lesson_kernel_name(self, kernel_name: str | None) -> str | None:
         """``railkit-lesson`` for a plain Python notebook when its spec is installed; else ``kernel_name``."""
@@ -69,6 +83,8 @@ class RailkitKernelManager(AsyncMappingKernelManager):
     def notify_connect(self, kernel_id: str) -> None:
         super().notify_connect(kernel_id)
         self._connected_once.add(kernel_id)
+        if self._handed_out.pop(kernel_id, None) is not None:
+            self._restart_idle_clock(kernel_id)  # the idle time gathered in the pool does not count
 
     def notify_disconnect(self, kernel_id: str) -> None:
         super().notify_disconnect(kernel_id)
@@ -76,13 +92,21 @@ class RailkitKernelManager(AsyncMappingKernelManager):
 
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:
         # Voila's pool manager (a subclass) has already returned for kernels still waiting in its pool.
-        if kernel_id not in self._connected_once and kernel_id not in self._seen_unconnected:
-            self._seen_unconnected.add(kernel_id)
-            self._restart_idle_clock(kernel_id)  # handed to a page that is still loading: a full timeout
-            return
+        if kernel_id not in self._connected_once:
+            since = self._handed_out.setdefault(kernel_id, time.monotonic())
+            try:
+                kernel = self.get_kernel(kernel_id)
+            except KeyError:  # already shut down
+                kernel = None
+            waited = time.monotonic() - since
+            if self.unconnected_timeout and waited > self.unconnected_timeout and kernel is not None \
+                    and getattr(kernel, "execution_state", None) != "busy":
+                self.log.info("Culling kernel %s: its page never connected in %.0f s", kernel_id, waited)
+                await self.shutdown_kernel(kernel_id)
+            return  # else: a page still loading; cull_idle_timeout counts from its first connection
         await super().cull_kernel_if_idle(kernel_id)
 
     async def shutdown_kernel(self, kernel_id: str, *args: Any, **kwargs: Any) -> Any:
         self._connected_once.discard(kernel_id)
-        self._seen_unconnected.discard(kernel_id)
+        self._handed_out.pop(kernel_id, None)
         return await super().shutdown_kernel(kernel_id, *args, **kwargs)
