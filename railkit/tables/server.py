@@ -9,7 +9,8 @@ HTTP (JSON bodies of at most ``MAX_MESSAGE_BYTES``):
 * ``GET /api/tables/{code}`` -> who holds which seat, the log length, whether it is over.
 * ``POST /api/tables/{code}/bot`` ``{"creator_token", "seat", "bot": true|false}``.
 
-WebSocket ``/api/tables/{code}/ws``: see ``railkit.tables.protocol``. A token, never a name, says
+WebSocket ``/api/tables/{code}/ws``: see ``railkit.tables.protocol``. On PostgreSQL several processes
+may serve the same tables; ``railkit.tables.listen`` carries each one's changes to the others. A token, never a name, says
 which seat a connection may move for, so no one can act for a seat they do not hold.
 """
 
@@ -33,6 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from railkit.errors import RuleError
 from railkit.game import check_seed
 from railkit.tables.games import GAMES
+from railkit.tables.listen import listen
 from railkit.tables.protocol import (
     MAX_MESSAGE_BYTES,
     Limits,
@@ -82,11 +84,26 @@ class TableServer:
         log.info("railkit tables: %d tables rebuilt from the database", len(self.tables))
 
     def table(self, code: str) -> Table:
-        table = self.tables.get(code.strip().upper())
+        code = code.strip().upper()[:12]
+        table = self.tables.get(code)
+        if table is None and self.store.shared:  # made by another server process on this database
+            rows = self.store.load(code)
+            if rows:
+                table = self.tables.setdefault(code, Table(rows[0]))
         if table is None:
             raise ProtocolError("no_table", "TABLES-CODE", f"there is no table {code[:12]!r}; check the code "
                                                            "you were given (6 letters and digits)")
         return table
+
+    async def changed_elsewhere(self, code: str) -> None:
+        """Another server process committed a change to table ``code`` (LISTEN/NOTIFY): catch up and tell
+        this process's clients."""
+        table = self.tables.get(code)
+        if table is None:
+            return  # loaded when someone here first asks for it
+        async with table.lock:
+            table.catch_up(self.store)
+            await self.broadcast(table)
 
     async def broadcast(self, table: Table) -> None:
         """Each watcher gets the state as its own seat sees it (under the table's lock: in order)."""
@@ -298,11 +315,19 @@ async def _protocol_error(request: Request, exc: Exception) -> JSONResponse:
 
 def create_app(store: Store, limits: Limits | None = None) -> Starlette:
     server = TableServer(store, limits or Limits())
+    store.origin = store.origin or secrets.token_hex(8)
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         server.load()
+        listener = None
+        if store.shared:
+            ready = asyncio.Event()
+            listener = asyncio.create_task(listen(store.url, store.origin, server.changed_elsewhere, ready))
+            await asyncio.wait_for(ready.wait(), timeout=30)
         yield
+        if listener is not None:
+            listener.cancel()
         store.close()
 
     app = Starlette(

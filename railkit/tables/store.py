@@ -35,11 +35,15 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-__all__ = ["Conflict", "SeatRow", "Store", "TableRow", "database_url", "token_hash"]
+__all__ = ["CHANNEL", "Conflict", "SeatRow", "Store", "TableRow", "database_url", "token_hash"]
+
+CHANNEL = "railkit_tables"  # PostgreSQL NOTIFY channel: "ORIGIN:CODE" after every committed change
 
 metadata = MetaData()
 
@@ -125,12 +129,24 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 class Store:
     """The tables' database. Calls are short and synchronous: a move is one small insert."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, origin: str = "") -> None:
         self.url = database_url(url)
+        self.origin = origin  # this process's name in NOTIFY payloads, so it can ignore its own
         self.engine: Engine = create_engine(self.url)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+
+    @property
+    def shared(self) -> bool:
+        """Several server processes can serve these tables (PostgreSQL's LISTEN/NOTIFY tells them apart)."""
+        return self.engine.dialect.name == "postgresql"
+
+    def _notify(self, conn: Connection, code: str) -> None:
+        """Tell the other server processes (delivered by PostgreSQL when the transaction commits)."""
+        if self.shared:
+            conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                         {"channel": CHANNEL, "payload": f"{self.origin}:{code}"})
 
     def close(self) -> None:
         self.engine.dispose()
@@ -149,23 +165,26 @@ class Store:
                     creator_hash=creator_hash, created=datetime.now(UTC)).returning(rk_tables.c.id)).scalar_one())
                 conn.execute(insert(rk_seats), [{"table_id": table_id, "seat": name, "holder": s.holder,
                                                  "token_hash": s.token_hash} for name, s in seats.items()])
+                self._notify(conn, code)
         except IntegrityError:
             raise Conflict(code) from None
         return table_id
 
-    def append(self, table_id: int, seq: int, seat: str, action: Mapping[str, Any]) -> None:
+    def append(self, table_id: int, code: str, seq: int, seat: str, action: Mapping[str, Any]) -> None:
         """Action ``seq`` of a table; ``Conflict`` if that number is already in the log."""
         try:
             with self.engine.begin() as conn:
                 conn.execute(insert(rk_actions).values(table_id=table_id, seq=seq, seat=seat, action=dict(action),
                                                        at=datetime.now(UTC)))
+                self._notify(conn, code)
         except IntegrityError:
             raise Conflict(f"{table_id}:{seq}") from None
 
-    def set_seat(self, table_id: int, seat: str, row: SeatRow) -> None:
+    def set_seat(self, table_id: int, code: str, seat: str, row: SeatRow) -> None:
         with self.engine.begin() as conn:
             conn.execute(update(rk_seats).where(rk_seats.c.table_id == table_id, rk_seats.c.seat == seat)
                          .values(holder=row.holder, token_hash=row.token_hash))
+            self._notify(conn, code)
 
     def load(self, code: str | None = None) -> list[TableRow]:
         """Every table (or the one with ``code``) with its seats and its log in order."""

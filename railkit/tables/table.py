@@ -19,7 +19,7 @@ from railkit.errors import RuleError
 from railkit.game import Game
 from railkit.tables.games import GAMES, GameKind, view_json
 from railkit.tables.protocol import ProtocolError
-from railkit.tables.store import SeatRow, Store, TableRow, token_hash
+from railkit.tables.store import Conflict, SeatRow, Store, TableRow, token_hash
 
 __all__ = ["Entry", "MAX_BOT_MOVES", "Table"]
 
@@ -73,6 +73,19 @@ class Table:
         for data in self._row.actions:
             self._perform(data)
 
+    def catch_up(self, store: Store) -> None:
+        """Take in what another server process stored (its moves and seat changes) since our last one."""
+        rows = store.load(self.code)
+        if not rows:
+            return
+        self._row = rows[0]
+        self.seats = dict(rows[0].seats)
+        if len(rows[0].actions) < self.seq:
+            self.rebuild(store)
+            return
+        for data in rows[0].actions[self.seq:]:
+            self._perform(data)
+
     # -- changes -------------------------------------------------------------------------------
     def _perform(self, data: dict[str, Any]) -> dict[str, Any]:
         """Decode, check and apply one action; its normalised JSON. Raises and changes nothing if refused."""
@@ -97,7 +110,7 @@ class Table:
 
     def _store(self, store: Store, seat: str, normal: dict[str, Any]) -> None:
         try:
-            store.append(self.id, self.seq - 1, seat, normal)
+            store.append(self.id, self.code, self.seq - 1, seat, normal)
         except Exception:
             self.rebuild(store)
             raise
@@ -134,7 +147,10 @@ class Table:
             except (ValueError, TypeError) as exc:
                 log.error("table %s: the computer player %s chose no legal move (%s); it stops", self.code, seat, exc)
                 break
-            self._store(store, seat, normal)
+            try:
+                self._store(store, seat, normal)
+            except Conflict:  # another server process moved first; it tells us, and its moves stand
+                break
             moves += 1
         return moves
 
@@ -155,7 +171,7 @@ class Table:
                                                              f"{', '.join(open_seats) or 'none'}")
         token = secrets.token_urlsafe(24)
         row = SeatRow("human", token_hash(token))
-        store.set_seat(self.id, seat, row)
+        store.set_seat(self.id, self.code, seat, row)
         self.seats[seat] = row
         return seat, token
 
@@ -177,7 +193,7 @@ class Table:
                                                           f"{', '.join(self.seats)}")
         old = self.seats[seat]
         row = SeatRow("bot" if bot else ("human" if old.token_hash else "open"), old.token_hash)
-        store.set_seat(self.id, seat, row)
+        store.set_seat(self.id, self.code, seat, row)
         self.seats[seat] = row
 
     # -- what a seat sees ----------------------------------------------------------------------
