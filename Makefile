@@ -110,3 +110,10 @@ hub-install:
 	deploy/install.sh
 hub: hub-install
 	deploy/start-hub.sh
+
+# Class tables (railkit.tables): the server that holds shared games. SQLite in $RAILKIT_DATA by default;
+# `make tables DB=postgresql://...` for PostgreSQL. Loopback only unless HOST says otherwise.
+TABLES_PORT ?= 8867
+.PHONY: tables
+tables: venv
+	$(BIN)/python -m railkit.tables --host $(HOST) --port $(TABLES_PORT) $(if $(DB),--db "$(DB)")

@@ -1,0 +1,114 @@
+"""The messages between a table and its clients, their bounds and the error words.
+
+Client -> server (JSON text frames, at most ``MAX_MESSAGE_BYTES``):
+
+* ``{"type": "hello", "token": SEAT_TOKEN}`` first; without a token the client watches as a spectator.
+* ``{"type": "act", "seq": N, "action": {...}}``: ``seq`` is the log length the client saw; an
+  action sent from an older position is refused (``stale``) so no one acts on a game they have not seen.
+* ``{"type": "ping"}``.
+
+Server -> client:
+
+* ``{"type": "state", "table", "seat", "seq", "view", "log", "seats", "over"}`` after the hello and after
+  every change (one per accepted action, the computer players' moves included).
+* ``{"type": "error", "error": CODE, "rule": RULE_ID|null, "message": WORDS, "seq": N}``: the message
+  changed nothing; ``rule`` names the game rule (``RuleError``) or the table limit (``TABLES-*``).
+* ``{"type": "pong"}``.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["CODE_ALPHABET", "CODE_LENGTH", "Limits", "MAX_MESSAGE_BYTES", "ProtocolError", "RateLimiter",
+           "act_fields", "error", "new_code", "parse_message", "parse_object"]
+
+MAX_MESSAGE_BYTES = 16 * 1024  # a move is under 300 bytes; anything near this is not a move
+CODE_LENGTH = 6
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed without doubt
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's limits; each error that enforces one names it (``TABLES-...``)."""
+
+    max_tables: int = 200  # TABLES-COUNT: tables held by one server
+    actions_per_second: float = 20.0  # TABLES-RATE: messages per second per connection (a burst of twice that)
+    max_connections_per_table: int = 64  # TABLES-WATCHERS: seats and spectators on one table
+
+
+class ProtocolError(Exception):
+    """A message the table refuses; ``code`` and ``rule`` go to the client with the words."""
+
+    def __init__(self, code: str, rule: str | None, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.rule = rule
+        self.message = message
+
+
+def error(code: str, rule: str | None, message: str, seq: int | None = None) -> dict[str, Any]:
+    return {"type": "error", "error": code, "rule": rule, "message": str(message), "seq": seq}
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def parse_object(text: str | bytes) -> dict[str, Any]:
+    """The JSON object of a request or message, bounded; ``ProtocolError`` otherwise."""
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_big", "TABLES-SIZE", f"a message may hold at most {MAX_MESSAGE_BYTES} bytes; "
+                                                      "send one move at a time")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_message", "TABLES-JSON", "the message is not JSON text; send a JSON object "
+                                                          "such as {\"type\": \"act\", ...}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "TABLES-JSON", "send one JSON object")
+    return data
+
+
+def parse_message(text: str | bytes) -> dict[str, Any]:
+    """The JSON object of one WebSocket message: it has a ``type``."""
+    data = parse_object(text)
+    if not isinstance(data.get("type"), str):
+        raise ProtocolError("bad_message", "TABLES-JSON", "a message is a JSON object with a \"type\" "
+                                                          "(hello, act or ping)")
+    return data
+
+
+def act_fields(data: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """``seq`` and ``action`` of an ``act`` message, checked for type."""
+    seq, action = data.get("seq"), data.get("action")
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        raise ProtocolError("bad_message", "TABLES-SEQ", "an act message needs \"seq\": the number of moves "
+                                                         "in the log you last saw")
+    if not isinstance(action, dict):
+        raise ProtocolError("bad_message", "TABLES-JSON", "an act message needs \"action\": a move as a JSON "
+                                                          "object")
+    return seq, action
+
+
+class RateLimiter:
+    """A token bucket: ``rate`` messages per second, bursts of ``2 * rate``."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.capacity = 2 * rate
+        self.tokens = self.capacity
+        self.last = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True

@@ -1,0 +1,345 @@
+"""The table server: a Starlette app with a small HTTP API to create and join tables and one
+WebSocket per learner (or spectator) for the game itself.
+
+HTTP (JSON bodies of at most ``MAX_MESSAGE_BYTES``):
+
+* ``POST /api/tables`` ``{"game", "seats": [names], "bots": [names], "options": {}, "seed"?, "take"?}``
+  -> ``{"table": CODE, "creator_token", "seat"?, "token"?, "seats"}``; ``take`` seats the creator.
+* ``POST /api/tables/{code}/join`` ``{"seat"?}`` -> ``{"table", "seat", "token"}``.
+* ``GET /api/tables/{code}`` -> who holds which seat, the log length, whether it is over.
+* ``POST /api/tables/{code}/bot`` ``{"creator_token", "seat", "bot": true|false}``.
+
+WebSocket ``/api/tables/{code}/ws``: see ``railkit.tables.protocol``. On PostgreSQL several processes
+may serve the same tables; ``railkit.tables.listen`` carries each one's changes to the others. A token, never a name, says
+which seat a connection may move for, so no one can act for a seat they do not hold.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from railkit.errors import RuleError
+from railkit.game import check_seed
+from railkit.tables.games import GAMES
+from railkit.tables.listen import listen
+from railkit.tables.protocol import (
+    MAX_MESSAGE_BYTES,
+    Limits,
+    ProtocolError,
+    RateLimiter,
+    act_fields,
+    error,
+    new_code,
+    parse_message,
+    parse_object,
+)
+from railkit.tables.store import Conflict, SeatRow, Store, TableRow, token_hash
+from railkit.tables.table import Table
+
+__all__ = ["TableServer", "create_app"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class Watcher:
+    """One open WebSocket on a table: a seat's holder or a spectator (``seat`` None)."""
+
+    socket: WebSocket
+    seat: str | None
+    token: str | None = None
+    limiter: RateLimiter = field(default_factory=lambda: RateLimiter(20.0))
+
+
+class TableServer:
+    """Every table this process serves, rebuilt from the database at start."""
+
+    def __init__(self, store: Store, limits: Limits) -> None:
+        self.store = store
+        self.limits = limits
+        self.tables: dict[str, Table] = {}
+        self.watchers: dict[str, set[Watcher]] = {}
+        self.create_lock = asyncio.Lock()
+
+    def load(self) -> None:
+        """Every stored table, replayed; computer players to act (a crash may have come before their
+        moves) move now."""
+        for row in self.store.load():
+            table = Table(row)
+            table.run_bots(self.store)
+            self.tables[table.code] = table
+        log.info("railkit tables: %d tables rebuilt from the database", len(self.tables))
+
+    def table(self, code: str) -> Table:
+        code = code.strip().upper()[:12]
+        table = self.tables.get(code)
+        if table is None and self.store.shared:  # made by another server process on this database
+            rows = self.store.load(code)
+            if rows:
+                table = self.tables.setdefault(code, Table(rows[0]))
+        if table is None:
+            raise ProtocolError("no_table", "TABLES-CODE", f"there is no table {code[:12]!r}; check the code "
+                                                           "you were given (6 letters and digits)")
+        return table
+
+    async def changed_elsewhere(self, code: str) -> None:
+        """Another server process committed a change to table ``code`` (LISTEN/NOTIFY): catch up and tell
+        this process's clients."""
+        table = self.tables.get(code)
+        if table is None:
+            return  # loaded when someone here first asks for it
+        async with table.lock:
+            table.catch_up(self.store)
+            await self.broadcast(table)
+
+    async def broadcast(self, table: Table) -> None:
+        """Each watcher gets the state as its own seat sees it (under the table's lock: in order)."""
+        for watcher in list(self.watchers.get(table.code, ())):
+            try:
+                await watcher.socket.send_text(_dumps(table.state_for(watcher.seat)))
+            except Exception:  # a closed socket: it leaves
+                self.watchers[table.code].discard(watcher)
+
+    # -- HTTP ------------------------------------------------------------------------------------
+    async def create(self, request: Request) -> JSONResponse:
+        body = await _body(request)
+        game = GAMES.get(str(body.get("game")))
+        if game is None:
+            raise ProtocolError("bad_message", "TABLES-GAME", f"\"game\" must be one of {', '.join(GAMES)}")
+        seats, bots, options = body.get("seats"), body.get("bots", []), body.get("options", {})
+        if not isinstance(seats, list) or not isinstance(bots, list) or not isinstance(options, dict):
+            raise ProtocolError("bad_message", "TABLES-JSON", "\"seats\" and \"bots\" are lists of seat names and "
+                                                              "\"options\" a JSON object")
+        if any(options.get(k) is not None for k in game.cls.FILE_OPTIONS):
+            raise ProtocolError("bad_message", "TABLES-FILES", "a table plays on the shipped board and deck; "
+                                                               "leave out the options that name a file")
+        seed = body["seed"] if "seed" in body else secrets.randbelow(2**62)
+        try:
+            built = game.cls(seats, seed=check_seed(seed), **{str(k): v for k, v in options.items()})
+        except RuleError:
+            raise
+        except (TypeError, ValueError) as exc:
+            raise ProtocolError("bad_message", "TABLES-SETUP", str(exc.args[0] if exc.args else exc)) from None
+        strangers = [b for b in bots if b not in built.players]
+        if strangers:
+            raise ProtocolError("bad_message", "TABLES-SEAT", f"\"bots\" names {str(strangers[0])[:40]!r}, who has "
+                                                              "no seat; name seats from \"seats\"")
+        take = body.get("take")
+        if take is not None and (take not in built.players or take in bots):
+            raise ProtocolError("bad_message", "TABLES-SEAT", "\"take\" must name a seat without a computer player")
+        async with self.create_lock:
+            if len(self.tables) >= self.limits.max_tables:
+                raise ProtocolError("limit", "TABLES-COUNT", f"this server holds {self.limits.max_tables} tables, "
+                                                             "its limit; finish or remove one, or ask the teacher")
+            creator = secrets.token_urlsafe(24)
+            seat_rows = {p: SeatRow("bot" if p in bots else "open", None) for p in built.players}
+            for _ in range(20):
+                code = new_code()
+                try:
+                    table_id = self.store.create_table(code, game.name, list(built.players), built.seed,
+                                                       built.options, token_hash(creator), seat_rows)
+                    break
+                except Conflict:
+                    continue
+            else:
+                raise ProtocolError("limit", "TABLES-COUNT", "no free table code was found; try again")
+            table = Table(TableRow(table_id, code, game.name, list(built.players), built.seed, dict(built.options),
+                                   token_hash(creator), seat_rows, []))
+            self.tables[code] = table
+        out: dict[str, Any] = {"table": code, "creator_token": creator}
+        async with table.lock:
+            if take is not None:
+                out["seat"], out["token"] = table.join(self.store, take)
+            table.run_bots(self.store)
+            out["seats"] = table.summary()["seats"]
+        return JSONResponse(out, status_code=201)
+
+    async def join(self, request: Request) -> JSONResponse:
+        table = self.table(request.path_params["code"])
+        body = await _body(request)
+        seat = body.get("seat")
+        if seat is not None and not isinstance(seat, str):
+            raise ProtocolError("bad_message", "TABLES-SEAT", "\"seat\" is a seat's name")
+        async with table.lock:
+            name, token = table.join(self.store, seat)
+            await self.broadcast(table)
+        return JSONResponse({"table": table.code, "seat": name, "token": token})
+
+    async def show(self, request: Request) -> JSONResponse:
+        return JSONResponse(self.table(request.path_params["code"]).summary())
+
+    async def bot(self, request: Request) -> JSONResponse:
+        table = self.table(request.path_params["code"])
+        body = await _body(request)
+        if not table.is_creator(str(body.get("creator_token", ""))):
+            raise ProtocolError("not_creator", "TABLES-CREATOR", "only the table's creator (with the creator token) "
+                                                                 "can put a computer player in a seat or take it out")
+        seat, bot = body.get("seat"), body.get("bot")
+        if not isinstance(seat, str) or not isinstance(bot, bool):
+            raise ProtocolError("bad_message", "TABLES-JSON", "send {\"seat\": NAME, \"bot\": true or false}")
+        async with table.lock:
+            table.set_bot(self.store, seat, bot)
+            table.run_bots(self.store)
+            await self.broadcast(table)
+        return JSONResponse(table.summary())
+
+    # -- WebSocket -------------------------------------------------------------------------------
+    async def socket(self, websocket: WebSocket) -> None:
+        await websocket.accept()
+        try:
+            table = self.table(websocket.path_params["code"])
+            hello = parse_message(await asyncio.wait_for(_receive(websocket), timeout=30))
+            if hello.get("type") != "hello":
+                raise ProtocolError("bad_message", "TABLES-HELLO", "the first message is {\"type\": \"hello\", "
+                                                                   "\"token\": YOUR_SEAT_TOKEN} (no token: watch)")
+            token = hello.get("token")
+            seat = None
+            if token is not None:
+                seat = table.seat_of(str(token)[:200])
+                if seat is None:
+                    raise ProtocolError("bad_token", "TABLES-TOKEN", "this seat token belongs to no seat at this "
+                                                                     "table; join again with the table's code")
+            watchers = self.watchers.setdefault(table.code, set())
+            if len(watchers) >= self.limits.max_connections_per_table:
+                raise ProtocolError("limit", "TABLES-WATCHERS", "this table has as many connections as it can take; "
+                                                                "close another page of it first")
+        except ProtocolError as exc:
+            await _send_error(websocket, exc, None)
+            await websocket.close(code=4400)
+            return
+        except (WebSocketDisconnect, TimeoutError):
+            return
+        watcher = Watcher(websocket, seat, None if token is None else str(token),
+                          RateLimiter(self.limits.actions_per_second))
+        async with table.lock:
+            watchers.add(watcher)
+            await websocket.send_text(_dumps(table.state_for(seat)))
+        try:
+            await self._serve(table, watcher)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            watchers.discard(watcher)
+
+    async def _serve(self, table: Table, watcher: Watcher) -> None:
+        while True:
+            text = await _receive(watcher.socket)
+            try:
+                if not watcher.limiter.allow():
+                    raise ProtocolError("too_fast", "TABLES-RATE", f"at most {self.limits.actions_per_second:g} "
+                                                                   "messages a second; wait a moment and send again")
+                data = parse_message(text)
+                kind = data["type"]
+                if kind == "ping":
+                    await watcher.socket.send_text(_dumps({"type": "pong"}))
+                elif kind == "act":
+                    await self._act(table, watcher, data)
+                else:
+                    raise ProtocolError("bad_message", "TABLES-JSON", f"unknown message type {kind[:20]!r}; "
+                                                                      "send act or ping")
+            except ProtocolError as exc:
+                await _send_error(watcher.socket, exc, table.seq)
+            except RuleError as exc:
+                await watcher.socket.send_text(_dumps(error("rule", exc.rule, exc.message, table.seq)))
+
+    async def _act(self, table: Table, watcher: Watcher, data: dict[str, Any]) -> None:
+        seq, action = act_fields(data)
+        if watcher.seat is None:
+            raise ProtocolError("not_your_seat", "TABLES-SEAT", "a spectator cannot move; join the table with its "
+                                                                "code to take a seat")
+        if table.seats[watcher.seat].holder != "human" or watcher.token is None \
+                or table.seat_of(watcher.token) != watcher.seat:
+            raise ProtocolError("not_your_seat", "TABLES-SEAT", "a computer player holds your seat now; ask the "
+                                                                "table's creator to take it out")
+        async with table.lock:
+            try:
+                table.act(self.store, watcher.seat, seq, action)
+            except Conflict:
+                raise ProtocolError("stale", "TABLES-SEQ", "another move was stored first; look again and move "
+                                                           "anew") from None
+            table.run_bots(self.store)
+            await self.broadcast(table)
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, ensure_ascii=False)
+
+
+async def _send_error(websocket: WebSocket, exc: ProtocolError, seq: int | None) -> None:
+    await websocket.send_text(_dumps(error(exc.code, exc.rule, exc.message, seq)))
+
+
+async def _receive(websocket: WebSocket) -> str | bytes:
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    return text if text is not None else bytes(message.get("bytes") or b"")
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    """The JSON object of a request body, read no further than ``MAX_MESSAGE_BYTES``."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_MESSAGE_BYTES:
+            raise ProtocolError("too_big", "TABLES-SIZE", f"a request may hold at most {MAX_MESSAGE_BYTES} bytes")
+        chunks.append(chunk)
+    if not chunks:
+        return {}
+    return parse_object(b"".join(chunks))
+
+
+_STATUS = {"no_table": 404, "not_creator": 403, "seat_taken": 409, "no_seat": 409, "limit": 429, "too_big": 413}
+
+
+async def _protocol_error(request: Request, exc: Exception) -> JSONResponse:
+    if isinstance(exc, RuleError):
+        return JSONResponse(error("rule", exc.rule, exc.message), status_code=400)
+    assert isinstance(exc, ProtocolError)
+    return JSONResponse(error(exc.code, exc.rule, exc.message), status_code=_STATUS.get(exc.code, 400))
+
+
+def create_app(store: Store, limits: Limits | None = None) -> Starlette:
+    server = TableServer(store, limits or Limits())
+    store.origin = store.origin or secrets.token_hex(8)
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        server.load()
+        listener = None
+        if store.shared:
+            ready = asyncio.Event()
+            listener = asyncio.create_task(listen(store.url, store.origin, server.changed_elsewhere, ready))
+            await asyncio.wait_for(ready.wait(), timeout=30)
+        yield
+        if listener is not None:
+            listener.cancel()
+        store.close()
+
+    app = Starlette(
+        routes=[
+            Route("/api/tables", server.create, methods=["POST"]),
+            Route("/api/tables/{code}", server.show, methods=["GET"]),
+            Route("/api/tables/{code}/join", server.join, methods=["POST"]),
+            Route("/api/tables/{code}/bot", server.bot, methods=["POST"]),
+            WebSocketRoute("/api/tables/{code}/ws", server.socket),
+        ],
+        exception_handlers={ProtocolError: _protocol_error, RuleError: _protocol_error},
+        lifespan=lifespan,
+    )
+    app.state.tables = server
+    return app

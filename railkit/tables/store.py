@@ -1,0 +1,205 @@
+"""The database: tables, seats and the action log, one row per action (SQLAlchemy Core).
+
+The log is the truth: a table's game is rebuilt by replaying its rows in ``seq`` order, so after a
+crash (``kill -9``) the server restarts from what was committed. ``(table_id, seq)`` is the primary
+key of ``rk_actions``: two writers that both saw the same log cannot both append, even from two
+server processes. SQLite runs in WAL mode (readers never wait for the one writer); a
+``postgresql://`` URL uses psycopg 3.
+
+Seat and creator tokens are stored as SHA-256 digests, so a copy of the database seats no one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+
+__all__ = ["CHANNEL", "Conflict", "SeatRow", "Store", "TableRow", "database_url", "token_hash"]
+
+CHANNEL = "railkit_tables"  # PostgreSQL NOTIFY channel: "ORIGIN:CODE" after every committed change
+
+metadata = MetaData()
+
+rk_tables = Table(
+    "rk_tables", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(12), nullable=False, unique=True),
+    Column("game", String(40), nullable=False),
+    Column("players", JSON, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("creator_hash", String(64), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+rk_seats = Table(
+    "rk_seats", metadata,
+    Column("table_id", Integer, ForeignKey("rk_tables.id"), primary_key=True),
+    Column("seat", String(60), primary_key=True),
+    Column("holder", String(10), nullable=False),  # "open" (waiting for a learner), "human" or "bot"
+    Column("token_hash", String(64)),  # the learner's, kept while a bot sits in so they can come back
+)
+
+rk_actions = Table(
+    "rk_actions", metadata,
+    Column("table_id", Integer, ForeignKey("rk_tables.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),  # 0, 1, 2, ... per table: the unique constraint refuses a twin
+    Column("seat", String(60), nullable=False),
+    Column("action", JSON, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+
+class Conflict(Exception):
+    """Another writer appended action ``seq`` first; reload the table from the log."""
+
+
+@dataclass
+class SeatRow:
+    holder: str
+    token_hash: str | None
+
+
+@dataclass
+class TableRow:
+    id: int
+    code: str
+    game: str
+    players: list[str]
+    seed: int
+    options: dict[str, Any]
+    creator_hash: str
+    seats: dict[str, SeatRow]
+    actions: list[dict[str, Any]]
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def database_url(given: str | None = None) -> str:
+    """``given``, else ``$RAILKIT_DB``, else a SQLite file in ``$RAILKIT_DATA`` (default
+    ``~/.local/share/railkit``); ``postgresql://`` is spelled for psycopg 3."""
+    url = given or os.environ.get("RAILKIT_DB")
+    if not url:
+        data = Path(os.environ.get("RAILKIT_DATA") or Path.home() / ".local" / "share" / "railkit")
+        data.mkdir(parents=True, exist_ok=True)
+        url = f"sqlite:///{data / 'tables.sqlite'}"
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            url = "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+class Store:
+    """The tables' database. Calls are short and synchronous: a move is one small insert."""
+
+    def __init__(self, url: str, origin: str = "") -> None:
+        self.url = database_url(url)
+        self.origin = origin  # this process's name in NOTIFY payloads, so it can ignore its own
+        self.engine: Engine = create_engine(self.url)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    @property
+    def shared(self) -> bool:
+        """Several server processes can serve these tables (PostgreSQL's LISTEN/NOTIFY tells them apart)."""
+        return self.engine.dialect.name == "postgresql"
+
+    def _notify(self, conn: Connection, code: str) -> None:
+        """Tell the other server processes (delivered by PostgreSQL when the transaction commits)."""
+        if self.shared:
+            conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                         {"channel": CHANNEL, "payload": f"{self.origin}:{code}"})
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def count_tables(self) -> int:
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(rk_tables)).scalar_one())
+
+    def create_table(self, code: str, game: str, players: list[str], seed: int, options: Mapping[str, Any],
+                     creator_hash: str, seats: Mapping[str, SeatRow]) -> int:
+        """A new table and its seats; ``Conflict`` if ``code`` is taken (draw another)."""
+        try:
+            with self.engine.begin() as conn:
+                table_id = int(conn.execute(insert(rk_tables).values(
+                    code=code, game=game, players=players, seed=seed, options=dict(options),
+                    creator_hash=creator_hash, created=datetime.now(UTC)).returning(rk_tables.c.id)).scalar_one())
+                conn.execute(insert(rk_seats), [{"table_id": table_id, "seat": name, "holder": s.holder,
+                                                 "token_hash": s.token_hash} for name, s in seats.items()])
+                self._notify(conn, code)
+        except IntegrityError:
+            raise Conflict(code) from None
+        return table_id
+
+    def append(self, table_id: int, code: str, seq: int, seat: str, action: Mapping[str, Any]) -> None:
+        """Action ``seq`` of a table; ``Conflict`` if that number is already in the log."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(rk_actions).values(table_id=table_id, seq=seq, seat=seat, action=dict(action),
+                                                       at=datetime.now(UTC)))
+                self._notify(conn, code)
+        except IntegrityError:
+            raise Conflict(f"{table_id}:{seq}") from None
+
+    def set_seat(self, table_id: int, code: str, seat: str, row: SeatRow) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(rk_seats).where(rk_seats.c.table_id == table_id, rk_seats.c.seat == seat)
+                         .values(holder=row.holder, token_hash=row.token_hash))
+            self._notify(conn, code)
+
+    def load(self, code: str | None = None) -> list[TableRow]:
+        """Every table (or the one with ``code``) with its seats and its log in order."""
+        with self.engine.connect() as conn:
+            query = select(rk_tables).order_by(rk_tables.c.id)
+            if code is not None:
+                query = query.where(rk_tables.c.code == code)
+            rows = {r.id: TableRow(r.id, r.code, r.game, list(r.players), int(r.seed), dict(r.options),
+                                   r.creator_hash, {}, []) for r in conn.execute(query)}
+            if not rows:
+                return []
+            ids = list(rows)
+            for s in conn.execute(select(rk_seats).where(rk_seats.c.table_id.in_(ids))):
+                rows[s.table_id].seats[s.seat] = SeatRow(s.holder, s.token_hash)
+            for a in conn.execute(select(rk_actions).where(rk_actions.c.table_id.in_(ids))
+                                  .order_by(rk_actions.c.table_id, rk_actions.c.seq)):
+                rows[a.table_id].actions.append(dict(a.action))
+        return list(rows.values())

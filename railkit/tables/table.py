@@ -1,0 +1,218 @@
+"""One table in memory: the replay of its stored log, its seats, and what each seat may see.
+
+Every change goes through ``act`` (a learner's move) or ``run_bots`` (the computer players); both
+append to the database before anyone is told, and if the database refuses (another writer was
+first, or it is down) the table is rebuilt from the database, so memory never runs ahead of the log.
+The server holds ``lock`` around each change: two moves that arrive together are taken one at a time,
+and the second, made from a position that no longer exists, is refused as out of date.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from railkit.errors import RuleError
+from railkit.game import Game
+from railkit.tables.games import GAMES, GameKind, view_json
+from railkit.tables.protocol import ProtocolError
+from railkit.tables.store import Conflict, SeatRow, Store, TableRow, token_hash
+
+__all__ = ["Entry", "MAX_BOT_MOVES", "Table"]
+
+log = logging.getLogger(__name__)
+MAX_BOT_MOVES = 2000  # per change: a whole six-seat game of computer players takes about 400
+
+
+@dataclass
+class Entry:
+    """One logged action; ``public`` once every seat may see all of it."""
+
+    seat: str
+    action: dict[str, Any]
+    public: bool
+
+
+class Table:
+    """A shared game: seats, the log (with what is still sealed) and the live game."""
+
+    def __init__(self, row: TableRow) -> None:
+        self.id = row.id
+        self.code = row.code
+        self.kind: GameKind = GAMES[row.game]
+        self.creator_hash = row.creator_hash
+        self.seats: dict[str, SeatRow] = dict(row.seats)
+        self.lock = asyncio.Lock()
+        self._row = row
+        self.game: Game[Any] = self._fresh_game()
+        self.entries: list[Entry] = []
+        self._pending = 0  # sealed actions not yet revealed
+        for data in row.actions:
+            self._perform(data)
+
+    def _fresh_game(self) -> Game[Any]:
+        return self.kind.cls(self._row.players, seed=self._row.seed, **self._row.options)
+
+    @property
+    def seq(self) -> int:
+        """The number of actions in the log: the position every move is made from."""
+        return len(self.entries)
+
+    def rebuild(self, store: Store) -> None:
+        """Back to exactly what the database holds (after a refused or failed write)."""
+        rows = store.load(self.code)
+        if rows:
+            self._row = rows[0]
+            self.seats = dict(rows[0].seats)
+        self.game = self._fresh_game()
+        self.entries = []
+        self._pending = 0
+        for data in self._row.actions:
+            self._perform(data)
+
+    def catch_up(self, store: Store) -> None:
+        """Take in what another server process stored (its moves and seat changes) since our last one."""
+        rows = store.load(self.code)
+        if not rows:
+            return
+        self._row = rows[0]
+        self.seats = dict(rows[0].seats)
+        if len(rows[0].actions) < self.seq:
+            self.rebuild(store)
+            return
+        for data in rows[0].actions[self.seq:]:
+            self._perform(data)
+
+    # -- changes -------------------------------------------------------------------------------
+    def _perform(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Decode, check and apply one action; its normalised JSON. Raises and changes nothing if refused."""
+        action = self.kind.cls.registry.from_dict(data)
+        self.game.apply(action)
+        normal = self.kind.cls.registry.to_dict(action)
+        sealed = normal["type"] in self.kind.sealed
+        self.entries.append(Entry(str(normal.get("player")), normal, public=not sealed))
+        if sealed and normal["type"] not in self.kind.never_revealed:
+            self._pending += 1
+        if self._pending:
+            self._reveal()
+        return normal
+
+    def _reveal(self) -> None:
+        if not self.kind.revealed(view_json(self.game.view(None))):
+            return
+        self._pending = 0
+        for entry in self.entries:
+            if not entry.public and entry.action["type"] not in self.kind.never_revealed:
+                entry.public = True
+
+    def _store(self, store: Store, seat: str, normal: dict[str, Any]) -> None:
+        try:
+            store.append(self.id, self.code, self.seq - 1, seat, normal)
+        except Exception:
+            self.rebuild(store)
+            raise
+
+    def act(self, store: Store, seat: str, seq: int, data: dict[str, Any]) -> None:
+        """A learner's move for ``seat`` made at log position ``seq``; ``ProtocolError`` or ``RuleError``
+        (state untouched) if refused."""
+        if seq != self.seq:
+            raise ProtocolError("stale", "TABLES-SEQ", f"the game has moved on: the log holds {self.seq} moves and "
+                                                       f"your move was made after {seq}; look again and move anew")
+        data = dict(data)
+        player = data.setdefault("player", seat)
+        if player != seat:
+            raise ProtocolError("not_your_seat", "TABLES-SEAT", f"you hold the seat {seat!r}, not {str(player)[:40]!r}; "
+                                                                "you can only move for your own seat")
+        try:
+            normal = self._perform(data)
+        except (ValueError, TypeError) as exc:
+            if isinstance(exc, RuleError):
+                raise
+            raise ProtocolError("bad_move", "TABLES-MOVE", f"{exc.args[0] if exc.args else exc}") from None
+        self._store(store, seat, normal)
+
+    def run_bots(self, store: Store) -> int:
+        """The computer players move while one of them is to act; how many moves they made."""
+        moves = 0
+        while not self.game.is_over and moves < MAX_BOT_MOVES:
+            bots = [p for p in self.game.players_to_act() if self.seats[p].holder == "bot"]
+            if not bots:
+                break
+            seat = bots[0]
+            try:
+                normal = self._perform(self.kind.cls.registry.to_dict(self.kind.bot(self.game, seat)))
+            except (ValueError, TypeError) as exc:
+                log.error("table %s: the computer player %s chose no legal move (%s); it stops", self.code, seat, exc)
+                break
+            try:
+                self._store(store, seat, normal)
+            except Conflict:  # another server process moved first; it tells us, and its moves stand
+                break
+            moves += 1
+        return moves
+
+    # -- seats ---------------------------------------------------------------------------------
+    def join(self, store: Store, seat: str | None) -> tuple[str, str]:
+        """An open seat (``seat`` or the first open one) for a learner: (seat, token)."""
+        open_seats = [name for name, s in self.seats.items() if s.holder == "open"]
+        if seat is None:
+            if not open_seats:
+                raise ProtocolError("no_seat", "TABLES-SEAT", "every seat at this table is taken; ask the table's "
+                                                              "creator to free one, or watch without a seat")
+            seat = open_seats[0]
+        elif seat not in self.seats:
+            raise ProtocolError("no_seat", "TABLES-SEAT", f"this table has no seat {seat[:40]!r}; its seats are "
+                                                          f"{', '.join(self.seats)}")
+        elif seat not in open_seats:
+            raise ProtocolError("seat_taken", "TABLES-SEAT", f"the seat {seat!r} is taken; open seats: "
+                                                             f"{', '.join(open_seats) or 'none'}")
+        token = secrets.token_urlsafe(24)
+        row = SeatRow("human", token_hash(token))
+        store.set_seat(self.id, self.code, seat, row)
+        self.seats[seat] = row
+        return seat, token
+
+    def seat_of(self, token: str) -> str | None:
+        digest = token_hash(token)
+        for name, s in self.seats.items():
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, digest):
+                return name
+        return None
+
+    def is_creator(self, token: str) -> bool:
+        return secrets.compare_digest(self.creator_hash, token_hash(token))
+
+    def set_bot(self, store: Store, seat: str, bot: bool) -> None:
+        """The creator puts a computer player in ``seat`` (the learner's token is kept, so taking the bot
+        out gives the seat back to them) or takes it out (an unclaimed seat opens for joining)."""
+        if seat not in self.seats:
+            raise ProtocolError("no_seat", "TABLES-SEAT", f"this table has no seat {seat[:40]!r}; its seats are "
+                                                          f"{', '.join(self.seats)}")
+        old = self.seats[seat]
+        row = SeatRow("bot" if bot else ("human" if old.token_hash else "open"), old.token_hash)
+        store.set_seat(self.id, self.code, seat, row)
+        self.seats[seat] = row
+
+    # -- what a seat sees ----------------------------------------------------------------------
+    def log_for(self, seat: str | None) -> list[dict[str, Any]]:
+        """The log as ``seat`` may read it: other seats' sealed fields are left out until revealed."""
+        out = []
+        for entry in self.entries:
+            if entry.public or entry.seat == seat:
+                out.append(entry.action)
+            else:
+                hidden = self.kind.sealed[entry.action["type"]]
+                out.append({**{k: v for k, v in entry.action.items() if k not in hidden}, "sealed": list(hidden)})
+        return out
+
+    def state_for(self, seat: str | None) -> dict[str, Any]:
+        return {"type": "state", "table": self.code, "game": self.kind.name, "seat": seat, "seq": self.seq,
+                "over": self.game.is_over, "seats": {n: s.holder for n, s in self.seats.items()},
+                "view": view_json(self.game.view(seat)), "log": self.log_for(seat)}
+
+    def summary(self) -> dict[str, Any]:
+        return {"table": self.code, "game": self.kind.name, "seq": self.seq, "over": self.game.is_over,
+                "seats": {n: s.holder for n, s in self.seats.items()}}

@@ -1,0 +1,115 @@
+"""Hidden information stays hidden (issue 20, item 3): a whole game of each kind is played through the
+server by real WebSocket clients (each seat driven by the heuristic bot), and every message one seat and
+a spectator receive is checked against the other seats' private view fields and sealed actions."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from tables_client import Client, ServerProcess, call
+
+from railkit.capecairo.bots import HeuristicBot as KKBot
+from railkit.capecairo.game import CapeToCairoGame
+from railkit.game import Game
+from railkit.session import position_bots
+from railkit.tables.games import view_json
+from railkit.unionpacific.bots import HeuristicBot as UPBot
+from railkit.unionpacific.game import UnionPacificGame
+
+pytestmark = pytest.mark.server
+
+# What a seat's view may hold beyond the spectator's: its own secrets and its own choices.
+OWN_KEYS = {"you", "hand", "your_bid", "your_money_after_bid", "my_first_share", "legal_actions", "money"}
+
+
+def _json(value: Any) -> Any:
+    return json.loads(json.dumps(value, ensure_ascii=False))
+
+
+def secrets_of(game: Game[Any], seat: str) -> list[tuple[str, str]]:
+    """``seat``'s sealed actions still pending: (action type, hidden field) pairs that no one else may see."""
+    view = view_json(game.view(seat))
+    out = []
+    if view.get("your_bid") is not None:  # KK-A2
+        out.append(("bid", "amount"))
+    if view.get("my_first_share") is not None:  # UP-S5
+        out.append(("choose_first_share", "card"))
+    out.append(("exchange_for_up", "card"))  # UP-B4: face down into the box, for good
+    return out
+
+
+def check_message(game: Game[Any], seat: str, mine: dict[str, Any], public: dict[str, Any]) -> int:
+    """``mine`` (to ``seat``) and ``public`` (to a spectator) at the same moment; how many secrets were pending."""
+    assert mine["view"] == _json(view_json(game.view(seat)))
+    assert public["view"] == _json(view_json(game.view(None)))
+    differs = {k for k in set(mine["view"]) | set(public["view"]) if mine["view"].get(k) != public["view"].get(k)}
+    assert differs <= OWN_KEYS, differs
+    assert set(mine["view"].get("money", {})) <= set(public["view"].get("money", {})) | {seat}
+    assert len(mine["log"]) == len(public["log"]) == len(game.to_dict()["actions"])
+    for ours, theirs in zip(mine["log"], public["log"], strict=True):
+        if ours != theirs:
+            assert ours["player"] == seat  # only our own sealed moves read differently
+    pending = 0
+    for other in game.players:
+        if other == seat:
+            continue
+        for kind, hidden in secrets_of(game, other):
+            for log in (mine["log"], public["log"]):
+                last = [e for e in log if e["type"] == kind and e["player"] == other]
+                if kind == "exchange_for_up":
+                    assert all(hidden not in e for e in last)
+                elif last:
+                    assert hidden not in last[-1], (kind, other, last[-1])
+                    pending += 1
+    return pending
+
+
+def play_through_server(server: ServerProcess, cls: type[Game[Any]], make_bot: Callable[[int], Any],
+                        seats: list[str], options: dict[str, Any]) -> tuple[Game[Any], int]:
+    status, made = call("POST", server.http, {"game": cls.GAME, "seats": seats, "seed": 11, "options": options,
+                                              "take": seats[0]})
+    assert status == 201, made
+    code, tokens = made["table"], {seats[0]: made["token"]}
+    for seat in seats[1:]:
+        tokens[seat] = call("POST", f"{server.http}/{code}/join", {"seat": seat})[1]["token"]
+    clients = {seat: Client(server, code, tokens[seat]) for seat in seats}
+    spectator = Client(server, code)
+    local = cls(seats, seed=11, **options)
+    policy = position_bots(make_bot)
+    seat, pending, moves = seats[0], 0, 0
+    pending += check_message(local, seat, clients[seat].state, spectator.state)
+    while not local.is_over:
+        actor = local.players_to_act()[0]
+        action = policy(local, actor)
+        clients[actor].send({"type": "act", "seq": moves, "action": cls.registry.to_dict(action)})
+        local.apply(action)
+        moves += 1
+        for client in (*clients.values(), spectator):
+            message = client.recv()
+            assert message["type"] == "state" and message["seq"] == moves, message
+        pending += check_message(local, seat, clients[seat].state, spectator.state)
+    # Once revealed, the sealed moves are readable by everyone (the log is not hidden for ever by mistake)
+    for entry in spectator.state["log"]:
+        assert "sealed" not in entry or entry["type"] == "exchange_for_up"
+    return local, pending
+
+
+def test_TABLES_KK_A2_no_other_seats_bid_reaches_a_seat_before_the_bids_are_opened(tmp_path: Any) -> None:
+    server = ServerProcess(f"sqlite:///{tmp_path / 'kk.sqlite'}", ["--actions-per-second", "1000"]).start()
+    try:
+        game, pending = play_through_server(server, CapeToCairoGame, KKBot, ["Ann", "Ben", "Cy"], {})
+    finally:
+        server.stop()
+    assert game.is_over and pending > 10  # secrets were pending many times and never leaked
+
+
+def test_TABLES_UP_S5_no_hand_or_face_down_share_reaches_another_seat(tmp_path: Any) -> None:
+    server = ServerProcess(f"sqlite:///{tmp_path / 'up.sqlite'}", ["--actions-per-second", "1000"]).start()
+    try:
+        game, pending = play_through_server(server, UnionPacificGame, UPBot, ["Ann", "Ben", "Cy"], {})
+    finally:
+        server.stop()
+    assert game.is_over and pending > 0

@@ -1,0 +1,72 @@
+"""Two table server processes on one PostgreSQL database serve the same tables (issue 20, item 6): each
+hears the other's moves through PostgreSQL's LISTEN/NOTIFY, and the database refuses a second move
+made at the same position, whichever process took it."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+from tables_client import Client, Postgres, ServerProcess, call
+
+pytestmark = pytest.mark.server
+
+
+@pytest.fixture
+def two_servers(postgres: Postgres) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    url = postgres.new_database()
+    first = ServerProcess(url).start()
+    second = ServerProcess(url).start()
+    try:
+        yield first, second
+    finally:
+        first.stop()
+        second.stop()
+
+
+def test_TABLES_two_processes_serve_one_table_through_listen_notify(two_servers: tuple[ServerProcess, ServerProcess]) \
+        -> None:
+    one, two = two_servers
+    status, made = call("POST", one.http, {"game": "cape_to_cairo", "seats": ["Ann", "Ben"], "seed": 3, "take": "Ann"})
+    assert status == 201
+    code = made["table"]
+    status, joined = call("POST", f"{two.http}/{code}/join", {"seat": "Ben"})  # the other process finds the table
+    assert status == 200
+    assert call("GET", f"{one.http}/{code}")[1]["seats"]["Ben"] == "human"
+    ann, ben = Client(one, code, made["token"]), Client(two, code, joined["token"])
+    watcher = Client(two, code)
+    ann.act({"type": "bid", "amount": 5})
+    seen = ben.recv()  # served by the other process
+    assert seen["seq"] == 1 and seen["log"] == [{"type": "bid", "player": "Ann", "sealed": ["amount"]}]
+    assert watcher.recv()["seq"] == 1
+    after = ben.act({"type": "bid", "amount": 8})
+    assert after["seq"] == 2 and after["log"][0]["amount"] == 5
+    assert ann.recv()["log"] == after["log"]
+    chooser = after["view"]["to_act"][0]
+    assert chooser == "Ben"
+    assert ann.act({"type": "choose", "card_id": after["view"]["offer"][0]["id"]})["rule"] is not None
+
+
+def test_TABLES_SEQ_two_processes_never_both_store_a_move_at_one_position(
+        two_servers: tuple[ServerProcess, ServerProcess]) -> None:
+    one, two = two_servers
+    status, made = call("POST", one.http, {"game": "cape_to_cairo", "seats": ["Ann", "Ben"], "seed": 4, "take": "Ann"})
+    code = made["table"]
+    joined = call("POST", f"{two.http}/{code}/join", {"seat": "Ben"})[1]
+    ann, ben = Client(one, code, made["token"]), Client(two, code, joined["token"])
+    barrier = threading.Barrier(2)
+
+    def send(client: Client, amount: int) -> None:
+        barrier.wait()
+        client.send({"type": "act", "seq": 0, "action": {"type": "bid", "amount": amount}})
+
+    threads = [threading.Thread(target=send, args=(c, a)) for c, a in ((ann, 1), (ben, 2))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    messages = ann.drain() + ben.drain()
+    stored = {call("GET", f"{server.http}/{code}")[1]["seq"] for server in (one, two)}
+    assert stored == {1}, messages  # both processes agree: one move stored
+    assert any(m.get("error") == "stale" for m in messages)
