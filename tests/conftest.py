@@ -15,6 +15,10 @@
 * ``kernel_pids(server)``: the kernels a server has started and that are running now (read from /proc).
 * ``ARTIFACTS``: where screenshots go (``tests/artifacts/``, gitignored).
 
+Tiers: tests that start a server, a browser, a kernel or a build carry the markers ``server``, ``browser``,
+``kernel``, ``build`` (``hub``, ``slow``) registered in pyproject; ``make test-fast`` deselects them all
+(``pytest_collection_modifyitems`` below adds ``server``/``browser`` to any test using those fixtures).
+
 Tests that use the Voila server carry ``@pytest.mark.xdist_group("voila")`` so that ``pytest -n 2``
 (with ``--dist loadgroup`` from pyproject) runs them in one worker against one server.
 """
@@ -256,6 +260,19 @@ def wait_until_idle(server: Server, timeout: float = 240.0, quiet: float = 3.0) 
         last = now
         if time.monotonic() - calm_since >= quiet:
             return
+
+
+# The tiers (pyproject's markers; `make test-fast` deselects them): a test that uses one of these fixtures gets
+# the marker even when its module forgot it, so a Voila server or Chromium never slips into the fast tier.
+FIXTURE_MARKS = {"voila_server": "server", "browser": "browser", "offline_page": "browser"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        for fixture in getattr(item, "fixturenames", ()):
+            marker = FIXTURE_MARKS.get(fixture)
+            if marker and item.get_closest_marker(marker) is None:
+                item.add_marker(marker)
 
 
 @pytest.fixture(scope="session")

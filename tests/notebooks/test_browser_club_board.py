@@ -13,7 +13,7 @@ from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idl
 
 from railkit.paths import data_dir
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 EXAMPLE = data_dir() / "union_pacific" / "example_board.json"
 UPLOAD = ".railkit-club-upload"  # ipywidgets' upload button: its file input is not in the page

@@ -29,7 +29,7 @@ from conftest import (
     wait_until_idle,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("culling")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("culling")]
 LESSON = "kk_auction.ipynb"
 TIMEOUT, INTERVAL = 10, 2  # seconds; the project's voila.json says minutes
 SLEEP_TEXT = "This lesson went to sleep after a few minutes without use"

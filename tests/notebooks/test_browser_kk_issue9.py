@@ -5,7 +5,7 @@ the auction lesson's map; the setup lesson's clickable step pills and full “La
 import pytest
 from conftest import fill, open_app, page_errors, shot, wait_text, wait_until_idle
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 VIEWPORT = {"width": 1366, "height": 768}
 

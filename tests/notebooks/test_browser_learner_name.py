@@ -5,7 +5,7 @@ its “Your name” field; a lesson link (the index's own list, and the link row
 import pytest
 from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idle
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 
 def shot(page, name: str) -> None:

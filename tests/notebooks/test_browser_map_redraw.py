@@ -8,7 +8,7 @@ only the band (a layout shape)."""
 import pytest
 from conftest import ARTIFACTS, open_app, page_errors, wait_for_kernel, wait_text, wait_until_idle
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 MAP = ".railkit-figure .js-plotly-plot"
 # Page position of the middle hit area of a section (plotly's own axis conversions).

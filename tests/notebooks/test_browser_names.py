@@ -4,7 +4,7 @@ text everywhere in the play lesson, and no dialog opens."""
 import pytest
 from conftest import ARTIFACTS, fill, open_app, page_errors, wait_text, wait_until_idle
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 HOSTILE = "<img src=x onerror=alert(1)>"
 
 

@@ -5,7 +5,7 @@ and read the checklist; an illegal placement shows its rule; the exercise checks
 import pytest
 from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idle
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 
 def test_building_flow_offline(voila_server, offline_page):

@@ -7,7 +7,7 @@ again, with aiming that waits for the exercise map to hold still)."""
 import pytest
 from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idle
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 # Page position of the first hit area of a section (plotly's own axis conversions).
 POINT_JS = """([selector, sid]) => {

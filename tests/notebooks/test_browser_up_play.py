@@ -12,7 +12,7 @@ from conftest import ARTIFACTS, open_app, page_errors, wait_for_kernel, wait_unt
 from railkit.unionpacific import DrawShare, new_game
 from railkit.unionpacific.bots import HeuristicBot, RandomBot, play_game
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 ME = "Alex"
 
 

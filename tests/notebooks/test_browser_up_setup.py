@@ -5,7 +5,7 @@ first investment), look at the share deck and answer the exercise."""
 import pytest
 from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idle
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 
 def test_setup_flow_offline(voila_server, offline_page):

@@ -6,7 +6,7 @@ import re
 import pytest
 from conftest import ARTIFACTS, NOTEBOOKS_DIR, has_app, notebook_ids, open_app, page_errors, wait_until_idle
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 
 @pytest.mark.parametrize("nb", notebook_ids())

@@ -23,7 +23,7 @@ from site_helpers import (
     watch,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("site")]
+pytestmark = [pytest.mark.browser, pytest.mark.build, pytest.mark.server, pytest.mark.xdist_group("site")]
 
 
 @pytest.fixture(scope="session")
