@@ -50,7 +50,7 @@ from hub_runner import (
     wait_for_landing,
 )
 
-pytestmark = [pytest.mark.slow, pytest.mark.hub, pytest.mark.server, pytest.mark.xdist_group("deploy_hub")]
+pytestmark = [pytest.mark.slow, pytest.mark.hub, pytest.mark.server, pytest.mark.browser, pytest.mark.xdist_group("deploy_hub")]
 
 MEM_LIMIT = "1G"
 MEM_LIMIT_BYTES = str(2**30)
