@@ -1,4 +1,5 @@
-# The two commands a newcomer needs: `make run` and `make test`.
+# The two commands a newcomer needs: `make run` and `make test` (`make test-fast` while working: no servers,
+# browsers, kernels or builds).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -19,7 +20,7 @@ BINDER_LOCK := binder/requirements.txt
 LOCK_ARGS ?=
 PIP_COMPILE := $(BIN)/pip-compile --quiet --strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links $(LOCK_ARGS)
 
-.PHONY: run test lint locks bench clean venv messages catalogs notebooks-i18n
+.PHONY: run test test-fast lint locks bench clean venv messages catalogs notebooks-i18n
 
 venv: $(STAMP) $(TEMPLATE)
 
@@ -58,6 +59,13 @@ lint: venv
 
 test: venv lint
 	$(BIN)/python -m pytest -n 2 tests
+
+# The fast tier: engines, session, headless UI, properties. Deselects every test marked as starting a server,
+# a browser, a kernel or a build (markers in pyproject.toml; tests/conftest.py adds them by fixture too);
+# `make test` still runs those. Under 3 minutes on 2 cores (docs/benchmarks.md, "Test suite").
+FAST_MARKS := not (browser or server or build or kernel or hub or slow)
+test-fast: venv lint
+	$(BIN)/python -m pytest -n 2 -m "$(FAST_MARKS)" tests
 
 # The pins come from pyproject.toml's ranges; pins already in a lock are kept unless LOCK_ARGS says.
 # The test lock is constrained to the apps lock, so both pin every shared package alike.

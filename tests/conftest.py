@@ -15,6 +15,10 @@
 * ``kernel_pids(server)``: the kernels a server has started and that are running now (read from /proc).
 * ``ARTIFACTS``: where screenshots go (``tests/artifacts/``, gitignored).
 
+Tiers: tests that start a server, a browser, a kernel or a build carry the markers ``server``, ``browser``,
+``kernel``, ``build`` (``hub``, ``slow``) registered in pyproject; ``make test-fast`` deselects them all
+(``pytest_collection_modifyitems`` below adds ``server``/``browser`` to any test using those fixtures).
+
 Tests that use the Voila server carry ``@pytest.mark.xdist_group("voila")`` so that ``pytest -n 2``
 (with ``--dist loadgroup`` from pyproject) runs them in one worker against one server.
 """
@@ -36,7 +40,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import parse_qs, urlparse, urlsplit
 
 import pytest
 
@@ -258,6 +262,19 @@ def wait_until_idle(server: Server, timeout: float = 240.0, quiet: float = 3.0) 
             return
 
 
+# The tiers (pyproject's markers; `make test-fast` deselects them): a test that uses one of these fixtures gets
+# the marker even when its module forgot it, so a Voila server or Chromium never slips into the fast tier.
+FIXTURE_MARKS = {"voila_server": "server", "browser": "browser", "offline_page": "browser"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        for fixture in getattr(item, "fixturenames", ()):
+            marker = FIXTURE_MARKS.get(fixture)
+            if marker and item.get_closest_marker(marker) is None:
+                item.add_marker(marker)
+
+
 @pytest.fixture(scope="session")
 def voila_server() -> Iterator[Server]:
     server = start_voila(NOTEBOOKS_DIR, ARTIFACTS / "voila_server.log")
@@ -303,6 +320,7 @@ def _is_loopback(url: str) -> bool:
 
 def make_offline_page(browser, viewport=None) -> tuple[object, object, list[str]]:
     context = browser.new_context(viewport=viewport or {"width": 1280, "height": 1600})
+    context.set_default_timeout(STEP_DEADLINE_MS)  # clicks and reads wait this long for their element: busy machines
     page = context.new_page()
     blocked: list[str] = []
 
@@ -328,7 +346,13 @@ def offline_page(browser) -> Iterator[OfflinePage]:
     assert not blocked, f"the page tried to reach other hosts (must work offline): {blocked}"
 
 
-def open_app(page, url: str, ready: str | None = ".railkit-app", timeout: float = 90.0) -> float:
+# Deadlines of the condition waits below: generous, since a condition that holds returns at once and a busy
+# shared machine (six test sessions on two cores) once needed more than 90 s for a lesson to open.
+APP_DEADLINE_S = 240.0
+STEP_DEADLINE_MS = 120_000
+
+
+def open_app(page, url: str, ready: str | None = ".railkit-app", timeout: float = APP_DEADLINE_S) -> float:
     """Open a Voila page and wait until it is interactive; returns the seconds it took.
 
     Interactive = Voila has rendered all cells (``#rendered_cells`` visible) and, when ``ready`` is
@@ -345,7 +369,7 @@ def open_app(page, url: str, ready: str | None = ".railkit-app", timeout: float 
     return time.monotonic() - start
 
 
-def wait_text(page, selector: str, text: str, timeout: float = 60000) -> None:
+def wait_text(page, selector: str, text: str, timeout: float = STEP_DEADLINE_MS) -> None:
     """Wait (``timeout`` ms) until the first element matching ``selector`` shows ``text``."""
     page.wait_for_function(
         "([sel, text]) => { const el = document.querySelector(sel); return el && el.innerText.includes(text); }",
@@ -376,11 +400,50 @@ KERNEL_ANSWERED_JS = """async (ms) => {
 }"""
 
 
-def wait_for_kernel(page, timeout: float = 60000) -> None:
+def wait_for_kernel(page, timeout: float = STEP_DEADLINE_MS) -> None:
     """Wait (``timeout`` ms) until the kernel has handled everything the page has sent it so far (clicks,
     changed values) and the page shows its answers. For an action whose answer may look exactly like what
     was on the page before it (nothing else to wait for); Voila pages only."""
     page.evaluate(KERNEL_ANSWERED_JS, timeout)
+
+
+def same_address(url: str, path: str, base: str | None = None, **query: str) -> bool:
+    """``url`` is at ``path`` (the whole path, or its end when ``path`` has no leading slash) on ``base`` (scheme and
+    host, when given), with at least the ``query`` parameters. Other parameters a server adds on the way (JupyterHub's
+    ``?redirects=1``) and their order do not count: compare this, never the exact URL."""
+    parts = urlsplit(url)
+    if base is not None and (parts.scheme, parts.netloc) != urlsplit(base)[:2]:
+        return False
+    if not (parts.path == path if path.startswith("/") else parts.path.endswith("/" + path)):
+        return False
+    found = parse_qs(parts.query)
+    return all(found.get(key) == [value] for key, value in query.items())
+
+
+def wait_for_address(page, path: str, timeout: float = 120_000, **query: str) -> None:
+    """Wait (``timeout`` ms) until the page is at ``path`` with the ``query`` parameters (``same_address``)."""
+    page.wait_for_url(lambda url: same_address(url, path, **query), timeout=timeout)
+
+
+# Resolves after the browser has painted twice: everything laid out before the call is on screen.
+PAINTED_JS = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+
+
+def painted(page) -> None:
+    """Wait until the page has painted what it laid out so far (before a screenshot); never a fixed pause."""
+    page.evaluate(PAINTED_JS)
+
+
+# True once plotly has hover data (of the point whose customdata is ``id``, when given) for a plot matching ``sel``:
+# its click event needs that data, and a click right after the move may come before it.
+HOVERED_JS = """([sel, id]) => [...document.querySelectorAll(sel)].some((gd) =>
+  (gd._hoverdata || []).some((pt) => id === null || pt.customdata === id))"""
+
+
+def hovered(page, plot: str = ".railkit-figure .js-plotly-plot", customdata: object = None,
+            timeout: float = STEP_DEADLINE_MS) -> None:
+    """After ``page.mouse.move`` onto a plotly point: wait until plotly has registered the hover (of that point)."""
+    page.wait_for_function(HOVERED_JS, arg=[plot, customdata], timeout=timeout, polling="raf")
 
 
 def fill(page, css: str, value: str) -> None:
@@ -394,7 +457,7 @@ def shot(page, name: str, selector: str = ".railkit-app") -> None:
     """Screenshot the viewport into ``ARTIFACTS/name`` with ``selector`` scrolled to its top (Voila scrolls
     inside a container, so a full-page screenshot would only show the lesson text)."""
     page.locator(selector).first.evaluate("el => el.scrollIntoView({block: 'start'})")
-    page.wait_for_timeout(200)
+    painted(page)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / name), full_page=False)
 

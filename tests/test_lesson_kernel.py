@@ -44,6 +44,7 @@ def test_another_language_keeps_its_kernel(tmp_path):
     assert manager_with_specs(tmp_path, lesson=True).lesson_kernel_name("ir") == "ir"
 
 
+@pytest.mark.kernel
 def test_a_started_lesson_kernel_runs_without_debugpy(tmp_path):
     """Started the way Voila starts it, the kernel answers and has not imported debugpy."""
     from jupyter_client.manager import AsyncKernelManager

@@ -1,4 +1,8 @@
-"""Seeded play of many complete games, checking the invariants after every action."""
+"""Seeded play of many complete games, checking the invariants after every action.
+
+The fast tier plays ``FAST_GAMES`` games per player count, chosen to reach the same ground as the full run
+(every kind of bot, tables of quitters, both endings, hidden bids, reloads); the full tier (``make test``,
+marked ``slow``) plays the other seeds up to ``GAMES_PER_COUNT``: about 600 games in all."""
 
 import random
 from collections import Counter
@@ -10,6 +14,7 @@ from railkit.capecairo.bots import HeuristicBot, RandomBot
 from railkit.errors import RuleError
 
 GAMES_PER_COUNT = 200
+FAST_GAMES = 12  # per player count; seeds 0..11 (seed % 8 == 0: every seat a quitter)
 
 
 class StingyBot:
@@ -81,8 +86,12 @@ def illegal_action(game, rng):
     return Build(player, nums.missing + 1)
 
 
+SEEN = Counter()  # what the played games reached, for the coverage check of the fast tier
+
+
 def check_hidden_bids(game):
     """view(p) must not depend on any other player's pending bid."""
+    SEEN["hidden bids checked"] += 1
     for p in game.players:
         for q, amount in list(game.bids.items()):
             if q == p:
@@ -104,6 +113,7 @@ def play_checked(players, seed):
         bot_kinds = [rng.choice([RandomBot, HeuristicBot, StingyBot, QuitterBot]) for _ in range(players)]
     game = new_game(players, seed=seed)
     bots = {p: kind(seed * 10 + i) for i, (p, kind) in enumerate(zip(game.players, bot_kinds, strict=True))}
+    SEEN.update(kind.__name__ for kind in bot_kinds)
     all_cards = sorted(game.cards)
     steps = 0
     while not game.is_over:
@@ -127,15 +137,15 @@ def play_checked(players, seed):
             check_hidden_bids(game)
         if steps % 40 == 0:
             assert load_game(game.to_json()).state_dict() == state
+            SEEN["reloads"] += 1
     assert load_game(game.to_json()).state_dict() == game.state_dict()
     assert load_game(game.to_dict()).narrative == game.narrative
     return game
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_KK_E1_KK_B8_seeded_random_games_keep_every_invariant(players):
+def play_and_check_endings(players, seeds):
     endings = Counter()
-    for seed in range(GAMES_PER_COUNT):
+    for seed in seeds:
         game = play_checked(players, 1000 * players + seed)
         result = game.result()
         assert result.over and result.ending in ("KK-E1", "KK-B8")
@@ -147,6 +157,24 @@ def test_KK_E1_KK_B8_seeded_random_games_keep_every_invariant(players):
         else:
             best = max((result.score[p], result.money[p]) for p in game.players)
             assert result.winners and all((result.score[w], result.money[w]) == best for w in result.winners)
+    return endings
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_KK_E1_KK_B8_seeded_random_games_keep_every_invariant(players):
+    """The fast tier's share: the first ``FAST_GAMES`` seeds, which reach every bot, both endings and the checks."""
+    SEEN.clear()
+    endings = play_and_check_endings(players, range(FAST_GAMES))
+    assert endings["KK-E1"] > 0 and endings["KK-B8"] > 0
+    assert {"RandomBot", "HeuristicBot", "StingyBot", "QuitterBot"} <= set(SEEN), SEEN
+    assert SEEN["hidden bids checked"] > 0 and SEEN["reloads"] > 0, SEEN
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_KK_E1_KK_B8_all_600_seeded_random_games_keep_every_invariant(players):
+    """The full tier: the remaining seeds up to ``GAMES_PER_COUNT`` (600 games with the fast tier's)."""
+    endings = play_and_check_endings(players, range(FAST_GAMES, GAMES_PER_COUNT))
     assert endings["KK-E1"] > 0 and endings["KK-B8"] > 0
 
 

@@ -9,11 +9,11 @@ refused first (nothing changes); the good one restarts the lesson on it, and one
 import json
 
 import pytest
-from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idle
+from conftest import ARTIFACTS, open_app, page_errors, painted, wait_text, wait_until_idle
 
 from railkit.paths import data_dir
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 EXAMPLE = data_dir() / "union_pacific" / "example_board.json"
 UPLOAD = ".railkit-club-upload"  # ipywidgets' upload button: its file input is not in the page
@@ -68,7 +68,7 @@ def test_building_on_a_club_board_offline(voila_server, offline_page, tmp_path):
         page.screenshot(path=str(ARTIFACTS / "up_building_club_board_placed.png"), full_page=False)
     assert "now runs on" in page.inner_text(".railkit-message"), page.inner_text(".railkit-message")
     assert page_errors(page) == []
-    page.wait_for_timeout(500)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.locator(".railkit-app").first.evaluate("el => el.scrollIntoView({block: 'start'})")
+    painted(page)
     page.screenshot(path=str(ARTIFACTS / "up_building_club_board.png"), full_page=False)

@@ -29,7 +29,7 @@ from conftest import (
     wait_until_idle,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("culling")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("culling")]
 LESSON = "kk_auction.ipynb"
 TIMEOUT, INTERVAL = 10, 2  # seconds; the project's voila.json says minutes
 SLEEP_TEXT = "This lesson went to sleep after a few minutes without use"
@@ -71,14 +71,14 @@ def test_a_closed_lesson_is_culled_while_pools_and_open_lessons_stay(browser, tm
     try:
         assert "Culling kernels with idle durations > 10 seconds" in server.log()
         assert len(kernel_pids(server)) == 1  # the preheated pool kernel
-        time.sleep(TIMEOUT + 2 * INTERVAL)
+        time.sleep(TIMEOUT + 2 * INTERVAL)  # negative wait: nothing may happen past the cull timeout
         assert len(kernel_pids(server)) == 1, "a pool kernel was culled while it waited"
 
         context, page, blocked = make_offline_page(browser)
         try:
             open_app(page, server.url(LESSON))  # takes the pool kernel, idle for longer than the timeout
             wait_for_kernels(server, 2, within=60)  # the pool is refilled
-            time.sleep(TIMEOUT + 2 * INTERVAL)  # an open page, idle past the timeout, keeps its kernel
+            time.sleep(TIMEOUT + 2 * INTERVAL)  # negative wait: an open page, idle past the timeout, keeps its kernel
             assert len(kernel_pids(server)) == 2
             bid(page, "5")  # ... and still works
             assert page_errors(page) == [] and not page.is_visible("#railkit-sleep")

@@ -5,7 +5,7 @@ its steps; the learner takes a card; the next auction begins; the “who chooses
 import pytest
 from conftest import fill, open_app, page_errors, shot, wait_text, wait_until_idle
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 
 def type_bid(page, amount: str) -> None:

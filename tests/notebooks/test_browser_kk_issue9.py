@@ -3,9 +3,9 @@ note, the “Why?” hint for each prompt, a whole short game to its end with th
 the auction lesson's map; the setup lesson's clickable step pills and full “Lay it face down” label."""
 
 import pytest
-from conftest import fill, open_app, page_errors, shot, wait_text, wait_until_idle
+from conftest import STEP_DEADLINE_MS, fill, open_app, page_errors, shot, wait_text, wait_until_idle
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 VIEWPORT = {"width": 1366, "height": 768}
 
@@ -23,7 +23,7 @@ def _move(page, bid: str = "0") -> bool:
     else:
         return False
     page.wait_for_function("(old) => document.querySelector('.railkit-kk-log summary').innerText !== old",
-                           arg=before, timeout=60000)
+                           arg=before, timeout=STEP_DEADLINE_MS)
     return True
 
 
@@ -33,7 +33,7 @@ def test_kk_play_map_hints_and_review_offline(voila_server, offline_page):
     wait_until_idle(voila_server)
     open_app(page, voila_server.url("kk_play.ipynb"))
     wait_text(page, ".railkit-kk-status", "hand in your sealed bid")
-    page.wait_for_selector(".railkit-kk-race-map .js-plotly-plot", timeout=30000)
+    page.wait_for_selector(".railkit-kk-race-map .js-plotly-plot", timeout=STEP_DEADLINE_MS)
     note = page.inner_text(".railkit-kk-race-note")
     assert "illustration" in note and page.locator(".railkit-kk-race-note a[href='rulings.ipynb']").count() == 1
     assert page.locator(".railkit-kk-offer a[href='rulings.ipynb']").count() == 1  # the deck note
@@ -73,7 +73,7 @@ def test_kk_play_map_hints_and_review_offline(voila_server, offline_page):
 
     page.click(".lm-TabBar-tab:has-text('Exercise')")  # a message belongs to its tab
     page.wait_for_function("() => !document.querySelector('.railkit-message').innerText.includes('game is over')",
-                           timeout=30000)
+                           timeout=STEP_DEADLINE_MS)
 
 
 def test_kk_auction_map_offline(voila_server, offline_page):
@@ -81,7 +81,7 @@ def test_kk_auction_map_offline(voila_server, offline_page):
     page.set_viewport_size(VIEWPORT)
     wait_until_idle(voila_server)  # no page while a pool kernel pre-renders (conftest)
     open_app(page, voila_server.url("kk_auction.ipynb"))
-    page.wait_for_selector(".railkit-kk-race-map .js-plotly-plot", timeout=30000)
+    page.wait_for_selector(".railkit-kk-race-map .js-plotly-plot", timeout=STEP_DEADLINE_MS)
     assert page.locator(".railkit-kk-offer a[href='rulings.ipynb']").count() == 1
     shot(page, "kk_auction_start.png")
     shot(page, "kk_auction_map.png", ".railkit-kk-race-map")

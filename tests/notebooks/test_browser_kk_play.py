@@ -5,7 +5,7 @@ computer players move; undo a move; answer the cost exercise."""
 import pytest
 from conftest import fill, open_app, page_errors, shot, wait_text, wait_until_idle
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 
 def message(page) -> str:

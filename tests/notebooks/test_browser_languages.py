@@ -5,7 +5,7 @@ too); the language picker then switches the app back to English in place."""
 import pytest
 from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idle
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 # (lesson, language, its title there, a control's label there)
 CASES = [

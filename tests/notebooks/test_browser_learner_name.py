@@ -3,9 +3,9 @@ its “Your name” field; a lesson link (the index's own list, and the link row
 ``?name=Aino`` to kk_play and up_play, and each lesson seats and shows Aino."""
 
 import pytest
-from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idle
+from conftest import ARTIFACTS, open_app, page_errors, wait_for_address, wait_text, wait_until_idle
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 
 def shot(page, name: str) -> None:
@@ -27,7 +27,7 @@ def test_the_name_typed_once_travels_to_every_lesson(voila_server, offline_page)
     link.hover()
     assert link.get_attribute("href").endswith("kk_play.ipynb?name=Aino")
     link.click()
-    page.wait_for_url("**/kk_play.ipynb?name=Aino", timeout=60000)
+    wait_for_address(page, "kk_play.ipynb", name="Aino")
     page.wait_for_selector(".railkit-app", state="visible", timeout=90000)
     wait_text(page, ".railkit-kk-players", "Aino")
     assert page.input_value(".railkit-kk-name input") == "Aino"
@@ -43,7 +43,7 @@ def test_the_name_typed_once_travels_to_every_lesson(voila_server, offline_page)
     up_link = page.locator(".railkit-index-links a[href^='up_play.ipynb']")
     assert up_link.get_attribute("href") == "up_play.ipynb?name=Aino"
     up_link.click()
-    page.wait_for_url("**/up_play.ipynb?name=Aino", timeout=60000)
+    wait_for_address(page, "up_play.ipynb", name="Aino")
     page.wait_for_selector(".railkit-app", state="visible", timeout=90000)
     wait_text(page, ".railkit-players-panel", "Aino")
     wait_text(page, ".railkit-status", "choose a first share")

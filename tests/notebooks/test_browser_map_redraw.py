@@ -6,9 +6,9 @@ drawn once: the basemap image stays the same node and plotly touches no trace fo
 only the band (a layout shape)."""
 
 import pytest
-from conftest import ARTIFACTS, open_app, page_errors, wait_for_kernel, wait_text, wait_until_idle
+from conftest import ARTIFACTS, hovered, open_app, page_errors, painted, wait_for_kernel, wait_text, wait_until_idle
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 MAP = ".railkit-figure .js-plotly-plot"
 # Page position of the middle hit area of a section (plotly's own axis conversions).
@@ -66,7 +66,7 @@ def test_a_click_updates_the_map_in_place(voila_server, offline_page):
     section_id = page.evaluate(SECTION_JS, "Helena–Salt Lake City")
     x, y = page.evaluate(POINT_JS, [section_id])
     page.mouse.move(x, y)
-    page.wait_for_timeout(300)
+    hovered(page, MAP, section_id)
     page.mouse.click(x, y)
     page.wait_for_function("() => (window.railkitPlot.layout.shapes || []).some(s => s.name === 'selected section')",
                            timeout=15000, polling="raf")
@@ -98,12 +98,12 @@ def test_a_click_updates_the_map_in_place(voila_server, offline_page):
     other = page.evaluate(SECTION_JS, "Spokane–Helena")
     # The first selection added the band's legend entry (a new trace: plotly replots everything); wait until
     # that update is drawn completely before counting.
-    page.wait_for_function(SETTLED_JS, timeout=15000, polling="raf")
-    page.wait_for_timeout(300)
+    wait_for_kernel(page)  # every update the kernel sent has been applied ...
+    page.wait_for_function(SETTLED_JS, timeout=15000, polling="raf")  # ... and drawn
     page.evaluate("() => { window.railkitTraceChanges = 0; }")
     x, y = page.evaluate(POINT_JS, [other])
     page.mouse.move(x, y)
-    page.wait_for_timeout(300)
+    hovered(page, MAP, other)
     page.mouse.click(x, y)
     j = hits["customdata"].index(other)
     moved = """([x, y]) => { const b = (BAND_FN)(['selected section']);
@@ -111,8 +111,8 @@ def test_a_click_updates_the_map_in_place(voila_server, offline_page):
     page.wait_for_function(moved.replace("BAND_FN", BAND_JS),
                            arg=[hits["x"][j + 1], hits["y"][j + 1]], timeout=15000, polling="raf")
     # The band has moved; let the update (and any queued after it) finish drawing before saying no trace changed.
+    wait_for_kernel(page)
     page.wait_for_function(SETTLED_JS, timeout=15000, polling="raf")
-    page.wait_for_timeout(300)
     last = page.evaluate("""() => { const m = JSON.parse(document.querySelector('.railkit-figure-update script').textContent);
       return {seq: m.seq, layout: Object.keys(m.layout), whole: m.data.filter(t => typeof t !== 'string').map(t => t.name)}; }""")
     assert page.evaluate("() => window.railkitTraceChanges") == 0, last  # no trace redrawn, only the band
@@ -121,7 +121,7 @@ def test_a_click_updates_the_map_in_place(voila_server, offline_page):
     # Back to the first section for the checks below.
     x, y = page.evaluate(POINT_JS, [section_id])
     page.mouse.move(x, y)
-    page.wait_for_timeout(300)
+    hovered(page, MAP, section_id)
     page.mouse.click(x, y)
     # Wait for this click's own answer (the band back on the first section): the Spokane checklist also
     # names UP-B2e, so the checklist alone does not say the click has been heard.
@@ -133,7 +133,7 @@ def test_a_click_updates_the_map_in_place(voila_server, offline_page):
     chosen = page.eval_on_selector(".railkit-section select", "s => s.options[s.selectedIndex].textContent")
     assert chosen.replace("\xa0", " ").startswith("✔ Helena–Salt Lake City"), chosen
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.wait_for_timeout(500)
+    painted(page)
     page.screenshot(path=str(ARTIFACTS / "map_redraw_fast_1366.png"))
     assert page_errors(page) == []
 
@@ -144,7 +144,7 @@ def test_a_click_updates_the_map_in_place(voila_server, offline_page):
     page.wait_for_function(hidden, timeout=5000)
     x, y = page.evaluate(POINT_JS, [other])
     page.mouse.move(x, y)
-    page.wait_for_timeout(300)
+    hovered(page, MAP, other)
     page.mouse.click(x, y)
     page.wait_for_function(moved.replace("BAND_FN", BAND_JS), arg=[hits["x"][j + 1], hits["y"][j + 1]],
                            timeout=15000, polling="raf")

@@ -2,9 +2,9 @@
 text everywhere in the play lesson, and no dialog opens."""
 
 import pytest
-from conftest import ARTIFACTS, fill, open_app, page_errors, wait_text, wait_until_idle
+from conftest import ARTIFACTS, fill, open_app, page_errors, painted, wait_for_kernel, wait_text, wait_until_idle
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 HOSTILE = "<img src=x onerror=alert(1)>"
 
 
@@ -31,7 +31,8 @@ def test_a_hostile_hot_seat_name_shows_as_text(voila_server, offline_page):
     wait_text(page, ".railkit-events", f"{HOSTILE} has chosen a first share")  # the engine's words, as text
     wait_text(page, ".railkit-hand", "Hands are secret")  # Bob's turn: the hand is hidden again
     assert HOSTILE in page.inner_text(".railkit-players-panel")
-    page.wait_for_timeout(500)
+    wait_for_kernel(page)  # everything the kernel sent is on the page ...
+    painted(page)  # ... and drawn
     # plotly draws one hidden img of its own; the name must not add one (nor any onerror handler)
     assert page.locator("img[src='x'], [onerror]").count() == 0, "the name became an element"
     assert dialogs == [], f"a dialog opened: {dialogs}"

@@ -3,9 +3,9 @@ every non-loopback request aborted. Pick a company and a card, see the legal sec
 and read the checklist; an illegal placement shows its rule; the exercise checks an answer."""
 
 import pytest
-from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idle
+from conftest import ARTIFACTS, open_app, page_errors, painted, wait_for_kernel, wait_text, wait_until_idle
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 
 def test_building_flow_offline(voila_server, offline_page):
@@ -47,7 +47,7 @@ def test_building_flow_offline(voila_server, offline_page):
     # The rulebook preset (UP-B2e).
     page.click("button:has-text('Denver–El Paso refused (UP-B2e)')")
     wait_text(page, ".railkit-message", "Rulebook: not allowed. railkit: not allowed.")
-    page.wait_for_timeout(500)
+    painted(page)
     page.locator(".railkit-app").screenshot(path=str(ARTIFACTS / "up_building_preset.png"))
 
     # The exercise: tick the two legal candidates of the rulebook position, Check.
@@ -59,6 +59,7 @@ def test_building_flow_offline(voila_server, offline_page):
     wait_text(page, ".railkit-message", "All right!")
     feedback = page.inner_text(".railkit-exercise-feedback")
     assert "All six conditions of UP-B2 hold." in feedback and "already has a train on Casper–Salt Lake City" in feedback
-    page.wait_for_timeout(500)
+    wait_for_kernel(page)
+    painted(page)
     assert page_errors(page) == []
     page.locator(".railkit-app").screenshot(path=str(ARTIFACTS / "up_building_exercise.png"))

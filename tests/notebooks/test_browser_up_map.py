@@ -5,9 +5,9 @@ note are on the map; a click on a numbered candidate ticks it in the exercise (i
 again, with aiming that waits for the exercise map to hold still)."""
 
 import pytest
-from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idle
+from conftest import ARTIFACTS, hovered, open_app, page_errors, painted, wait_text, wait_until_idle
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 # Page position of the first hit area of a section (plotly's own axis conversions).
 POINT_JS = """([selector, sid]) => {
@@ -49,7 +49,7 @@ def test_click_a_legal_section_on_the_map_at_1366x768(voila_server, offline_page
     page.click(".railkit-card button:text-is('Mountain')")
     wait_text(page, ".railkit-legal", "legal sections for the Billings Northern Lights")
     wait_text(page, ".railkit-figure", "legal sections")
-    page.wait_for_timeout(800)
+    painted(page)  # laid out and on screen before measuring and the screenshot
     plot = ".railkit-figure .js-plotly-plot"
     # The map is beside the pickers: in view without scrolling, right of the section list.
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -80,7 +80,7 @@ def test_click_a_legal_section_on_the_map_at_1366x768(voila_server, offline_page
     assert section_id in legal_id
     x, y = page.evaluate(POINT_JS, [plot, section_id])
     page.mouse.move(x, y)
-    page.wait_for_timeout(300)
+    hovered(page, plot, section_id)
     started = page.evaluate("() => performance.now()")
     page.mouse.click(x, y)
     page.wait_for_function("""() => [...document.querySelectorAll('.railkit-figure .js-plotly-plot')]
@@ -91,7 +91,7 @@ def test_click_a_legal_section_on_the_map_at_1366x768(voila_server, offline_page
     wait_text(page, ".railkit-checklist-box", "UP-B2e")
     chosen = page.eval_on_selector(".railkit-section select", "s => s.options[s.selectedIndex].textContent").replace("\xa0", " ")
     assert chosen.startswith("✔ Helena–Salt Lake City"), chosen
-    page.wait_for_timeout(800)
+    painted(page)
     page.screenshot(path=str(ARTIFACTS / "up_map_building_clicked_1366.png"))
 
     # The exercise: a click on number 1 ticks the first candidate (issue 9). It used to fail: at 1366x768
@@ -116,7 +116,7 @@ def test_click_a_legal_section_on_the_map_at_1366x768(voila_server, offline_page
         before = page.evaluate(CLICK_BOX_JS, 1)
         page.mouse.move(x + 4, y + 4)
         page.mouse.move(x, y)
-        page.wait_for_timeout(300)
+        hovered(page, ".railkit-figure .js-plotly-plot")  # the exercise map's hover (the retry covers a stale one)
         page.mouse.click(x, y)
         try:
             page.wait_for_function(f"([b]) => ({CLICK_BOX_JS})(1) !== b", arg=[before], timeout=3000)

@@ -7,12 +7,12 @@ import json
 import re
 
 import pytest
-from conftest import ARTIFACTS, open_app, page_errors, wait_for_kernel, wait_until_idle
+from conftest import ARTIFACTS, open_app, page_errors, painted, wait_for_kernel, wait_until_idle
 
 from railkit.unionpacific import DrawShare, new_game
 from railkit.unionpacific.bots import HeuristicBot, RandomBot, play_game
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 ME = "Alex"
 
 
@@ -101,7 +101,7 @@ def test_play_flow_offline(voila_server, offline_page):
     assert "allowed" in checklist and "not allowed" not in checklist
     wait_text(page, ".railkit-figure", "legal sections")  # the legend entry of the magenta band
     wait_text(page, ".railkit-figure", "selected section")  # and the purple band of the section just picked
-    page.wait_for_timeout(400)
+    painted(page)
     page.screenshot(path=str(ARTIFACTS / "up_play_build.png"), full_page=False)
     page.click(".railkit-build")
     wait_text(page, ".railkit-status", "draw a share (UP-B3)")

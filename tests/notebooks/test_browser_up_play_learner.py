@@ -5,7 +5,7 @@ choice (UP-S8); a missing build choice is said by the moves and goes once the ch
 import pytest
 from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idle
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 
 def test_the_learner_named_in_the_address_takes_a_seat(voila_server, offline_page):

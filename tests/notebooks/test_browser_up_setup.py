@@ -3,9 +3,9 @@ non-loopback request aborted. Deal a game, step through the setup to the end (wi
 first investment), look at the share deck and answer the exercise."""
 
 import pytest
-from conftest import ARTIFACTS, open_app, page_errors, wait_text, wait_until_idle
+from conftest import ARTIFACTS, open_app, page_errors, painted, wait_text, wait_until_idle
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 
 def test_setup_flow_offline(voila_server, offline_page):
@@ -21,7 +21,7 @@ def test_setup_flow_offline(voila_server, offline_page):
     wait_text(page, ".railkit-step", "UP-S1")
     page.wait_for_selector(".railkit-figure .js-plotly-plot", timeout=30000)  # the map of starting trains
     assert "El Paso & Rio Grande" in page.inner_text(".railkit-step")
-    page.wait_for_timeout(400)
+    painted(page)
     page.locator(".railkit-app").screenshot(path=str(ARTIFACTS / "up_setup_step1.png"))
 
     for rule in ("UP-S2", "UP-S3", "UP-S4", "UP-S5"):
@@ -42,7 +42,7 @@ def test_setup_flow_offline(voila_server, offline_page):
         if rule == "UP-S7":
             wait_text(page, ".railkit-figure", "(this game)")
             assert "bottom six" in page.inner_text(".railkit-step-details")
-            page.wait_for_timeout(400)
+            painted(page)
             page.locator(".railkit-app").screenshot(path=str(ARTIFACTS / "up_setup_step7_deck.png"))
     wait_text(page, ".railkit-step", "The setup is complete.")
     assert page.is_disabled(".railkit-next")
@@ -52,7 +52,7 @@ def test_setup_flow_offline(voila_server, offline_page):
     # The share deck tab draws the four versions side by side.
     page.click(".lm-TabBar-tab:has-text('The share deck')")
     wait_text(page, ".railkit-app", "The share deck for 4 players")
-    page.wait_for_timeout(400)
+    painted(page)
     page.locator(".railkit-app").screenshot(path=str(ARTIFACTS / "up_setup_deck.png"))
 
     # The exercise: “can a dividend card be among the first six cards drawn?” — No.

@@ -14,7 +14,7 @@ import textwrap
 import pytest
 from conftest import ROOT, notebook_ids
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("binder")]
+pytestmark = [pytest.mark.slow, pytest.mark.build, pytest.mark.kernel, pytest.mark.xdist_group("binder")]
 IGNORE = shutil.ignore_patterns(".venv", ".git", "__pycache__", "*.egg-info", ".pytest_cache", ".hypothesis",
                                 "artifacts", "node_modules", "build", "dist", ".ipynb_checkpoints")
 

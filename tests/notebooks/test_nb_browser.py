@@ -4,9 +4,19 @@ aborted (any attempt fails the test), and the dividends flow works end to end.""
 import re
 
 import pytest
-from conftest import ARTIFACTS, NOTEBOOKS_DIR, has_app, notebook_ids, open_app, page_errors, wait_until_idle
+from conftest import (
+    ARTIFACTS,
+    NOTEBOOKS_DIR,
+    has_app,
+    notebook_ids,
+    open_app,
+    page_errors,
+    painted,
+    wait_for_kernel,
+    wait_until_idle,
+)
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 
 @pytest.mark.parametrize("nb", notebook_ids())
@@ -15,7 +25,9 @@ def test_app_opens_offline_in_chromium(voila_server, offline_page, nb):
     ready = ".railkit-app" if has_app(NOTEBOOKS_DIR / nb) else None
     wait_until_idle(voila_server)  # no page while a pool kernel pre-renders (conftest)
     open_app(page, voila_server.url(nb), ready=ready)
-    page.wait_for_timeout(300)
+    if ready:
+        wait_for_kernel(page)  # the app's first answers (and any error they show) are on the page
+    painted(page)
     assert page_errors(page) == []
     assert not page.query_selector(".jp-CodeCell .jp-InputArea-editor, .cm-editor"), "code is shown"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

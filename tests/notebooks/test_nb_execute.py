@@ -6,6 +6,7 @@ from conftest import NOTEBOOKS_DIR, notebook_ids
 from railkit.ui.headless import execute_notebook
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("nb", notebook_ids())
 def test_notebook_executes_headless(nb):
     notebook = execute_notebook(NOTEBOOKS_DIR / nb)  # raises CellExecutionError on any failing cell

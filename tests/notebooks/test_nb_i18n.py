@@ -54,6 +54,7 @@ def test_translated_lessons_keep_code_links_and_rule_ids(lang):
         assert ids(md) >= ids("".join(c.source for c in english.cells if c.cell_type == "markdown")), nb
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("nb", [f"{lang}/{nb}" for lang in LANGUAGES for nb in notebook_ids()])
 def test_translated_notebook_executes_headless_in_its_language(nb):
     notebook = execute_notebook(NOTEBOOKS_DIR / nb)

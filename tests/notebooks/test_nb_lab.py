@@ -7,7 +7,7 @@ import secrets
 import pytest
 from conftest import ARTIFACTS, ROOT, VENV_BIN, free_port, http_get, notebook_ids, start_server
 
-pytestmark = pytest.mark.xdist_group("lab")
+pytestmark = [pytest.mark.server, pytest.mark.xdist_group("lab")]
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import pytest
 from conftest import ARTIFACTS, ERROR_PAGE_TEXT, NOTEBOOKS_DIR, http_get, notebook_ids, start_voila, wait_for_pools
 from nbformat.v4 import new_code_cell, new_notebook
 
-pytestmark = pytest.mark.xdist_group("voila")
+pytestmark = [pytest.mark.server, pytest.mark.xdist_group("voila")]
 CDN_HINTS = ("cdn.jsdelivr.net", "cdnjs.cloudflare.com", "unpkg.com", "cdn.plot.ly")
 
 

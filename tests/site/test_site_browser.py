@@ -23,7 +23,7 @@ from site_helpers import (
     watch,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("site")]
+pytestmark = [pytest.mark.browser, pytest.mark.build, pytest.mark.server, pytest.mark.xdist_group("site")]
 
 
 @pytest.fixture(scope="session")
@@ -78,7 +78,7 @@ def test_lesson_runs_in_the_browser_offline(site_server, lesson, notebook):
     open_lesson(page, page_url(site_server.base, notebook), notebook)
     if has_app(notebook):
         click_changes_something(page)
-    page.wait_for_timeout(300)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))")
     assert problems(page, log) == []
     assert not page.query_selector(".jp-InputArea-editor, .cm-editor"), "code is shown"
 

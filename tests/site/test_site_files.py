@@ -38,6 +38,7 @@ def site() -> Path:
         pytest.fail(f"the static site could not be built: {exc}")
 
 
+@pytest.mark.build
 def test_standard_library_is_compiled(site):
     """python_stdlib.zip: bytecode only (zipimport cannot cache compiled modules, so sources were
     compiled again by every page), folders kept for namespace packages."""
@@ -49,6 +50,7 @@ def test_standard_library_is_compiled(site):
     assert any(n.endswith("/") for n in names)
 
 
+@pytest.mark.build
 def test_kernel_packages_are_preloaded(site):
     """Every package the kernel asks for at start is in the site's lock and in the packages Pyodide
     loads with itself, so no micropip install runs when a lesson opens."""
@@ -63,6 +65,7 @@ def test_kernel_packages_are_preloaded(site):
         assert (site / "static" / "pyodide" / entry["file_name"]).is_file()
 
 
+@pytest.mark.build
 def test_shipped_wheels_defer_what_a_start_does_not_need(site):
     folder = site / "static" / "pyodide"
     with zipfile.ZipFile(next(folder.glob("piplite-*.whl"))) as z:
@@ -112,6 +115,8 @@ def test_lazy_piplite_hands_its_settings_to_the_real_module(monkeypatch):
             del sys.modules[name]
 
 
+@pytest.mark.build
+@pytest.mark.server
 def test_server_sends_cache_headers(site):
     serve = _module("serve")
     server = serve.make_server(site, quiet=True)
@@ -139,6 +144,8 @@ def test_server_sends_cache_headers(site):
 
 
 @pytest.mark.browser
+@pytest.mark.build
+@pytest.mark.server
 @pytest.mark.xdist_group("site")
 def test_second_lesson_comes_from_the_cache_and_installs_nothing(site, browser):
     """Two lessons in one browser context: the second downloads almost nothing (Pyodide, the wheels

@@ -90,14 +90,31 @@ def test_the_picker_switches_a_built_app_in_place_keeping_its_game():
     assert "Union Pacific: pelaa peli" in seen["fi"] and "Union Pacific: játssz egy játszmát" in seen["hu"]
 
 
+def calculator_fields(widget) -> list:
+    """The dividends calculator's typed fields (company value, shares per player), in page order."""
+    found = []
+    if type(widget).__name__ == "Text" and {"railkit-value", "railkit-share"} & set(widget._dom_classes):
+        found.append(widget)
+    for child in getattr(widget, "children", ()):
+        found += calculator_fields(child)
+    return found
+
+
 def test_the_header_picker_itself_switches_and_typed_values_stay():
     app = DividendsApp(seed=2)
     picker = app.widget.children[1].children[1]
-    fields = [w for w in app.widget.children[-1].children if hasattr(w, "value")]
+    fields = calculator_fields(app.widget)
+    assert len(fields) == 7, [f.description for f in fields]  # the company's value and six players' shares
+    typed = ["9", "5", "0", "4", "1", "2", "7"]
+    assert typed != [f.value for f in fields]  # the typing changes every field that it can
+    for field, value in zip(fields, typed, strict=True):
+        field.value = value
     picker.value = "es"
     assert i18n.get_language() == "es" and "Dividendos de Union Pacific" in widget_texts(app.widget)
     assert app.widget.children[1].children[1].value == "es"  # the new header's picker shows the choice
-    assert fields is not None
+    after = calculator_fields(app.widget)
+    assert [f.value for f in after] == typed  # what the learner typed is still there, in Spanish
+    assert after[0].description == "Valor de la compañía"
 
 
 @pytest.mark.parametrize("query, expected", [

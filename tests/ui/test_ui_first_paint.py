@@ -41,10 +41,16 @@ def voila(monkeypatch):
 
 
 def page_asks_for_its_widgets() -> None:
+    """The page's ``request_states``; returns once the release it started (on a timer thread) has run.
+
+    Only the timers this call started are waited for: the process may hold other tests' and libraries' timers
+    (joining every ``threading.Timer`` once made each of these tests take 15 s in the suite)."""
+    before = set(threading.enumerate())
     Widget._handle_control_comm_msg({"content": {"data": {"method": "request_states"}}})
-    for thread in threading.enumerate():  # the release runs on a timer thread
+    for thread in set(threading.enumerate()) - before:
         if isinstance(thread, threading.Timer):
-            thread.join(5)
+            thread.join(60)  # a generous deadline: the release delay is 0 here
+            assert not thread.is_alive(), "the figures' release did not run within 60 s"
 
 
 def test_outside_voila_a_figure_is_shown_at_once(monkeypatch):

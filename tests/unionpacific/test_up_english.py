@@ -116,7 +116,30 @@ def _junk_errors(game, rng):
     return texts
 
 
-@pytest.mark.parametrize("index", range(len(OPTION_GRID)))
+def _covering(grid):
+    """Few indices of ``grid`` that together hold every value of every option and every player count (2 + i % 5)."""
+    def features(i):
+        return {("option", k, v) for k, v in enumerate(grid[i])} | {("players", 2 + i % 5)}
+    wanted = set().union(*(features(i) for i in range(len(grid))))
+    chosen, covered = [], set()
+    while covered != wanted:
+        best = max(range(len(grid)), key=lambda i: (len(features(i) - covered), -i))
+        chosen.append(best)
+        covered |= features(best)
+    return sorted(chosen)
+
+
+# The fast tier plays a covering share of the grid; the full tier (slow) every other combination too.
+FAST_INDICES = _covering(OPTION_GRID)
+
+
+def test_the_fast_share_covers_every_option_value_and_player_count():
+    assert all({OPTION_GRID[i][k] for i in FAST_INDICES} == {c[k] for c in OPTION_GRID} for k in range(6))
+    assert {2 + i % 5 for i in FAST_INDICES} == {2, 3, 4, 5, 6}
+
+
+@pytest.mark.parametrize("index", [i if i in FAST_INDICES else pytest.param(i, marks=pytest.mark.slow)
+                                   for i in range(len(OPTION_GRID))])
 def test_narrative_describe_placements_and_errors_of_full_games(index):
     rng = random.Random(index)
     players = list(NAMES[: 2 + index % 5])

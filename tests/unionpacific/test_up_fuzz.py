@@ -34,7 +34,9 @@ from railkit.unionpacific.actions import (
 )
 from railkit.unionpacific.bots import RandomBot
 
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+# too_slow only: each example loads (replays) a 40-move save or copies a game, slower than Hypothesis expects of
+# a test; the other health checks (data too large, filtering, ...) stay on.
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _played(players=3, seed=4, actions=40, **options) -> UnionPacificGame:

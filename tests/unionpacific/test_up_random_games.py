@@ -198,13 +198,49 @@ def play_checked(players, seed, options, heuristic_seats=()):
     return game
 
 
+def play_combination(i):
+    players = 2 + i % 5
+    heuristic = (i % players,) if i % 3 == 0 else ()
+    play_checked(players, seed=1000 + i, options=options_of(OPTION_GRID[i]), heuristic_seats=heuristic)
+
+
+def covering_combinations():
+    """Few grid indices that together play every value of every option, every player count (2-6) and both
+    kinds of table (with and without a heuristic seat): the fast tier's share of the grid."""
+    def features(i):
+        return ({("option", k, v) for k, v in enumerate(OPTION_GRID[i])} | {("players", 2 + i % 5)}
+                | {("heuristic", i % 3 == 0)})
+    wanted = set().union(*(features(i) for i in range(len(OPTION_GRID))))
+    chosen, covered = [], set()
+    while covered != wanted:
+        best = max(range(len(OPTION_GRID)), key=lambda i: (len(features(i) - covered), -i))
+        chosen.append(best)
+        covered |= features(best)
+    return sorted(chosen)
+
+
+FAST_COMBINATIONS = covering_combinations()
+
+
+@pytest.mark.parametrize("index", FAST_COMBINATIONS)
+def test_every_option_value_random_play(index):
+    """The fast tier: a few combinations that play every option value, player count and kind of table."""
+    play_combination(index)
+
+
+def test_the_fast_combinations_cover_every_option_value():
+    values = {k: {OPTION_GRID[i][k] for i in FAST_COMBINATIONS} for k in range(len(OPTION_GRID[0]))}
+    assert all(values[k] == {combo[k] for combo in OPTION_GRID} for k in values)
+    assert {2 + i % 5 for i in FAST_COMBINATIONS} == {2, 3, 4, 5, 6} and len(FAST_COMBINATIONS) <= 8
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("index", range(0, len(OPTION_GRID), 8))
 def test_every_option_combination_random_play(index):
-    # Eight combinations per test case keep the cases few but every combination played.
+    """The full tier: every combination of the grid (eight per case) not already played by the fast tier."""
     for i in range(index, min(index + 8, len(OPTION_GRID))):
-        players = 2 + i % 5
-        heuristic = (i % players,) if i % 3 == 0 else ()
-        play_checked(players, seed=1000 + i, options=options_of(OPTION_GRID[i]), heuristic_seats=heuristic)
+        if i not in FAST_COMBINATIONS:
+            play_combination(i)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])

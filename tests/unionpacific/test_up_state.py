@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from state_copy import check_copy_over_every_field
 
 from railkit.unionpacific import (
     Build,
@@ -26,8 +27,9 @@ from railkit.unionpacific import (
     UPState,
     new_game,
 )
-from railkit.unionpacific.board import load_board
+from railkit.unionpacific.board import Board, load_board
 from railkit.unionpacific.bots import RandomBot
+from railkit.unionpacific.network import BoardIndex
 
 PACKAGE = Path(__file__).resolve().parents[2] / "railkit" / "unionpacific"
 
@@ -103,19 +105,30 @@ def test_copy_shares_only_what_never_changes():
     assert twin.log is not game.log and twin.rng is t.rng
 
 
-def test_copy_is_much_faster_than_replay():
-    import time
+@pytest.mark.parametrize("players, seed, actions", [(4, 8, 60), (2, 6, 400)], ids=["4p", "2p-over"])
+def test_copy_copies_every_field_of_the_state(players, seed, actions):
+    """Every field of ``UPState`` (from ``dataclasses.fields``: a new field is checked too) is equal right after
+    ``copy()``, and changing any field of the copy in place leaves the original as it was. The board index is
+    shared by design; so may be ``players`` and ``options`` (fixed for the game). Speed: benchmarks/state_copy.py."""
+    game = played(players, seed=seed, actions=actions)
+    assert game.is_over == (game.state.imaginary is not None) == (players == 2)  # UP-2P2's player formed at the end
+    twin = game.copy()
+    names = check_copy_over_every_field(game.state, twin.state, shared=(BoardIndex, Board),
+                                        fixed=frozenset({"players", "options"}))
+    assert {"net", "rng", "money", "track_hand", "deck"} <= set(names) and len(names) == len(dataclasses.fields(UPState))
+    assert twin.log is not game.log
 
-    game = played(4, seed=3, actions=150)
-    t0 = time.perf_counter()
-    for _ in range(20):
-        game.copy()
-    fast = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    for _ in range(20):
-        game.replay()
-    slow = time.perf_counter() - t0
-    assert fast < slow
+
+def test_the_copy_check_fails_on_a_field_that_copy_shares():
+    """The check itself can fail: a copy sharing one mutable field (or one not copied at all) is caught by name."""
+    game = played(3, seed=1, actions=30)
+    shallow = dataclasses.replace(game.state, rng=game.state.rng)  # every field shared, the state object new
+    with pytest.raises(AssertionError, match="changing the copy's options changed the original's options"):
+        check_copy_over_every_field(game.state, shallow, shared=(BoardIndex, Board))
+    forgotten = game.state.copy()
+    forgotten.share_draws += 1  # as if copy() had left a field at its default
+    with pytest.raises(AssertionError, match="share_draws differs"):
+        check_copy_over_every_field(game.state, forgotten, shared=(BoardIndex, Board))
 
 
 def test_a_board_from_a_file_pickles_by_content(tmp_path):

@@ -2,17 +2,16 @@
 
 ``transcript(seed)`` plays a game with ``RandomBot``s and collects the narrative, ``describe`` of
 every action, the placement checklist of one build per turn, every ``RuleError`` of a few illegal
-actions and the outcome words. ``python -m tests.unionpacific.up_transcript`` (with the engine to
-record on ``PYTHONPATH``) rewrites ``up_english_digests.json``: the digest of each game's
-English, recorded from the engine before its sentences became ``Message``s (issue 12). Re-recorded for
-issue 19 item 5 after checking that only the setup sentence changed (it no longer names the display) and the
-reveal's sentence naming the display (UP-S6) was added.
+actions and the outcome words. The expected English of each game is kept as readable text in
+``fixtures/english/up_game_NN.txt`` (one sentence after another, a checklist over several lines), so a
+change shows as a diff. They were written from the engine whose English was recorded before its sentences
+became ``Message``s (issue 12), after checking each against that record's sha256 digests (issue 18).
+``python -m tests.unionpacific.up_transcript`` rewrites them from the current engine: do that only for a
+wanted change of the English, and say why in the commit.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
 from pathlib import Path
 
@@ -31,7 +30,7 @@ from railkit.unionpacific import (
 from railkit.unionpacific.bots import RandomBot
 
 GAMES = 50
-FIXTURE = Path(__file__).with_name("up_english_digests.json")  # not in fixtures/: those are saved games
+ENGLISH = Path(__file__).with_name("fixtures") / "english"
 DECKS = ("standard", "finnish", "dividend_cards")
 
 
@@ -78,9 +77,16 @@ def transcript(seed: int) -> list[str]:
     return said
 
 
-def digest(texts: list[str]) -> str:
-    return hashlib.sha256("\n".join(texts).encode()).hexdigest()
+def text(seed: int) -> str:
+    """The game's English as the text file stores it."""
+    return "\n".join(transcript(seed)) + "\n"
+
+
+def expected_path(seed: int) -> Path:
+    return ENGLISH / f"up_game_{seed:02d}.txt"
 
 
 if __name__ == "__main__":
-    FIXTURE.write_text(json.dumps({str(s): digest(transcript(s)) for s in range(GAMES)}, indent=0) + "\n")
+    ENGLISH.mkdir(parents=True, exist_ok=True)
+    for seed in range(GAMES):
+        expected_path(seed).write_text(text(seed), encoding="utf-8")
