@@ -1,0 +1,84 @@
+"""axe-core on every lesson (issue 23, item 4): no critical or serious accessibility violation in a lesson's
+first state, in English and in Finnish (``?lang=fi``). axe-core is pinned in tests/a11y (tests/axe_check.py)."""
+
+import json
+
+import pytest
+from axe_check import BLOCKING, axe_all, describe
+from conftest import (
+    ARTIFACTS,
+    NOTEBOOKS_DIR,
+    has_app,
+    notebook_ids,
+    open_app,
+    page_errors,
+    shot,
+    wait_for_kernel,
+    wait_until_idle,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("voila")]
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+@pytest.mark.parametrize("nb", notebook_ids())
+def test_a_lesson_has_no_serious_accessibility_violation(voila_server, offline_page, nb, lang):
+    page = offline_page.page
+    page.set_viewport_size({"width": 1366, "height": 768})
+    wait_until_idle(voila_server)  # no page while a pool kernel pre-renders (conftest)
+    ready = ".railkit-app" if has_app(NOTEBOOKS_DIR / nb) else None  # the rulings page is text only
+    open_app(page, voila_server.url(nb) + ("?lang=fi" if lang == "fi" else ""), ready=ready)
+    if ready:
+        wait_for_kernel(page)
+    page.wait_for_timeout(1500)  # plotly figures drawn
+    assert not page_errors(page), page_errors(page)
+    everything = axe_all(page)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    counts = {impact: sum(1 for v in everything if v["impact"] == impact)
+              for impact in ("critical", "serious", "moderate", "minor")}
+    (ARTIFACTS / f"axe_{lang}_{nb.removesuffix('.ipynb')}.json").write_text(
+        json.dumps({"counts": counts, "violations": everything}, indent=1), encoding="utf-8")
+    name = f"axe_{lang}_{nb.removesuffix('.ipynb')}.png"
+    if ready:
+        shot(page, name)  # the app at its top, to look at the colours
+    else:
+        page.screenshot(path=str(ARTIFACTS / name), full_page=False)
+    found = [v for v in everything if v["impact"] in BLOCKING]
+    assert not found, f"{nb} ({lang}): {counts}\n" + describe(found)
+
+
+FOCUSED_JS = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const style = getComputedStyle(el);
+  return {tag: el.tagName, cls: el.className, width: parseFloat(style.outlineWidth), style: style.outlineStyle,
+          colour: style.outlineColor, modebar: !!el.closest('.modebar')};
+}"""
+
+
+def test_the_keyboard_focus_is_visible_and_skips_the_map_toolbars(voila_server, offline_page):
+    """Issue 23, item 3: every control reached with Tab shows a ring of at least 2 px (the template's 3 px
+    near-black ring); the plotly toolbars (6 buttons per map) are not in the Tab order."""
+    page = offline_page.page
+    page.set_viewport_size({"width": 1366, "height": 768})
+    wait_until_idle(voila_server)
+    open_app(page, voila_server.url("up_play.ipynb"))
+    wait_for_kernel(page)
+    page.wait_for_selector(".railkit-figure .modebar-btn", state="attached", timeout=60000)
+    page.wait_for_timeout(1000)  # the template marks toolbar buttons every 0.5 s
+    assert page.evaluate("() => [...document.querySelectorAll('.modebar-btn')].every(b => b.tabIndex === -1)")
+    page.locator(".railkit-app").first.evaluate("el => el.scrollIntoView({block: 'start'})")
+    seen = []
+    for _ in range(25):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(FOCUSED_JS)
+        if focused is None:
+            continue
+        seen.append(focused)
+        assert not focused["modebar"], focused
+        assert focused["style"] != "none" and focused["width"] >= 2, focused
+        if focused["tag"] == "BUTTON" and len(seen) >= 4:
+            break
+    assert any(f["tag"] == "BUTTON" for f in seen), seen
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "axe_focus_up_play.png"), full_page=False)
