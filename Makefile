@@ -20,7 +20,7 @@ BINDER_LOCK := binder/requirements.txt
 LOCK_ARGS ?=
 PIP_COMPILE := $(BIN)/pip-compile --quiet --strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links $(LOCK_ARGS)
 
-.PHONY: run test test-fast lint locks bench clean venv messages catalogs notebooks-i18n
+.PHONY: run test test-fast lint locks bench bench-check clean venv messages catalogs notebooks-i18n
 
 venv: $(STAMP) $(TEMPLATE)
 
@@ -107,6 +107,11 @@ notebooks-i18n: | $(STAMP)
 # Every benchmarks/*.py script in turn (not _*.py); each prints its figures for docs/benchmarks.md.
 bench: venv
 	@set -e; for script in benchmarks/[!_]*.py; do echo "== $$script"; $(BIN)/python $$script; done
+
+# The engines' medians against benchmarks/baseline.json: a warning and exit 1 when one regressed by > 25 %.
+# A benchmark for CI to run on a quiet machine, not a test (rerun or --compare before believing a warning).
+bench-check: venv
+	$(BIN)/python -m benchmarks.engines --check
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build dist

@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Generic, TypedDict, TypeVar
 from railkit.actions import ActionRegistry
 from railkit.datafiles import DuplicateKeyError, duplicate_key_problem, unique_keys
 from railkit.errors import GameOverError, RuleError, SaveFileError
-from railkit.messages import N_, Grouped, Message, nmessage, shown
+from railkit.messages import N_, Draft, Grouped, Message, nmessage, quiet, shown
 
 __all__ = [
     "BaseView",
@@ -213,6 +213,10 @@ class Game(ABC, Generic[A]):
     OPTION_DEFAULTS: ClassVar[Mapping[str, Any]]
     registry: ClassVar[ActionRegistry[Any]]
 
+    # False: nobody reads this game's events as they happen (bots' games, benchmarks), so ``apply`` returns
+    # none and keeps them as ``Draft``s, rendered only if ``narrative`` is read (the same sentences then).
+    narrate: bool = True
+
     players: tuple[str, ...]
     seed: int
     options: dict[str, Any]
@@ -302,7 +306,8 @@ class Game(ABC, Generic[A]):
     def apply(self, action: A) -> list[str]:
         """Check and carry out ``action``; append it to the log; return the events in words.
 
-        A rejected action raises ``RuleError`` and leaves the game exactly as it was.
+        A rejected action raises ``RuleError`` and leaves the game exactly as it was. A game with
+        ``narrate = False`` returns no events (``narrative`` still has them).
         """
         if self.is_over:
             raise GameOverError(self._game_over_rule(), Message("the game is over; no more moves can be made"))
@@ -310,6 +315,12 @@ class Game(ABC, Generic[A]):
             raise RuleError(self._game_over_rule(), Message("a game holds at most {most} moves",
                                                             {"most": Grouped(MAX_ACTIONS)}))
         self.check(action)
+        if not self.narrate:
+            with quiet():  # the events are made as Drafts: their English is rendered if someone reads it
+                drafts = self._perform(action)
+            self.log.append(action)
+            self._narrative.extend(drafts)
+            return []
         events = self._perform(action)
         self.log.append(action)
         self._narrative.extend(events)
@@ -325,7 +336,11 @@ class Game(ABC, Generic[A]):
     @property
     def narrative(self) -> list[str]:
         """Everything that has happened, in plain words (public information only)."""
-        return list(self._narrative)
+        narrative = self._narrative
+        for i, event in enumerate(narrative):
+            if isinstance(event, Draft):  # kept while nobody narrated: rendered now, once
+                narrative[i] = event.message()
+        return list(narrative)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -16,13 +16,20 @@ msgid for extraction (``make messages``) where the engine builds a ``Message``.
 
 from __future__ import annotations
 
+import functools
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import Any, ParamSpec, Protocol, TypeVar
 
-__all__ = ["Fixed", "Grouped", "Message", "N_", "Translations", "names_message", "nmessage", "set_shown_language",
-           "shown"]
+__all__ = ["Draft", "Fixed", "Grouped", "Message", "N_", "Translations", "names_message", "loud", "nmessage", "phrase", "quiet",
+           "realize", "set_shown_language", "shown"]
+
+T = TypeVar("T")
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class Translations(Protocol):
@@ -65,7 +72,7 @@ def set_shown_language(translations: Translations | None, number: NumberFormat |
 
 def shown(message: str) -> str:
     """``message`` in the language set by ``set_shown_language`` (a plain string as it is)."""
-    if not isinstance(message, Message) or _shown is None:
+    if not isinstance(message, Message | Draft) or _shown is None:
         return str(message)
     return message.render(*_shown)
 
@@ -102,6 +109,9 @@ class Message(str):
 
     ``plural`` and ``n`` make it an ngettext message (``msgid`` is the singular); ``context`` a
     pgettext one. Parameters are strings, numbers, ``Fixed`` or other ``Message``s.
+
+    Inside ``quiet()`` (a game nobody narrates performing a move) the constructor returns a ``Draft``
+    instead: the same parts, not rendered until someone reads it.
     """
 
     msgid: str
@@ -114,11 +124,9 @@ class Message(str):
                 n: int | None = None, context: str | None = None) -> Message:
         if (plural is None) != (n is None):
             raise TypeError("a plural message needs both plural= and n=")
-        frozen = MappingProxyType(dict(params or {}))
-        english = _render(msgid, frozen, plural, n, context, ENGLISH, None)
-        self = super().__new__(cls, english)
-        self.msgid, self.params, self.plural, self.n, self.context = msgid, frozen, plural, n, context
-        return self
+        if _quiet.depth:  # read as a Message: a Draft has the same parts and renders on demand
+            return _new_draft(Draft, (msgid, params, plural, n, context))  # type: ignore[return-value]
+        return _english(cls, msgid, dict(params) if params else {}, plural, n, context)
 
     def __getnewargs_ex__(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         # copy and pickle rebuild the message from its parts, not from the English text.
@@ -130,10 +138,150 @@ class Message(str):
 
     def render(self, translations: Translations | None = None, number: NumberFormat | None = None) -> str:
         """This message through ``translations`` (English without), numbers through ``number``."""
+        if translations is None and number is None:
+            return str.__str__(self)  # the English, rendered when the message was made
         return _render(self.msgid, self.params, self.plural, self.n, self.context, translations or ENGLISH, number)
 
     def __repr__(self) -> str:
         return f"Message({self.msgid!r}, {dict(self.params)!r})"
+
+
+def _english(cls: type[Message], msgid: str, params: dict[str, object], plural: str | None, n: int | None,
+             context: str | None) -> Message:
+    """A ``Message`` (of ``cls``) with its English text; ``params`` is owned by the message from now on.
+
+    The same text as ``_render(..., ENGLISH, None)``, made faster: a nested message is already its English
+    text (a ``str``), so it goes into ``format`` as it is instead of being rendered again, and only ``Fixed``
+    needs converting."""
+    template = msgid if n is None or n == 1 else plural
+    values = params
+    for value in params.values():
+        if isinstance(value, Fixed):
+            values = {k: str(v) if isinstance(v, Fixed) else v for k, v in params.items()}
+            break
+    if n is not None and "n" not in values:
+        values = {**values, "n": n}
+    english = template.format_map(values) if values else template.format()  # type: ignore[union-attr]
+    self = str.__new__(cls, english)
+    self.msgid, self.params, self.plural, self.n, self.context = msgid, MappingProxyType(params), plural, n, context
+    return self
+
+
+class _Quiet(threading.local):
+    depth = 0  # > 0 inside ``quiet()``, per thread
+
+
+_quiet = _Quiet()
+
+
+class quiet:  # noqa: N801 - used like a function: ``with quiet():``
+    """While inside, ``Message(...)`` makes ``Draft``s: sentences kept as their parts, rendered only when read.
+
+    ``railkit.game.Game.apply`` performs the moves of a game whose ``narrate`` is ``False`` inside it (bots'
+    games, benchmarks): the events cost one small object each instead of an English sentence. Re-entrant, per
+    thread. (A class, not a ``contextmanager`` generator: it is entered once per move.)"""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        _quiet.depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        _quiet.depth -= 1
+
+
+class loud:  # noqa: N801 - used like a function: ``with loud():``
+    """Inside ``quiet()``, a stretch where ``Message(...)`` makes rendered messages again: for sentences a
+    game keeps in its state (a payout's explanation, an auction's steps), which a view may show later."""
+
+    __slots__ = ("depth",)
+
+    def __enter__(self) -> None:
+        self.depth, _quiet.depth = _quiet.depth, 0
+
+    def __exit__(self, *exc: object) -> None:
+        _quiet.depth = self.depth
+
+
+def phrase(func: Callable[P, R]) -> Callable[P, R]:
+    """Memoize a phrase function whose ``Message`` depends on its (hashable) arguments alone, such as
+    "3 track pieces" (arguments of one type each: ``1`` and ``True`` are one key). Each distinct phrase is made
+    once, always as a rendered ``Message`` (inside ``quiet()`` too), and shared after that (messages never
+    change). The memo is cleared when it reaches 4096 phrases."""
+    memo: dict[Any, R] = {}
+
+    @functools.wraps(func)
+    def cached(*args: P.args, **kwargs: P.kwargs) -> R:
+        key = (args, tuple(kwargs.items())) if kwargs else args
+        try:
+            return memo[key]
+        except KeyError:
+            pass
+        depth, _quiet.depth = _quiet.depth, 0
+        try:
+            made = func(*args, **kwargs)
+        finally:
+            _quiet.depth = depth
+        if len(memo) >= 4096:
+            memo.clear()
+        memo[key] = made
+        return made
+
+    return cached
+
+
+class Draft(tuple):  # type: ignore[type-arg]
+    """A ``Message`` not rendered yet: its parts only. ``message()`` makes the ``Message`` it stands for (the
+    same English, msgid and parameters as if it had been made outside ``quiet()``); ``str()`` and ``render``
+    read it like a message. (A tuple of its parts: made in C, without an ``__init__`` call.)"""
+
+    __slots__ = ()
+
+    def __new__(cls, msgid: str, params: Mapping[str, object] | None = None, plural: str | None = None,
+                n: int | None = None, context: str | None = None) -> Draft:
+        return tuple.__new__(cls, (msgid, params, plural, n, context))
+
+    msgid = property(itemgetter(0), doc="the English template")
+    params = property(itemgetter(1), doc="the parameters (None: none)")
+    plural = property(itemgetter(2))
+    n = property(itemgetter(3))
+    context = property(itemgetter(4))
+
+    def message(self) -> Message:
+        params = {k: v.message() if isinstance(v, Draft) else v for k, v in (self.params or {}).items()}
+        return _english(Message, self.msgid, params, self.plural, self.n, self.context)
+
+    def render(self, translations: Translations | None = None, number: NumberFormat | None = None) -> str:
+        return self.message().render(translations, number)
+
+    def __str__(self) -> str:
+        return str.__str__(self.message())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Draft):
+            other = other.message()
+        return self.message() == other if isinstance(other, str) else NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash(self.message())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Draft, tuple(self))
+
+    def __repr__(self) -> str:
+        return f"Draft({self.msgid!r}, {dict(self.params or {})!r})"
+
+
+_new_draft = tuple.__new__
+
+
+def realize(item: T) -> T:
+    """``item``, or the ``Message`` a ``Draft`` stands for (for code that reads what a quiet game kept)."""
+    return item.message() if isinstance(item, Draft) else item  # type: ignore[return-value]
 
 
 def _rebuild(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Message:
@@ -159,7 +307,7 @@ def _render(msgid: str, params: Mapping[str, object], plural: str | None, n: int
 
 
 def _value(value: object, translations: Translations, number: NumberFormat | None) -> object:
-    if isinstance(value, Message):
+    if isinstance(value, Message | Draft):
         return value.render(translations, number)
     if number is not None:
         if isinstance(value, Fixed):

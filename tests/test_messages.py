@@ -122,3 +122,48 @@ def test_large_numbers_keep_english_commas_and_take_the_languages_grouping():
     finally:
         i18n.set_language(previous)
     assert "1\u00a0000\u00a0001" in finnish and "1,000,001" not in finnish
+
+
+# -- games nobody narrates (issue 18 item 8) -------------------------------------------------
+def test_a_draft_made_inside_quiet_renders_as_the_message_made_outside():
+    from railkit.messages import Draft, quiet
+
+    def made():
+        return Message("{player} takes {card}", {"player": "Ann", "card": nmessage("{n} card", "{n} cards", 2)})
+
+    with quiet():
+        draft = made()
+    loud = made()
+    assert isinstance(draft, Draft) and not isinstance(loud, Draft)
+    again = draft.message()
+    assert isinstance(again, Message) and again == loud == str(draft) == "Ann takes 2 cards"
+    assert again.msgid == loud.msgid and again.params["card"].n == 2 and isinstance(again.params["card"], Message)
+    assert pickle.loads(pickle.dumps(draft)) == loud
+
+
+def test_a_game_nobody_narrates_plays_the_same_and_tells_the_same_when_read():
+    from railkit.capecairo import new_game as kk_game
+    from railkit.capecairo.bots import RandomBot as KKRandom
+    from railkit.capecairo.bots import play_game as kk_play
+    from railkit.unionpacific import new_game as up_game
+    from railkit.unionpacific.bots import RandomBot as UPRandom
+    from railkit.unionpacific.bots import play_game as up_play
+
+    for seed in range(3):
+        told, quiet = kk_game(4, seed=seed), kk_game(4, seed=seed)
+        quiet.narrate = False
+        kk_play(told, [KKRandom(seed + i) for i in range(4)])
+        kk_play(quiet, [KKRandom(seed + i) for i in range(4)])
+        assert quiet.log == told.log and quiet.state_dict() == told.state_dict()
+        assert quiet.narrative == told.narrative
+        assert all(type(a) is type(b) and a.msgid == b.msgid for a, b in zip(quiet.narrative, told.narrative, strict=True)
+                   if isinstance(b, Message))
+        told, quiet = up_game(4, seed=seed), up_game(4, seed=seed)
+        quiet.narrate = False
+        up_play(told, {p: UPRandom(seed) for p in told.players})
+        up_play(quiet, {p: UPRandom(seed) for p in quiet.players})
+        assert quiet.log == told.log and quiet.state_dict() == told.state_dict()
+        assert quiet.narrative == told.narrative and str(quiet.result()) == str(told.result())
+    game = kk_game(4, seed=0)
+    game.narrate = False
+    assert game.apply(game.legal_actions()[0]) == [] and len(game.narrative) > 1

@@ -15,7 +15,7 @@ from railkit.capecairo.phrases import bonus_tracks, card_words, cards, pounds, t
 from railkit.capecairo.rules_check import TRACK_PRICE, BuildNumbers, build_numbers
 from railkit.capecairo.state import AuctionRecord, KKState, KKTable
 from railkit.errors import RuleError
-from railkit.messages import Message, names_message, nmessage
+from railkit.messages import Message, loud, names_message, nmessage
 
 START_MONEY = 100  # KK-C5, KK-S1
 BONUS_CAP = 5  # KK-R3
@@ -115,7 +115,8 @@ def _resolve_auction(table: KKTable, state: KKState, events: list[str]) -> None:
         aside.append(card_id)
         return table.cards[card_id].coin
 
-    explained = explain_auction_order(bids, dict(state.money), draw)
+    with loud():  # kept in the state (last_auction.steps), which a view shows: rendered even if nobody narrates
+        explained = explain_auction_order(bids, dict(state.money), draw)
     state.discard.extend(aside)
     events.extend(explained.steps[1:])
     order = explained.order

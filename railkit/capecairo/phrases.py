@@ -5,32 +5,38 @@ English ``railkit.words`` gave before; a lesson renders it in the learner's lang
 from __future__ import annotations
 
 from railkit.capecairo.deck import Card
-from railkit.messages import N_, Message, nmessage
+from railkit.messages import N_, Message, nmessage, phrase
 
 __all__ = ["bonus_tracks", "card_words", "cards", "crossing", "pounds", "terrain_word",
            "terrains", "track_pieces", "tracks"]
 
 
+@phrase
 def pounds(n: int) -> Message:
     return nmessage("{n} pound", "{n} pounds", n)
 
 
+@phrase
 def track_pieces(n: int) -> Message:
     return nmessage("{n} track piece", "{n} track pieces", n)
 
 
+@phrase
 def tracks(n: int) -> Message:
     return nmessage("{n} track", "{n} tracks", n)
 
 
+@phrase
 def cards(n: int) -> Message:
     return nmessage("{n} card", "{n} cards", n)
 
 
+@phrase
 def bonus_tracks(n: int) -> Message:
     return nmessage("{n} bonus track", "{n} bonus tracks", n)
 
 
+@phrase
 def terrains(n: int) -> Message:
     return nmessage("{n} terrain", "{n} terrains", n)
 
@@ -44,11 +50,13 @@ CROSSINGS = {"river": N_("crossing a river"), "mountains": N_("crossing mountain
              "savanna": N_("crossing a savanna")}
 
 
+@phrase
 def terrain_word(terrain: str) -> Message | str:
     word = TERRAIN_WORDS.get(terrain)
     return terrain if word is None else Message(word)
 
 
+@phrase
 def crossing(terrain: str) -> Message | str:
     phrase = CROSSINGS.get(terrain)
     return f"crossing {terrain}" if phrase is None else Message(phrase)
@@ -56,5 +64,10 @@ def crossing(terrain: str) -> Message | str:
 
 def card_words(card: Card) -> Message:
     """``str(card)``: "R01 (river, 2 track pieces, coin 4)" (railkit.capecairo.deck.Card)."""
+    return _card_words(card.id, card.terrain, card.tracks, card.coin)
+
+
+@phrase
+def _card_words(card_id: str, terrain: str, pieces: int, coin: int) -> Message:
     return nmessage("{id} ({terrain}, {n} track piece, coin {coin})", "{id} ({terrain}, {n} track pieces, coin {coin})",
-                    card.tracks, {"id": card.id, "terrain": terrain_word(card.terrain), "coin": card.coin})
+                    pieces, {"id": card_id, "terrain": terrain_word(terrain), "coin": coin})

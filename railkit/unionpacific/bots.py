@@ -213,14 +213,16 @@ class HeuristicBot:
         rarest = min((n for n in deck.values() if n), default=1)
         return rarest / max(deck.get(card, 0), rarest)
 
-    def _track_keep(self, game: UnionPacificGame, me: str, card: str) -> float:
-        """How much I want to keep a track card (higher = keep)."""
+    def _track_keep(self, game: UnionPacificGame, me: str, card: str,
+                    stakes: dict[str, float] | None = None) -> float:
+        """How much I want to keep a track card (higher = keep); ``stakes``: ``_stake`` per company, if known."""
         if card == GENERAL:
             return 100.0
         score = 0.2 * self._rarity(game, card)
+        net = game.net
         for key in game.company_order:
-            if game.net.sections_for(key, card):
-                score += max(0.0, self._stake(game, me, key)) + 0.1
+            if net.mask_for(key, card):  # the same as "sections_for is not empty", without the list
+                score += max(0.0, stakes[key] if stakes is not None else self._stake(game, me, key)) + 0.1
         return score
 
     def _choose_turn(self, game: UnionPacificGame, me: str, actions: list[Any]) -> Any:
@@ -250,13 +252,17 @@ class HeuristicBot:
         )
         after_build = draw_bonus * (1.0 - 0.5 * soon)  # a build also draws a share (UP-B3)
         scored_builds: list[tuple[Build, float]] = []
+        rarity: dict[str, float] = {}  # per card type, once per call (it depends on the board alone)
         for b in builds:
+            rare = rarity.get(b.card)
+            if rare is None:
+                rare = rarity[b.card] = self._rarity(game, b.card)
             # spending a rare card costs more: 0.7 for a general card, little for a common type
-            s = stakes[b.company] * left - 0.7 * self._rarity(game, b.card) ** 2 + noise() * 0.05
+            s = stakes[b.company] * left - 0.7 * rare ** 2 + noise() * 0.05
             scored_builds.append((b, s + after_build))
         scored_invests: list[tuple[Invest, float]] = []
         if invests:
-            keep = {c: self._track_keep(game, me, c) for c in game.track_hand[me]}
+            keep = {c: self._track_keep(game, me, c, stakes) for c in game.track_hand[me]}
             by_cards: dict[tuple[str, ...], float] = {}
             for a in invests:
                 if a.cards not in by_cards:

@@ -8,7 +8,7 @@ order, by ``settle``.
 
 from __future__ import annotations
 
-from railkit.messages import N_, Message, nmessage
+from railkit.messages import N_, Message, loud, nmessage
 from railkit.unionpacific.board import Board
 from railkit.unionpacific.payouts import (
     PayoutExplanation,
@@ -168,7 +168,8 @@ def _payout(board: Board, state: UPState, events: list[str], drawer: str | None,
     final = number >= state.max_payouts
     if final and len(state.players) == 2 and state.imaginary is None:
         _form_imaginary(board, state, events)
-    computed = compute_payout(board, state, number)
+    with loud():  # the explanations are kept in the state (payouts), which a lesson shows: always rendered
+        computed = compute_payout(board, state, number)
     record = PayoutRecord(number, drawer, reason, computed.values, computed.holdings,
                           computed.amounts, computed.explanations)
     amounts = record.amounts

@@ -35,7 +35,7 @@ class MoveCache:
     def __init__(self) -> None:
         self.actions: dict[tuple[Any, ...], Any] = {}
         self.build_lists: dict[tuple[str, str, str], tuple[int, list[Build]]] = {}
-        self.build_memo: dict[tuple[str, str, str, int], Build] = {}
+        self.build_memo: dict[tuple[str, str, str], dict[int, Build]] = {}  # (player, card, company) -> by section
         self.invest_lists: dict[tuple[Any, ...], dict[str, list[Invest]]] = {}
         self.invest_choices: dict[tuple[Any, ...], list[tuple[str, ...]]] = {}
         self.invest_memo: dict[tuple[Any, ...], Invest] = {}
@@ -120,22 +120,37 @@ def legal_placements(state: UPState, cache: MoveCache, player: str | None = None
     idx = net.idx
     sids, type_mask, order = idx.sids, idx.type_mask, idx.company_order
     frontier, supply, free = net.frontier, net.supply, net.free_mask
+    # The companies that may build at all (UP-B2f supply, an empty space on their frontier), once per call
+    # rather than once per card; then per card (file order of companies kept) only the track type is left.
+    active = []
+    for key in order:
+        if supply[key] > 0:
+            open_mask = frontier[key] & free  # UP-B2b, c, d, e
+            if open_mask:
+                active.append((key, open_mask))
+    if not active:
+        return out
     for card in sorted(state.track_hand[player]):
-        usable = type_mask.get(card, 0) & free  # UP-B2a + UP-B2c
-        for key in order:
-            mask = frontier[key] & usable  # + UP-B2b, d, e (the frontier)
-            if not mask or supply[key] <= 0:  # UP-B2f
+        usable = type_mask.get(card, 0)  # UP-B2a
+        if not usable:
+            continue
+        for key, open_mask in active:
+            mask = open_mask & usable
+            if not mask:
                 continue
-            hit = lists.get((player, card, key))
+            pck = (player, card, key)
+            hit = lists.get(pck)
             if hit is None or hit[0] != mask:  # rebuilt only when the company's options change
+                by_section = memo.get(pck)
+                if by_section is None:
+                    by_section = memo[pck] = {}
                 builds = []
                 for i in bits(mask):
-                    k = (player, card, key, i)
-                    b = memo.get(k)
+                    b = by_section.get(i)
                     if b is None:
-                        b = memo[k] = Build(player, card, key, sids[i])
+                        b = by_section[i] = Build(player, card, key, sids[i])
                     builds.append(b)
-                hit = lists[(player, card, key)] = (mask, builds)
+                hit = lists[pck] = (mask, builds)
             out += hit[1]
     return out
 

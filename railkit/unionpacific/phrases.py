@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from railkit.messages import N_, Message, nmessage
+from railkit.messages import N_, Message, nmessage, phrase
 from railkit.words import a as article
 
 __all__ = ["a_card", "a_share", "a_train", "card_words", "listing", "shares_message", "track_type"]
@@ -18,12 +18,14 @@ __all__ = ["a_card", "a_share", "a_train", "card_words", "listing", "shares_mess
 TRACK_TYPE_WORDS = (N_("plains"), N_("hills"), N_("mountain"), N_("river"), N_("river valley"), N_("general"))
 
 
+@phrase
 def track_type(card: object) -> Message | str:
     """A track type (a card's key) as a word a catalog can translate; unknown keys stay as typed."""
     text = str(card)
     return Message(text) if text in TRACK_TYPE_WORDS else text
 
 
+@phrase
 def a_card(card: object, adjective: str = "") -> Message:
     """ "a plains card" / "an unusable river card": English picks the article, a catalog the case."""
     english = article(f"{adjective + ' ' if adjective else ''}{card} card")
@@ -55,11 +57,13 @@ def shares_message(names: Sequence[tuple[int, str]]) -> object:
                     for n, c in names])
 
 
+@phrase
 def card_words(name: str | None) -> Message | str:
     """A share card's name in a sentence; the empty display slot is a translatable "(empty)"."""
     return Message(N_("(empty)")) if name is None or name == "(empty)" else name
 
 
+@phrase
 def a_train(company: str) -> Message:
     """ "a Denver Midland train" / "an El Paso ... train": the article follows the company's name."""
     if article(f"{company} train").startswith("an "):
@@ -67,6 +71,7 @@ def a_train(company: str) -> Message:
     return Message(N_("a {company} train"), {"company": company})
 
 
+@phrase
 def a_share(company: str) -> Message:
     """ "a Union Pacific share" / "an ... share"."""
     if article(f"{company} share").startswith("an "):
