@@ -1,33 +1,19 @@
 """Computer players. Each returns a legal action for ``player``; neither reads another
-player's sealed bid (only public information and its own hand)."""
+player's sealed bid (only public information and its own hand). ``Bot``, ``RandomBot`` and
+``play_game`` are the shared ones of ``railkit.bots``."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any
 
+from railkit.bots import Bot, RandomBot, play_game
 from railkit.capecairo.actions import Bid, Build, Choose, Pass
 from railkit.capecairo.deck import Card
 from railkit.capecairo.game import CapeToCairoGame
 from railkit.capecairo.rules_check import TRACK_PRICE
-from railkit.game import Outcome
 
-
-class Bot(Protocol):
-    def choose(self, game: CapeToCairoGame, player: str) -> Any: ...
-
-
-class RandomBot:
-    """Picks uniformly among the legal actions (a bid: any amount from 0 to its money)."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, game: CapeToCairoGame, player: str) -> Any:
-        if game.phase == "bid":  # same as a uniform pick from legal_actions, without listing 100 bids
-            return Bid(player, self.rng.randint(0, game.money[player]))
-        return self.rng.choice(game.legal_actions(player))
+__all__ = ["Bot", "HeuristicBot", "RandomBot", "play_game"]
 
 
 class HeuristicBot:
@@ -79,22 +65,3 @@ class HeuristicBot:
         if late and nums.money - cost >= 20:
             return Build(player, nums.min_buy)
         return Pass(player)
-
-
-def play_game(
-    game: CapeToCairoGame,
-    bots: Mapping[str, Bot] | Sequence[Bot],
-    max_actions: int = 100_000,
-) -> Outcome:
-    """Let ``bots`` (one per player, by name or in seating order) play ``game`` to the end."""
-    by_player = dict(bots) if isinstance(bots, Mapping) else dict(zip(game.players, bots, strict=False))
-    missing = [p for p in game.players if p not in by_player]
-    if missing:
-        raise ValueError(f"no bot for {', '.join(missing)}")
-    for _ in range(max_actions):
-        if game.is_over:
-            return game.result()
-        player = game.current_player
-        assert player is not None
-        game.apply(by_player[player].choose(game, player))
-    raise RuntimeError(f"the game did not end within {max_actions} actions")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict, TypeGuard
 
-from railkit.capecairo.brief import brief
+from railkit.brief import brief
 from railkit.datafiles import FILE, TOP_LEVEL, json_problem
 from railkit.errors import DataError
 from railkit.messages import N_, Grouped, Message, nmessage

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import html
 
+from railkit.brief import brief
 from railkit.capecairo.actions import Action, Bid, Build, Choose, Pass
-from railkit.capecairo.brief import brief
 from railkit.capecairo.phrases import terrain_word, track_pieces
 from railkit.capecairo.rules_check import players_to_act
 from railkit.capecairo.state import KKState, KKTable

@@ -10,12 +10,13 @@ dict and the result in ``views.py``, words and the status card in ``display.py``
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from railkit.brief import brief
 from railkit.capecairo import display, perform, rules_check, views
-from railkit.capecairo.actions import Action, registry
-from railkit.capecairo.brief import brief
+from railkit.capecairo.actions import Action, Bid, registry
 from railkit.capecairo.deck import DECK_SIZE, Card, cards_by_id
 from railkit.capecairo.explain import BuildExplanation, explain_build
 from railkit.capecairo.perform import BONUS_CAP, START_MONEY
@@ -41,6 +42,7 @@ class CapeToCairoGame(Game[Action]):
     PLAYER_RANGE = (2, 4)
     PLAYER_RULE = "KK-S1"
     OPTIONS_RULE = "KK-S1"
+    ACTIONS_RULE = "KK"
     OPTION_DEFAULTS = DEFAULT_OPTIONS
     FILE_OPTIONS = ("deck",)
     registry = registry
@@ -83,11 +85,22 @@ class CapeToCairoGame(Game[Action]):
     def _game_over_rule(self) -> str:
         return self.state.ending or "KK-E1"
 
-    def check(self, action: Action) -> None:
+    def _simultaneous(self) -> bool:
+        return self.state.phase == "bid"  # KK-A2: sealed bids are handed in at once
+
+    def _turn_rule(self) -> str:
+        return "KK-A4" if self.state.phase == "choose" else "KK-B3"
+
+    def _check_rules(self, action: Action) -> None:
         rules_check.check(self.table, self.state, action)
 
     def legal_actions(self, player: str | None = None) -> list[Action]:
         return rules_check.legal_actions(self.table, self.state, player)
+
+    def random_action(self, player: str, rng: random.Random) -> Action:
+        if self.state.phase == "bid":  # a uniform pick from legal_actions, without listing 100 bids
+            return Bid(player, rng.randint(0, self.state.money[player]))
+        return rng.choice(self.legal_actions(player))
 
     def _perform(self, action: Action) -> list[str]:
         return perform.perform(self.table, self.state, action)
@@ -96,6 +109,7 @@ class CapeToCairoGame(Game[Action]):
         return views.result(self.table, self.state)
 
     def view(self, player: str | None) -> views.KKView:
+        self._check_seat(player)
         return views.view(self.table, self.state, player, self.GAME, len(self.log))
 
     def state_dict(self) -> dict[str, Any]:

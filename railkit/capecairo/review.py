@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from railkit.brief import brief
 from railkit.capecairo.actions import Action, Bid, Build, Choose, Pass
 from railkit.capecairo.bots import HeuristicBot
 from railkit.capecairo.deck import Card
@@ -49,7 +50,7 @@ class WeakMove:
 def review_moves(game: CapeToCairoGame, player: str) -> list[WeakMove]:
     """``player``'s weak moves in ``game`` (finished or not), in the order they were made."""
     if player not in game.players:
-        raise ValueError(Message("{player} does not play in this game", {"player": repr(player)}))
+        raise ValueError(Message("{player} does not play in this game", {"player": brief(player)}))
     judge = HeuristicBot(seed=0)
     replay = game.replay(0)
     weak: list[WeakMove] = []

@@ -9,9 +9,10 @@ deck count only when it is public (UP-V3), otherwise an estimate from the public
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
+from railkit.bots import Bot, RandomBot, play_game
 from railkit.errors import RuleError
 from railkit.unionpacific.actions import (
     Build,
@@ -30,32 +31,6 @@ from railkit.unionpacific.sharedeck import deck_layout
 from railkit.unionpacific.state import UP
 
 __all__ = ["Bot", "HeuristicBot", "RandomBot", "play_game", "draws_before_next_dividend"]
-
-
-class Bot(Protocol):
-    def choose(self, game: UnionPacificGame, player: str) -> Any: ...
-
-
-class RandomBot:
-    """Picks uniformly among the legal actions (seeded, so games are reproducible)."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, game: UnionPacificGame, player: str) -> Any:
-        return self.rng.choice(game.legal_actions(player))
-
-
-def play_game(game: UnionPacificGame, bots: Mapping[str, Bot], max_actions: int = 5000) -> UnionPacificGame:
-    """Let ``bots`` (one per player) play ``game`` to the end; returns the same game."""
-    for _ in range(max_actions):
-        if game.is_over:
-            return game
-        player = game.players_to_act()[0]
-        game.apply(bots[player].choose(game, player))
-    if not game.is_over:
-        raise RuntimeError(f"the game did not end within {max_actions} actions")
-    return game
 
 
 # -- what a player can know about the next dividend --------------------------------------

@@ -53,6 +53,7 @@ class UnionPacificGame(Game[UPAction]):
     PLAYER_RANGE = (2, 6)
     PLAYER_RULE = "UP-S8"
     OPTIONS_RULE = "UP-V"
+    ACTIONS_RULE = "UP-T3"
     OPTION_DEFAULTS = OPTION_DEFAULTS
     FILE_OPTIONS = ("board",)
     registry = ACTIONS
@@ -76,11 +77,11 @@ class UnionPacificGame(Game[UPAction]):
         new = object.__new__(type(self))
         new.players = self.players
         new.seed = self.seed
-        new.options = self.options
+        new.state = self.state.copy()
+        new.options = new.state.options  # the copy's own dict (the state keeps the game's options)
         new.log = list(self.log)
         new._narrative = list(self._narrative)
         new.board = self.board
-        new.state = self.state.copy()
         new.rng = new.state.rng
         new._cache = self._cache  # immutable action objects: safe to share
         return new
@@ -109,7 +110,10 @@ class UnionPacificGame(Game[UPAction]):
     def _game_over_rule(self) -> str:
         return "UP-D12"
 
-    def check(self, action: UPAction) -> None:
+    def _simultaneous(self) -> bool:
+        return self.state.step == "first_share"  # UP-S5: everyone chooses a first share at once
+
+    def _check_rules(self, action: UPAction) -> None:
         checks.check(self.board, self.state, action)
 
     def _perform(self, action: UPAction) -> list[str]:
@@ -133,10 +137,7 @@ class UnionPacificGame(Game[UPAction]):
 
     def view(self, player: str | None) -> UPView:
         """What ``player`` may see; ``None`` is a spectator (public information only)."""
-        if player is not None and not isinstance(player, str):
-            raise TypeError(f"a player is named by text, not {type(player).__name__}")
-        if player is not None and player not in self.players:
-            raise ValueError(f"{player[:40]!r} is not playing; players are {', '.join(self.players)}")
+        self._check_seat(player)
         legal = [self.registry.to_dict(a) for a in self.legal_actions(player)] if player else []
         return views.view(self.state, self.GAME, len(self.log), player, legal)
 

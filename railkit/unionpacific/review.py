@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from railkit.brief import brief
 from railkit.messages import N_, Message, nmessage
 from railkit.unionpacific.actions import (
     Build,
@@ -69,7 +70,7 @@ def review_moves(game: UnionPacificGame, player: str, limit: int | None = None) 
     """The moves of ``player`` in ``game`` that the heuristic player judged weak, in game order; with
     ``limit``, only that many of the weakest (still in game order)."""
     if player not in game.players:
-        raise ValueError(f"{str(player)[:40]!r} does not play in this game")
+        raise ValueError(f"{brief(player)} does not play in this game")
     judge = HeuristicBot(0)
     replay = game.replay(0)
     found: list[MoveReview] = []

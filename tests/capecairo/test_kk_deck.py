@@ -5,8 +5,8 @@ from collections import Counter
 
 import pytest
 
+from railkit.brief import brief
 from railkit.capecairo import REQUIREMENT, Bid, load_deck, load_game, new_game
-from railkit.capecairo.brief import brief
 from railkit.capecairo.deck import default_deck_path, parse_deck
 from railkit.errors import DataError, RuleError, SaveFileError
 
