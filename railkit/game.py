@@ -215,7 +215,7 @@ class Game(ABC, Generic[A]):
     players: tuple[str, ...]
     seed: int
     options: dict[str, Any]
-    log: list[A]
+    _log: list[A]
     rng: random.Random
 
     def __init__(self, players: int | Sequence[str], seed: int = 0, **options: Any) -> None:
@@ -233,7 +233,7 @@ class Game(ABC, Generic[A]):
                 raise RuleError(self.OPTIONS_RULE, Message("option {name} is longer than {most} characters",
                                                            {"name": name, "most": MAX_OPTION_TEXT}))
         self.options = self._check_options({**self.OPTION_DEFAULTS, **options})
-        self.log = []
+        self._log = []
         self.rng = random.Random(self.seed)
         self._narrative: list[str] = []
         self._setup()
@@ -329,12 +329,12 @@ class Game(ABC, Generic[A]):
 
         A rejected action raises ``RuleError`` and leaves the game exactly as it was.
         """
-        if len(self.log) >= MAX_ACTIONS and not self.is_over:
+        if len(self._log) >= MAX_ACTIONS and not self.is_over:
             raise RuleError(self._game_over_rule(), Message("a game holds at most {most} moves",
                                                             {"most": Grouped(MAX_ACTIONS)}))
         self.check(action)
         events = self._perform(action)
-        self.log.append(action)
+        self._log.append(action)
         self._narrative.extend(events)
         return events
 
@@ -370,6 +370,11 @@ class Game(ABC, Generic[A]):
         return True
 
     @property
+    def log(self) -> tuple[A, ...]:
+        """The actions so far, in order (a tuple: the game changes only through ``apply``)."""
+        return tuple(self._log)
+
+    @property
     def narrative(self) -> list[str]:
         """Everything that has happened, in plain words (public information only)."""
         return list(self._narrative)
@@ -382,7 +387,7 @@ class Game(ABC, Generic[A]):
             "players": list(self.players),
             "seed": self.seed,
             "options": dict(self.options),
-            "actions": [self.registry.to_dict(a) for a in self.log],
+            "actions": [self.registry.to_dict(a) for a in self._log],
         }
 
     def to_json(self, indent: int | None = 1) -> str:
@@ -447,24 +452,24 @@ class Game(ABC, Generic[A]):
 
     def replay(self: G, upto: int | None = None) -> G:
         """A fresh game rebuilt from the first ``upto`` actions of this one's log."""
-        count = len(self.log) if upto is None else _move_count(upto)
-        if not 0 <= count <= len(self.log):
+        count = len(self._log) if upto is None else _move_count(upto)
+        if not 0 <= count <= len(self._log):
             raise HistoryError(nmessage("cannot replay {count} moves; the game has {n} move so far",
                                         "cannot replay {count} moves; the game has {n} moves so far",
-                                        len(self.log), {"count": brief(count)}))
+                                        len(self._log), {"count": brief(count)}))
         game = type(self)(self.players, seed=self.seed, **self.options)
-        for action in self.log[:count]:
+        for action in self._log[:count]:
             game.apply(action)
         return game
 
     def undo(self: G, count: int = 1) -> G:
         """The game as it was ``count`` actions ago (rebuilt by replay)."""
         count = _move_count(count)
-        if not 0 <= count <= len(self.log):
+        if not 0 <= count <= len(self._log):
             raise HistoryError(nmessage("cannot undo {count} moves; the game has {n} move so far",
                                         "cannot undo {count} moves; the game has {n} moves so far",
-                                        len(self.log), {"count": brief(count)}))
-        return self.replay(len(self.log) - count)
+                                        len(self._log), {"count": brief(count)}))
+        return self.replay(len(self._log) - count)
 
     def copy(self: G) -> G:
         """An independent game in the same state (engines may override with a faster copy)."""
@@ -473,7 +478,7 @@ class Game(ABC, Generic[A]):
     # -- how a game shows itself ---------------------------------------------
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"{self.phase}, {', '.join(self.players_to_act())} to act"
-        return f"<{type(self).__name__} {', '.join(self.players)}: {len(self.log)} moves, {state}>"
+        return f"<{type(self).__name__} {', '.join(self.players)}: {len(self._log)} moves, {state}>"
 
     def _repr_html_(self) -> str:
         """A small status card for notebooks: players, step of play, who acts, the outcome (its words shown in
@@ -488,7 +493,7 @@ class Game(ABC, Generic[A]):
         return (
             "<div style='border:1px solid #999;border-radius:6px;padding:6px 10px;display:inline-block'>"
             f"<b>{esc(self.TITLE)}</b> — {esc(', '.join(self.players))}<br>"
-            f"{esc(shown(nmessage('{n} move', '{n} moves', len(self.log))))} · {status}"
+            f"{esc(shown(nmessage('{n} move', '{n} moves', len(self._log))))} · {status}"
             + (f"<br><i>{esc(shown(last))}</i>" if last else "")
             + "</div>"
         )

@@ -9,9 +9,9 @@ from typing import Any
 
 from railkit.bots import Bot, RandomBot, play_game
 from railkit.capecairo.actions import Bid, Build, Choose, Pass
+from railkit.capecairo.checks import TRACK_PRICE
 from railkit.capecairo.deck import Card
 from railkit.capecairo.game import CapeToCairoGame
-from railkit.capecairo.rules_check import TRACK_PRICE
 
 __all__ = ["Bot", "HeuristicBot", "RandomBot", "play_game"]
 
@@ -25,7 +25,7 @@ class HeuristicBot:
         self.thrift = thrift  # how many pounds a build may lose and still be worth it
 
     def card_value(self, game: CapeToCairoGame, player: str, card: Card) -> float:
-        queue = game.queues[player]
+        queue = game._state.queues[player]
         # Pieces on an uncrossed card help every crossing up to and including it (KK-B2 2),
         # so a card joining a longer line is used more often; harder terrain costs tracks.
         reuse = 1 + 0.5 * len(queue)
@@ -38,18 +38,18 @@ class HeuristicBot:
         if game.phase == "bid":
             return Bid(player, self._bid(game, player))
         if game.phase == "choose":
-            best = max(game.offer, key=lambda c: self.card_value(game, player, game.cards[c]))
+            best = max(game._state.offer, key=lambda c: self.card_value(game, player, game.table.cards[c]))
             return Choose(player, best)
         return self._build_or_pass(game, player)
 
     def _bid(self, game: CapeToCairoGame, player: str) -> int:
-        values = sorted((self.card_value(game, player, game.cards[c]) for c in game.offer), reverse=True)
+        values = sorted((self.card_value(game, player, game.table.cards[c]) for c in game._state.offer), reverse=True)
         if len(values) < 2:
             gap = values[0] if values else 0.0
         else:
             gap = values[0] - sum(values[1:]) / (len(values) - 1)
-        money = game.money[player]
-        urgent = 3 if not game.queues[player] else 0  # an empty line stalls our progress
+        money = game._state.money[player]
+        urgent = 3 if not game._state.queues[player] else 0  # an empty line stalls our progress
         want = int(0.8 * gap) + urgent + self.rng.randint(0, 2)
         return max(0, min(want, money // 5))  # never more than a fifth of our money
 
@@ -58,10 +58,10 @@ class HeuristicBot:
         if nums.card is None or not nums.can_afford:
             return Pass(player)
         cost = TRACK_PRICE * nums.min_buy
-        wins = len(game.crossed[player]) + 1 >= game.table.win_crossings
+        wins = len(game._state.crossed[player]) + 1 >= game.table.win_crossings
         if wins or cost - nums.card.coin <= self.thrift or (cost == 0):
             return Build(player, nums.min_buy)
-        late = len(game.deck) + len(game.discard) < len(game.players)  # few cards left to turn up
+        late = len(game._state.deck) + len(game._state.discard) < len(game.players)  # few cards left to turn up
         if late and nums.money - cost >= 20:
             return Build(player, nums.min_buy)
         return Pass(player)

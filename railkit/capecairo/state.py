@@ -1,6 +1,6 @@
 """What a Vom Kap bis Kairo game is made of: the fixed ``KKTable`` and the mutable ``KKState``.
 
-The rule modules are functions over these two: ``rules_check`` reads them, ``perform`` changes
+The rule modules are functions over these two: ``checks`` reads them, ``perform`` changes
 the state, ``views`` and ``explain`` describe them. The ``KKTable`` (seating, colours, the cards,
 the options) never changes during a game, so copies of a game share it; only the ``KKState``
 is copied.

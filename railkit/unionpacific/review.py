@@ -124,7 +124,7 @@ def _reason(game: UnionPacificGame, player: str, action: Any, better: Any) -> Me
                               "harder to draw again or fits more of your companies (UP-B1, UP-C4)."),
                            {"company": card_name(board, better.company), "card": track_type(better.card),
                             "kept": track_type(action.card)})
-        mine_n, better_n = (game.table[player].get(k, 0) for k in (action.company, better.company))
+        mine_n, better_n = (game._state.table[player].get(k, 0) for k in (action.company, better.company))
         return Message(N_("Each train adds 1 to its company's value (UP-D2), and a company pays its largest "
                           "shareholders (UP-D3..UP-D6): you held {better_shares} on the table and {your_shares}, "
                           "so the {better} train was worth more to you (or helped the others less)."),
@@ -160,5 +160,5 @@ def _source(game: UnionPacificGame, action: DrawShare) -> Message:
     if action.source == "up":
         return Message(N_("the Union Pacific stack"))
     slot = int(action.source[-1])
-    display: Sequence[str | None] = game.display
+    display: Sequence[str | None] = game._state.display
     return Message(N_("the display ({card})"), {"card": card_words(card_name(game.board, display[slot]))})

@@ -27,14 +27,14 @@ def test_heuristic_bot_ignores_other_players_sealed_bids():
     game.apply(Bid("Player 1", 90))
     bot_a, bot_b = HeuristicBot(7), HeuristicBot(7)
     first = bot_a.choose(game, "Player 2")
-    game.bids["Player 1"] = 0  # a different secret must not change the decision
+    game._state.bids["Player 1"] = 0  # a different secret must not change the decision
     assert bot_b.choose(game, "Player 2") == first
 
 
 def test_heuristic_bot_bids_within_its_means():
     game = new_game(2, seed=3)
     bid = HeuristicBot(1).choose(game, "Player 1")
-    assert isinstance(bid, Bid) and 0 <= bid.amount <= game.money["Player 1"] // 5
+    assert isinstance(bid, Bid) and 0 <= bid.amount <= game.state.money["Player 1"] // 5
 
 
 @pytest.mark.parametrize("win_crossings, expected", [(1, Build("Ann", 7)), (8, Pass("Ann"))])

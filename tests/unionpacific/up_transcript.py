@@ -4,7 +4,7 @@
 every action, the placement checklist of one build per turn, every ``RuleError`` of a few illegal
 actions and the outcome words. ``python -m tests.unionpacific.up_transcript`` (with the engine to
 record on ``PYTHONPATH``) rewrites ``up_english_digests.json``: the digest of each game's
-English, recorded from the engine before its sentences became ``Message``s (issue 12).
+English, recorded from the engine before its sentences became ``Message``s.
 """
 
 from __future__ import annotations

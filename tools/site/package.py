@@ -5,8 +5,8 @@ Two things a plain wheel may lack, added here (the build says which):
   setuptools packs it only once pyproject declares it as package data.
 * ``railkit/_site_compat.py`` (from ``tools/site/compat.py``), imported by ``railkit/__init__.py``:
   a fix for widget updates under the browser kernel (see that file).
-* ``docs/rulings.md``: ``railkit.ui.docs`` reads it at ``PROJECT_ROOT/docs/rulings.md``, PROJECT_ROOT
-  being the folder above the package; in the browser that is site-packages, so the wheel carries
+* ``docs/rulings.md``: ``railkit.ui.docs`` reads it at ``docs/rulings.md`` in the folder above the
+  package; in the browser that is site-packages, so the wheel carries
   the page there (a browser-only copy; nothing else is installed there).
 """
 

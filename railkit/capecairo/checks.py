@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from railkit.brief import brief
-from railkit.capecairo.actions import Action, Bid, Build, Choose, Pass
+from railkit.capecairo.actions import Bid, Build, Choose, KKAction, Pass
 from railkit.capecairo.deck import Card
 from railkit.capecairo.phrases import card_words, pounds, track_pieces, tracks
 from railkit.capecairo.state import KKState, KKTable
@@ -98,7 +98,7 @@ def players_to_act(table: KKTable, state: KKState) -> tuple[str, ...]:
     return () if player is None else (player,)
 
 
-def check(table: KKTable, state: KKState, action: Action) -> None:
+def check(table: KKTable, state: KKState, action: KKAction) -> None:
     """Raise ``RuleError`` if ``action`` breaks a rule of this game now. ``Game.check`` has already made
     sure the game is not over, the action is one of this game's by a player at the table and, outside the
     sealed bids, in turn."""
@@ -172,26 +172,6 @@ def _check_pass(table: KKTable, state: KKState, action: Pass) -> None:
 _CHECKS: dict[type, Callable[[KKTable, KKState, Any], None]] = {
     Bid: _check_bid, Choose: _check_choose, Build: _check_build, Pass: _check_pass,
 }
-
-
-def legal_actions(table: KKTable, state: KKState, player: str | None = None) -> list[Action]:
-    if state.phase == "over":
-        return []
-    if player is None:
-        player = current_player(table, state)
-    if player is None or player not in state.money:
-        return []
-    if state.phase == "bid":
-        if player in state.bids:
-            return []
-        return [Bid(player, amount) for amount in range(state.money[player] + 1)]
-    if state.phase == "choose":
-        return [Choose(player, c) for c in state.offer] if player == state.choosers[0] else []
-    if player != state.turn:
-        return []
-    actions: list[Action] = [Pass(player)]
-    actions.extend(Build(player, buy) for buy in build_numbers(table, state, player).buy_options())
-    return actions
 
 
 def phase_words(state: KKState) -> Message:
