@@ -1,4 +1,4 @@
-"""What one lesson costs a kernel: import time and memory (issue 10, item 1).
+"""What one lesson costs a kernel: import time and memory.
 
 For every lesson notebook, a fresh Python runs the notebook's app cell (the same line Voila runs) with
 ipykernel's comm machinery stubbed by ``ipywidgets``' own no-frontend mode, and reports:

@@ -1,4 +1,4 @@
-"""Map redraw after a click (issue 10 item 4): the fast path (``figure_view`` updates applied with
+"""Map redraw after a click: the fast path (``figure_view`` updates applied with
 ``Plotly.react`` by the template's script) against the old full re-render of the Output.
 
     .venv/bin/python benchmarks/map_redraw.py                 # both paths, 12 clicks per lesson each

@@ -1,4 +1,4 @@
-"""The static site (issue 11): what a learner's browser downloads and how soon a lesson is usable.
+"""The static site: what a learner's browser downloads and how soon a lesson is usable.
 
     .venv/bin/python benchmarks/site.py                       # builds site/ if needed (make site)
     .venv/bin/python benchmarks/site.py --lessons up_dividends.ipynb kk_auction.ipynb up_building.ipynb
@@ -8,7 +8,7 @@ no host but loopback resolvable (any attempt is reported). Opens the lessons one
 per lesson: seconds from navigation to usable (the app's controls visible), bytes the server sent
 (tools/site/serve.py, gzip on, as ``make serve-site``), and Chromium's resident memory. The first
 lesson is the cold load; the next ones reuse the cache. Results also go to benchmarks/results/site.json.
-Goals (issue 11): first load <= 25 MB, usable <= 10 s cold and <= 5 s for a second lesson.
+Goals: first load <= 25 MB, usable <= 10 s cold and <= 5 s for a second lesson.
 """
 
 from __future__ import annotations

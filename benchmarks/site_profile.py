@@ -1,4 +1,4 @@
-"""Where a static-site lesson's seconds go (issue 11 item 3): the kernel's start steps in its web
+"""Where a static-site lesson's seconds go: the kernel's start steps in its web
 worker, the page's first output and controls, the main thread's long tasks.
 
     .venv/bin/python benchmarks/site_profile.py --lessons up_dividends.ipynb kk_auction.ipynb up_building.ipynb

@@ -73,7 +73,7 @@ def time_legal_actions(n: int) -> tuple[list[float], list[float]]:
             dt = time.process_time() - t
             if length / 3 <= len(game.log) <= 2 * length / 3:
                 every.append(dt)
-                if game.step == "action":
+                if game.state.step == "action":
                     action_step.append(dt)
             game.apply(rng.choice(legal))
     return every, action_step

@@ -12,6 +12,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, Protocol, TypeVar
 
+from railkit.brief import brief
 from railkit.messages import N_, Grouped, Message
 
 __all__ = ["Action", "ActionRegistry", "MAX_ITEMS", "MAX_NUMBER", "MAX_TEXT", "json_kind"]
@@ -52,11 +53,15 @@ class ActionRegistry(Generic[A]):
 
         return decorate
 
+    def knows(self, action: object) -> bool:
+        """Whether ``action`` is one of this game's actions."""
+        return type(action) in self._by_class
+
     def type_name(self, action: object) -> str:
         try:
             return self._by_class[type(action)]
         except KeyError:
-            raise TypeError(f"{action!r} is not a {self.game} action") from None
+            raise TypeError(f"{brief(action)} is not a {self.game} action") from None
 
     def to_dict(self, action: A) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type_name(action)}

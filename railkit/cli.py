@@ -1,5 +1,5 @@
 """What the command-line tools share: ``python -m railkit.unionpacific check-board FILE`` and
-``python -m railkit.capecairo check-deck FILE`` speak the language ``RAILKIT_LANG`` names (issue 12),
+``python -m railkit.capecairo check-deck FILE`` speak the language ``RAILKIT_LANG`` names,
 their ``--help`` and argparse's own words ("usage:", "options", "the following arguments are
 required") included, so a club checking its board file reads one language from start to end.
 

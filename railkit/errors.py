@@ -10,6 +10,7 @@ as python-chess does, so ``except ValueError`` catches every refused input.
     │   ├── NotYourTurnError
     │   └── GameOverError
     ├── SaveFileError (ValueError)    a saved game cannot be read; says what is wrong in words
+    ├── HistoryError (ValueError)     replay or undo asked for moves the log does not hold
     ├── DataError (ValueError)        a data file is broken; names the file, item and problem
     └── InputError (ValueError)       a field typed into a lesson cannot be read (teaching layer)
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 __all__ = [
     "DataError",
     "GameOverError",
+    "HistoryError",
     "InputError",
     "NotYourTurnError",
     "RailkitError",
@@ -56,6 +58,10 @@ class GameOverError(RuleError):
 
 class SaveFileError(RailkitError, ValueError):
     """A saved game cannot be read. The message says what is wrong, in words a player reads."""
+
+
+class HistoryError(RailkitError, ValueError):
+    """``replay`` or ``undo`` was asked for more moves than the game's log holds (or fewer than none)."""
 
 
 class DataError(RailkitError, ValueError):

@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypedDict, TypeVar
 
 from railkit.actions import ActionRegistry
+from railkit.brief import brief
 from railkit.datafiles import DuplicateKeyError, duplicate_key_problem, unique_keys
-from railkit.errors import GameOverError, RuleError, SaveFileError
+from railkit.errors import GameOverError, HistoryError, NotYourTurnError, RuleError, SaveFileError
 from railkit.messages import N_, Draft, Grouped, Message, nmessage, quiet, shown
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "SaveFileError",
     "check_seed",
     "normalize_players",
+    "not_playing",
     "parse_save",
 ]
 
@@ -122,7 +124,7 @@ def normalize_players(players: object, lo: int, hi: int, rule: str) -> tuple[str
         raise TypeError(Message(N_("players must be a number or a list of names, not {found}"), {"found": repr(players)}))
     if isinstance(players, int):
         if not lo <= players <= hi:
-            raise RuleError(rule, _player_count(lo, hi, _short_number(players)))
+            raise RuleError(rule, _player_count(lo, hi, brief(players)))
         return tuple(f"Player {i + 1}" for i in range(players))
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
         raise TypeError(Message(N_("players must be a number or a list of names, not {found}"),
@@ -152,14 +154,14 @@ def check_seed(seed: object) -> int:
         raise TypeError(Message(N_("the seed must be a whole number, not {kind}"), {"kind": type(seed).__name__}))
     if not -MAX_SEED < seed < MAX_SEED:
         raise ValueError(Message("the seed must be smaller than 2**63 in size, not {seed}",
-                                 {"seed": _short_number(seed)}))
+                                 {"seed": brief(seed)}))
     return seed
 
 
-def _short_number(n: int) -> str | Message:
-    if abs(n) < 10**30:
-        return str(n)
-    return Message("a number of {digits} digits", {"digits": len(str(abs(n)))})
+def not_playing(player: object, players: Sequence[str]) -> Message:
+    """The refusal for a name that is not at the table (an action's player, a view's seat)."""
+    return Message(N_("{player} is not playing; the players are {players}"),
+                   {"player": brief(player), "players": ", ".join(players)})
 
 
 def _player_count(lo: int, hi: int, given: object) -> Message:
@@ -209,6 +211,7 @@ class Game(ABC, Generic[A]):
     PLAYER_RANGE: ClassVar[tuple[int, int]]
     PLAYER_RULE: ClassVar[str]  # the rule ID that sets how many may play
     OPTIONS_RULE: ClassVar[str]  # the rule ID cited for an unknown option
+    ACTIONS_RULE: ClassVar[str]  # the rule ID cited for something that is not one of this game's actions
     FILE_OPTIONS: ClassVar[tuple[str, ...]] = ()  # options that name a file on this machine
     OPTION_DEFAULTS: ClassVar[Mapping[str, Any]]
     registry: ClassVar[ActionRegistry[Any]]
@@ -220,7 +223,7 @@ class Game(ABC, Generic[A]):
     players: tuple[str, ...]
     seed: int
     options: dict[str, Any]
-    log: list[A]
+    _log: list[A]
     rng: random.Random
 
     def __init__(self, players: int | Sequence[str], seed: int = 0, **options: Any) -> None:
@@ -228,7 +231,7 @@ class Game(ABC, Generic[A]):
         self.seed = check_seed(seed)
         unknown = sorted(set(options) - set(self.OPTION_DEFAULTS))
         if unknown:
-            shown = ", ".join(repr(str(u)[:40]) for u in unknown[:5])
+            shown = ", ".join(brief(u) for u in unknown[:5])
             known = ", ".join(self.OPTION_DEFAULTS)
             raise RuleError(self.OPTIONS_RULE, nmessage("unknown option {shown}; the options are {known}",
                                                         "unknown options {shown}; the options are {known}",
@@ -238,7 +241,7 @@ class Game(ABC, Generic[A]):
                 raise RuleError(self.OPTIONS_RULE, Message("option {name} is longer than {most} characters",
                                                            {"name": name, "most": MAX_OPTION_TEXT}))
         self.options = self._check_options({**self.OPTION_DEFAULTS, **options})
-        self.log = []
+        self._log = []
         self.rng = random.Random(self.seed)
         self._narrative: list[str] = []
         self._setup()
@@ -276,9 +279,25 @@ class Game(ABC, Generic[A]):
     def legal_actions(self, player: str | None = None) -> list[A]:
         """Every legal action for ``player`` (default: the current player)."""
 
+    def random_action(self, player: str, rng: random.Random) -> A:
+        """A legal action of ``player`` picked uniformly with ``rng`` (what ``railkit.bots.RandomBot`` plays);
+        a game may pick without listing every action, drawing the same way."""
+        return rng.choice(self.legal_actions(player))
+
     @abstractmethod
-    def check(self, action: A) -> None:
-        """Raise ``RuleError`` if ``action`` is illegal now. Never changes the state."""
+    def _check_rules(self, action: A) -> None:
+        """Raise ``RuleError`` if ``action`` breaks one of this game's own rules now (the shared duties of
+        ``check`` have passed: an action of this game, by a player at the table, in turn, the game not over).
+        Never changes the state."""
+
+    def _simultaneous(self) -> bool:
+        """Whether everyone still to act may act now in any order (sealed bids, first shares); then the
+        game's own step rules say who may still act, and ``check`` does not ask whose turn it is."""
+        return False
+
+    def _turn_rule(self) -> str:
+        """The rule ID that says whose turn it is now."""
+        return self.PLAYER_RULE
 
     @abstractmethod
     def _perform(self, action: A) -> list[str]:
@@ -289,7 +308,17 @@ class Game(ABC, Generic[A]):
 
     @abstractmethod
     def view(self, player: str | None) -> Any:
-        """What ``player`` may see (``None``: a spectator, public information only); a ``BaseView``."""
+        """What ``player`` may see (``None``: a spectator, public information only); a ``BaseView``.
+        Engines begin with ``self._check_seat(player)``."""
+
+    def _check_seat(self, player: object) -> None:
+        """A view is asked for a player at the table, or ``None`` (a spectator)."""
+        if player is None:
+            return
+        if not isinstance(player, str):
+            raise TypeError(Message(N_("a player is named by text, not {kind}"), {"kind": type(player).__name__}))
+        if player not in self.players:
+            raise RuleError(self.PLAYER_RULE, not_playing(player, self.players))
 
     @abstractmethod
     def state_dict(self) -> dict[str, Any]:
@@ -309,29 +338,56 @@ class Game(ABC, Generic[A]):
         A rejected action raises ``RuleError`` and leaves the game exactly as it was. A game with
         ``narrate = False`` returns no events (``narrative`` still has them).
         """
-        if self.is_over:
-            raise GameOverError(self._game_over_rule(), Message("the game is over; no more moves can be made"))
-        if len(self.log) >= MAX_ACTIONS:
+        if len(self._log) >= MAX_ACTIONS and not self.is_over:
             raise RuleError(self._game_over_rule(), Message("a game holds at most {most} moves",
                                                             {"most": Grouped(MAX_ACTIONS)}))
         self.check(action)
         if not self.narrate:
             with quiet():  # the events are made as Drafts: their English is rendered if someone reads it
                 drafts = self._perform(action)
-            self.log.append(action)
+            self._log.append(action)
             self._narrative.extend(drafts)
             return []
         events = self._perform(action)
-        self.log.append(action)
+        self._log.append(action)
         self._narrative.extend(events)
         return events
+
+    def check(self, action: A) -> None:
+        """Raise ``RuleError`` (naming the rule) if ``action`` is illegal now; never changes the state.
+
+        The duties both games share are done here, once, in this order: the game is not over
+        (``GameOverError``), ``action`` is one of this game's actions, its player is at the table, and
+        it is that player's turn (``NotYourTurnError``); then the game's own rules (``_check_rules``).
+        """
+        if self.is_over:
+            raise GameOverError(self._game_over_rule(), Message("the game is over; no more moves can be made"))
+        if not self.registry.knows(action):
+            raise RuleError(self.ACTIONS_RULE, Message(N_("{action} is not a {game} action; use one of {actions}"),
+                                                       {"action": brief(action), "game": self.TITLE,
+                                                        "actions": ", ".join(self.registry.names())}))
+        player = getattr(action, "player", None)
+        if not isinstance(player, str) or player not in self.players:
+            raise RuleError(self.PLAYER_RULE, not_playing(player, self.players))
+        if not self._simultaneous():
+            current = self.current_player
+            if player != current:
+                raise NotYourTurnError(self._turn_rule(), Message(
+                    N_("it is {current}'s turn, not {player}'s; wait for your turn"),
+                    {"current": str(current), "player": player}))
+        self._check_rules(action)
 
     def is_legal(self, action: A) -> bool:
         try:
             self.check(action)
         except RuleError:
             return False
-        return not self.is_over
+        return True
+
+    @property
+    def log(self) -> tuple[A, ...]:
+        """The actions so far, in order (a tuple: the game changes only through ``apply``)."""
+        return tuple(self._log)
 
     @property
     def narrative(self) -> list[str]:
@@ -350,7 +406,7 @@ class Game(ABC, Generic[A]):
             "players": list(self.players),
             "seed": self.seed,
             "options": dict(self.options),
-            "actions": [self.registry.to_dict(a) for a in self.log],
+            "actions": [self.registry.to_dict(a) for a in self._log],
         }
 
     def to_json(self, indent: int | None = 1) -> str:
@@ -415,19 +471,24 @@ class Game(ABC, Generic[A]):
 
     def replay(self: G, upto: int | None = None) -> G:
         """A fresh game rebuilt from the first ``upto`` actions of this one's log."""
-        count = len(self.log) if upto is None else upto
-        if not 0 <= count <= len(self.log):
-            raise ValueError(f"cannot replay {count} moves; the log holds {len(self.log)}")
+        count = len(self._log) if upto is None else _move_count(upto)
+        if not 0 <= count <= len(self._log):
+            raise HistoryError(nmessage("cannot replay {count} moves; the game has {n} move so far",
+                                        "cannot replay {count} moves; the game has {n} moves so far",
+                                        len(self._log), {"count": brief(count)}))
         game = type(self)(self.players, seed=self.seed, **self.options)
-        for action in self.log[:count]:
+        for action in self._log[:count]:
             game.apply(action)
         return game
 
     def undo(self: G, count: int = 1) -> G:
         """The game as it was ``count`` actions ago (rebuilt by replay)."""
-        if count < 0 or count > len(self.log):
-            raise ValueError(f"cannot undo {count} moves; the log holds {len(self.log)}")
-        return self.replay(len(self.log) - count)
+        count = _move_count(count)
+        if not 0 <= count <= len(self._log):
+            raise HistoryError(nmessage("cannot undo {count} moves; the game has {n} move so far",
+                                        "cannot undo {count} moves; the game has {n} moves so far",
+                                        len(self._log), {"count": brief(count)}))
+        return self.replay(len(self._log) - count)
 
     def copy(self: G) -> G:
         """An independent game in the same state (engines may override with a faster copy)."""
@@ -436,7 +497,7 @@ class Game(ABC, Generic[A]):
     # -- how a game shows itself ---------------------------------------------
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"{self.phase}, {', '.join(self.players_to_act())} to act"
-        return f"<{type(self).__name__} {', '.join(self.players)}: {len(self.log)} moves, {state}>"
+        return f"<{type(self).__name__} {', '.join(self.players)}: {len(self._log)} moves, {state}>"
 
     def _repr_html_(self) -> str:
         """A small status card for notebooks: players, step of play, who acts, the outcome (its words shown in
@@ -451,7 +512,7 @@ class Game(ABC, Generic[A]):
         return (
             "<div style='border:1px solid #999;border-radius:6px;padding:6px 10px;display:inline-block'>"
             f"<b>{esc(self.TITLE)}</b> — {esc(', '.join(self.players))}<br>"
-            f"{esc(shown(nmessage('{n} move', '{n} moves', len(self.log))))} · {status}"
+            f"{esc(shown(nmessage('{n} move', '{n} moves', len(self._log))))} · {status}"
             + (f"<br><i>{esc(shown(last))}</i>" if last else "")
             + "</div>"
         )
@@ -464,6 +525,14 @@ def _reason(exc: BaseException) -> str:
         return Message("{reason} [{rule}]", {"reason": exc.message, "rule": exc.rule})
     words = exc.args[0] if len(exc.args) == 1 else None
     return words if isinstance(words, Message) else str(exc)
+
+
+def _move_count(count: object) -> int:
+    """A number of moves for ``replay``/``undo``: a whole number, else ``TypeError``."""
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise TypeError(Message(N_("a number of moves must be a whole number, not {kind}"),
+                                {"kind": type(count).__name__}))
+    return count
 
 
 def _too_big(msgid: str, size: int) -> Message:

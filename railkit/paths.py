@@ -8,8 +8,6 @@ import os
 from importlib import resources
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent  # a source checkout only (docs/, notebooks/)
-
 
 def data_dir() -> Path:
     override = os.environ.get("RAILKIT_DATA")

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+from railkit.bots import Bot
 from railkit.errors import RailkitError, RuleError, SaveFileError
 from railkit.game import Game, parse_save
 from railkit.messages import Message, nmessage
@@ -54,10 +55,6 @@ LEGACY_SEATS_KEY = "railkit_play"  # older saves: the seats inside the game's ow
 MAX_BOT_MOVES = 200  # per call: the page never waits long, and a misbehaving bot cannot loop
 
 G = TypeVar("G", bound=Game[Any])
-
-
-class Bot(Protocol):
-    def choose(self, game: Any, player: str) -> Any: ...
 
 
 BotPolicy = Callable[[Any, str], Any]  # (game, player) -> the move that computer player makes now

@@ -1,4 +1,4 @@
-"""The command-line tools speak RAILKIT_LANG's language from start to end (issue 12): their --help,
+"""The command-line tools speak RAILKIT_LANG's language from start to end: their --help,
 argparse's own words, the errors and the report; numbers as the language writes them."""
 
 import argparse

@@ -1,4 +1,4 @@
-"""The shared core's learner-visible sentences are structured messages (issue 12 item 1): save-file
+"""The shared core's learner-visible sentences are structured messages: save-file
 errors (railkit.game.Game.load, parse_save), player-name and option refusals, and the play session's
 undo, bot and save messages. Each error keeps its English ``str`` and holds a ``railkit.messages.Message``
 (``exc.args[0]``, or ``exc.message`` for a ``RuleError``) that the app's message bar renders."""

@@ -1,4 +1,4 @@
-"""railkit.messages: engine sentences as msgid + parameters, English when read as a str (issue 12).
+"""railkit.messages: engine sentences as msgid + parameters, English when read as a str.
 
 The pattern's first family is the dividend payout explanation (UP-D2..UP-D11,
 railkit.unionpacific.payouts): every step is a Message whose str is the old English sentence.

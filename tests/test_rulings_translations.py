@@ -1,4 +1,4 @@
-"""The rulings page in the rulebooks' languages (issue 12): docs/rulings.<lang>.md, packaged beside the
+"""The rulings page in the rulebooks' languages: docs/rulings.<lang>.md, packaged beside the
 English page, shown by the rulings lesson in the learner's language, and unable to drift silently."""
 
 from __future__ import annotations

@@ -98,7 +98,7 @@ def test_a_misbehaving_bot_raises_BotError_and_changes_nothing(bad):
     before = state(s)
     with pytest.raises(BotError, match="computer player Ann"):
         s.run_bots()
-    assert state(s) == before and s.game.log == []
+    assert state(s) == before and s.game.log == ()
 
 
 def test_bot_moves_are_the_same_for_the_same_position():

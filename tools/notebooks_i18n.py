@@ -1,4 +1,4 @@
-"""The lessons' markdown in Finnish, Hungarian and Spanish (issue 12, item 3), generated from the English
+"""The lessons' markdown in Finnish, Hungarian and Spanish, generated from the English
 notebooks so a translation cannot drift silently.
 
 * ``extract``: every paragraph (blank-line separated block) of every markdown cell of ``notebooks/*.ipynb``

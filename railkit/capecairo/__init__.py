@@ -6,10 +6,10 @@
     ('Ann', 'Bob')
 
 A game is a fixed ``KKTable`` plus a mutable ``KKState`` (``game.table``, ``game.state``); the
-rules are functions over the two (``rules_check``, ``perform``, ``views``, ``explain``).
+rules are functions over the two (``checks``, ``perform``, ``views``, ``explain``).
 """
 
-from railkit.capecairo.actions import Action, Bid, Build, Choose, Pass, registry
+from railkit.capecairo.actions import Bid, Build, Choose, KKAction, Pass, registry
 from railkit.capecairo.auction import AuctionExplanation, auction_order, explain_auction_order
 from railkit.capecairo.deck import REQUIREMENT, Card, load_deck, parse_deck
 from railkit.capecairo.explain import BuildExplanation, explain_build
@@ -18,7 +18,7 @@ from railkit.capecairo.state import AuctionRecord, KKState, KKTable
 from railkit.capecairo.views import KKView, Result
 
 __all__ = [
-    "Action",
+    "KKAction",
     "AuctionExplanation",
     "AuctionRecord",
     "Bid",

@@ -7,7 +7,7 @@ from typing import Optional, Union
 
 from railkit.actions import ActionRegistry
 
-registry: ActionRegistry[Action] = ActionRegistry("cape_to_cairo")
+registry: ActionRegistry[KKAction] = ActionRegistry("cape_to_cairo")
 
 
 @registry.register("bid")
@@ -49,4 +49,4 @@ class Pass:
     player: str
 
 
-Action = Union[Bid, Choose, Build, Pass]
+KKAction = Union[Bid, Choose, Build, Pass]

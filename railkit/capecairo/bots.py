@@ -1,33 +1,19 @@
 """Computer players. Each returns a legal action for ``player``; neither reads another
-player's sealed bid (only public information and its own hand)."""
+player's sealed bid (only public information and its own hand). ``Bot``, ``RandomBot`` and
+``play_game`` are the shared ones of ``railkit.bots``."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any
 
+from railkit.bots import Bot, RandomBot, play_game
 from railkit.capecairo.actions import Bid, Build, Choose, Pass
+from railkit.capecairo.checks import TRACK_PRICE
 from railkit.capecairo.deck import Card
 from railkit.capecairo.game import CapeToCairoGame
-from railkit.capecairo.rules_check import TRACK_PRICE
-from railkit.game import Outcome
 
-
-class Bot(Protocol):
-    def choose(self, game: CapeToCairoGame, player: str) -> Any: ...
-
-
-class RandomBot:
-    """Picks uniformly among the legal actions (a bid: any amount from 0 to its money)."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, game: CapeToCairoGame, player: str) -> Any:
-        if game.phase == "bid":  # same as a uniform pick from legal_actions, without listing 100 bids
-            return Bid(player, self.rng.randint(0, game.money[player]))
-        return self.rng.choice(game.legal_actions(player))
+__all__ = ["Bot", "HeuristicBot", "RandomBot", "play_game"]
 
 
 class HeuristicBot:
@@ -39,7 +25,7 @@ class HeuristicBot:
         self.thrift = thrift  # how many pounds a build may lose and still be worth it
 
     def card_value(self, game: CapeToCairoGame, player: str, card: Card) -> float:
-        queue = game.queues[player]
+        queue = game._state.queues[player]
         # Pieces on an uncrossed card help every crossing up to and including it (KK-B2 2),
         # so a card joining a longer line is used more often; harder terrain costs tracks.
         reuse = 1 + 0.5 * len(queue)
@@ -52,18 +38,18 @@ class HeuristicBot:
         if game.phase == "bid":
             return Bid(player, self._bid(game, player))
         if game.phase == "choose":
-            best = max(game.offer, key=lambda c: self.card_value(game, player, game.cards[c]))
+            best = max(game._state.offer, key=lambda c: self.card_value(game, player, game.table.cards[c]))
             return Choose(player, best)
         return self._build_or_pass(game, player)
 
     def _bid(self, game: CapeToCairoGame, player: str) -> int:
-        values = sorted((self.card_value(game, player, game.cards[c]) for c in game.offer), reverse=True)
+        values = sorted((self.card_value(game, player, game.table.cards[c]) for c in game._state.offer), reverse=True)
         if len(values) < 2:
             gap = values[0] if values else 0.0
         else:
             gap = values[0] - sum(values[1:]) / (len(values) - 1)
-        money = game.money[player]
-        urgent = 3 if not game.queues[player] else 0  # an empty line stalls our progress
+        money = game._state.money[player]
+        urgent = 3 if not game._state.queues[player] else 0  # an empty line stalls our progress
         want = int(0.8 * gap) + urgent + self.rng.randint(0, 2)
         return max(0, min(want, money // 5))  # never more than a fifth of our money
 
@@ -72,29 +58,10 @@ class HeuristicBot:
         if nums.card is None or not nums.can_afford:
             return Pass(player)
         cost = TRACK_PRICE * nums.min_buy
-        wins = len(game.crossed[player]) + 1 >= game.table.win_crossings
+        wins = len(game._state.crossed[player]) + 1 >= game.table.win_crossings
         if wins or cost - nums.card.coin <= self.thrift or (cost == 0):
             return Build(player, nums.min_buy)
-        late = len(game.deck) + len(game.discard) < len(game.players)  # few cards left to turn up
+        late = len(game._state.deck) + len(game._state.discard) < len(game.players)  # few cards left to turn up
         if late and nums.money - cost >= 20:
             return Build(player, nums.min_buy)
         return Pass(player)
-
-
-def play_game(
-    game: CapeToCairoGame,
-    bots: Mapping[str, Bot] | Sequence[Bot],
-    max_actions: int = 100_000,
-) -> Outcome:
-    """Let ``bots`` (one per player, by name or in seating order) play ``game`` to the end."""
-    by_player = dict(bots) if isinstance(bots, Mapping) else dict(zip(game.players, bots, strict=False))
-    missing = [p for p in game.players if p not in by_player]
-    if missing:
-        raise ValueError(f"no bot for {', '.join(missing)}")
-    for _ in range(max_actions):
-        if game.is_over:
-            return game.result()
-        player = game.current_player
-        assert player is not None
-        game.apply(by_player[player].choose(game, player))
-    raise RuntimeError(f"the game did not end within {max_actions} actions")

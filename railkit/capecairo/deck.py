@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict, TypeGuard
 
-from railkit.capecairo.brief import brief
+from railkit.brief import brief
 from railkit.datafiles import FILE, TOP_LEVEL, DuplicateKeyError, duplicate_key_problem, json_problem, unique_keys
 from railkit.errors import DataError
 from railkit.messages import N_, Grouped, Message, nmessage

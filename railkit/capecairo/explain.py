@@ -5,10 +5,11 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 
+from railkit.capecairo.checks import TRACK_PRICE, build_numbers
 from railkit.capecairo.phrases import card_words, cards, crossing, pounds, track_pieces
-from railkit.capecairo.rules_check import TRACK_PRICE, build_numbers, not_playing
 from railkit.capecairo.state import KKGameLike
 from railkit.errors import RuleError
+from railkit.game import not_playing
 from railkit.messages import Message
 
 

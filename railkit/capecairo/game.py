@@ -4,29 +4,31 @@ eight terrains (KK-E1) or the game stalls (KK-B8).
 The action log is the game (see ``railkit.game.Game``): setup shuffles the deck with
 ``random.Random(seed)``; every later reshuffle uses the same generator, in a fixed order.
 The game holds a fixed ``KKTable`` and a mutable ``KKState`` (``state.py``); the rules are
-functions over them: checks in ``rules_check.py``, changes in ``perform.py``, views, the state
-dict and the result in ``views.py``, words and the status card in ``display.py``.
+functions over them: checks in ``checks.py``, changes in ``perform.py``, views, the state
+dict and the result in ``views.py``, words and the status card in ``describe.py``.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from railkit.capecairo import display, perform, rules_check, views
-from railkit.capecairo.actions import Action, registry
-from railkit.capecairo.brief import brief
+from railkit.brief import brief
+from railkit.capecairo import checks, moves, perform, views
+from railkit.capecairo.actions import Bid, KKAction, registry
+from railkit.capecairo.checks import TRACK_PRICE, BuildNumbers
 from railkit.capecairo.deck import DECK_SIZE, Card, cards_by_id
+from railkit.capecairo.describe import describe_action, status_card
 from railkit.capecairo.explain import BuildExplanation, explain_build
 from railkit.capecairo.perform import BONUS_CAP, START_MONEY
-from railkit.capecairo.rules_check import TRACK_PRICE, BuildNumbers
-from railkit.capecairo.state import AuctionRecord, KKState, KKTable
+from railkit.capecairo.state import KKState, KKTable
 from railkit.errors import RuleError
 from railkit.game import Game, Outcome
 from railkit.messages import N_, Grouped, Message
 
 WIN_CROSSINGS = 8  # KK-E1
-DEFAULT_OPTIONS: dict[str, Any] = {
+OPTION_DEFAULTS: dict[str, Any] = {
     "deck": None,  # path of a deck file (KK-C4); None: the shipped data/cape_to_cairo/deck.json
     "win_crossings": WIN_CROSSINGS,  # KK-E1; fewer makes a short teaching game
     "river_bonus_for_builder": True,  # KK-R1 DECISION
@@ -35,18 +37,24 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 COLOURS = ("red", "yellow", "green", "blue")  # KK-C1: one train and tender per colour
 
 
-class CapeToCairoGame(Game[Action]):
+class CapeToCairoGame(Game[KKAction]):
     GAME = "cape_to_cairo"
     TITLE = "Vom Kap bis Kairo"
     PLAYER_RANGE = (2, 4)
     PLAYER_RULE = "KK-S1"
     OPTIONS_RULE = "KK-S1"
-    OPTION_DEFAULTS = DEFAULT_OPTIONS
+    ACTIONS_RULE = "KK"
+    OPTION_DEFAULTS = OPTION_DEFAULTS
     FILE_OPTIONS = ("deck",)
     registry = registry
 
     table: KKTable  # what never changes: seating, colours, the shared cards, the options
-    state: KKState  # everything that changes
+    _state: KKState  # everything that changes (the live state: only the engine reads it directly)
+
+    @property
+    def state(self) -> KKState:
+        """The whole state, as a copy: changing it changes nothing in the game (only ``apply`` does)."""
+        return self._state.copy()
 
     def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         return check_options(options)
@@ -61,42 +69,54 @@ class CapeToCairoGame(Game[Action]):
             win_crossings=options["win_crossings"],
             river_bonus_for_builder=options["river_bonus_for_builder"],
         )
-        self.state = perform.setup(self.table, self.rng, options["stack"], self._narrative)
+        self._state = perform.setup(self.table, self.rng, options["stack"], self._narrative)
 
     # -- the Game interface -----------------------------------------------------------------
     @property
     def phase(self) -> str:
         """bid | choose | build | over"""
-        return self.state.phase
+        return self._state.phase
 
     @property
     def is_over(self) -> bool:
-        return self.state.phase == "over"  # asked before every move: one step shorter than via phase
+        return self._state.phase == "over"  # asked before every move: one step shorter than via phase
 
     @property
     def current_player(self) -> str | None:
-        return rules_check.current_player(self.table, self.state)
+        return checks.current_player(self.table, self._state)
 
     def players_to_act(self) -> tuple[str, ...]:
-        return rules_check.players_to_act(self.table, self.state)
+        return checks.players_to_act(self.table, self._state)
 
     def _game_over_rule(self) -> str:
-        return self.state.ending or "KK-E1"
+        return self._state.ending or "KK-E1"
 
-    def check(self, action: Action) -> None:
-        rules_check.check(self.table, self.state, action)
+    def _simultaneous(self) -> bool:
+        return self._state.phase == "bid"  # KK-A2: sealed bids are handed in at once
 
-    def legal_actions(self, player: str | None = None) -> list[Action]:
-        return rules_check.legal_actions(self.table, self.state, player)
+    def _turn_rule(self) -> str:
+        return "KK-A4" if self._state.phase == "choose" else "KK-B3"
 
-    def _perform(self, action: Action) -> list[str]:
-        return perform.perform(self.table, self.state, action)
+    def _check_rules(self, action: KKAction) -> None:
+        checks.check(self.table, self._state, action)
+
+    def legal_actions(self, player: str | None = None) -> list[KKAction]:
+        return moves.legal_actions(self.table, self._state, player)
+
+    def random_action(self, player: str, rng: random.Random) -> KKAction:
+        if self._state.phase == "bid":  # a uniform pick from legal_actions, without listing 100 bids
+            return Bid(player, rng.randint(0, self._state.money[player]))
+        return rng.choice(self.legal_actions(player))
+
+    def _perform(self, action: KKAction) -> list[str]:
+        return perform.perform(self.table, self._state, action)
 
     def result(self) -> Outcome:
-        return views.result(self.table, self.state)
+        return views.result(self.table, self._state)
 
     def view(self, player: str | None) -> views.KKView:
-        return views.view(self.table, self.state, player, self.GAME, len(self.log))
+        self._check_seat(player)
+        return views.view(self.table, self._state, player, self.GAME, len(self._log))
 
     def state_dict(self) -> dict[str, Any]:
         """Everything, hidden parts included, as JSON types (for tests and debugging)."""
@@ -104,20 +124,20 @@ class CapeToCairoGame(Game[Action]):
         if options["stack"] is not None:
             options["stack"] = list(options["stack"])
         return {"players": list(self.players), "seed": self.seed, "options": options,
-                **views.state_dict(self.state), "actions": len(self.log), "narrative_length": len(self._narrative)}
+                **views.state_dict(self._state), "actions": len(self._log), "narrative_length": len(self._narrative)}
 
-    def describe(self, action: Action) -> Message:
+    def describe(self, action: KKAction) -> Message:
         """``action`` in plain words (a sealed bid's amount stays hidden, KK-A2)."""
-        return display.describe(self.table, action)
+        return describe_action(self.table, action)
 
     def copy(self) -> CapeToCairoGame:
         """An independent game in the same state, without replaying: the table and the cards
         are shared (they never change), the state, log and narrative are copied."""
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)  # the same attributes; then every mutable one replaced
-        new.state = self.state.copy()
-        new.rng = new.state.rng
-        new.log = list(self.log)
+        new._state = self._state.copy()
+        new.rng = new._state.rng
+        new._log = list(self._log)
         new._narrative = list(self._narrative)
         new.options = dict(self.options)
         return new
@@ -125,11 +145,11 @@ class CapeToCairoGame(Game[Action]):
     __copy__ = copy  # copy.copy(game) is independent too; copy.deepcopy and pickle work as usual
 
     def _repr_html_(self) -> str:
-        return display.status_html(self.table, self.state, self.TITLE, len(self.log))
+        return status_card(self.table, self._state, self.TITLE, len(self._log))
 
     # -- helpers for explanations, bots and the UI -------------------------------------------
     def build_numbers(self, player: str) -> BuildNumbers:
-        return rules_check.build_numbers(self.table, self.state, player)
+        return checks.build_numbers(self.table, self._state, player)
 
     def explain_build(self, player: str | None = None) -> BuildExplanation:
         return explain_build(self, player)
@@ -140,87 +160,6 @@ class CapeToCairoGame(Game[Action]):
     def left_of(self, player: str) -> str:
         """The next player in seating order: the turn passes to the left (KK-B3)."""
         return self.table.left_of(player)
-
-    # -- read-only names for parts of the state (the UI, bots and tests read these) ----------
-    @property
-    def cards(self) -> Mapping[str, Card]:
-        return self.table.cards
-
-    @property
-    def colours(self) -> Mapping[str, str]:
-        return self.table.colours
-
-    @property
-    def money(self) -> dict[str, int]:
-        return self.state.money
-
-    @property
-    def deck(self) -> list[str]:
-        return self.state.deck
-
-    @property
-    def discard(self) -> list[str]:
-        return self.state.discard
-
-    @property
-    def flipped(self) -> list[str]:
-        return self.state.flipped
-
-    @property
-    def offer(self) -> list[str]:
-        return self.state.offer
-
-    @property
-    def queues(self) -> dict[str, list[str]]:
-        return self.state.queues
-
-    @property
-    def crossed(self) -> dict[str, list[str]]:
-        return self.state.crossed
-
-    @property
-    def bonus(self) -> dict[str, list[str]]:
-        return self.state.bonus
-
-    @property
-    def bids(self) -> dict[str, int]:
-        return self.state.bids
-
-    @property
-    def choosers(self) -> list[str]:
-        return self.state.choosers
-
-    @property
-    def auction_no(self) -> int:
-        return self.state.auction_no
-
-    @property
-    def auction_winner(self) -> str | None:
-        return self.state.auction_winner
-
-    @property
-    def last_auction(self) -> AuctionRecord | None:
-        return self.state.last_auction
-
-    @property
-    def turn(self) -> str | None:
-        return self.state.turn
-
-    @property
-    def idle_passes(self) -> int:
-        return self.state.idle_passes
-
-    @property
-    def reshuffles(self) -> int:
-        return self.state.reshuffles
-
-    @property
-    def ending(self) -> str | None:
-        return self.state.ending
-
-    @property
-    def winners(self) -> tuple[str, ...]:
-        return self.state.winners
 
 
 def check_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -254,7 +193,7 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
 
 def new_game(players: int | Sequence[str], seed: int = 0, **options: Any) -> CapeToCairoGame:
     """A new game: ``players`` is 2-4 names or a count; options: ``deck``, ``win_crossings``,
-    ``river_bonus_for_builder``, ``stack`` (see ``DEFAULT_OPTIONS``)."""
+    ``river_bonus_for_builder``, ``stack`` (see ``OPTION_DEFAULTS``)."""
     return CapeToCairoGame(players, seed=seed, **options)
 
 

@@ -1,7 +1,7 @@
 """Carrying out checked actions: the auction (KK-A) and track building (KK-B, KK-R, KK-E).
 
 Every function changes the ``KKState`` it is given and appends what happened, in words, to
-``events``. Nothing here checks legality: ``rules_check.check`` has done that first.
+``events``. Nothing here checks legality: ``checks.check`` has done that first.
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from railkit.capecairo.actions import Action, Bid, Build, Choose, Pass
+from railkit.capecairo.actions import Bid, Build, Choose, KKAction, Pass
 from railkit.capecairo.auction import explain_auction_order
+from railkit.capecairo.checks import TRACK_PRICE, BuildNumbers, build_numbers
 from railkit.capecairo.phrases import bonus_tracks, card_words, cards, pounds, terrains, track_pieces
-from railkit.capecairo.rules_check import TRACK_PRICE, BuildNumbers, build_numbers
 from railkit.capecairo.state import AuctionRecord, KKState, KKTable
 from railkit.errors import RuleError
 from railkit.messages import Message, loud, names_message, nmessage
@@ -40,7 +40,7 @@ def setup(table: KKTable, rng: random.Random, stack: Sequence[str] | None, event
     return state
 
 
-def perform(table: KKTable, state: KKState, action: Action) -> list[str]:
+def perform(table: KKTable, state: KKState, action: KKAction) -> list[str]:
     """Carry out a checked action; return what happened, in words."""
     events: list[str] = []
     if isinstance(action, Bid):

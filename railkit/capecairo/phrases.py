@@ -1,5 +1,5 @@
-"""The small phrases Vom Kap bis Kairo's sentences are built from, as ``railkit.messages.Message``s
-(issue 12): counts with their plural forms, terrain names and a card in words. Each reads as the
+"""The small phrases Vom Kap bis Kairo's sentences are built from, as ``railkit.messages.Message``s:
+counts with their plural forms, terrain names and a card in words. Each reads as the
 English ``railkit.words`` gave before; a lesson renders it in the learner's language."""
 
 from __future__ import annotations

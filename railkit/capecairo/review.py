@@ -1,5 +1,5 @@
 """After a game: the learner's moves that the heuristic player judged weak, with the reason in words
-and rule IDs (issue 9, item 9). Widget-free: the lessons show the list.
+and rule IDs. Widget-free: the lessons show the list.
 
 The game is replayed from its log; before each of ``player``'s moves the position is judged by the
 same rules of thumb ``HeuristicBot`` plays by (its card values and build test). A move is listed only
@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from railkit.capecairo.actions import Action, Bid, Build, Choose, Pass
+from railkit.brief import brief
+from railkit.capecairo.actions import Bid, Build, Choose, KKAction, Pass
 from railkit.capecairo.bots import HeuristicBot
+from railkit.capecairo.checks import TRACK_PRICE
 from railkit.capecairo.deck import Card
 from railkit.capecairo.game import CapeToCairoGame
 from railkit.capecairo.phrases import pounds, terrain_word, track_pieces
-from railkit.capecairo.rules_check import TRACK_PRICE
 from railkit.messages import Message
 
 BID_MARGIN = 10  # pounds above the heuristic player's bid before a bid counts as weak
@@ -34,7 +35,7 @@ class WeakMove:
     """One move of the learner, its number in the game log (1-based) and why it was weak."""
 
     move: int
-    action: Action
+    action: KKAction
     reason: Message
 
     def __str__(self) -> str:
@@ -49,7 +50,7 @@ class WeakMove:
 def review_moves(game: CapeToCairoGame, player: str) -> list[WeakMove]:
     """``player``'s weak moves in ``game`` (finished or not), in the order they were made."""
     if player not in game.players:
-        raise ValueError(Message("{player} does not play in this game", {"player": repr(player)}))
+        raise ValueError(Message("{player} does not play in this game", {"player": brief(player)}))
     judge = HeuristicBot(seed=0)
     replay = game.replay(0)
     weak: list[WeakMove] = []
@@ -62,27 +63,27 @@ def review_moves(game: CapeToCairoGame, player: str) -> list[WeakMove]:
     return weak
 
 
-def _judge(game: CapeToCairoGame, judge: HeuristicBot, action: Action) -> Message | None:
+def _judge(game: CapeToCairoGame, judge: HeuristicBot, action: KKAction) -> Message | None:
     p = action.player
     if isinstance(action, Bid):
-        money = game.money[p]
+        money = game._state.money[p]
         if action.amount >= money // 5 + BID_MARGIN:  # the heuristic player never bids above a fifth
             return Message("a bid of {bid} out of your {money}: every player pays their bid, won or lost (KK-A3), "
                            "so money spent on bids is missing later for track pieces (KK-B2); the computer players "
                            "never bid more than a fifth of their money (KK-A2).",
                            {"bid": pounds(action.amount), "money": money})
     elif isinstance(action, Choose):
-        value = {c: judge.card_value(game, p, game.cards[c]) for c in game.offer}
+        value = {c: judge.card_value(game, p, game.table.cards[c]) for c in game._state.offer}
         best = max(value, key=lambda c: value[c])
         if value[action.card_id] <= value[best] - CARD_MARGIN:
-            took, better = game.cards[action.card_id], game.cards[best]
+            took, better = game.table.cards[action.card_id], game.table.cards[best]
             return Message("you took {took} while {better} was on offer: track pieces on your cards help every "
                            "later crossing (KK-B2) and easier terrain needs fewer tracks (KK-C3).",
                            {"took": _card(took), "better": _card(better)})
     elif isinstance(action, Build):
         nums = game.build_numbers(p)
         bought = min(action.buy or 0, nums.min_buy)  # pieces beyond the fewest are kept as bonus tracks
-        wins = len(game.crossed[p]) + 1 >= game.table.win_crossings
+        wins = len(game._state.crossed[p]) + 1 >= game.table.win_crossings
         coin = nums.card.coin if nums.card is not None else 0
         loss = TRACK_PRICE * bought - coin
         if not wins and loss >= BUILD_LOSS:
@@ -93,7 +94,7 @@ def _judge(game: CapeToCairoGame, judge: HeuristicBot, action: Action) -> Messag
     elif isinstance(action, Pass):
         nums = game.build_numbers(p)
         if nums.card is not None and nums.can_afford:
-            if len(game.crossed[p]) + 1 >= game.table.win_crossings:
+            if len(game._state.crossed[p]) + 1 >= game.table.win_crossings:
                 return Message("you passed although crossing your next terrain would have won the game (KK-E1, KK-B2).")
             if nums.min_buy == 0:
                 return Message("you passed although your next terrain could be crossed without buying anything, "

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from railkit.brief import brief
 from railkit.capecairo.deck import REQUIREMENT, CardDict
 from railkit.errors import RuleError
 from railkit.messages import Message
@@ -119,7 +120,7 @@ def positions(view: Mapping[str, Any], win_crossings: int | None = None) -> dict
     for player in view["players"]:
         crossed = view["crossed"][player]
         if isinstance(crossed, bool) or not isinstance(crossed, int) or crossed < 0:
-            raise TypeError(f"crossed[{player!r}] must be a whole number >= 0, not {crossed!r}")
+            raise TypeError(f"crossed[{brief(player)}] must be a whole number >= 0, not {brief(crossed)}")
         if crossed > goal:
             raise RuleError("KK-E1", Message("{player} has crossed {crossed} terrains, more than the {goal} that end "
                                              "this race; pass the game's own win_crossings",

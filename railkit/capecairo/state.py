@@ -1,6 +1,6 @@
 """What a Vom Kap bis Kairo game is made of: the fixed ``KKTable`` and the mutable ``KKState``.
 
-The rule modules are functions over these two: ``rules_check`` reads them, ``perform`` changes
+The rule modules are functions over these two: ``checks`` reads them, ``perform`` changes
 the state, ``views`` and ``explain`` describe them. The ``KKTable`` (seating, colours, the cards,
 the options) never changes during a game, so copies of a game share it; only the ``KKState``
 is copied.
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypedDict
 
 from railkit.capecairo.deck import Card
+from railkit.copying import copy_state
 
 __all__ = ["AuctionRecord", "KKGameLike", "KKState", "KKTable"]
 
@@ -86,34 +87,9 @@ class KKState:
                    bonus={p: [] for p in players})
 
     def copy(self) -> KKState:
-        """An independent state: fresh lists and dicts (card ids and the table are shared)."""
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        record = self.last_auction
-        return KKState(
-            rng=rng,
-            deck=self.deck[:],
-            money=dict(self.money),
-            queues={p: q[:] for p, q in self.queues.items()},
-            crossed={p: c[:] for p, c in self.crossed.items()},
-            bonus={p: b[:] for p, b in self.bonus.items()},
-            discard=self.discard[:],
-            flipped=self.flipped[:],
-            offer=self.offer[:],
-            phase=self.phase,
-            bids=dict(self.bids),
-            choosers=self.choosers[:],
-            auction_no=self.auction_no,
-            last_auction=None if record is None else copy_record(record),
-            auction_winner=self.auction_winner,
-            turn=self.turn,
-            turn_flipped=self.turn_flipped,
-            idle_passes=self.idle_passes,
-            last_builder=self.last_builder,
-            reshuffles=self.reshuffles,
-            ending=self.ending,
-            winners=self.winners,
-        )
+        """An independent copy, field by field (``railkit.copying``): every container is copied, so the
+        copy shares nothing mutable; immutable values (payout records, cards, text) are shared."""
+        return copy_state(self)
 
 
 def copy_record(record: AuctionRecord) -> AuctionRecord:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any, NotRequired
 
+from railkit.capecairo.checks import current_player, players_to_act
 from railkit.capecairo.deck import CardDict
 from railkit.capecairo.phrases import pounds, terrains
-from railkit.capecairo.rules_check import current_player, not_playing, players_to_act
 from railkit.capecairo.state import AuctionRecord, KKState, KKTable, copy_record
 from railkit.errors import RuleError
-from railkit.game import BaseView, Outcome
+from railkit.game import BaseView, Outcome, not_playing
 from railkit.messages import Message, names_message, nmessage
 
 Result = Outcome  # the name earlier code used

@@ -262,7 +262,7 @@ def sleep_words() -> str:
 class App:
     """Base class: ``self.widget`` is the whole app; ``self.messages`` its message bar.
 
-    The header carries the title and a language picker (issue 12): the page's language (``?lang=fi``,
+    The header carries the title and a language picker: the page's language (``?lang=fi``,
     ``RAILKIT_LANG``) is applied before the first build, and choosing another one rebuilds the app in the
     same outer widget (``relanguage``): the app's state lives in attributes and survives, the fields keep
     what was typed, and ``redraw`` shows the last result again in the new language."""
@@ -327,14 +327,6 @@ class App:
 
     def clear_message(self) -> None:
         self.messages.clear()
-
-    def report_answer(self, right: bool, well_done: str, not_quite: str) -> bool:
-        """The message after an exercise's check: ``well_done`` (ok) when right, else ``not_quite`` (info)."""
-        if right:
-            self.show_ok(well_done)
-        else:
-            self.show_info(not_quite)
-        return right
 
     @property
     def message_text(self) -> str:

@@ -1,6 +1,6 @@
 """A club's own data file in the lessons: the real Union Pacific board, the real Kap bis Kairo deck.
 
-railkit ships reconstructions (issue 9, item 4). A club that owns the game can type in the printed
+railkit ships reconstructions. A club that owns the game can type in the printed
 board or card list and play any lesson on it, two ways:
 
 * the teacher, for the whole server: an environment variable names the file (``FileKind.env_var``,

@@ -14,7 +14,7 @@ from railkit.paths import data_dir
 from railkit.ui.i18n import get_language, tr
 
 # The packaged copy (``railkit/data/rulings.md``, kept identical to ``docs/rulings.md`` by a test), so
-# an installed wheel shows the page too. Translations sit beside it as ``rulings.<lang>.md`` (issue 12);
+# an installed wheel shows the page too. Translations sit beside it as ``rulings.<lang>.md``;
 # each names, in its first line, the sha256 of the English page it was translated from.
 RULINGS = data_dir() / "rulings.md"
 SOURCE_LINE = re.compile(r"<!-- translated from docs/rulings\.md sha256 ([0-9a-f]{64}) -->")
@@ -68,7 +68,7 @@ RULINGS_PAGE = "rulings.ipynb"  # the lesson that shows this page; lessons sit s
 
 def reconstruction_note(what: str) -> str:
     """A short HTML note under a map or deck view: ``what`` is a reconstruction, with a link to the
-    rulings page, where each assumption is listed (issue 9, item 4)."""
+    rulings page, where each assumption is listed."""
     link = (f"<a href='{RULINGS_PAGE}' target='_blank' style='color:#1e63c4;text-decoration:underline'>"
             f"{html.escape(tr('the rulings page'))}</a>")
     return (f"<div class='railkit-reconstruction' style='font-size:13px;color:#555;margin:2px 0 6px 0'>"

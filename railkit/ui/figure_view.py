@@ -1,6 +1,6 @@
 """Show plotly figures in an app: one ``ipywidgets.Output`` re-rendered with a figure's JSON (a
 ``railkit.ui.plot.Plot``: no plotly objects in a lesson's kernel), and, where railkit's Voila template
-answers, later figures sent as small updates (issue 10 item 4).
+answers, later figures sent as small updates.
 
 Why not ``go.FigureWidget``: in plotly 7 a FigureWidget is an anywidget whose state carries the
 whole plotly.js bundle, ~5 MB per widget per page. Rendering a figure into an Output sends
@@ -49,7 +49,7 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d", "toImage"],
 }
 # For a figure beside other widgets in a row (an HBox): a responsive plot takes 100% of its parent's
-# height, which is 0 in a row whose height comes from its content, and the map vanished (issue 9 item 8).
+# height, which is 0 in a row whose height comes from its content, and the map vanished.
 # A fixed-size plot takes the figure's height and the row's width when it is drawn.
 ROW_MAP: dict[str, Any] = {"responsive": False}
 UPDATE_CLASS = "railkit-figure-update"

@@ -1,4 +1,4 @@
-"""A lesson's map drawn just after its page has appeared, not before (issue 10, time to interactive).
+"""A lesson's map drawn just after its page has appeared, not before (time to interactive).
 
 Voila shows a page once every widget on it has been drawn, and a plotly map in an Output is drawn only
 after the browser has loaded plotly.js (~3.5 MB) and laid out the figure: with the map in the first

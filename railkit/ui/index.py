@@ -1,4 +1,4 @@
-"""The index page's “Your name” field (``notebooks/index.ipynb``, issue 9 item 7): the learner types a
+"""The index page's “Your name” field (``notebooks/index.ipynb``): the learner types a
 name once and every lesson link carries it (``up_play.ipynb?name=Kim``), so each lesson greets them,
 seats them and speaks to them by it. The name follows the engines' rules (``railkit.ui.learner``); a
 name that breaks them is refused with a message and the links stay without a name (“You”).
@@ -38,7 +38,7 @@ def lesson_links_html(name: str) -> str:
     """The lessons as links that carry ``name`` (URL-encoded; none for the default learner)."""
     query = name_query(name)
     language = i18n.get_language()
-    if language != i18n.DEFAULT_LANGUAGE:  # the lessons open in the language the index speaks (issue 12)
+    if language != i18n.DEFAULT_LANGUAGE:  # the lessons open in the language the index speaks
         query += f"{'&' if query else '?'}{LANG_PARAMETER}={language}"
     query = html.escape(query, quote=True)
     links = " · ".join(f"<a class='railkit-lesson-link' href='{lesson.notebook}{query}' "

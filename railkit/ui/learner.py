@@ -1,4 +1,4 @@
-"""The learner, named once (issue 9, item 7), for every lesson of both games.
+"""The learner, named once, for every lesson of both games.
 
 * The name travels in the page address: ``up_play.ipynb?name=Kim`` (the index page's “Your name” field
   writes it; the Voila template copies it onto the links to other lessons). Without one, the learner is

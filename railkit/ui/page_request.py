@@ -1,4 +1,4 @@
-"""Wait for the page that takes a pre-rendered Voila kernel, and learn its address (issue 10, item 1).
+"""Wait for the page that takes a pre-rendered Voila kernel, and learn its address.
 
 A preheated kernel runs its lesson before any learner has asked for it; when a page takes the kernel,
 Voila sends the page's request (``QUERY_STRING`` and the like) over a websocket at

@@ -12,7 +12,6 @@ from typing import Any
 
 from railkit.errors import SaveFileError
 from railkit.unionpacific.actions import (
-    ACTIONS,
     Build,
     ChooseFirstShare,
     DiscardUnusable,
@@ -21,6 +20,7 @@ from railkit.unionpacific.actions import (
     ExchangeForUP,
     Invest,
     Pass,
+    registry,
 )
 from railkit.unionpacific.board import GENERAL, TRACK_TYPES, Board, City, Company, Section, load_board
 from railkit.unionpacific.game import OPTION_DEFAULTS, UP_SHARES, UnionPacificGame, invest_choices, new_game
@@ -55,7 +55,7 @@ def load_game(save: str | bytes | dict[str, Any]) -> UnionPacificGame:
 
 
 __all__ = [
-    "ACTIONS", "Board", "Build", "Check", "ChooseFirstShare", "City", "Company", "DIVIDEND",
+    "registry", "Board", "Build", "Check", "ChooseFirstShare", "City", "Company", "DIVIDEND",
     "DiscardUnusable", "DrawShare", "EndTurn", "ExchangeForUP", "GENERAL", "IMAGINARY", "Invest",
     "OPTION_DEFAULTS", "Pass", "PayoutExplanation", "PayoutRecord", "Pile", "PlacementExplanation",
     "SaveFileError", "Section", "TRACK_TYPES", "UP", "UPState", "UP_SHARES", "UP_TABLE", "UnionPacificGame",

@@ -13,7 +13,7 @@ from typing import Union
 from railkit.actions import ActionRegistry
 
 __all__ = [
-    "ACTIONS",
+    "registry",
     "Build",
     "ChooseFirstShare",
     "DiscardUnusable",
@@ -25,11 +25,10 @@ __all__ = [
     "UPAction",
 ]
 
-ACTIONS: ActionRegistry[UPAction] = ActionRegistry("union_pacific")
-registry = ACTIONS  # the same name as in every game
+registry: ActionRegistry[UPAction] = ActionRegistry("union_pacific")
 
 
-@ACTIONS.register("choose_first_share")
+@registry.register("choose_first_share")
 @dataclass(frozen=True, slots=True)
 class ChooseFirstShare:
     """UP-S5: pick one share of the five in hand as the first share on the table.
@@ -39,7 +38,7 @@ class ChooseFirstShare:
     card: str
 
 
-@ACTIONS.register("discard_unusable")
+@registry.register("discard_unusable")
 @dataclass(frozen=True, slots=True)
 class DiscardUnusable:
     """UP-T2: before acting, throw away one track card no empty space can take; draw another."""
@@ -48,7 +47,7 @@ class DiscardUnusable:
     card: str
 
 
-@ACTIONS.register("build")
+@registry.register("build")
 @dataclass(frozen=True, slots=True)
 class Build:
     """UP-B1/B2: play ``card`` and put a ``company`` train on ``section``."""
@@ -59,7 +58,7 @@ class Build:
     section: str
 
 
-@ACTIONS.register("draw_share")
+@registry.register("draw_share")
 @dataclass(frozen=True, slots=True)
 class DrawShare:
     """UP-B3: take a share after building. ``source`` is ``"display:0"`` .. ``"display:3"``,
@@ -69,7 +68,7 @@ class DrawShare:
     source: str
 
 
-@ACTIONS.register("exchange_for_up")
+@registry.register("exchange_for_up")
 @dataclass(frozen=True, slots=True)
 class ExchangeForUP:
     """UP-B4: swap one share in hand for a UP share from the stack; then the turn ends."""
@@ -78,7 +77,7 @@ class ExchangeForUP:
     card: str
 
 
-@ACTIONS.register("end_turn")
+@registry.register("end_turn")
 @dataclass(frozen=True, slots=True)
 class EndTurn:
     """UP-B6: end a build turn without the optional UP-B4 exchange."""
@@ -86,7 +85,7 @@ class EndTurn:
     player: str
 
 
-@ACTIONS.register("invest")
+@registry.register("invest")
 @dataclass(frozen=True, slots=True)
 class Invest:
     """UP-I1..I3: lay ``cards`` on the table (any number of one company, or one each of two
@@ -97,7 +96,7 @@ class Invest:
     discard: str
 
 
-@ACTIONS.register("pass")
+@registry.register("pass")
 @dataclass(frozen=True, slots=True)
 class Pass:
     """UP-T4 (DECISION): with no legal placement and no share in hand, discard a track card."""

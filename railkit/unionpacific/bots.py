@@ -9,9 +9,10 @@ deck count only when it is public (UP-V3), otherwise an estimate from the public
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
+from railkit.bots import Bot, RandomBot, play_game
 from railkit.errors import RuleError
 from railkit.unionpacific.actions import (
     Build,
@@ -30,32 +31,6 @@ from railkit.unionpacific.sharedeck import deck_layout
 from railkit.unionpacific.state import UP
 
 __all__ = ["Bot", "HeuristicBot", "RandomBot", "play_game", "draws_before_next_dividend"]
-
-
-class Bot(Protocol):
-    def choose(self, game: UnionPacificGame, player: str) -> Any: ...
-
-
-class RandomBot:
-    """Picks uniformly among the legal actions (seeded, so games are reproducible)."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, game: UnionPacificGame, player: str) -> Any:
-        return self.rng.choice(game.legal_actions(player))
-
-
-def play_game(game: UnionPacificGame, bots: Mapping[str, Bot], max_actions: int = 5000) -> UnionPacificGame:
-    """Let ``bots`` (one per player) play ``game`` to the end; returns the same game."""
-    for _ in range(max_actions):
-        if game.is_over:
-            return game
-        player = game.players_to_act()[0]
-        game.apply(bots[player].choose(game, player))
-    if not game.is_over:
-        raise RuntimeError(f"the game did not end within {max_actions} actions")
-    return game
 
 
 # -- what a player can know about the next dividend --------------------------------------
@@ -80,8 +55,8 @@ def draws_before_next_dividend(game: UnionPacificGame, known_draws: int | None =
         piles = deck_layout(opts["deck"], _initial_deck_cards(game), n, opts["safe_round"])
     except RuleError:  # an unusual board: fall back to "somewhere in what is left"
         return 20.0
-    drawn = game.share_draws if opts["countable_deck"] or known_draws is None else known_draws
-    seen = game.dividends_drawn if opts["countable_deck"] else len(game.payouts)
+    drawn = game._state.share_draws if opts["countable_deck"] or known_draws is None else known_draws
+    seen = game._state.dividends_drawn if opts["countable_deck"] else len(game._state.payouts)
     # Walk the piles top-down to the one holding the next (seen+1)-th dividend card.
     above, count = 0, 0
     for pile in piles:
@@ -111,16 +86,16 @@ class HeuristicBot:
 
     # the estimates -------------------------------------------------------------------------
     def _holdings(self, game: UnionPacificGame, key: str) -> dict[str, int]:
-        return {p: game.table[p].get(key, 0) for p in game.players}
+        return {p: game._state.table[p].get(key, 0) for p in game.players}
 
     def _value(self, game: UnionPacificGame, key: str) -> int:
-        return game.net.on_board(key) + 1
+        return game._state.net.on_board(key) + 1
 
     def _payouts_left(self, game: UnionPacificGame) -> int:
-        return game.max_payouts - len(game.payouts)
+        return game._state.max_payouts - len(game._state.payouts)
 
     def _next_up_number(self, game: UnionPacificGame) -> int:
-        return min(len(game.payouts) + 1, max(UP_TABLE))
+        return min(len(game._state.payouts) + 1, max(UP_TABLE))
 
     def _gain(self, game: UnionPacificGame, me: str, key: str, extra: int, value_bonus: int = 0) -> float:
         """Money I gain at one payout by having ``extra`` more table shares of ``key``."""
@@ -140,7 +115,7 @@ class HeuristicBot:
     def _stake(self, game: UnionPacificGame, me: str, key: str) -> float:
         """How much one more train of ``key`` is worth to me, relative to the others."""
         shares = self._holdings(game, key)
-        hand = game.share_hand[me].get(key, 0)
+        hand = game._state.share_hand[me].get(key, 0)
         shares_future = dict(shares)
         shares_future[me] += hand  # shares I can still lay down count for later payouts
         value = self._value(game, key)
@@ -153,10 +128,10 @@ class HeuristicBot:
     def _share_worth(self, game: UnionPacificGame, me: str, card: str) -> float:
         """What one more share of ``card`` in hand is worth to me (to be laid down later)."""
         if card == UP:
-            held = game.share_hand[me].get(UP, 0)
+            held = game._state.share_hand[me].get(UP, 0)
             return 1.0 + self._gain(game, me, UP, held + 1) - self._gain(game, me, UP, held)
-        hand = game.share_hand[me].get(card, 0)
-        growth = min(6, game.net.supply[card]) * 0.5
+        hand = game._state.share_hand[me].get(card, 0)
+        growth = min(6, game._state.net.supply[card]) * 0.5
         return self._gain(game, me, card, hand + 1, int(growth)) - self._gain(game, me, card, hand, int(growth)) + 0.2
 
     def _soon(self, game: UnionPacificGame) -> float:
@@ -171,9 +146,9 @@ class HeuristicBot:
         actions = game.legal_actions(player)
         if len(actions) == 1:
             return actions[0]
-        step = game.step
+        step = game._state.step
         if step == "first_share":
-            hand = game.share_hand[player]
+            hand = game._state.share_hand[player]
             firsts = [a for a in actions if isinstance(a, ChooseFirstShare)]
             return max(firsts, key=lambda a: (hand[a.card] * (1 if a.card != UP else 0.9), self.rng.random()))
         if step == "draw":
@@ -187,7 +162,7 @@ class HeuristicBot:
             return 0.8  # an unknown share, usually a small help
         if a.source == "up":
             return self._share_worth(game, me, UP)
-        return self._share_worth(game, me, game.display[int(a.source[-1])])  # type: ignore[arg-type]
+        return self._share_worth(game, me, game._state.display[int(a.source[-1])])  # type: ignore[arg-type]
 
     def _choose_draw(self, game: UnionPacificGame, me: str, actions: list[Any]) -> Any:
         return max(actions, key=lambda a: (self._draw_worth(game, me, a), self.rng.random()))
@@ -219,7 +194,7 @@ class HeuristicBot:
         if card == GENERAL:
             return 100.0
         score = 0.2 * self._rarity(game, card)
-        net = game.net
+        net = game._state.net
         for key in game.company_order:
             if net.mask_for(key, card):  # the same as "sections_for is not empty", without the list
                 score += max(0.0, stakes[key] if stakes is not None else self._stake(game, me, key)) + 0.1
@@ -248,7 +223,7 @@ class HeuristicBot:
         left = self._payouts_left(game)
         stakes = {key: self._stake(game, me, key) for key in game.company_order}
         draw_bonus = max(
-            [0.8] + [self._share_worth(game, me, c) for c in game.display if c is not None]
+            [0.8] + [self._share_worth(game, me, c) for c in game._state.display if c is not None]
         )
         after_build = draw_bonus * (1.0 - 0.5 * soon)  # a build also draws a share (UP-B3)
         scored_builds: list[tuple[Build, float]] = []
@@ -262,7 +237,7 @@ class HeuristicBot:
             scored_builds.append((b, s + after_build))
         scored_invests: list[tuple[Invest, float]] = []
         if invests:
-            keep = {c: self._track_keep(game, me, c, stakes) for c in game.track_hand[me]}
+            keep = {c: self._track_keep(game, me, c, stakes) for c in game._state.track_hand[me]}
             by_cards: dict[tuple[str, ...], float] = {}
             for a in invests:
                 if a.cards not in by_cards:
@@ -281,9 +256,9 @@ class HeuristicBot:
         the same estimates as ``choose`` without its random tie-breaks. Scores compare moves of one
         step only. Used to review a learner's moves (``railkit.unionpacific.review``)."""
         actions: list[Any] = list(game.legal_actions(player))
-        step = game.step
+        step = game._state.step
         if step == "first_share":
-            hand = game.share_hand[player]
+            hand = game._state.share_hand[player]
             return [(a, hand[a.card] * (1 if a.card != UP else 0.9)) for a in actions]
         if step == "draw":
             return [(a, self._draw_worth(game, player, a)) for a in actions]

@@ -1,6 +1,6 @@
 """Checking Union Pacific actions: every rule an action can break, with the rule ID.
 
-``check(board, state, action)`` only reads; ``UnionPacificGame.apply`` performs an action
+``check(board, state, action)`` only reads; ``Game.apply`` performs an action
 only after its check passed, so a rejected action leaves the game untouched.
 """
 
@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from railkit.errors import GameOverError, NotYourTurnError, RuleError
+from railkit.brief import brief
+from railkit.errors import RuleError
 from railkit.messages import N_, Message, nmessage
 from railkit.unionpacific.actions import (
-    ACTIONS,
     Build,
     ChooseFirstShare,
     DiscardUnusable,
@@ -21,6 +21,7 @@ from railkit.unionpacific.actions import (
     ExchangeForUP,
     Invest,
     Pass,
+    UPAction,
 )
 from railkit.unionpacific.board import Board
 from railkit.unionpacific.phrases import a_card, a_train, track_type
@@ -30,32 +31,14 @@ from railkit.unionpacific.state import DISPLAY_SOURCES, UPState
 __all__ = ["DISPLAY_SOURCES", "check", "step_words"]
 
 
-def check(board: Board, state: UPState, action: object) -> None:
-    """Raise ``RuleError`` (naming the rule) if ``action`` is illegal now; never changes anything."""
-    checker = _CHECKS.get(type(action))
-    if checker is None:
-        raise RuleError("UP-T3", Message(N_("{action} is not a Union Pacific action; use one of {actions}"),
-                                         {"action": _short(action), "actions": ", ".join(ACTIONS.names())}))
-    if state.over:
-        raise GameOverError("UP-D12", Message(N_("the game is over; no more actions")))
-    player = action.player  # type: ignore[attr-defined]
-    if not isinstance(player, str) or player not in state.track_hand:
-        raise RuleError("UP-S8", Message(N_("{player} is not playing; players are {players}"),
-                                         {"player": _short(player), "players": ", ".join(state.players)}))
-    if state.step == "first_share":
-        if type(action) is not ChooseFirstShare:
-            raise RuleError("UP-S5", Message(N_("first every player chooses a first share from hand "
-                                                "(ChooseFirstShare)")))
-    elif player != state.players[state.turn_index]:
-        raise NotYourTurnError("UP-S8", Message(N_("it is {current}'s turn, not {player}'s; wait for your turn"),
-                                                {"current": state.players[state.turn_index], "player": player}))
-    checker(board, state, action)
-
-
-def _short(value: object) -> str:
-    """``repr`` cut short, so hostile input cannot make a message huge."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+def check(board: Board, state: UPState, action: UPAction) -> None:
+    """Raise ``RuleError`` (naming the rule) if ``action`` breaks a Union Pacific rule now; never changes
+    anything. ``Game.check`` has already made sure the game is not over, the action is a Union Pacific
+    action by a player at the table and, outside the simultaneous first-share step, in turn."""
+    if state.step == "first_share" and type(action) is not ChooseFirstShare:
+        raise RuleError("UP-S5", Message(N_("first every player chooses a first share from hand "
+                                            "(ChooseFirstShare)")))
+    _CHECKS[type(action)](board, state, action)
 
 
 def step_words(state: UPState) -> Message:
@@ -76,7 +59,7 @@ def _need_track(state: UPState, player: str, card: object, rule: str) -> None:
     if not isinstance(card, str) or card not in state.track_hand[player]:
         held = ", ".join(sorted(state.track_hand[player])) or Message(N_("none"))
         raise RuleError(rule, Message(N_("{player} has no {card} track card; track cards in hand: {held}"),
-                                      {"player": player, "card": _short(card), "held": held}))
+                                      {"player": player, "card": brief(card), "held": held}))
 
 
 def _need_share(state: UPState, player: str, card: object, rule: str, n: int = 1) -> None:
@@ -84,7 +67,7 @@ def _need_share(state: UPState, player: str, card: object, rule: str, n: int = 1
         held = ", ".join(f"{k}×{v}" for k, v in sorted(state.share_hand[player].items())) or Message(N_("none"))
         raise RuleError(rule, nmessage("{player} does not hold a share of {card} in hand; shares in hand: {held}",
                                        "{player} does not hold {n} shares of {card} in hand; shares in hand: {held}",
-                                       n, {"player": player, "card": _short(card), "held": held}))
+                                       n, {"player": player, "card": brief(card), "held": held}))
 
 
 def _check_first(board: Board, state: UPState, a: ChooseFirstShare) -> None:
@@ -116,7 +99,7 @@ def _check_build(board: Board, state: UPState, a: Build) -> None:
         err = placement_error(board, net.trains_on, net.supply, a.company, a.section, a.card)
         # The fast index and placement.py agree (tested); this fallback only guards typos.
         raise err or RuleError("UP-B2", Message(N_("{train} may not go on {section} now"),
-                                                {"train": a_train(_short(a.company)), "section": _short(a.section)}))
+                                                {"train": a_train(brief(a.company)), "section": brief(a.section)}))
 
 
 def _check_draw(board: Board, state: UPState, a: DrawShare) -> None:
@@ -137,7 +120,7 @@ def _check_draw(board: Board, state: UPState, a: DrawShare) -> None:
             raise RuleError("UP-B3", Message(N_("the UP stack is empty; take a display card or the deck top")))
     else:
         raise RuleError("UP-B3", Message(N_("unknown source {source}; use display:0..display:3, deck or up"),
-                                         {"source": _short(src)}))
+                                         {"source": brief(src)}))
 
 
 def _check_exchange(board: Board, state: UPState, a: ExchangeForUP) -> None:
@@ -161,7 +144,7 @@ def _check_invest(board: Board, state: UPState, a: Invest) -> None:
     kinds = set(cards)
     if len(kinds) > 2 or (len(kinds) == 2 and len(cards) != 2):
         raise RuleError("UP-I1", Message(N_("{cards} mixes companies; play any number of ONE company, or exactly "
-                                            "one share each of TWO companies"), {"cards": _short(list(cards))}))
+                                            "one share each of TWO companies"), {"cards": brief(list(cards))}))
     for card in sorted(kinds):
         _need_share(state, a.player, card, "UP-I1", cards.count(card))
     _need_track(state, a.player, a.discard, "UP-I3")

@@ -5,8 +5,8 @@ object, ``game.state`` (``state.py``); the board never changes and is shared by 
 rules are plain functions over ``(board, state)``: ``checks.check`` (raises ``RuleError``,
 changes nothing), ``perform.perform`` (setup and what each action does), ``dividends``
 (share-deck draws and payouts), ``moves`` (legal-action lists), ``views`` (what players may
-see), ``describe`` (an action in words, the notebook status card). The attributes the
-lessons read (``game.money``, ``game.step``, ...) are read-only properties of the state.
+see), ``describe`` (an action in words, the notebook status card). Outsiders read the state
+through ``game.state`` (a copy) or ``game.view(player)``; nothing they get changes the game.
 """
 
 from __future__ import annotations
@@ -17,16 +17,15 @@ from typing import Any
 from railkit.game import Game, Outcome
 from railkit.unionpacific import checks, moves, perform, views
 from railkit.unionpacific.actions import (
-    ACTIONS,
     Build,
     UPAction,
+    registry,
 )
 from railkit.unionpacific.board import Board, load_board
 from railkit.unionpacific.describe import describe_action, status_card
 from railkit.unionpacific.dividends import compute_payout
 from railkit.unionpacific.moves import MoveCache, invest_choices
-from railkit.unionpacific.network import Network
-from railkit.unionpacific.options import OPTION_DEFAULTS, validate_options
+from railkit.unionpacific.options import OPTION_DEFAULTS, check_options
 from railkit.unionpacific.placement import PlacementExplanation, explain_placement
 from railkit.unionpacific.state import (
     DISPLAY,
@@ -41,7 +40,7 @@ from railkit.unionpacific.views import UPView
 
 __all__ = [
     "DISPLAY", "HAND_SHARES", "HAND_TRACK", "OPTION_DEFAULTS", "UP_SHARES", "UnionPacificGame",
-    "invest_choices", "new_game", "validate_options",
+    "invest_choices", "new_game", "check_options",
 ]
 
 
@@ -53,22 +52,28 @@ class UnionPacificGame(Game[UPAction]):
     PLAYER_RANGE = (2, 6)
     PLAYER_RULE = "UP-S8"
     OPTIONS_RULE = "UP-V"
+    ACTIONS_RULE = "UP-T3"
     OPTION_DEFAULTS = OPTION_DEFAULTS
     FILE_OPTIONS = ("board",)
-    registry = ACTIONS
+    registry = registry
 
     board: Board
-    state: UPState
+    _state: UPState  # the live state: only the engine reads it directly
     _cache: MoveCache
 
     def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        return validate_options(options)
+        return check_options(options)
 
     def _setup(self) -> None:
         self.board = load_board(self.options["board"])
-        self.state, words = perform.setup(self.board, self.players, self.options, self.rng)
+        self._state, words = perform.setup(self.board, self.players, self.options, self.rng)
         self._narrative.extend(words)
         self._cache = MoveCache()
+
+    @property
+    def state(self) -> UPState:
+        """The whole state, as a copy: changing it changes nothing in the game (only ``apply`` does)."""
+        return self._state.copy()
 
     # -- copying and pickling --------------------------------------------------------------
     def copy(self) -> UnionPacificGame:
@@ -76,12 +81,12 @@ class UnionPacificGame(Game[UPAction]):
         new = object.__new__(type(self))
         new.players = self.players
         new.seed = self.seed
-        new.options = self.options
-        new.log = list(self.log)
+        new._state = self._state.copy()
+        new.options = new._state.options  # the copy's own dict (the state keeps the game's options)
+        new._log = list(self._log)
         new._narrative = list(self._narrative)
         new.board = self.board
-        new.state = self.state.copy()
-        new.rng = new.state.rng
+        new.rng = new._state.rng
         new._cache = self._cache  # immutable action objects: safe to share
         return new
 
@@ -97,55 +102,55 @@ class UnionPacificGame(Game[UPAction]):
     # -- Game interface --------------------------------------------------------------------
     @property
     def current_player(self) -> str | None:
-        return self.state.current_player()
+        return self._state.current_player()
 
     def players_to_act(self) -> tuple[str, ...]:
-        return self.state.players_to_act()
+        return self._state.players_to_act()
 
     @property
     def phase(self) -> str:
-        return self.state.phase
+        return self._state.phase
 
     def _game_over_rule(self) -> str:
         return "UP-D12"
 
-    def check(self, action: UPAction) -> None:
-        checks.check(self.board, self.state, action)
+    def _simultaneous(self) -> bool:
+        return self._state.step == "first_share"  # UP-S5: everyone chooses a first share at once
+
+    def _check_rules(self, action: UPAction) -> None:
+        checks.check(self.board, self._state, action)
 
     def _perform(self, action: UPAction) -> list[str]:
-        return perform.perform(self.board, self.state, action)
+        return perform.perform(self.board, self._state, action)
 
     def legal_actions(self, player: str | None = None) -> list[UPAction]:
-        return moves.legal_actions(self.state, self._cache, player)
+        return moves.legal_actions(self._state, self._cache, player)
 
     def legal_placements(self, player: str | None = None) -> list[Build]:
         """Every legal ``Build`` for ``player`` (default: the one to act) with the cards in hand."""
-        return moves.legal_placements(self.state, self._cache, player)
+        return moves.legal_placements(self._state, self._cache, player)
 
     def explain_placement(self, company: str, section: str, card: str) -> PlacementExplanation:
         """Why a ``company`` train may or may not go on ``section`` with ``card`` right now (UP-B2)."""
-        net = self.state.net
+        net = self._state.net
         return explain_placement(self.board, net.trains_on, net.supply, company, section, card)
 
     def compute_payout(self, number: int, explain: bool = True) -> PayoutRecord:
         """Payout ``number`` for the current board and tables, without paying it."""
-        return compute_payout(self.board, self.state, number, explain)
+        return compute_payout(self.board, self._state, number, explain)
 
     def view(self, player: str | None) -> UPView:
         """What ``player`` may see; ``None`` is a spectator (public information only)."""
-        if player is not None and not isinstance(player, str):
-            raise TypeError(f"a player is named by text, not {type(player).__name__}")
-        if player is not None and player not in self.players:
-            raise ValueError(f"{player[:40]!r} is not playing; players are {', '.join(self.players)}")
+        self._check_seat(player)
         legal = [self.registry.to_dict(a) for a in self.legal_actions(player)] if player else []
-        return views.view(self.state, self.GAME, len(self.log), player, legal)
+        return views.view(self._state, self.GAME, len(self._log), player, legal)
 
     def state_dict(self) -> dict[str, Any]:
         """Everything, hidden parts included, as JSON types."""
-        return views.state_dict(self.state, self.GAME, len(self.log), self.seed, len(self._narrative))
+        return views.state_dict(self._state, self.GAME, len(self._log), self.seed, len(self._narrative))
 
     def result(self) -> Outcome:
-        return views.result(self.state)
+        return views.result(self._state)
 
     def describe(self, action: UPAction) -> str:
         """``action`` in plain words (hidden cards stay hidden: a first share is not named)."""
@@ -154,128 +159,24 @@ class UnionPacificGame(Game[UPAction]):
 
     # -- how a game shows itself ------------------------------------------------------------
     def __repr__(self) -> str:
-        s = self.state
+        s = self._state
         if s.over:
             where = f"over after payout {len(s.payouts)}"
         else:
             where = f"turn {s.turn_number}, {s.phase}, {', '.join(s.players_to_act())} to act"
-        return (f"<UnionPacificGame {', '.join(self.players)}: {len(self.log)} moves, {where}; "
+        return (f"<UnionPacificGame {', '.join(self.players)}: {len(self._log)} moves, {where}; "
                 f"payouts {len(s.payouts)} of {s.max_payouts}>")
 
     def _repr_html_(self) -> str:
         """A status card: step, who acts, payouts, companies' values, money when public."""
-        outcome = self.result().words if self.state.over else ""
-        return status_card(self.board, self.state, self.TITLE, len(self.log), outcome)
+        outcome = self.result().words if self._state.over else ""
+        return status_card(self.board, self._state, self.TITLE, len(self._log), outcome)
 
-    # -- the state, read-only, under the names the lessons and bots use ---------------------
-    @property
-    def net(self) -> Network:
-        return self.state.net
-
-    @property
-    def step(self) -> str:
-        return self.state.step
-
-    @property
-    def over(self) -> bool:
-        return self.state.over
-
-    @property
-    def end_reason(self) -> str | None:
-        return self.state.end_reason
-
-    @property
-    def turn_index(self) -> int:
-        return self.state.turn_index
-
-    @property
-    def turn_number(self) -> int:
-        return self.state.turn_number
-
-    @property
-    def t2_used(self) -> bool:
-        return self.state.t2_used
-
-    @property
-    def first_choices(self) -> dict[str, str]:
-        return self.state.first_choices
-
-    @property
-    def track_hand(self) -> dict[str, dict[str, int]]:
-        return self.state.track_hand
-
-    @property
-    def track_pile(self) -> list[str]:
-        return self.state.track_pile
-
-    @property
-    def track_discards(self) -> list[str]:
-        return self.state.track_discards
-
-    @property
-    def share_hand(self) -> dict[str, dict[str, int]]:
-        return self.state.share_hand
-
-    @property
-    def up_stack(self) -> int:
-        return self.state.up_stack
-
-    @property
-    def display(self) -> list[str | None]:
-        return self.state.display
-
-    @property
-    def deck(self) -> list[str]:
-        return self.state.deck
-
-    @property
-    def reserve(self) -> list[str]:
-        return self.state.reserve
-
-    @property
-    def box(self) -> list[str]:
-        return self.state.box
-
-    @property
-    def table(self) -> dict[str, dict[str, int]]:
-        return self.state.table
-
-    @property
-    def money(self) -> dict[str, int]:
-        return self.state.money
-
-    @property
-    def payouts(self) -> list[PayoutRecord]:
-        return self.state.payouts
-
-    @property
-    def payout_history(self) -> list[PayoutRecord]:
-        return list(self.state.payouts)
-
-    @property
-    def imaginary(self) -> dict[str, int] | None:
-        return self.state.imaginary
-
-    @property
-    def max_payouts(self) -> int:
-        return self.state.max_payouts
-
-    @property
-    def dividends_drawn(self) -> int:
-        return self.state.dividends_drawn
-
-    @property
-    def pending_payouts(self) -> int:
-        return self.state.pending_payouts
-
-    @property
-    def share_draws(self) -> int:
-        return self.state.share_draws
-
+    # -- what the board says about the companies ---------------------------------------------
     @property
     def company_order(self) -> tuple[str, ...]:
         """Company keys in summary-card order (UP-D8)."""
-        return self.state.net.idx.company_order
+        return self._state.net.idx.company_order
 
     @property
     def company_names(self) -> dict[str, str]:

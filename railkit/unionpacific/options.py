@@ -15,7 +15,7 @@ from railkit.messages import N_, Message
 from railkit.unionpacific.sharedeck import DECK_OPTIONS
 from railkit.words import plural
 
-__all__ = ["OPTION_DEFAULTS", "validate_options"]
+__all__ = ["OPTION_DEFAULTS", "check_options"]
 
 OPTION_DEFAULTS: dict[str, Any] = {
     "deck": "standard",  # UP-S7 / UP-S7-FI ("finnish") / UP-V1 ("dividend_cards")
@@ -40,7 +40,7 @@ def _shown(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def validate_options(options: dict[str, Any]) -> dict[str, Any]:
+def check_options(options: dict[str, Any]) -> dict[str, Any]:
     """All options with defaults filled in: ``TypeError`` for a wrong type, ``RuleError`` otherwise."""
     unknown = sorted(str(k)[:40] for k in set(options) - set(OPTION_DEFAULTS))
     if unknown:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Generic, TypeVar
 
+from railkit.brief import brief
 from railkit.errors import RuleError
 from railkit.messages import N_, Fixed, Message, names_message, nmessage
 
@@ -62,7 +63,7 @@ def _is_whole(x: object) -> bool:
 
 def _check_value(value: object) -> None:
     if not _is_whole(value):
-        raise RuleError("UP-D2", f"a company's value must be a whole number of millions, not {value!r}")
+        raise RuleError("UP-D2", f"a company's value must be a whole number of millions, not {brief(value)}")
     if value < 0:  # type: ignore[operator]
         raise RuleError("UP-D2", f"a company's value cannot be negative ({value}); it is trains on the board + 1")
 
@@ -70,7 +71,7 @@ def _check_value(value: object) -> None:
 def _bad_count(rule: str, player: object, count: object) -> RuleError:
     if _is_whole(count):
         return RuleError(rule, f"{player} has {count} shares; a share count cannot be negative (use 0 for none)")
-    return RuleError(rule, f"{player}'s share count must be a whole number, not {count!r}")
+    return RuleError(rule, f"{player}'s share count must be a whole number, not {brief(count)}")
 
 
 def _check_shares(rule: str, shares: object) -> None:
@@ -82,7 +83,7 @@ def _table_row(payout_number: object) -> tuple[int, int, int, int, int]:
     row = UP_TABLE.get(payout_number) if isinstance(payout_number, int) and _is_whole(payout_number) else None
     if row is None:
         raise RuleError(
-            "UP-D9", f"the payout number must be 1, 2, 3 or 4 (four payouts a game, UP-D12), not {payout_number!r}"
+            "UP-D9", f"the payout number must be 1, 2, 3 or 4 (four payouts a game, UP-D12), not {brief(payout_number)}"
         )
     return row
 
@@ -92,7 +93,7 @@ def company_value(trains_on_board: int) -> int:
     """UP-D2: a company is worth one per train on the board plus one for its headquarters."""
     if not _is_whole(trains_on_board) or trains_on_board < 0:
         raise RuleError(
-            "UP-D2", f"the number of trains on the board must be a whole number ≥ 0, not {trains_on_board!r}"
+            "UP-D2", f"the number of trains on the board must be a whole number ≥ 0, not {brief(trains_on_board)}"
         )
     return trains_on_board + 1
 

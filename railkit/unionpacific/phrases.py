@@ -1,4 +1,4 @@
-"""Pieces of Union Pacific sentences as ``railkit.messages.Message``s (issue 12).
+"""Pieces of Union Pacific sentences as ``railkit.messages.Message``s.
 
 The English grammar ``railkit.words`` gives ("a plains card", "2 shares of X and 1 share of Y")
 lives here as msgids instead, so a translation can decline the pieces its own way. Track types

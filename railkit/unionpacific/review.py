@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from railkit.brief import brief
 from railkit.messages import N_, Message, nmessage
 from railkit.unionpacific.actions import (
     Build,
@@ -69,7 +70,7 @@ def review_moves(game: UnionPacificGame, player: str, limit: int | None = None) 
     """The moves of ``player`` in ``game`` that the heuristic player judged weak, in game order; with
     ``limit``, only that many of the weakest (still in game order)."""
     if player not in game.players:
-        raise ValueError(f"{str(player)[:40]!r} does not play in this game")
+        raise ValueError(f"{brief(player)} does not play in this game")
     judge = HeuristicBot(0)
     replay = game.replay(0)
     found: list[MoveReview] = []
@@ -123,7 +124,7 @@ def _reason(game: UnionPacificGame, player: str, action: Any, better: Any) -> Me
                               "harder to draw again or fits more of your companies (UP-B1, UP-C4)."),
                            {"company": card_name(board, better.company), "card": track_type(better.card),
                             "kept": track_type(action.card)})
-        mine_n, better_n = (game.table[player].get(k, 0) for k in (action.company, better.company))
+        mine_n, better_n = (game._state.table[player].get(k, 0) for k in (action.company, better.company))
         return Message(N_("Each train adds 1 to its company's value (UP-D2), and a company pays its largest "
                           "shareholders (UP-D3..UP-D6): you held {better_shares} on the table and {your_shares}, "
                           "so the {better} train was worth more to you (or helped the others less)."),
@@ -159,5 +160,5 @@ def _source(game: UnionPacificGame, action: DrawShare) -> Message:
     if action.source == "up":
         return Message(N_("the Union Pacific stack"))
     slot = int(action.source[-1])
-    display: Sequence[str | None] = game.display
+    display: Sequence[str | None] = game._state.display
     return Message(N_("the display ({card})"), {"card": card_words(card_name(game.board, display[slot]))})

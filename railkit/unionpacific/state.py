@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from railkit.copying import copy_state
 from railkit.unionpacific.board import Board
 from railkit.unionpacific.network import Network
 from railkit.unionpacific.payouts import PayoutExplanation
@@ -171,38 +172,6 @@ class UPState:
 
     # -- copying -------------------------------------------------------------------------
     def copy(self) -> UPState:
-        """An independent copy: containers are copied, immutable values (payout records,
-        the board index, the fixed players and options) are shared."""
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        return UPState(
-            players=self.players,
-            options=self.options,
-            max_payouts=self.max_payouts,
-            rng=rng,
-            net=self.net.copy(),
-            track_hand={p: dict(h) for p, h in self.track_hand.items()},
-            track_pile=list(self.track_pile),
-            track_discards=list(self.track_discards),
-            share_hand={p: dict(h) for p, h in self.share_hand.items()},
-            up_stack=self.up_stack,
-            display=list(self.display),
-            deck=list(self.deck),
-            reserve=list(self.reserve),
-            box=list(self.box),
-            table={p: dict(t) for p, t in self.table.items()},
-            money=dict(self.money),
-            payouts=list(self.payouts),
-            imaginary=None if self.imaginary is None else dict(self.imaginary),
-            under_deck=self.under_deck,
-            dividends_drawn=self.dividends_drawn,
-            pending_payouts=self.pending_payouts,
-            share_draws=self.share_draws,
-            first_choices=dict(self.first_choices),
-            step=self.step,
-            turn_index=self.turn_index,
-            turn_number=self.turn_number,
-            t2_used=self.t2_used,
-            over=self.over,
-            end_reason=self.end_reason,
-        )
+        """An independent copy, field by field (``railkit.copying``): every container is copied, so the
+        copy shares nothing mutable; immutable values (payout records, cards, text) are shared."""
+        return copy_state(self)

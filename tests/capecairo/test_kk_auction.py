@@ -113,8 +113,8 @@ def test_KK_A5_explain_auction_order_in_words():
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_KK_A1_as_many_cards_on_sale_as_players(players):
     game = new_game(players, seed=players)
-    assert len(game.offer) == players
-    assert len(game.deck) == 50 - players
+    assert len(game.state.offer) == players
+    assert len(game.state.deck) == 50 - players
 
 
 def test_KK_A2_bids_are_sealed_whole_numbers_from_zero_to_money():
@@ -130,7 +130,7 @@ def test_KK_A2_bids_are_sealed_whole_numbers_from_zero_to_money():
     assert ann_sees["money"]["Bob"] == 100
     # Ann's view does not depend on the amount Bob wrote
     other = copy.deepcopy(game)
-    other.bids["Bob"] = 3
+    other._state.bids["Bob"] = 3
     assert other.view("Ann") == ann_sees and other.view(None) == game.view(None)
     assert game.legal_actions("Bob") == []
 
@@ -155,13 +155,13 @@ def test_KK_A2_one_bid_per_player():
 
 def test_KK_A3_everyone_pays_their_own_bid_winner_or_not():
     game = play(stacked(["V01", "S09", "S08"], players=("Ann", "Bob", "Cy")), Bid("Ann", 30), Bid("Bob", 12), Bid("Cy", 0))
-    assert game.money == {"Ann": 70, "Bob": 88, "Cy": 100}
+    assert game.state.money == {"Ann": 70, "Bob": 88, "Cy": 100}
     assert game.view(None)["last_auction"]["bids"] == {"Ann": 30, "Bob": 12, "Cy": 0}
 
 
 def test_KK_A4_highest_bidder_chooses_first_and_everyone_gets_one_card():
     game = play(stacked(["V01", "S09", "S08"], players=("Ann", "Bob", "Cy")), Bid("Ann", 1), Bid("Bob", 12), Bid("Cy", 5))
-    assert game.choosers == ["Bob", "Cy", "Ann"]
+    assert game.state.choosers == ["Bob", "Cy", "Ann"]
     assert game.current_player == "Bob"
     assert {a.card_id for a in game.legal_actions()} == {"V01", "S09", "S08"}
     before = game.state_dict()
@@ -173,7 +173,7 @@ def test_KK_A4_highest_bidder_chooses_first_and_everyone_gets_one_card():
     assert err.value.rule == "KK-A4" and game.state_dict() == before
     play(game, Choose("Bob", "S08"), Choose("Cy", "V01"))
     # the last card has no choice left and goes to the last chooser
-    assert game.queues == {"Ann": ["S09"], "Bob": ["S08"], "Cy": ["V01"]}
+    assert game.state.queues == {"Ann": ["S09"], "Bob": ["S08"], "Cy": ["V01"]}
 
 
 def test_KK_A5_tie_in_game_least_money_then_draws_to_discard():
@@ -183,14 +183,14 @@ def test_KK_A5_tie_in_game_least_money_then_draws_to_discard():
         Bid("Ann", 10), Bid("Bob", 0), Choose("Ann", "S10"), Build("Ann"),
         Bid("Ann", 5), Bid("Bob", 5),
     )
-    assert game.money == {"Ann": 86, "Bob": 95}
-    assert game.choosers[0] == "Ann"
+    assert game.state.money == {"Ann": 86, "Bob": 95}
+    assert game.state.choosers[0] == "Ann"
     # equal bids and equal money: both draw from the deck; the drawn cards go to the discard
     game = play(stacked(["V01", "S09", "R05", "M03", "S01", "R01"]), Bid("Ann", 5), Bid("Bob", 5))
-    assert game.last_auction["tie_break_cards"] == ["R05", "M03", "S01", "R01"]  # 7 v 7, then 5 v 10
-    assert game.phase == "choose" and game.choosers == ["Bob", "Ann"]
-    assert game.last_auction["order"] == ["Bob", "Ann"]
-    assert game.discard == ["R05", "M03", "S01", "R01"]
+    assert game.state.last_auction["tie_break_cards"] == ["R05", "M03", "S01", "R01"]  # 7 v 7, then 5 v 10
+    assert game.phase == "choose" and game.state.choosers == ["Bob", "Ann"]
+    assert game.state.last_auction["order"] == ["Bob", "Ann"]
+    assert game.state.discard == ["R05", "M03", "S01", "R01"]
     assert any("draw again" in e for e in game.narrative)
 
 
@@ -200,14 +200,14 @@ def test_KK_A6_cards_lie_in_purchase_order():
         Bid("Ann", 0), Bid("Bob", 10), Choose("Bob", "S09"), Build("Bob", 1),
         Bid("Ann", 1), Bid("Bob", 0), Choose("Ann", "R08"),
     )
-    assert game.queues["Ann"] == ["V01", "R08"]  # crossed in this order
+    assert game.state.queues["Ann"] == ["V01", "R08"]  # crossed in this order
     assert game.view(None)["queues"]["Ann"][0]["id"] == "V01"
 
 
 def test_KK_A7_auction_winner_opens_the_building_phase():
     game = play(stacked(["V01", "S09", "S08"]), Bid("Ann", 0), Bid("Bob", 10), Choose("Bob", "S09"))
     assert game.phase == "build" and game.current_player == "Bob"
-    assert game.flipped == ["S08"]
+    assert game.state.flipped == ["S08"]
     assert {type(a) for a in game.legal_actions()} == {Pass, Build}
 
 

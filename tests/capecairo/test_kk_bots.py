@@ -27,14 +27,14 @@ def test_heuristic_bot_ignores_other_players_sealed_bids():
     game.apply(Bid("Player 1", 90))
     bot_a, bot_b = HeuristicBot(7), HeuristicBot(7)
     first = bot_a.choose(game, "Player 2")
-    game.bids["Player 1"] = 0  # a different secret must not change the decision
+    game._state.bids["Player 1"] = 0  # a different secret must not change the decision
     assert bot_b.choose(game, "Player 2") == first
 
 
 def test_heuristic_bot_bids_within_its_means():
     game = new_game(2, seed=3)
     bid = HeuristicBot(1).choose(game, "Player 1")
-    assert isinstance(bid, Bid) and 0 <= bid.amount <= game.money["Player 1"] // 5
+    assert isinstance(bid, Bid) and 0 <= bid.amount <= game.state.money["Player 1"] // 5
 
 
 @pytest.mark.parametrize("win_crossings, expected", [(1, Build("Ann", 7)), (8, Pass("Ann"))])
@@ -48,7 +48,7 @@ def test_heuristic_bot_builds_when_it_pays_or_wins(win_crossings, expected):
 
 def test_play_game_plays_to_the_end_and_accepts_a_mapping():
     game = new_game(["Ann", "Bob"], seed=9)
-    result = play_game(game, {"Ann": HeuristicBot(1), "Bob": RandomBot(2)})
+    result = play_game(game, {"Ann": HeuristicBot(1), "Bob": RandomBot(2)}).result()
     assert result.over and result.ending in ("KK-E1", "KK-B8")
     with pytest.raises(ValueError, match="no bot for Bob"):
         play_game(new_game(["Ann", "Bob"]), {"Ann": RandomBot(1)})
@@ -61,6 +61,6 @@ def test_heuristic_bot_wins_most_games_against_random_players():
         game = new_game(3, seed=seed)
         seat = seed % 3
         bots = [HeuristicBot(seed) if i == seat else RandomBot(seed * 10 + i) for i in range(3)]
-        result = play_game(game, bots)
+        result = play_game(game, bots).result()
         wins += game.players[seat] in result.winners
     assert wins / games > 0.5  # a third would be chance

@@ -5,8 +5,8 @@ from collections import Counter
 
 import pytest
 
+from railkit.brief import brief
 from railkit.capecairo import REQUIREMENT, Bid, load_deck, load_game, new_game
-from railkit.capecairo.brief import brief
 from railkit.capecairo.deck import default_deck_path, parse_deck
 from railkit.errors import DataError, RuleError, SaveFileError
 
@@ -65,7 +65,7 @@ def test_KK_C4_a_replacement_deck_is_used(tmp_path):
         card["coin"] = 1
     path = write_deck(tmp_path, cards)
     game = new_game(2, deck=str(path))
-    assert all(game.card(c).coin == 1 for c in game.offer)
+    assert all(game.card(c).coin == 1 for c in game.state.offer)
 
 
 @pytest.mark.parametrize(
@@ -117,13 +117,13 @@ def test_KK_C4_missing_file_and_wrong_shape(tmp_path):
 
 def test_KK_C5_everyone_starts_at_100_and_money_never_goes_below_zero():
     game = new_game(["Ann", "Bob"])
-    assert game.money == {"Ann": 100, "Bob": 100}
+    assert game.state.money == {"Ann": 100, "Bob": 100}
     with pytest.raises(RuleError) as err:
         game.apply(Bid("Ann", 101))
     assert err.value.rule == "KK-A2" and "KK-C5" in str(err.value)
     game.apply(Bid("Ann", 100))
     game.apply(Bid("Bob", 0))
-    assert game.money["Ann"] == 0
+    assert game.state.money["Ann"] == 0
 
 
 def test_KK_C4_deck_file_size_is_bounded_before_reading(tmp_path):

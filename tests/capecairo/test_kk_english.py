@@ -45,8 +45,8 @@ def refusals(game, rng):
     """The messages of moves the rules refuse now (the state stays as it was)."""
     tries = []
     for p in game.players:
-        tries += [Bid(p, game.money[p] + 1), Bid(p, -1), Pass(p), Build(p), Choose(p, "R01")]
-        if game.phase == "build" and game.turn == p and game.queues[p]:
+        tries += [Bid(p, game.state.money[p] + 1), Bid(p, -1), Pass(p), Build(p), Choose(p, "R01")]
+        if game.phase == "build" and game.state.turn == p and game.state.queues[p]:
             nums = game.build_numbers(p)
             tries += [Build(p, b) for b in range(nums.missing + 2)]
     out = []
@@ -100,8 +100,8 @@ def test_sentences_about_a_one_pound_player_and_short_decks_are_good_english():
     game = new_game(["Ann", "Ben"], deck=DECK, stack=["S10", "V01", "S08", "R01"])
     for action in (Bid("Ann", 4), Bid("Ben", 3), Choose("Ann", "S10")):
         game.apply(action)
-    game.queues["Ben"].extend(reversed(game.deck))
-    game.deck.clear()
+    game._state.queues["Ben"].extend(reversed(game._state.deck))
+    game._state.deck.clear()
     for action in (Build("Ann"), Bid("Ann", 0), Bid("Ben", 0), Build("Ann"), Pass("Ann"), Build("Ben")):
         said += explain_build(game).sentences
         game.apply(action)

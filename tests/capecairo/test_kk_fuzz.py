@@ -1,4 +1,4 @@
-"""No input can exhaust memory or time, and every refusal says what is wrong (issue 8).
+"""No input can exhaust memory or time, and every refusal says what is wrong.
 
 Hostile saves (junk of every JSON type, huge numbers and lists, cut-off text, unknown moves)
 give a ``SaveFileError``; junk actions give a ``RuleError`` (or ``TypeError`` for what is not

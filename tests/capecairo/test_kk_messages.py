@@ -1,4 +1,4 @@
-"""Vom Kap bis Kairo's sentences are structured messages (issue 12 item 1): each narrative event, auction
+"""Vom Kap bis Kairo's sentences are structured messages: each narrative event, auction
 step, build explanation, refusal, move description, review reason and result is a ``railkit.messages.Message``
 whose str is the English sentence it was before, and whose msgid and parameters tests (and the lessons'
 translations) can read. The catalogs (``railkit/locale/*/LC_MESSAGES/railkit.po``) translate every msgid."""
@@ -14,8 +14,8 @@ from test_kk_english import DECK, NAMES
 from text_compare import assert_same_text
 
 from railkit.capecairo import Bid, Build, Choose, Pass, explain_auction_order, explain_build, new_game
+from railkit.capecairo.checks import phase_words
 from railkit.capecairo.review import review_moves
-from railkit.capecairo.rules_check import phase_words
 from railkit.errors import RuleError
 from railkit.locale import LOCALE_DIR
 from railkit.messages import Message

@@ -46,7 +46,7 @@ def test_KK_E1_KK_S1_KK_C4_option_values_the_rules_forbid_name_the_rule(options,
 def test_KK_E1_every_allowed_option_value_is_kept_and_saved():
     game = new_game(["Ann", "Bob"], deck=DECK, win_crossings=1, river_bonus_for_builder=False, stack=["V01", "S09"])
     assert game.table.win_crossings == 1 and game.table.river_bonus_for_builder is False
-    assert game.options["stack"] == ("V01", "S09") and game.offer == ["V01", "S09"]
+    assert game.options["stack"] == ("V01", "S09") and game.state.offer == ["V01", "S09"]
     saved = game.to_dict()["options"]
     assert saved == {"deck": DECK, "win_crossings": 1, "river_bonus_for_builder": False, "stack": ("V01", "S09")}
     assert not hasattr(game, "opt")  # one name for the options: game.options

@@ -42,7 +42,7 @@ class QuitterBot(HeuristicBot):
         self.quit_at = self.rng.randint(0, 12)
 
     def choose(self, game, player):
-        if game.phase == "build" and sum(map(len, game.crossed.values())) >= self.quit_at:
+        if game.phase == "build" and sum(map(len, game.state.crossed.values())) >= self.quit_at:
             return Pass(player)
         return super().choose(game, player)
 
@@ -56,9 +56,9 @@ def cards_in_play(state):
 
 def expected_money(game, action):
     """Money after ``action``: only bids, purchases and coins move it."""
-    money = dict(game.money)
-    if isinstance(action, Bid) and len(game.bids) == len(game.players) - 1:
-        for p, amount in {**game.bids, action.player: action.amount}.items():
+    money = dict(game.state.money)
+    if isinstance(action, Bid) and len(game.state.bids) == len(game.players) - 1:
+        for p, amount in {**game.state.bids, action.player: action.amount}.items():
             money[p] -= amount
     elif isinstance(action, Build):
         nums = game.build_numbers(action.player)
@@ -70,15 +70,15 @@ def illegal_action(game, rng):
     """Something the rules forbid right now."""
     player = rng.choice(game.players)
     if game.phase == "bid":
-        if player in game.bids:
+        if player in game.state.bids:
             return Bid(player, 0)  # a second bid
-        return rng.choice([Bid(player, game.money[player] + 1), Bid(player, -1), Bid(player, True), Pass(player)])
+        return rng.choice([Bid(player, game.state.money[player] + 1), Bid(player, -1), Bid(player, True), Pass(player)])
     if game.phase == "choose":
-        chooser = game.choosers[0]
+        chooser = game.state.choosers[0]
         if player != chooser:
-            return Choose(player, game.offer[0])
-        return Choose(chooser, next(c for c in sorted(game.cards) if c not in game.offer))
-    if player != game.turn:
+            return Choose(player, game.state.offer[0])
+        return Choose(chooser, next(c for c in sorted(game.table.cards) if c not in game.state.offer))
+    if player != game.state.turn:
         return rng.choice([Pass(player), Build(player)])
     nums = game.build_numbers(player)
     if nums.card is None:
@@ -93,16 +93,16 @@ def check_hidden_bids(game):
     """view(p) must not depend on any other player's pending bid."""
     SEEN["hidden bids checked"] += 1
     for p in game.players:
-        for q, amount in list(game.bids.items()):
+        for q, amount in list(game.state.bids.items()):
             if q == p:
                 continue
             seen = game.view(p)
-            game.bids[q] = amount + 1 if amount == 0 else amount - 1
+            game._state.bids[q] = amount + 1 if amount == 0 else amount - 1
             try:
                 assert game.view(p) == seen
             finally:
-                game.bids[q] = amount
-        assert game.view(p)["your_bid"] == game.bids.get(p)
+                game._state.bids[q] = amount
+        assert game.view(p)["your_bid"] == game.state.bids.get(p)
 
 
 def play_checked(players, seed):
@@ -114,7 +114,7 @@ def play_checked(players, seed):
     game = new_game(players, seed=seed)
     bots = {p: kind(seed * 10 + i) for i, (p, kind) in enumerate(zip(game.players, bot_kinds, strict=True))}
     SEEN.update(kind.__name__ for kind in bot_kinds)
-    all_cards = sorted(game.cards)
+    all_cards = sorted(game.table.cards)
     steps = 0
     while not game.is_over:
         steps += 1
@@ -133,7 +133,7 @@ def play_checked(players, seed):
         state = game.state_dict()
         assert cards_in_play(state) == all_cards  # every one of the 50 cards exactly once
         assert state["money"] == money and min(money.values()) >= 0
-        if game.phase == "bid" and game.bids:
+        if game.phase == "bid" and game.state.bids:
             check_hidden_bids(game)
         if steps % 40 == 0:
             assert load_game(game.to_json()).state_dict() == state

@@ -59,7 +59,7 @@ def test_save_for_another_game_or_bad_json_is_refused():
 
 
 def test_uploaded_save_naming_a_deck_file_is_refused():
-    """A save from outside may not make the server open a file of its choosing (issue 8)."""
+    """A save from outside may not make the server open a file of its choosing."""
     game = new_game(2, seed=1)
     data = {**game.to_dict(), "options": {**game.options, "deck": "/etc/passwd"}}
     with pytest.raises(SaveFileError, match="names a file on the computer"):

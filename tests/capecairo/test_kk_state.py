@@ -29,14 +29,23 @@ def finish(game, seed=3):
     return game
 
 
-def test_KK_S1_state_is_one_dataclass_the_game_names_read_it():
+def test_KK_S1_state_is_one_dataclass_handed_out_as_a_copy():
     game, _ = advanced()
     assert isinstance(game.state, KKState)
-    assert game.money is game.state.money and game.queues is game.state.queues
-    assert game.phase == game.state.phase and game.offer is game.state.offer
-    assert game.cards is game.table.cards  # the deck data is the table's, shared
+    assert game.state == game.state and game.state.money is not game.state.money  # a fresh copy each time
+    assert game.phase == game.state.phase
+    assert game.table.cards is game.table.cards  # the deck data is the table's, shared
+    before = game.state_dict()
+    seen = game.state
+    seen.money.clear()
+    seen.queues.clear()
+    seen.offer.append("R01")
+    assert game.state_dict() == before  # the state is changed by actions only
     with pytest.raises(AttributeError):
-        game.money = {}  # read-only names: the state is changed by actions only
+        game.state = seen
+    with pytest.raises(AttributeError):
+        game.money  # noqa: B018 - the pass-through names are gone: read game.state
+    assert isinstance(game.log, tuple)
 
 
 @pytest.mark.parametrize("make_copy", [
@@ -105,5 +114,5 @@ def test_state_dict_is_json_and_copying_a_state_keeps_bids_sealed_apart():
     state = game.state.copy()
     state.bids["Ann"] = 1
     state.money["Bob"] = 0
-    assert game.state.bids == {"Ann": 7} and game.money["Bob"] == 100
+    assert game.state.bids == {"Ann": 7} and game.state.money["Bob"] == 100
     assert state == state.copy() and state != game.state  # equality ignores the generator object

@@ -1,4 +1,4 @@
-"""review_moves (issue 9, item 9): the learner's moves the heuristic player judges weak, in words with
+"""review_moves: the learner's moves the heuristic player judges weak, in words with
 rule IDs; the heuristic player's own moves are never listed."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Real browser, offline: a club plays the building lesson (up_building) on its own board (issue 9, item 4).
+"""Real browser, offline: a club plays the building lesson (up_building) on its own board.
 
 The shared Voila server takes no environment variables, so the board arrives the way a learner brings
 it: “Use your club's board” with ``railkit/data/union_pacific/example_board.json``. A broken file is

@@ -1,4 +1,4 @@
-"""Real browser, offline, 1366×768 (issue 9): the KK play lesson's race map with its reconstruction
+"""Real browser, offline, 1366×768: the KK play lesson's race map with its reconstruction
 note, the “Why?” hint for each prompt, a whole short game to its end with the review of weak moves;
 the auction lesson's map; the setup lesson's clickable step pills and full “Lay it face down” label."""
 

@@ -1,4 +1,4 @@
-"""Real browser, offline (issue 9 item 7): the learner named once. The index opened with ``?name=Aino`` fills
+"""Real browser, offline: the learner named once. The index opened with ``?name=Aino`` fills
 its “Your name” field; a lesson link (the index's own list, and the link row the field writes) carries
 ``?name=Aino`` to kk_play and up_play, and each lesson seats and shows Aino."""
 

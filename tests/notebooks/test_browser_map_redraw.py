@@ -1,4 +1,4 @@
-"""Real browser, offline (issue 10 item 4): after the first full render, a click on the map updates the
+"""Real browser, offline: after the first full render, a click on the map updates the
 plot in place through the fast path (``figure_view`` + the template's "fast figure updates" script):
 the plot element stays the same node, no new plot is created, and the update shows the right state
 (the clicked section as the selected band, the legal sections still highlighted). The background is

@@ -94,7 +94,7 @@ def test_click_a_legal_section_on_the_map_at_1366x768(voila_server, offline_page
     painted(page)
     page.screenshot(path=str(ARTIFACTS / "up_map_building_clicked_1366.png"))
 
-    # The exercise: a click on number 1 ticks the first candidate (issue 9). It used to fail: at 1366x768
+    # The exercise: a click on number 1 ticks the first candidate. It used to fail: at 1366x768
     # the exercise map starts about 640 px down the page, so badges in its lower part lie below the
     # viewport, and a mouse click there reaches nothing (whether badge 1 was inside depended on the
     # situation and on how far the page had laid out). So scroll the map into view, aim once it holds

@@ -45,7 +45,7 @@ def save_before_a_payout() -> str:
                     a.source for a in game.legal_actions(ME)}:
                 trial = game.replay()
                 trial.apply(DrawShare(ME, "deck"))
-                if len(trial.payout_history) > len(game.payout_history) and not trial.is_over:
+                if len(trial.state.payouts) > len(game.state.payouts) and not trial.is_over:
                     data = game.to_dict()
                     data["railkit_play"] = {"humans": [ME]}
                     return json.dumps(data)
@@ -114,7 +114,7 @@ def test_play_flow_offline(voila_server, offline_page):
         page.click(".railkit-end-turn")
         wait_text(page, ".railkit-status", "build, invest or pass (UP-T3)")
     wait_text(page, ".railkit-events", "Ann")  # my build, then the computer players' turns
-    assert "You play a" in page.inner_text(".railkit-events")  # the learner is “You” (issue 9 item 7)
+    assert "You play a" in page.inner_text(".railkit-events")  # the learner is “You”
 
     # Invest (UP-I1..I3).
     page.click(".railkit-action-mode button:has-text('Invest')")

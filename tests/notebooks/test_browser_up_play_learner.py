@@ -32,7 +32,7 @@ def test_the_learner_named_in_the_address_takes_a_seat(voila_server, offline_pag
 
     page.select_option(".railkit-first-pick select", index=1)
     full, shown = page.eval_on_selector(".railkit-lay", "b => [b.scrollWidth, b.clientWidth]")
-    assert full <= shown, "the “Lay it face down” label is cut off"  # issue 9 item 6
+    assert full <= shown, "the “Lay it face down” label is cut off"
     page.locator(".railkit-lay").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "up_play_lay_button.png"), full_page=False)
     page.click(".railkit-lay")

@@ -1,4 +1,4 @@
-"""The static site (issue 11) in headless Chromium, offline: every lesson's Voici page runs its Python in
+"""The static site in headless Chromium, offline: every lesson's Voici page runs its Python in
 the browser (Pyodide), with every request to a non-loopback host aborted (any attempt fails the test).
 
 The site is built once per session with ``make -f Makefile -f site.mk site`` (skipped by the build itself
@@ -149,7 +149,7 @@ def test_auction_in_the_browser(site_server, lesson):
     bid(page, "25")
     wait_text(page, ".railkit-kk-reveal", "the bids are revealed")
     reveal = page.inner_text(".railkit-kk-reveal")
-    assert "Choosing order: you" in reveal and "KK-A4" in reveal  # the learner, named "You" (issue 9)
+    assert "Choosing order: you" in reveal and "KK-A4" in reveal  # the learner, named "You"
     wait_text(page, ".railkit-message", "choose 1st")
     page.locator(".railkit-kk-choose button.kk-take").first.click()
     wait_text(page, ".railkit-message", "You took")

@@ -1,4 +1,4 @@
-"""What the static site ships for a fast kernel start (issue 11 item 3), checked on the built site and
+"""What the static site ships for a fast kernel start, checked on the built site and
 on tools/site's parts, without a browser (the second-lesson check with one is at the end)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A club's own board or deck in the lessons (issue 9, item 4; ``railkit.ui.club_files``): the teacher's
+"""A club's own board or deck in the lessons (item 4; ``railkit.ui.club_files``): the teacher's
 environment variable (a good file is used, a broken one gives a banner and the built-in data), a learner's
 upload (bounded, checked, refused without changing anything, accepted → the lesson restarts on it), saves
 made on a club file, and every lesson app built with the variables set."""

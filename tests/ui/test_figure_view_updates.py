@@ -1,4 +1,4 @@
-"""FigureView's fast path (issue 10 item 4), headless: a full render first; updates (changed traces whole,
+"""FigureView's fast path, headless: a full render first; updates (changed traces whole,
 unchanged ones by uid, the layout) only once the template's script has answered for the render on
 screen; a full render again whenever the browser cannot be trusted to hold the base."""
 

@@ -1,4 +1,4 @@
-"""The gettext catalogs railkit/locale/{fi,hu,es} (issue 12): they compile, hold no fuzzy guesses, keep
+"""The gettext catalogs railkit/locale/{fi,hu,es}: they compile, hold no fuzzy guesses, keep
 every placeholder, translate the first slice completely, and the dividends lesson (UP-D2..UP-D11)
 built in Finnish shows no English but names.
 """

@@ -1,5 +1,5 @@
 """The board/deck checker, a broken save and the notebook status cards in Finnish, Hungarian and Spanish
-(issue 12, the rest): a broken club board or deck uploaded in a lesson shows its problems (UP-C1..C4,
+(the rest): a broken club board or deck uploaded in a lesson shows its problems (UP-C1..C4,
 KK-C2..C4) with no English left; a broken save's “move N cannot be replayed” says why in the language;
 the engines build these as ``Message``s (msgid + parameters), never as UI text; ``check-board`` and
 ``check-deck`` speak ``RAILKIT_LANG``.

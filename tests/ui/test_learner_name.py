@@ -251,7 +251,7 @@ def test_up_engine_sentences_about_the_learner_read_in_the_second_person(seed):
     random.Random(seed).shuffle(players)
     game = up_new_game(players, seed=seed)
     lines = play_out(game, UpBot)
-    steps = [s for p in game.payout_history for s in getattr(p, "steps", ())]
+    steps = [s for p in game.state.payouts for s in getattr(p, "steps", ())]
     assert check_second_person(lines + steps, name) > 0
 
 

@@ -1,4 +1,4 @@
-"""A preheated lesson learns its page's address from Voila without importing Voila (issue 10, item 1)."""
+"""A preheated lesson learns its page's address from Voila without importing Voila."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``railkit.ui.plot.Plot``: a figure as plotly.js reads it, built without plotly's objects (issue 10 item 1)."""
+"""``railkit.ui.plot.Plot``: a figure as plotly.js reads it, built without plotly's objects."""
 
 from __future__ import annotations
 

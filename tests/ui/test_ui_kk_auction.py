@@ -30,7 +30,7 @@ def bot_bids(app) -> dict[str, int]:
 
 
 def record_number(app) -> int:
-    return app.game.last_auction["number"]
+    return app.game.state.last_auction["number"]
 
 
 @pytest.fixture
@@ -41,9 +41,9 @@ def app():
 def test_KK_A1_new_game_puts_one_card_per_player_on_sale_and_bots_have_bid(app):
     game = app.game
     assert game.players == ("You", "Ann", "Ben") and app.you == "You"
-    assert game.phase == "bid" and len(game.offer) == 3
+    assert game.phase == "bid" and len(game.state.offer) == 3
     assert set(bot_bids(app)) == {"Ann", "Ben"} and game.players_to_act() == ("You",)
-    for card_id in game.offer:
+    for card_id in game.state.offer:
         assert card_id in app.auction.offer_html.value
     assert app.auction.bid_row.layout.display == "" and app.auction.choose_box.layout.display == "none"
     assert app.message_kind == "info" and "Hand in sealed bid" in app.message_text
@@ -87,7 +87,7 @@ def test_KK_A3_A4_reveal_shows_every_bid_the_money_left_and_the_engines_order(ap
     bots = bot_bids(app)
     app.auction.bid_field.value = "7"
     app.on_bid()
-    record = app.game.last_auction
+    record = app.game.state.last_auction
     assert record["bids"] == {"You": 7, **bots}
     assert shown_order(app) == record["order"]  # the reveal lists players in the engine's order
     shown = text(app.auction.reveal.value)
@@ -103,7 +103,7 @@ def test_KK_A5_tie_on_bid_and_money_is_settled_by_draws_shown_in_words(app):
     bots = bot_bids(app)
     app.auction.bid_field.value = str(bots["Ann"])  # same bid as Ann, same money (100): a draw decides
     app.on_bid()
-    record = app.game.last_auction
+    record = app.game.state.last_auction
     shown = text(app.auction.reveal.value)
     assert "have the same money left" in shown and "Draws:" in shown and "(KK-A5)" in shown
     assert record["tie_break_cards"]
@@ -117,15 +117,15 @@ def test_KK_A4_A6_highest_bidder_chooses_and_the_card_joins_the_end_of_the_line(
     app.on_bid()
     game = app.game
     assert game.phase == "choose" and game.current_player == "You"
-    assert app.auction.choose_box.layout.display == "" and len(app.auction.choose_buttons.children) == len(game.offer)
+    assert app.auction.choose_box.layout.display == "" and len(app.auction.choose_buttons.children) == len(game.state.offer)
     before = game.state_dict()
     app.on_choose("NOT-A-CARD")
     assert app.message_kind == "error" and "(rule KK-A4)" in app.message_text and game.state_dict() == before
-    card = game.offer[1]
+    card = game.state.offer[1]
     app.on_choose(card)
-    assert game.queues["You"][-1] == card
+    assert game.state.queues["You"][-1] == card
     assert game.phase == "build" and app.next_button.layout.display == ""  # the other cards were taken
-    assert app.game.auction_winner == "You"
+    assert app.game.state.auction_winner == "You"
     taken = notes_of(app.session).taken[record_number(app)]
     assert taken["You"] == card and set(taken) == {"You", "Ann", "Ben"}
     assert "Take" not in text(app.auction.choose_prompt.value)
@@ -136,14 +136,14 @@ def test_next_auction_plays_the_building_phase_and_opens_new_sealed_bids(app):
     app.auction.bid_field.value = "0"
     app.on_bid()
     while app.game.phase == "choose":
-        app.on_choose(app.game.offer[0])
+        app.on_choose(app.game.state.offer[0])
     before = app.game.state_dict()
     app.auction.bid_field.value = "3"
     app.on_bid()  # no auction takes bids now: refused by the engine, nothing changes
     assert app.message_kind == "error" and app.game.state_dict() == before
     app.on_next_auction()
     game = app.game
-    assert game.auction_no == 2 and game.phase == "bid" and game.players_to_act() == ("You",)
+    assert game.state.auction_no == 2 and game.phase == "bid" and game.players_to_act() == ("You",)
     log = text(app.building_html.value)
     assert "(KK-B1)" in log and "Auction 2" in log
     assert app.auction.reveal.value == ""  # the old reveal is gone while new bids are sealed
@@ -158,10 +158,10 @@ def test_a_whole_game_of_auctions_runs_to_the_end(app):
         if game.is_over:
             break
         if game.phase == "bid":
-            app.auction.bid_field.value = str(rng.randint(0, min(12, game.money["You"])))
+            app.auction.bid_field.value = str(rng.randint(0, min(12, game.state.money["You"])))
             app.on_bid()
         elif game.phase == "choose":
-            app.on_choose(rng.choice(game.offer))
+            app.on_choose(rng.choice(game.state.offer))
         else:
             app.on_next_auction()
         assert app.message_kind in ("ok", "info"), app.message_text
@@ -178,7 +178,7 @@ def test_new_game_with_name_and_players(app, players):
     app.start.players.value = players
     app.on_new_game()
     assert app.game.players[0] == "Ann" and len(app.game.players) == players
-    assert len(set(app.game.players)) == players and app.game.auction_no == 1
+    assert len(set(app.game.players)) == players and app.game.state.auction_no == 1
     app.start.name_field.value = ""
     before = app.game.state_dict()
     app.on_new_game()

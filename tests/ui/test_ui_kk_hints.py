@@ -50,7 +50,7 @@ def test_KK_every_prompt_has_a_why_hint_from_the_engine() -> None:
         seen.add(phase)
         if phase == "bid":
             assert "KK-A2" in hint and "KK-A3" in hint and "KK-A5" in hint
-            assert f"£{app.game.money['You']}" in hint
+            assert f"£{app.game.state.money['You']}" in hint
         elif phase == "choose":
             assert "KK-A6" in hint
             assert hint.count("Take ") == sum(isinstance(a, Choose) for a in app.game.legal_actions("You"))
@@ -72,10 +72,10 @@ def test_the_review_after_a_game_lists_weak_moves_with_reasons() -> None:
             break
         game = app.game
         if game.phase == "bid":
-            app.auction.bid_field.value = str(game.money["You"])  # far too much (KK-A3)
+            app.auction.bid_field.value = str(game.state.money["You"])  # far too much (KK-A3)
             app.on_bid()
         elif game.phase == "choose":
-            app.on_choose(game.offer[0])
+            app.on_choose(game.state.offer[0])
         else:
             app._move(Pass("You")) if any(isinstance(a, Pass) for a in game.legal_actions("You")) else app.on_auto()
     assert app.game.is_over

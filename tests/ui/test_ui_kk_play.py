@@ -32,10 +32,10 @@ def play_one_move(app, rng) -> None:
     """One move of the learner through the app's widgets and callbacks."""
     game = app.game
     if game.phase == "bid":
-        app.auction.bid_field.value = str(rng.randint(0, min(15, game.money[app.you])))
+        app.auction.bid_field.value = str(rng.randint(0, min(15, game.state.money[app.you])))
         app.on_bid()
     elif game.phase == "choose":
-        app.on_choose(rng.choice(game.offer))
+        app.on_choose(rng.choice(game.state.offer))
     elif app.building.buy.value != NO_BUILD and rng.random() < 0.75:
         if len(app.building.buy.options) > 1 and rng.random() < 0.5:
             app.building.buy.value = app.building.buy.options[-1][1]  # buy more, keep bonus tracks
@@ -48,7 +48,7 @@ def test_KK_S1_a_new_game_starts_at_the_first_auction_with_bots_bids_sealed(app)
     game = app.game
     assert game.players == ("You", "Ann", "Ben") and game.phase == "bid"
     assert game.players_to_act() == ("You",) and set(game.state_dict()["pending_bids"]) == {"Ann", "Ben"}
-    assert all(m == 100 for m in game.money.values())
+    assert all(m == 100 for m in game.state.money.values())
     race = text(app.race.value)
     assert "You" in race and "Cairo" in race and "KK-E1" in race
     assert "sealed ✔" in text(app.auction.players_html.value)
@@ -119,8 +119,8 @@ def test_KK_B2_unaffordable_build_is_refused_with_a_message_and_changes_nothing(
     app.on_bid()
     game = app.game
     while game.phase == "choose":
-        app.on_choose(game.offer[0])
-    assert game.money["You"] == 0
+        app.on_choose(game.state.offer[0])
+    assert game.state.money["You"] == 0
     while not (game.phase == "build" and game.current_player == "You" and not
                any(isinstance(a, Build) for a in game.legal_actions("You"))):
         app.on_pass()
@@ -256,7 +256,7 @@ def test_exercise_positions_are_real_building_turns(kind):
     for _ in range(4):
         q = random_build_question(rng, kind)
         game = q.game
-        assert game.phase == "build" and game.current_player == q.player and game.queues[q.player]
+        assert game.phase == "build" and game.current_player == q.player and game.state.queues[q.player]
         kinds.add(q.kind)
     assert kind in kinds
 

@@ -1,4 +1,4 @@
-"""A lesson's kernel imports only what it needs at run time (issue 10): building every lesson app
+"""A lesson's kernel imports only what it needs at run time: building every lesson app
 pulls in no nbformat, jsonschema or nbclient (plotly's renderer chain, ~2.4 s per kernel)."""
 
 import json

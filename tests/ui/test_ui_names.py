@@ -67,7 +67,7 @@ def test_up_play_hot_seat_with_hostile_names_and_a_payout():
     app = PlayApp(seed=2, players=2, hot_seat=True, names=f"{HOSTILE}, Bob", game_number=9)
     assert app.game.players == (HOSTILE, "Bob") and app.session.hot_seat
     app.on_show_hand()
-    while not app.game.payout_history:
+    while not app.game.state.payouts:
         play_up(app, 1)
     app.exercise.on_skip()
     app.log.widget.selected_index = 0
@@ -102,7 +102,7 @@ def test_kap_bis_kairo_apps_with_a_hostile_name(make):
             app.auction.bid_field.value = str(rng.randint(0, 10))
             app.on_bid()
         elif game.phase == "choose" and HOSTILE in game.players_to_act():
-            app.on_choose(game.offer[0])
+            app.on_choose(game.state.offer[0])
         elif isinstance(app, KkPlayApp):
             app.on_pass()
         else:

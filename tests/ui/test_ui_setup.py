@@ -62,7 +62,7 @@ def test_setup_reaches_the_end_for_every_option(app, players, deck, safe):
     assert app.steps.step == 8 and app.steps.next_button.disabled
     shown = text(app.steps.step_html.value)
     assert "UP-S8" in shown and "The setup is complete." in shown
-    assert app.steps.game.step == "action"  # the engine has started the first turn (UP-T1)
+    assert app.steps.game.state.step == "action"  # the engine has started the first turn (UP-T1)
     assert f"Payouts in this game: {3 if players == 2 else 4}" in shown
     app.steps.on_next()
     assert app.message_kind == "error" and "complete" in app.message_text and app.steps.step == 8
@@ -111,7 +111,7 @@ def test_UP_S5_first_investment_is_simultaneous_and_revealed_together(app):
     app.steps.on_next()  # no choice yet: blocked, nothing changes
     assert app.message_kind == "error" and "UP-S5" in app.message_text and app.steps.step == 5
     app.steps.on_lay_first()  # nothing picked
-    assert app.message_kind == "error" and app.steps.game.step == "first_share"
+    assert app.message_kind == "error" and app.steps.game.state.step == "first_share"
     app.steps.first_pick.value = options[0]
     app.steps.on_lay_first()
     assert app.message_kind == "ok" and app.steps.first_choice == options[0]

@@ -207,7 +207,7 @@ def test_a_whole_game_through_the_callbacks(players):
     game = app.game
     result = game.result()
     assert game.is_over and result.winners
-    assert len(game.payout_history) == (3 if players == 2 else 4)  # UP-2P1 / UP-D12
+    assert len(game.state.payouts) == (3 if players == 2 else 4)  # UP-2P1 / UP-D12
     if app.exercise.question is not None and app.exercise.question.number in app.exercise.hidden:
         # the last payout is the exercise's question: the final money waits for the answer
         assert "answer the payout exercise" in app.message_text
@@ -289,7 +289,7 @@ def test_loading_garbage_shows_a_message_and_changes_nothing(app, garbage, words
 
 def test_a_payout_appears_with_its_breakdown_after_the_exercise():
     app = PlayApp(seed=3, players=3, game_number=5)
-    while not app.game.payout_history:
+    while not app.game.state.payouts:
         act(app, first_legal(app))
     q = app.exercise.question
     assert q is not None and q.number == 1 and q.number in app.exercise.hidden
@@ -297,7 +297,7 @@ def test_a_payout_appears_with_its_breakdown_after_the_exercise():
     shown = text(app.payouts.widget.value)
     assert "Payout 1 of 4" in shown and "Answer the payout exercise" in shown and "UP-D2" not in shown
     # issue 9 item 1: neither the money column nor the latest moves give the answer away
-    record = app.game.payout_history[0]
+    record = app.game.state.payouts[0]
     players = text(app.table.players.value)
     assert "? (after the exercise)" in players
     assert not re.search(r"\+\d", text(app.events.widget.value))
@@ -312,13 +312,13 @@ def test_a_payout_appears_with_its_breakdown_after_the_exercise():
     assert q.number not in app.exercise.hidden and app.exercise.score == [1, 1]
     shown = text(app.payouts.widget.value)
     assert "Company by company" in shown and "UP-D2" in shown and "Paid in total" in shown
-    for e in app.game.payout_history[0].explanations:  # every company's steps, one click away
+    for e in app.game.state.payouts[0].explanations:  # every company's steps, one click away
         assert html.escape(e.title) in app.payouts.widget.value
-    record = app.game.payout_history[0]
+    record = app.game.state.payouts[0]
     for holder in record.amounts:
         assert holder in shown
     assert "? (after the exercise)" not in text(app.table.players.value)
-    assert re.search(r"\+\d", text(app.events.widget.value)) or app.game.payout_history[0].amounts == {}
+    assert re.search(r"\+\d", text(app.events.widget.value)) or app.game.state.payouts[0].amounts == {}
     assert "✔" in app.exercise.feedback.value and "UP-D" in text(app.exercise.feedback.value)
     assert app.exercise.close_button.layout.display is None
     app.exercise.on_close()
@@ -330,10 +330,10 @@ def test_a_payout_appears_with_its_breakdown_after_the_exercise():
 
 def test_payout_exercise_wrong_answer_and_question_matches_the_engine():
     app = PlayApp(seed=4, players=4, game_number=21, name="Alex")
-    while not app.game.payout_history:
+    while not app.game.state.payouts:
         act(app, first_legal(app))
     q = app.exercise.question
-    record = app.game.payout_history[-1]
+    record = app.game.state.payouts[-1]
     assert record.explanations[q.index].amounts[q.holder] == q.answer
     assert q.holder == "Alex" or all(record.holdings[k].get("Alex", 0) == 0 for k in record.holdings)
     app.exercise.answer.value = str(q.answer + 1)

@@ -107,7 +107,7 @@ def test_payout_steps_speak_to_the_learner_called_you():
     from test_ui_up_play import act, first_legal
 
     app = PlayApp(seed=3, players=3, game_number=5)  # the learner is “You”
-    while not app.game.payout_history:
+    while not app.game.state.payouts:
         act(app, first_legal(app))
     app.exercise.on_skip()
     shown = text(app.payouts.widget.value) + " " + text(app.exercise.feedback.value)

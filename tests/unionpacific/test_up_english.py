@@ -1,4 +1,4 @@
-"""Every sentence the Union Pacific engine writes is correct English (issue 8, item 6).
+"""Every sentence the Union Pacific engine writes is correct English.
 
 Runs every explanation generator over many states and rejects the faults found before:
 "1 spaces" (a plural unit after 1), "a El Paso" (a wrong article), "card(s)", "With no
@@ -89,7 +89,7 @@ def _options(combo):
 
 def _random_placements(game, rng, n=12):
     texts = []
-    net = game.net
+    net = game.state.net
     sections = list(BOARD.sections)
     for _ in range(n):
         key = rng.choice(game.company_order)
@@ -154,7 +154,7 @@ def test_narrative_describe_placements_and_errors_of_full_games(index):
             texts += _random_placements(game, rng, 3) + _junk_errors(game, rng)
         game.apply(bots[player].choose(game, player))
     texts += game.narrative + [str(game.result()), repr(game)]
-    texts += [str(r) for r in game.payout_history]
+    texts += [str(r) for r in game.state.payouts]
     assert_english(texts)
 
 

@@ -61,7 +61,7 @@ def test_saved_game_replays_to_its_stored_result(name):
     assert stored_result(game) == stored["result"]
     assert game.narrative[-1] == stored["last_event"]
     assert game.to_dict() == stored["save"]
-    assert len(game.payouts) == (3 if len(game.players) == 2 else 4)
+    assert len(game.state.payouts) == (3 if len(game.players) == 2 else 4)
     if len(game.players) == 2:
         assert IMAGINARY in game.result().money
 

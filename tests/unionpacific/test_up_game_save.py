@@ -80,7 +80,7 @@ def test_same_seed_and_actions_give_the_same_state():
         b.apply(action)
     assert a.state_dict() == b.state_dict()
     assert a.narrative == b.narrative
-    assert new_game(4, seed=13).deck != new_game(4, seed=12).deck
+    assert new_game(4, seed=13).state.deck != new_game(4, seed=12).state.deck
 
 
 def test_save_and_load_round_trip():
@@ -126,10 +126,10 @@ def test_load_game_errors_are_save_file_errors():
 def test_invest_cards_survive_json_as_tuples():
     game = new_game(2, seed=0)
     for p in game.players:
-        game.apply(ChooseFirstShare(p, sorted(game.share_hand[p])[0]))
+        game.apply(ChooseFirstShare(p, sorted(game.state.share_hand[p])[0]))
     p = game.current_player
-    key = sorted(game.share_hand[p])[0]
-    game.apply(Invest(p, (key,), sorted(game.track_hand[p])[0]))
+    key = sorted(game.state.share_hand[p])[0]
+    game.apply(Invest(p, (key,), sorted(game.state.track_hand[p])[0]))
     again = load_game(game.to_json())
     assert again.log[-1] == game.log[-1] and isinstance(again.log[-1].cards, tuple)
 
@@ -139,14 +139,14 @@ def test_view_shows_only_what_the_player_may_know():
     game = random_game(4, seed=2, actions=40)
     p, q = game.players[:2]
     mine = game.view(p)
-    assert mine["hand"]["shares"] == game.share_hand[p]
-    assert mine["hand"]["track"] == game.track_hand[p]
+    assert mine["hand"]["shares"] == game.state.share_hand[p]
+    assert mine["hand"]["track"] == game.state.track_hand[p]
     json.dumps(mine)
     hidden = {"share_hands", "track_hands", "deck", "reserve", "box", "track_pile", "first_choices", "seed"}
     assert not hidden & set(mine)
-    assert mine["deck_count"] is None and mine["up_stack"] == game.up_stack
-    assert mine["trains_on"] and mine["supply"] == dict(game.net.supply)
-    assert mine["current_player"] == game.current_player and mine["phase"] == game.step
+    assert mine["deck_count"] is None and mine["up_stack"] == game.state.up_stack
+    assert mine["trains_on"] and mine["supply"] == dict(game.state.net.supply)
+    assert mine["current_player"] == game.current_player and mine["phase"] == game.state.step
     spectator = game.view(None)
     assert spectator["hand"] is None and spectator["legal_actions"] == []
     json.dumps(game.state_dict())
@@ -163,16 +163,16 @@ def test_players_to_act_during_the_simultaneous_first_investment():
 
 def test_legal_placements_and_explain_placement_are_bound_to_the_state():
     game = random_game(4, seed=4, actions=30)
-    while game.step != "action":
+    while game.state.step != "action":
         game.apply(RandomBot(1).choose(game, game.current_player))
     builds = game.legal_placements()
     assert builds and all(isinstance(b, Build) for b in builds)
     b = builds[0]
     ex = game.explain_placement(b.company, b.section, b.card)
     assert isinstance(ex, PlacementExplanation) and ex.legal
-    direct = explain_placement(game.board, game.net.trains_on, game.net.supply, b.company, b.section, b.card)
+    direct = explain_placement(game.board, game.state.net.trains_on, game.state.net.supply, b.company, b.section, b.card)
     assert ex == direct
-    assert game.legal_placements(game.players[(game.turn_index + 1) % 4]) == []
+    assert game.legal_placements(game.players[(game.state.turn_index + 1) % 4]) == []
 
 
 def test_every_legal_action_is_accepted_and_nothing_else_of_its_kind():
@@ -221,7 +221,7 @@ def test_random_illegal_actions_never_change_the_state():
 
 
 def test_uploaded_save_naming_a_board_file_is_refused():
-    """A save from outside may not make the server open a file of its choosing (issue 8)."""
+    """A save from outside may not make the server open a file of its choosing."""
     game = new_game(3, seed=2)
     data = {**game.to_dict(), "options": {**game.options, "board": "/etc/passwd"}}
     with pytest.raises(SaveFileError, match="names a file on the computer"):

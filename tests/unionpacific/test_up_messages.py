@@ -1,4 +1,4 @@
-"""The Union Pacific engine's sentences are Messages (issue 12): msgid + parameters, English as a str.
+"""The Union Pacific engine's sentences are Messages: msgid + parameters, English as a str.
 
 Each family is asserted on structure (a build explanation, a narrative event, a RuleError, describe);
 50 seeded games say exactly the English the engine said before the conversion (digests recorded from
@@ -51,7 +51,7 @@ def test_up_b2_a_refused_build_is_a_rule_error_whose_message_keeps_fact_and_advi
     game = started(seed=3)
     company = game.board.companies[0].key
     player = game.players_to_act()[0]
-    card = sorted(game.track_hand[player])[0]
+    card = sorted(game.state.track_hand[player])[0]
     sections = [sid for sid in game.board.sections
                 if not game.explain_placement(company, sid, card).legal]
     with pytest.raises(RuleError) as caught:
@@ -86,7 +86,7 @@ def test_a_share_count_uses_plural_forms_not_english_grammar():
     game = started(seed=1)
     player = game.players_to_act()[0]
     with pytest.raises(RuleError) as caught:
-        game.apply(Invest(player, ("up", "up", "up", "up", "up"), sorted(game.track_hand[player])[0]))
+        game.apply(Invest(player, ("up", "up", "up", "up", "up"), sorted(game.state.track_hand[player])[0]))
     m = caught.value.message
     assert m.n == 5 and m.plural.startswith("{player} does not hold {n} shares of {card}")
 

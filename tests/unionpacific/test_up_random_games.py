@@ -60,7 +60,7 @@ def options_of(combo):
 
 
 def check_trains(game):
-    board, net = game.board, game.net
+    board, net = game.board, game.state.net
     on_board = Counter()
     per_connection = Counter()
     for sid, keys in net.trains_on.items():
@@ -76,7 +76,7 @@ def check_trains(game):
 
 
 def check_networks(game, full=False):
-    board, net = game.board, game.net
+    board, net = game.board, game.state.net
     for company in board.companies:
         key = company.key
         edges = [(s.a, s.b, s.id) for s in board.sections.values() if key in net.trains_on[s.id]]
@@ -93,35 +93,35 @@ def check_networks(game, full=False):
 
 def check_cards(game):
     counts = Counter()
-    counts.update(c for c in game.deck)
-    counts.update(c for c in game.display if c is not None)
-    counts.update(game.reserve)
-    counts.update(game.box)
-    counts[UP] += game.up_stack
+    counts.update(c for c in game.state.deck)
+    counts.update(c for c in game.state.display if c is not None)
+    counts.update(game.state.reserve)
+    counts.update(game.state.box)
+    counts[UP] += game.state.up_stack
     for p in game.players:
-        counts.update(game.share_hand[p])
-        counts.update(game.table[p])
-    if game.imaginary is not None:
-        counts.update(game.imaginary)
+        counts.update(game.state.share_hand[p])
+        counts.update(game.state.table[p])
+    if game.state.imaginary is not None:
+        counts.update(game.state.imaginary)
     for company in game.board.companies:
         assert counts[company.key] == company.shares, company.key
     assert counts[UP] == UP_SHARES
     assert counts[DIVIDEND] == 4
     assert set(counts) <= {c.key for c in game.board.companies} | {UP, DIVIDEND}
-    track = Counter(game.track_pile) + Counter(game.track_discards)
+    track = Counter(game.state.track_pile) + Counter(game.state.track_discards)
     for p in game.players:
-        track.update(game.track_hand[p])
+        track.update(game.state.track_hand[p])
     assert dict(track) == {k: v for k, v in game.board.track_deck.items() if v}
 
 
 def check_money(game):
     paid = Counter()
-    for record in game.payouts:
+    for record in game.state.payouts:
         paid.update(record.amounts)
-    holders = set(game.players) | ({IMAGINARY} if game.imaginary is not None else set())
-    assert set(game.money) == holders
+    holders = set(game.players) | ({IMAGINARY} if game.state.imaginary is not None else set())
+    assert set(game.state.money) == holders
     for h in holders:
-        assert game.money[h] == paid[h]
+        assert game.state.money[h] == paid[h]
 
 
 def random_illegal(game, rng):
@@ -157,7 +157,7 @@ def play_checked(players, seed, options, heuristic_seats=()):
     check_cards(game)
     check_networks(game, full=True)
     steps = 0
-    last_placed = sum(len(k) for k in game.net.trains_on.values())
+    last_placed = sum(len(k) for k in game.state.net.trains_on.values())
     while not game.is_over:
         steps += 1
         assert steps < 3000, "the game does not end"
@@ -172,24 +172,24 @@ def play_checked(players, seed, options, heuristic_seats=()):
                     assert game.state_dict() == before
         player = game.players_to_act()[0]
         legal = game.legal_actions(player)
-        assert legal, f"{player} has no legal action at step {game.step}"
+        assert legal, f"{player} has no legal action at step {game.state.step}"
         action = bots[player].choose(game, player)
         assert action in legal
-        money_before, payouts_before = dict(game.money), len(game.payouts)
+        money_before, payouts_before = dict(game.state.money), len(game.state.payouts)
         events = game.apply(action)
         assert events and all(isinstance(e, str) for e in events)
-        if len(game.payouts) == payouts_before:
-            assert game.money == money_before, "money moved without a payout (UP-D1)"
+        if len(game.state.payouts) == payouts_before:
+            assert game.state.money == money_before, "money moved without a payout (UP-D1)"
         check_trains(game)
         check_cards(game)
         check_money(game)
-        placed = sum(len(k) for k in game.net.trains_on.values())
+        placed = sum(len(k) for k in game.state.net.trains_on.values())
         if placed != last_placed or steps % 25 == 0:  # only a build changes the networks
             check_networks(game, full=steps % 25 == 0)
             last_placed = placed
         if steps % RELOAD_EVERY == 0:
             assert load_game(game.to_json()).state_dict() == game.state_dict()
-    assert len(game.payouts) == (3 if len(game.players) == 2 else 4)
+    assert len(game.state.payouts) == (3 if len(game.players) == 2 else 4)
     assert load_game(game.to_json()).state_dict() == game.state_dict()
     assert game.legal_actions() == []
     result = game.result()

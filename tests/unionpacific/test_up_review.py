@@ -1,4 +1,4 @@
-"""review_moves: the heuristic player's judgement of one player's moves after a game (issue 9 item 9)."""
+"""review_moves: the heuristic player's judgement of one player's moves after a game."""
 
 import re
 

@@ -1,4 +1,4 @@
-"""One visible state (issue 7): ``game.state`` holds everything that changes; copies, pickles
+"""One visible state: ``game.state`` holds everything that changes; copies, pickles
 and deep copies of a game evolve independently and continue exactly like the original; the
 board is shared, never copied; the package has no import cycles; a game shows itself well."""
 
@@ -59,10 +59,19 @@ def test_the_whole_changing_state_is_one_dataclass():
     for part in ("track_hand", "share_hand", "display", "deck", "table", "money", "payouts", "imaginary",
                  "step", "turn_index", "net", "rng"):
         assert part in names
-    # the attributes the lessons read are the state's, read-only
-    assert game.money is game.state.money and game.step == game.state.step and game.net is game.state.net
+    # outsiders get a copy: changing it changes nothing in the game
+    expected = game.state_dict()
+    seen = game.state
+    assert seen.money is not game.state.money and seen.net is not game.state.net and seen.step == game.state.step
+    seen.money.clear()
+    seen.step = "draw"
+    seen.share_hand[game.players[0]]["BNL"] = 99
+    assert game.state_dict() == expected
     with pytest.raises(AttributeError):
-        game.step = "draw"
+        game.state = seen  # the state is changed by actions only
+    with pytest.raises(AttributeError):
+        game.money  # noqa: B018 - the pass-through names are gone: read game.state
+    assert isinstance(game.log, tuple)
 
 
 # -- copy, pickle, deepcopy -----------------------------------------------------------------------------
@@ -97,12 +106,12 @@ def test_a_duplicate_evolves_independently(how):
 def test_copy_shares_only_what_never_changes():
     game = played(4, seed=8, actions=60)
     twin = game.copy()
-    s, t = game.state, twin.state
+    s, t = game._state, twin._state  # the live states (game.state hands out a copy)
     assert t.net.idx is s.net.idx and twin.board is game.board
     for name in ("track_hand", "share_hand", "display", "deck", "table", "money", "payouts", "box", "reserve"):
         assert getattr(t, name) is not getattr(s, name), name
     assert t.net.trains_on is not s.net.trains_on and t.rng is not s.rng
-    assert twin.log is not game.log and twin.rng is t.rng
+    assert twin._log is not game._log and twin.rng is t.rng and twin.options is not game.options
 
 
 @pytest.mark.parametrize("players, seed, actions", [(4, 8, 60), (2, 6, 400)], ids=["4p", "2p-over"])

@@ -7,5 +7,5 @@ def started(players=4, seed=0, **options):
     """A game past UP-S5: everyone has laid the first share of their sorted hand."""
     game = new_game(players, seed=seed, **options)
     for p in game.players:
-        game.apply(ChooseFirstShare(p, sorted(game.share_hand[p])[0]))
+        game.apply(ChooseFirstShare(p, sorted(game.state.share_hand[p])[0]))
     return game

@@ -131,7 +131,7 @@ def lite_folder(lite: Path, cache: Path, epoch: int) -> list[str]:
     files.mkdir()
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
         shutil.copy2(nb, files / nb.name)
-    for nb in sorted((ROOT / "notebooks").glob("*/*.ipynb")):  # the lessons in fi, hu, es (issue 12)
+    for nb in sorted((ROOT / "notebooks").glob("*/*.ipynb")):  # the lessons in fi, hu, es
         (files / nb.parent.name).mkdir(exist_ok=True)
         shutil.copy2(nb, files / nb.parent.name / nb.name)
     shutil.copy2(HERE / "jupyter-lite.json", lite / "jupyter-lite.json")

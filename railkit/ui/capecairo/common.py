@@ -22,7 +22,7 @@ from railkit.ui.docs import reconstruction_note
 from railkit.ui.i18n import DEFAULT_LANGUAGE, get_language, render, tr
 from railkit.ui.learner import DEFAULT_LEARNER, is_default_learner, seat_players, second_person
 
-DEFAULT_NAME = DEFAULT_LEARNER  # the learner, as in every lesson (issue 9, item 7); the name field changes it
+DEFAULT_NAME = DEFAULT_LEARNER  # the learner, as in every lesson; the name field changes it
 BOT_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eva")
 MAX_BOT_MOVES = 5_000  # the engine always ends a game (KK-E1, KK-B8); this only guards the app's loop
 # The computer players: the same position always gets the same move, also after an undo.
@@ -146,17 +146,17 @@ class AuctionNotes:
         self.money_left.clear()
 
     def note(self, game: CapeToCairoGame, action: Any, events: list[str]) -> None:
-        record = game.last_auction
+        record = game.state.last_auction
         if not record:
             return
         number = record["number"]
         if number not in self.money_left:  # this move revealed the bids (KK-A3)
-            self.money_left[number] = dict(game.money)
+            self.money_left[number] = dict(game.state.money)
         offer = set(record["offer"])
         taken = self.taken.setdefault(number, {})
         for p in record["order"]:
             if p not in taken:
-                for card_id in game.queues[p]:
+                for card_id in game.state.queues[p]:
                     if card_id in offer:
                         taken[p] = card_id
 

@@ -73,7 +73,7 @@ class KkSessionApp(App):
             raise InputError(tr("Press “New game” first."))
         return self.session
 
-    # -- the learner's name, from the page address (issue 9, item 7) --------------------------------
+    # -- the learner's name, from the page address --------------------------------
     def greet_learner(self) -> None:
         """After the first game is dealt: say why a name in the page address was refused, and in a
         pre-rendered Voila kernel wait for the address (``railkit.ui.learner``)."""

@@ -88,7 +88,7 @@ def _basemap_image(name: str) -> dict[str, Any]:
 
 def basemap_image(name: str = "us_states") -> dict[str, Any]:
     """The outline as one layout image (an SVG data URI in map kilometres, under everything): drawn once,
-    so a ``Plotly.react`` of the traces above never redraws it (issue 10 item 4); built once per outline."""
+    so a ``Plotly.react`` of the traces above never redraws it; built once per outline."""
     return dict(_basemap_image(name))
 
 

@@ -18,7 +18,7 @@
 ``building_map`` adds what the building lessons need: the selected section as a purple band, numbers on
 candidate sections and a zoom onto some sections.
 
-Layers (issue 10 item 4, the redraw after a click). The basemap is a layout image (an SVG drawn from
+Layers (the redraw after a click). The basemap is a layout image (an SVG drawn from
 the same outline, ``basemap.basemap_image``) and the bands (legal sections, the selected section) are
 layout shapes between it and the traces, each named in the legend by a legend-only trace of the same
 line (``band``; ``band_sections`` reads a band back). A new selection then changes only a shape:

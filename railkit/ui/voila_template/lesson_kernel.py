@@ -1,4 +1,4 @@
-"""The kernel railkit's Voila starts for a lesson: ipykernel without its debugger (issue 10, item 1).
+"""The kernel railkit's Voila starts for a lesson: ipykernel without its debugger.
 
 ipykernel imports debugpy at start-up so that JupyterLab's debugger can attach; a Voila page never
 debugs, and debugpy costs every lesson's kernel about 8 MB (measured with ``benchmarks/kernel.py

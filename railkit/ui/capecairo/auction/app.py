@@ -48,7 +48,7 @@ class KkAuctionApp(KkSessionApp):
 
     def __init__(self, seed: int | None = None, players: int = 3, name: str | None = None, seat: int = 0,
                  others: str = "", deck_file: LessonData | None = None) -> None:
-        self._learner = (name_from_address().name if name is None else name, seat, others)  # issue 9 item 7
+        self._learner = (name_from_address().name if name is None else name, seat, others)
         self.deck_file = club_deck.lesson_deck(deck_file)  # a club's own deck, or the built-in one
         self.rng = random.Random(seed)
         self.session: KkSession | None = None
@@ -87,7 +87,7 @@ class KkAuctionApp(KkSessionApp):
         self.tabs = widgets.Tab(children=[game_tab, self.quiz.widget])
         for i, title in enumerate([tr("Auction"), tr("Who chooses first?")]):
             self.tabs.set_title(i, title)
-        # a message belongs to the tab it was made on (issue 9, item 6): switching tabs clears it
+        # a message belongs to the tab it was made on: switching tabs clears it
         self.tabs.observe(lambda _c: self.clear_message(), names="selected_index")
         self.legend = html_box("railkit-legend", self._legend_html())
         self.club = ClubFilePanel(m, self.deck_file, self.on_club_deck)
@@ -189,7 +189,7 @@ class KkAuctionApp(KkSessionApp):
             self.show_info(tr("The game is over: {result}", result=render(self.game.result().words)))
         else:
             self.show_info(tr("The building phase is over. Auction {n}: new cards are on sale; the computer players "
-                              "have bid, now it is your turn.", n=self.game.auction_no))
+                              "have bid, now it is your turn.", n=self.game.state.auction_no))
 
     # ------------------------------------------------------------------ showing
     def refresh(self) -> None:

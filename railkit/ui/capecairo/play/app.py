@@ -64,7 +64,7 @@ class KkPlayApp(KkSessionApp):
 
     def __init__(self, seed: int | None = None, players: int = 3, win_crossings: int = 8, name: str | None = None,
                  seat: int = 0, others: str = "", deck_file: LessonData | None = None) -> None:
-        self._learner = (name_from_address().name if name is None else name, seat, others)  # issue 9 item 7
+        self._learner = (name_from_address().name if name is None else name, seat, others)
         self.deck_file = club_deck.lesson_deck(deck_file)  # a club's own deck, or the built-in one
         self.rng = random.Random(seed)
         self.session: KkSession | None = None
@@ -129,7 +129,7 @@ class KkPlayApp(KkSessionApp):
         self.tabs = widgets.Tab(children=[game_tab, self.exercise.widget])
         for i, title in enumerate([tr("Game"), tr("Exercise")]):
             self.tabs.set_title(i, title)
-        # a message belongs to the tab it was made on (issue 9, item 6): switching tabs clears it
+        # a message belongs to the tab it was made on: switching tabs clears it
         self.tabs.observe(lambda _c: self.clear_message(), names="selected_index")
         self.legend = html_box("railkit-legend", self._legend_html())
         return widgets.VBox([widgets.HTML(KK_STYLE), self.club.banner, self.tabs, self.legend])
@@ -235,7 +235,7 @@ class KkPlayApp(KkSessionApp):
             raise InputError(tr("You cannot build now: {why} Pass instead.", why=self._why_not()))
         action = Build(you, int(buy))
         game.check(action)  # a purchase the engine no longer allows is refused by its rule (KK-B2)
-        crossed = game.queues[you][0]
+        crossed = game.state.queues[you][0]
         self._move(action)
         self._after_move(tr("You crossed {card}.", card=card_title(self.game.card(crossed).to_dict())))
 

@@ -54,7 +54,7 @@ def random_build_question(rng: random.Random, kind: str | None = None) -> BuildQ
         while not game.is_over:
             player = game.current_player
             assert player is not None
-            if len(game.log) >= stop and game.phase == "build" and game.queues[player]:
+            if len(game.log) >= stop and game.phase == "build" and game.state.queues[player]:
                 e = explain_build(game, player)
                 question = BuildQuestion(game, player, e, _kind(e))
                 if question.kind == kind:

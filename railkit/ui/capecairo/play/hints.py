@@ -1,4 +1,4 @@
-"""“Why?” for every prompt of the play lesson, and the review after a game (issue 9, item 9).
+"""“Why?” for every prompt of the play lesson, and the review after a game.
 
 The hint explains the learner's legal choices right now, asked from the engine: the bid range and
 how the order is settled (``legal_actions``, ``explain_auction_order``, KK-A2..KK-A5), the cards that
@@ -43,8 +43,8 @@ def _bid_hint(game: CapeToCairoGame, you: str, amounts: list[int]) -> str:
                 "(KK-A2).", low=pounds(low), high=pounds(high)),
              tr("Everybody pays their bid, whether they choose first or last (KK-A3)."),
              tr("The highest bid chooses first, then the next highest (KK-A4)."),
-             tr("{n} cards are on sale and each player takes one (KK-A1, KK-A6).", n=len(game.offer))]
-    money = game.money
+             tr("{n} cards are on sale and each player takes one (KK-A1, KK-A6).", n=len(game.state.offer))]
+    money = game.state.money
     bids = {p: EXAMPLE_BID for p in game.players}
     made_up = {p: 2 + 3 * i for i, p in enumerate(reversed(game.players))}  # tie-break coins, not the deck's
     example = explain_auction_order(bids, {p: money[p] - EXAMPLE_BID for p in game.players}, made_up.get)

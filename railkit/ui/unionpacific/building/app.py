@@ -72,7 +72,7 @@ class BuildingApp(App):
         self._quiet = 0  # >0 while several widgets are set at once (one refresh at the end)
         super().__init__()
         self.refresh()
-        # The learner named once (issue 9, item 7): greeted by name until they place a train.
+        # The learner named once: greeted by name until they place a train.
         greet_learner(self, tr("Pick a company and a track card: the sections where its train may go light up."),
                       use=lambda _name: not self.history)
 

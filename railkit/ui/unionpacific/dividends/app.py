@@ -63,7 +63,7 @@ class DividendsApp(App):
         self.quiz_answers: dict[str, int] | None = None  # the right amounts of the dealt situation
         self.quiz_score = [0, 0]  # right, checked
         self.quiz_checked = False
-        self.learner = default_learner()  # a shareholder in every quiz situation (issue 9, item 7)
+        self.learner = default_learner()  # a shareholder in every quiz situation
         super().__init__()
         self.learner = greet_learner(self, "", use=self.use_learner_name)
 

@@ -121,7 +121,7 @@ class PlayApp(App):
         return widgets.VBox([
             widgets.HTML(LESSON_STYLE + PLAY_STYLE), self.club.banner, self.status.status, self.status.steps, toolbar,
             self.status.hotseat_bar, self.result.widget, self.exercise.widget,
-            # The map beside the move controls, so the legal sections stay in view while choosing (issue 9).
+            # The map beside the move controls, so the legal sections stay in view while choosing.
             play_columns(self.hand.widget, self.moves.widget, self.moves.build.map_view.widget, self.table.widget,
                          self.events.widget),
             self.companies.widget, self.payouts.widget, self.log.widget,
@@ -177,7 +177,7 @@ class PlayApp(App):
         for panel in (self.status, self.hand, self.moves, self.table, self.events, self.companies, self.payouts,
                       self.result, self.log):
             panel.refresh(screen)
-        self.exercise.refresh(session.game.payout_history)
+        self.exercise.refresh(session.game.state.payouts)
         self.undo_button.disabled = session.last_human_move() is None
         set_shown(self.continue_button, session.paused)
 
@@ -200,7 +200,7 @@ class PlayApp(App):
         """Run ``step`` (computer players moving), then show the result; a failing computer player is
         shown too, as the message."""
         game = self._session().game
-        before = len(game.payout_history) if before is None else before
+        before = len(game.state.payouts) if before is None else before
         try:
             step()
         finally:
@@ -209,7 +209,7 @@ class PlayApp(App):
     def _after_change(self, before_payouts: int) -> None:
         """New payouts get the exercise; then everything on screen is brought up to date."""
         session = self._session()
-        records = session.game.payout_history
+        records = session.game.state.payouts
         self.new_payout = len(records) > before_payouts
         if self.new_payout and self.setup.quiz.value:
             self.exercise.ask_about(records[-1], session.game.view(None)["payouts_total"], session.humans,
@@ -274,7 +274,7 @@ class PlayApp(App):
         player = self._acting_or_error()
         action = make(player)
         game = session.game
-        before, mark = len(game.payout_history), len(game.narrative)
+        before, mark = len(game.state.payouts), len(game.narrative)
         new_turn = game.view(None)["phase"] in ("first_share", "action")
         played = session.play(action, bots=False)  # a RuleError here changes nothing
         self.events.after_move(mark, len(played.own), new_turn)
@@ -321,7 +321,7 @@ class PlayApp(App):
             raise InputError(tr("There is nothing to undo: no human move has been made yet."))
         session.undo()  # the engine rebuilds the game from its log
         game = session.game
-        self.exercise.reset(len(game.payout_history))
+        self.exercise.reset(len(game.state.payouts))
         self.events.rewind(len(game.narrative))
         self.moves.forget()
         self.refresh()

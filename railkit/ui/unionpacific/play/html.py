@@ -277,7 +277,7 @@ def play_legend_html() -> str:
     return legend_html(items)
 
 
-# -- “Why these choices?” and the review (issue 9 item 9) ------------------------------------------
+# -- “Why these choices?” and the review ------------------------------------------
 def why_html(game: Any, player: str, actions: Sequence[Any], you: str | None) -> str:
     """The legal moves of ``player`` now, grouped, each group with the rules behind it: the engine's
     ``legal_actions`` (and its ``describe`` for the few moves of a draw or an exchange), never a rule

@@ -167,7 +167,7 @@ class CompaniesPanel:
 
 def hidden_events(screen: Screen) -> set[str]:
     """Payout explanations written into the narrative: the payouts panel shows them instead."""
-    return {str(e) for r in screen.game.payout_history for e in r.explanations}
+    return {str(e) for r in screen.game.state.payouts for e in r.explanations}
 
 
 def shown_events(screen: Screen, start: int = 0) -> list[tuple[int, str]]:
@@ -178,7 +178,7 @@ def shown_events(screen: Screen, start: int = 0) -> list[tuple[int, str]]:
     narrative, skip = screen.game.narrative, hidden_events(screen)
     total = screen.view["payouts_total"]
     heads = {f"Payout {n} of {total} (": n for n in screen.hidden_payouts}
-    last = len(screen.game.payout_history)
+    last = len(screen.game.state.payouts)
     final_hidden = screen.game.is_over and last in screen.hidden_payouts
     shown: list[tuple[int, str]] = []
     for i in range(start, len(narrative)):
@@ -237,7 +237,7 @@ class PayoutsPanel:
         self.widget.add_class("railkit-panel")
 
     def refresh(self, screen: Screen) -> None:
-        records = screen.game.payout_history
+        records = screen.game.state.payouts
         total = screen.view["payouts_total"]
         if not records:
             none_yet = tr("No payout yet. A payout comes when a dividend card leaves the share deck (UP-D1); there are "

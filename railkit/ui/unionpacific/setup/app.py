@@ -44,7 +44,7 @@ class SetupApp(App):
         self.rng = random.Random(seed)
         self._deck_drawn = False
         super().__init__()
-        # The learner named once (issue 9, item 7): the page address's name fills “Your name”.
+        # The learner named once: the page address's name fills “Your name”.
         self.steps.name.value = greet_learner(self, tr("Choose the number of players and the share deck, then press "
                                                        "“Deal”."), use=self.steps.use_learner_name)
 
@@ -100,7 +100,7 @@ class SetupApp(App):
     # ------------------------------------------------------------------ the deck tab
     @guarded
     def on_tab(self) -> None:
-        self.clear_message()  # a message belongs to the tab it was made on (issue 9, item 6)
+        self.clear_message()  # a message belongs to the tab it was made on
         if self.tabs.selected_index == 1 and not self._deck_drawn:
             self.draw_deck()
 

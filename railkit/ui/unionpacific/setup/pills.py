@@ -1,6 +1,6 @@
 """The setup lesson's step pills (UP-S1..UP-S8) as real buttons: a step already reached can be opened
 again (going back only re-shows it; the setup itself is not undone), later steps are disabled and look
-it. Issue 9, item 6: pills that look clickable must be clickable.
+it: pills that look clickable must be clickable.
 """
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ class StepsPanel(Panel):
         self.rng = rng
         self.game: UnionPacificGame | None = None
         self.bots: dict[str, HeuristicBot] = {}
-        self.you = default_learner()  # the learner's seat, named in the “Your name” field (issue 9, item 7)
+        self.you = default_learner()  # the learner's seat, named in the “Your name” field
         self.step = 0  # 0 = not dealt; 1..8 = the STEPS shown
         self.reached = 0  # the furthest step shown since the deal (the pills can go back to any of them)
         self.first_choice: str | None = None
@@ -118,7 +118,7 @@ class StepsPanel(Panel):
 
 
     def use_learner_name(self, name: str) -> bool:
-        """The page address names the learner (issue 9, item 7): their seat's name, unless a setup is
+        """The page address names the learner: their seat's name, unless a setup is
         already dealt (it keeps its names)."""
         if self.game is not None:
             return False

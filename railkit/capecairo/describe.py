@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import html
 
-from railkit.capecairo.actions import Action, Bid, Build, Choose, Pass
-from railkit.capecairo.brief import brief
+from railkit.brief import brief
+from railkit.capecairo.actions import Bid, Build, Choose, KKAction, Pass
+from railkit.capecairo.checks import players_to_act
 from railkit.capecairo.phrases import terrain_word, track_pieces
-from railkit.capecairo.rules_check import players_to_act
 from railkit.capecairo.state import KKState, KKTable
 from railkit.capecairo.views import result
 from railkit.messages import N_, Message, nmessage, shown
@@ -16,7 +16,7 @@ PHASE_WORDS = {"bid": N_("sealed bids (KK-A2)"), "choose": N_("choosing cards (K
                "build": N_("building track (KK-B)"), "over": N_("over")}
 
 
-def describe(table: KKTable, action: Action) -> Message:
+def describe_action(table: KKTable, action: KKAction) -> Message:
     """``action`` in plain words (a sealed bid's amount stays hidden, KK-A2)."""
     if not isinstance(action, (Bid, Choose, Build, Pass)):
         raise TypeError(f"{brief(action)} is not a Vom Kap bis Kairo action")
@@ -44,7 +44,7 @@ def describe(table: KKTable, action: Action) -> Message:
                    {"player": who, "buy": brief(buy)})
 
 
-def status_html(table: KKTable, state: KKState, title: str, moves: int) -> str:
+def status_card(table: KKTable, state: KKState, title: str, moves: int) -> str:
     """A small card for notebooks: each player's crossings, money and bonus tracks; the step of
     play and who acts; the outcome at the end. Every name is escaped; the words are ``Message``s shown
     in the language the teaching layer chose (``railkit.messages.shown``)."""

@@ -10,12 +10,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from railkit.capecairo.actions import Action, Bid, Build, Choose, Pass
-from railkit.capecairo.brief import brief
+from railkit.brief import brief
+from railkit.capecairo.actions import Bid, Build, Choose, KKAction, Pass
 from railkit.capecairo.deck import Card
 from railkit.capecairo.phrases import card_words, pounds, track_pieces, tracks
 from railkit.capecairo.state import KKState, KKTable
-from railkit.errors import NotYourTurnError, RuleError
+from railkit.errors import RuleError
 from railkit.messages import Message, nmessage
 
 TRACK_PRICE = 10  # KK-B2 (4)
@@ -98,15 +98,11 @@ def players_to_act(table: KKTable, state: KKState) -> tuple[str, ...]:
     return () if player is None else (player,)
 
 
-def check(table: KKTable, state: KKState, action: Any) -> None:
-    checker = _CHECKS.get(type(action))
-    if checker is None:
-        raise RuleError("KK", Message("{action} is not a Vom Kap bis Kairo action; use Bid, Choose, Build or Pass",
-                                      {"action": brief(action)}))
-    player = action.player
-    if not isinstance(player, str) or player not in state.money:
-        raise RuleError("KK-S1", not_playing(player, table.players))
-    checker(table, state, action)
+def check(table: KKTable, state: KKState, action: KKAction) -> None:
+    """Raise ``RuleError`` if ``action`` breaks a rule of this game now. ``Game.check`` has already made
+    sure the game is not over, the action is one of this game's by a player at the table and, outside the
+    sealed bids, in turn."""
+    _CHECKS[type(action)](table, state, action)
 
 
 def _check_bid(table: KKTable, state: KKState, action: Bid) -> None:
@@ -129,10 +125,6 @@ def _check_bid(table: KKTable, state: KKState, action: Bid) -> None:
 def _check_choose(table: KKTable, state: KKState, action: Choose) -> None:
     if state.phase != "choose":
         raise RuleError("KK-A4", Message("no card is being chosen now ({phase})", {"phase": phase_words(state)}))
-    if action.player != state.choosers[0]:
-        raise NotYourTurnError("KK-A4", Message("{chooser} chooses now, not {player}; the order is {order}",
-                                                {"chooser": state.choosers[0], "player": action.player,
-                                                 "order": ", ".join(state.choosers)}))
     if action.card_id not in state.offer:
         raise RuleError("KK-A4", Message("{card} is not on offer; choose one of {offer}",
                                          {"card": brief(action.card_id), "offer": ", ".join(state.offer)}))
@@ -141,9 +133,6 @@ def _check_choose(table: KKTable, state: KKState, action: Choose) -> None:
 def _check_turn(state: KKState, player: str) -> None:
     if state.phase != "build":
         raise RuleError("KK-B1", Message("building starts after the auction ({phase})", {"phase": phase_words(state)}))
-    if player != state.turn:
-        raise NotYourTurnError("KK-B3", Message("it is {turn}'s turn to build or pass, not {player}'s",
-                                                {"turn": str(state.turn), "player": player}))
 
 
 def _check_build(table: KKTable, state: KKState, action: Build) -> None:
@@ -185,26 +174,6 @@ _CHECKS: dict[type, Callable[[KKTable, KKState, Any], None]] = {
 }
 
 
-def legal_actions(table: KKTable, state: KKState, player: str | None = None) -> list[Action]:
-    if state.phase == "over":
-        return []
-    if player is None:
-        player = current_player(table, state)
-    if player is None or player not in state.money:
-        return []
-    if state.phase == "bid":
-        if player in state.bids:
-            return []
-        return [Bid(player, amount) for amount in range(state.money[player] + 1)]
-    if state.phase == "choose":
-        return [Choose(player, c) for c in state.offer] if player == state.choosers[0] else []
-    if player != state.turn:
-        return []
-    actions: list[Action] = [Pass(player)]
-    actions.extend(Build(player, buy) for buy in build_numbers(table, state, player).buy_options())
-    return actions
-
-
 def phase_words(state: KKState) -> Message:
     if state.phase == "bid":
         return Message("the auction is waiting for sealed bids")
@@ -213,10 +182,3 @@ def phase_words(state: KKState) -> Message:
     if state.phase == "build":
         return Message("it is {player}'s turn to build or pass", {"player": str(state.turn)})
     return Message("the game is over")
-
-
-def not_playing(player: object, players: tuple[str, ...] | list[str]) -> Message:
-    """KK-S1: the refusal for a name that is not at the table."""
-    return Message("{player} is not playing; the players are {players}",
-                   {"player": brief(player), "players": ", ".join(players)})
-
