@@ -85,7 +85,7 @@ def test_copy_copies_every_field_of_the_state(players, seed, moves):
     strings; the table is not part of the state). Speed: benchmarks/state_copy.py."""
     game, _ = advanced(players, seed=seed, moves=moves)
     twin = game.copy()
-    names = check_copy_over_every_field(game.state, twin.state)
+    names = check_copy_over_every_field(game._state, twin._state)
     assert {"rng", "deck", "queues", "bids", "last_auction"} <= set(names)
     assert len(names) == len(dataclasses.fields(KKState))
     assert twin.log is not game.log
@@ -93,14 +93,14 @@ def test_copy_copies_every_field_of_the_state(players, seed, moves):
 
 def test_the_copy_check_fails_on_a_field_that_copy_shares():
     game, _ = advanced()
-    assert game.state.last_auction is not None
-    shallow = dataclasses.replace(game.state)  # a new state object holding the very same lists and dicts
+    assert game._state.last_auction is not None
+    shallow = dataclasses.replace(game._state)  # a new state object holding the very same lists and dicts
     with pytest.raises(AssertionError, match="changing the copy's rng changed the original's rng"):
-        check_copy_over_every_field(game.state, shallow)
-    record = game.state.copy()
-    record.last_auction = game.state.last_auction  # the auction record shared, everything else copied
+        check_copy_over_every_field(game._state, shallow)
+    record = game._state.copy()
+    record.last_auction = game._state.last_auction  # the auction record shared, everything else copied
     with pytest.raises(AssertionError, match="changing the copy's last_auction changed the original's last_auction"):
-        check_copy_over_every_field(game.state, record)
+        check_copy_over_every_field(game._state, record)
 
 
 def test_state_dict_is_json_and_copying_a_state_keeps_bids_sealed_apart():

@@ -122,7 +122,7 @@ def test_copy_copies_every_field_of_the_state(players, seed, actions):
     game = played(players, seed=seed, actions=actions)
     assert game.is_over == (game.state.imaginary is not None) == (players == 2)  # UP-2P2's player formed at the end
     twin = game.copy()
-    names = check_copy_over_every_field(game.state, twin.state, shared=(BoardIndex, Board),
+    names = check_copy_over_every_field(game._state, twin._state, shared=(BoardIndex, Board),
                                         fixed=frozenset({"players", "options"}))
     assert {"net", "rng", "money", "track_hand", "deck"} <= set(names) and len(names) == len(dataclasses.fields(UPState))
     assert twin.log is not game.log
@@ -131,13 +131,13 @@ def test_copy_copies_every_field_of_the_state(players, seed, actions):
 def test_the_copy_check_fails_on_a_field_that_copy_shares():
     """The check itself can fail: a copy sharing one mutable field (or one not copied at all) is caught by name."""
     game = played(3, seed=1, actions=30)
-    shallow = dataclasses.replace(game.state, rng=game.state.rng)  # every field shared, the state object new
+    shallow = dataclasses.replace(game._state, rng=game._state.rng)  # every field shared, the state object new
     with pytest.raises(AssertionError, match="changing the copy's options changed the original's options"):
-        check_copy_over_every_field(game.state, shallow, shared=(BoardIndex, Board))
-    forgotten = game.state.copy()
+        check_copy_over_every_field(game._state, shallow, shared=(BoardIndex, Board))
+    forgotten = game._state.copy()
     forgotten.share_draws += 1  # as if copy() had left a field at its default
     with pytest.raises(AssertionError, match="share_draws differs"):
-        check_copy_over_every_field(game.state, forgotten, shared=(BoardIndex, Board))
+        check_copy_over_every_field(game._state, forgotten, shared=(BoardIndex, Board))
 
 
 def test_a_board_from_a_file_pickles_by_content(tmp_path):
