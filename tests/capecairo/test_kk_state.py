@@ -97,6 +97,7 @@ def test_the_copy_check_fails_on_a_field_that_copy_shares():
     shallow = dataclasses.replace(game._state)  # a new state object holding the very same lists and dicts
     with pytest.raises(AssertionError, match="changing the copy's rng changed the original's rng"):
         check_copy_over_every_field(game._state, shallow)
+    game, _ = advanced()  # a fresh game: the shared fields above were changed through the shallow copy
     record = game._state.copy()
     record.last_auction = game._state.last_auction  # the auction record shared, everything else copied
     with pytest.raises(AssertionError, match="changing the copy's last_auction changed the original's last_auction"):

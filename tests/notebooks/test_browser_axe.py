@@ -30,7 +30,9 @@ def test_a_lesson_has_no_serious_accessibility_violation(voila_server, offline_p
     open_app(page, voila_server.url(nb) + ("?lang=fi" if lang == "fi" else ""), ready=ready)
     if ready:
         wait_for_kernel(page)
-    page.wait_for_timeout(1500)  # plotly figures drawn
+    # every plotly figure drawn (its SVG in place) before axe looks at the page
+    page.wait_for_function("() => [...document.querySelectorAll('.railkit-figure')].every(f => f.querySelector('.main-svg'))",
+                           timeout=60000)
     assert not page_errors(page), page_errors(page)
     everything = axe_all(page)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -65,7 +67,9 @@ def test_the_keyboard_focus_is_visible_and_skips_the_map_toolbars(voila_server, 
     open_app(page, voila_server.url("up_play.ipynb"))
     wait_for_kernel(page)
     page.wait_for_selector(".railkit-figure .modebar-btn", state="attached", timeout=60000)
-    page.wait_for_timeout(1000)  # the template marks toolbar buttons every 0.5 s
+    # the template marks toolbar buttons every 0.5 s: wait until it has marked them all
+    page.wait_for_function("() => [...document.querySelectorAll('.modebar-btn')].every(b => b.tabIndex === -1)",
+                           timeout=60000)
     assert page.evaluate("() => [...document.querySelectorAll('.modebar-btn')].every(b => b.tabIndex === -1)")
     page.locator(".railkit-app").first.evaluate("el => el.scrollIntoView({block: 'start'})")
     seen = []

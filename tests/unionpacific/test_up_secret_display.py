@@ -48,7 +48,7 @@ def with_other_display(game: UnionPacificGame, seed: int, players: int) -> Union
     other = new_game(players, seed=seed)
     for action in game.log:
         other.apply(action)
-    state = other.state
+    state = other._state  # changed in place: the live state, not the copy game.state hands out
     shown = set(state.display)
     spots = [i for i, card in enumerate(state.deck) if card != DIVIDEND and card not in shown][:4]
     assert len(spots) == 4

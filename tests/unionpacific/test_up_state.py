@@ -134,6 +134,7 @@ def test_the_copy_check_fails_on_a_field_that_copy_shares():
     shallow = dataclasses.replace(game._state, rng=game._state.rng)  # every field shared, the state object new
     with pytest.raises(AssertionError, match="changing the copy's options changed the original's options"):
         check_copy_over_every_field(game._state, shallow, shared=(BoardIndex, Board))
+    game = played(3, seed=1, actions=30)  # a fresh game: the shared fields above were changed through the shallow copy
     forgotten = game._state.copy()
     forgotten.share_draws += 1  # as if copy() had left a field at its default
     with pytest.raises(AssertionError, match="share_draws differs"):
