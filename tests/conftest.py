@@ -44,6 +44,11 @@ from urllib.parse import parse_qs, urlparse, urlsplit
 
 import pytest
 
+# The table server's fixtures (tests/tables/tables_fixtures.py) as a plugin: a second conftest.py there would
+# be imported under the same name as this one, which other tests import ("from conftest import ...").
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "tables"))
+pytest_plugins = ["tables_fixtures"]
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS_DIR = ROOT / "notebooks"
 ARTIFACTS = ROOT / "tests" / "artifacts"

@@ -1,4 +1,6 @@
-"""Fixtures for the table server's tests: one database per test, SQLite and PostgreSQL alike."""
+"""Fixtures for the table server's tests: one database per test, SQLite and PostgreSQL alike. Imported by each
+tests/tables module (not a conftest.py: a second module named conftest would shadow tests/conftest.py, which
+other tests import by that name)."""
 
 from __future__ import annotations
 
