@@ -15,6 +15,7 @@ import json
 import re
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
 import pytest
@@ -124,7 +125,9 @@ def test_room_caps_kernels_per_visitor_and_reclaims_never_connected_ones():
     server = start_server(cmd, NOTEBOOKS_DIR, f"http://127.0.0.1:{port}", "/voila/tree", ARTIFACTS / "room_voila.log")
     try:
         wait_for_pools(server, [LESSON])
-        figures = asyncio.run(room_run(server.base))
+        # On a thread of its own: a browser test before it in this worker may have left an event loop running here.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            figures = pool.submit(asyncio.run, room_run(server.base)).result()
         assert "Server full for 127.0.0.2" in server.log()
         print(json.dumps(figures))
     finally:
