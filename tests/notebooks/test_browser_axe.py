@@ -12,6 +12,7 @@ from conftest import (
     notebook_ids,
     open_app,
     page_errors,
+    painted,
     shot,
     wait_for_kernel,
     wait_until_idle,
@@ -30,9 +31,7 @@ def test_a_lesson_has_no_serious_accessibility_violation(voila_server, offline_p
     open_app(page, voila_server.url(nb) + ("?lang=fi" if lang == "fi" else ""), ready=ready)
     if ready:
         wait_for_kernel(page)
-    # every plotly figure drawn (its SVG in place) before axe looks at the page
-    page.wait_for_function("() => [...document.querySelectorAll('.railkit-figure')].every(f => f.querySelector('.main-svg'))",
-                           timeout=60000)
+    painted(page)  # what the kernel sent is laid out and painted before axe looks at the page
     assert not page_errors(page), page_errors(page)
     everything = axe_all(page)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
