@@ -19,6 +19,7 @@ from pathlib import Path
 DOMAIN = "railkit"
 log = logging.getLogger("railkit.locale")
 LOCALE_DIR = Path(__file__).resolve().parent
+IN_CHECKOUT = (LOCALE_DIR.parents[1] / "pyproject.toml").is_file()
 
 
 def catalog(language: str) -> gettext.GNUTranslations | None:
@@ -33,7 +34,8 @@ def catalog(language: str) -> gettext.GNUTranslations | None:
             _warn_once(language, f"railkit: {mo} is missing, so {language!r} shows English: compile the "
                                  "catalogs with `make catalogs` (or reinstall railkit, whose build compiles them)")
         return None
-    if po.is_file() and mo.stat().st_mtime < po.stat().st_mtime:
+    # Only a checkout's .po is edited in place; an installed wheel's file times are the archive's, not an edit's.
+    if IN_CHECKOUT and po.is_file() and mo.stat().st_mtime < po.stat().st_mtime:
         _warn_once(language, f"railkit: {mo} is older than its .po: run `make catalogs` to see the latest translations")
     with mo.open("rb") as f:
         return gettext.GNUTranslations(f)

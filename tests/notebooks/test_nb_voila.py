@@ -1,5 +1,6 @@
 """Voila serves every notebook as an app, with the project's voila.json really in effect."""
 
+import json
 import shutil
 
 import nbformat
@@ -33,7 +34,9 @@ def test_voila_tree_page_lists_notebooks_without_cdn(voila_server):
 
 def test_voila_preheats_kernels_and_culls_idle_ones(voila_server):
     log = voila_server.log()
-    assert "Culling kernels with idle durations > 300 seconds at 60 second intervals" in log
+    culler = json.loads((NOTEBOOKS_DIR / "voila.json").read_text())["MappingKernelManager"]
+    assert (f"Culling kernels with idle durations > {culler['cull_idle_timeout']} seconds "
+            f"at {culler['cull_interval']} second intervals") in log
     for nb in notebook_ids():
         assert f"Kernel pool of {nb} is filled" in log
 
