@@ -299,6 +299,11 @@ class Game(ABC, Generic[A]):
         """The rule ID that says whose turn it is now."""
         return self.PLAYER_RULE
 
+    def _turn_task(self) -> Message | None:
+        """What the player whose turn it is must do now ("build or pass"), so that a refusal out of turn
+        tells the learner which step the table is at; ``None`` says nothing more."""
+        return None
+
     @abstractmethod
     def _perform(self, action: A) -> list[str]:
         """Carry out a checked action; return what happened, in plain words."""
@@ -372,9 +377,14 @@ class Game(ABC, Generic[A]):
         if not self._simultaneous():
             current = self.current_player
             if player != current:
-                raise NotYourTurnError(self._turn_rule(), Message(
-                    N_("it is {current}'s turn, not {player}'s; wait for your turn"),
-                    {"current": str(current), "player": player}))
+                task = self._turn_task()
+                params: dict[str, object] = {"current": str(current), "player": player}
+                if task is None:
+                    refusal = Message(N_("it is {current}'s turn, not {player}'s; wait for your turn"), params)
+                else:
+                    refusal = Message(N_("it is {current}'s turn to {task}, not {player}'s; wait for your turn"),
+                                      {**params, "task": task})
+                raise NotYourTurnError(self._turn_rule(), refusal)
         self._check_rules(action)
 
     def is_legal(self, action: A) -> bool:

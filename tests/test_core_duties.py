@@ -13,7 +13,7 @@ from railkit.errors import GameOverError, HistoryError, NotYourTurnError, RuleEr
 from railkit.unionpacific import Pass, new_game
 from railkit.unionpacific.bots import RandomBot as UPRandomBot
 
-TURN = "it is {current}'s turn, not {player}'s; wait for your turn"
+TURN = "it is {current}'s turn to {task}, not {player}'s; wait for your turn"
 
 
 def finished(game):
@@ -51,6 +51,9 @@ def test_whose_turn_is_one_error_for_both_games():
         with pytest.raises(NotYourTurnError) as caught:
             game.apply(wrong)
         assert caught.value.message.msgid == TURN and game.state_dict() == before
+        # the refusal names the step the table is at, so the learner knows what the others wait for
+        assert "Ann's turn to " + ("build, invest or pass (UP-T3)" if game is up else "choose a terrain card (KK-A4)") \
+            in str(caught.value)
 
 
 def test_a_huge_number_in_an_action_is_named_not_printed():

@@ -97,6 +97,11 @@ class CapeToCairoGame(Game[KKAction]):
     def _turn_rule(self) -> str:
         return "KK-A4" if self._state.phase == "choose" else "KK-B3"
 
+    def _turn_task(self) -> Message | None:
+        if self._state.phase == "choose":
+            return Message(N_("choose a terrain card (KK-A4)"))
+        return Message(N_("build or pass (KK-B3)")) if self._state.phase == "build" else None
+
     def _check_rules(self, action: KKAction) -> None:
         checks.check(self.table, self._state, action)
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from railkit.game import Game, Outcome
+from railkit.messages import Message
 from railkit.unionpacific import checks, moves, perform, views
 from railkit.unionpacific.actions import (
     Build,
@@ -110,6 +111,12 @@ class UnionPacificGame(Game[UPAction]):
     @property
     def phase(self) -> str:
         return self._state.phase
+
+    def _turn_rule(self) -> str:
+        return {"draw": "UP-B3", "exchange": "UP-B4"}.get(self._state.step, self.PLAYER_RULE)
+
+    def _turn_task(self) -> Message | None:
+        return checks.step_words(self._state) if self._state.step in ("action", "draw", "exchange") else None
 
     def _game_over_rule(self) -> str:
         return "UP-D12"

@@ -78,8 +78,10 @@ def test_not_your_turn_keeps_both_names_as_parameters():
     other = next(p for p in game.players if p != game.players_to_act()[0])
     with pytest.raises(NotYourTurnError) as caught:
         game.apply(DrawShare(other, "deck"))
-    assert caught.value.message.msgid == "it is {current}'s turn, not {player}'s; wait for your turn"
-    assert dict(caught.value.message.params) == {"current": game.players_to_act()[0], "player": other}
+    assert caught.value.message.msgid == "it is {current}'s turn to {task}, not {player}'s; wait for your turn"
+    params = dict(caught.value.message.params)
+    assert params.pop("task") == step_words(game.state)  # the step the table is at (UP-T3)
+    assert params == {"current": game.players_to_act()[0], "player": other}
 
 
 def test_a_share_count_uses_plural_forms_not_english_grammar():
