@@ -186,7 +186,10 @@ def main() -> int:
             browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True)
             for lang in args.lang or ["en", "fi"]:
                 for lesson in args.lesson or LESSONS:
-                    problems = walk(browser, server, lesson, lang)
+                    try:
+                        problems = walk(browser, server, lesson, lang)
+                    except Exception as error:  # noqa: BLE001 - one lesson's failure is reported, the rest still run
+                        problems = [f"{type(error).__name__}: {str(error).splitlines()[0]}"]
                     failed |= bool(problems)
                     print(f"{lang} {lesson}: {'ok' if not problems else '; '.join(problems)}", flush=True)
             browser.close()
