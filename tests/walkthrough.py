@@ -148,6 +148,7 @@ def walk(browser, server, lesson: str, lang: str) -> list[str]:
     path = f"{lesson}.ipynb" if lang == "en" else f"{lang}/{lesson}.ipynb"
     problems: list[str] = []
     for size, viewport in SIZES.items():
+        wait_until_idle(server)  # as the browser tests do: no page while a pool kernel pre-renders (conftest)
         context, page, blocked = make_offline_page(browser, viewport)
         try:
             open_app(page, server.url(path), ready=".railkit-app" if lesson not in ("index", "rulings") else None)
