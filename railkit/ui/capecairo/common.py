@@ -108,6 +108,16 @@ KK_STYLE = """
 .railkit-app .widget-button { font-size: 15px; }
 .railkit-app button.kk-take { height: auto; min-height: 36px; white-space: normal; font-size: 15px; }
 .railkit-app .railkit-kk-reveal { margin-top: 6px; }
+/* Phones: the race shrinks to the screen (short cells, small type); what still does not fit scrolls inside
+   its own box, never the page. */
+@media (max-width: 700px) {
+  .railkit-app .kk-race-box { overflow-x: auto; max-width: 100%; }
+  .railkit-app table.kk-race { border-spacing: 2px; }
+  .railkit-app table.kk-race td { min-width: 30px; height: 26px; font-size: 11px; padding: 1px 2px;
+    overflow-wrap: anywhere; }
+  .railkit-app table.kk-race td.kk-name { font-size: 13px; padding-right: 2px; white-space: normal; }
+  .railkit-app .kk-log { font-size: 14px; }
+}
 </style>
 """
 
