@@ -1,6 +1,6 @@
 """The race from the Cape to Cairo as map geometry: where each train stands, and the terrain
 cards lined up in front of it (KK-A6, KK-B4, KK-E1). Widget-free: plain lon/lat degrees, read
-from a ``CapeToCairoGame.view()`` dict; the teaching layer draws it.
+from a ``CapeToCairoGame.view()``; the teaching layer draws it.
 
 The card game has no map. ``ROUTE`` is railkit's illustration: nine real towns along a
 plausible Cape-to-Cairo line (the old Cape-to-Cairo railway idea: Mafeking, the Victoria Falls
@@ -12,7 +12,6 @@ Coordinates are town centres from general geographic knowledge, rounded to 0.01Â
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from railkit.brief import brief
@@ -106,14 +105,14 @@ class TrainSpot:
 
 
 def positions(view: KKView, win_crossings: int | None = None) -> dict[str, TrainSpot]:
-    """Each player's ``TrainSpot`` (seating order) from a ``CapeToCairoGame.view()`` dict.
+    """Each player's ``TrainSpot`` (seating order) from a ``CapeToCairoGame.view()``.
 
     ``win_crossings`` defaults to the view's own (KK-E1). Uses the view's ``players``,
     ``colours``, ``crossed`` and ``queues``: public information only (KK-A6: bought cards lie
     face up), so any player's or a spectator's view gives the same picture.
     """
-    if not isinstance(view, Mapping):
-        raise TypeError(f"view must be a game view (a mapping), not {type(view).__name__}")
+    if not isinstance(view, KKView):
+        raise TypeError(f"view must be a game's view (CapeToCairoGame.view), not {type(view).__name__}")
     goal = _goal(view.win_crossings if win_crossings is None else win_crossings)
     stops = station_indexes(goal)
     out: dict[str, TrainSpot] = {}
