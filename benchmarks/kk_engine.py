@@ -86,7 +86,7 @@ def winrate(games: int, players: int) -> tuple[float, int]:
         game = new_game(players, seed=seed)
         bots = [HeuristicBot(seed) if i == seat else RandomBot(seed * 10 + i) for i in range(players)]
         result = play_game(game, bots).result()
-        stalls += result.ending == "KK-B8"
+        stalls += result.end_reason == "KK-B8"
         if game.players[seat] in result.winners:
             score += 1 / len(result.winners)
     return score / games, stalls

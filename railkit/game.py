@@ -23,8 +23,8 @@ import random
 import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypedDict, TypeVar
+from dataclasses import dataclass, field, fields, is_dataclass
+from typing import Any, ClassVar, Generic, TypeVar
 
 from railkit.actions import ActionRegistry
 from railkit.brief import brief
@@ -47,6 +47,7 @@ __all__ = [
     "normalize_players",
     "not_playing",
     "parse_save",
+    "view_json",
 ]
 
 SAVE_FORMAT = "railkit-game"
@@ -61,30 +62,54 @@ A = TypeVar("A")
 G = TypeVar("G", bound="Game[Any]")
 
 
-class BaseView(TypedDict):
-    """The keys every game's view has, with the same names in both games."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BaseView:
+    """What one player (``you``) or a spectator (``you is None``) sees: the fields both games have, with
+    the same names. Each game's view adds its own; ``to_json`` gives what the table server sends a seat."""
 
     game: str
-    players: list[str]
-    phase: str  # the step of play (e.g. "bid", "action"); "over" at the end
-    to_act: list[str]  # who may act now (several in a simultaneous step)
-    over: bool
+    players: tuple[str, ...]
     you: str | None  # whose view this is; None for a spectator
+    phase: str  # the step of play (e.g. "bid", "action"); "over" at the end
+    current_player: str | None  # who acts next (in a simultaneous step, the first still to act)
+    to_act: tuple[str, ...]  # who may act now (several in a simultaneous step)
     log_length: int
+    is_over: bool
+    end_reason: str | None  # the rule ID that ended the game; None while it goes on
+    winners: tuple[str, ...]  # empty until the game is over; several when they share the win
+
+    def to_json(self) -> dict[str, Any]:
+        return view_json(self)
+
+
+def view_json(view: BaseView) -> dict[str, Any]:
+    """A view as JSON types, built from its fields alone (what the table server sends a seat)."""
+    return {f.name: _json_value(getattr(view, f.name)) for f in fields(view)}
+
+
+def _json_value(value: Any) -> Any:
+    """Part of a view as JSON types: dataclasses become objects, tuples lists, mappings dicts."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _json_value(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, Mapping):
+        return {k: _json_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_value(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True)
 class Outcome:
     """How a game stands at its end (or that it has not ended), the same type in both games.
 
-    ``ending`` is the rule ID (or DECISION) that ended the game; ``score`` is what ranks the
+    ``end_reason`` is the rule ID (or DECISION) that ended the game; ``score`` is what ranks the
     players (Union Pacific: money; Vom Kap bis Kairo: terrains crossed); ``details`` holds what
     one game adds (e.g. the imaginary shareholder's money); ``words`` says it all in a sentence.
     """
 
-    over: bool
+    is_over: bool
     winners: tuple[str, ...]
-    ending: str | None
+    end_reason: str | None
     score: Mapping[str, int]
     money: Mapping[str, int]
     words: str
@@ -97,9 +122,9 @@ class Outcome:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "over": self.over,
+            "is_over": self.is_over,
             "winners": list(self.winners),
-            "ending": self.ending,
+            "end_reason": self.end_reason,
             "score": dict(self.score),
             "money": dict(self.money),
             "details": dict(self.details),
@@ -110,9 +135,9 @@ class Outcome:
         return self.words
 
     def __repr__(self) -> str:
-        if not self.over:
+        if not self.is_over:
             return "<Outcome: not over>"
-        return f"<Outcome: {' and '.join(self.winners)} won ({self.ending})>"
+        return f"<Outcome: {' and '.join(self.winners)} won ({self.end_reason})>"
 
 
 def normalize_players(players: object, lo: int, hi: int, rule: str) -> tuple[str, ...]:
@@ -312,9 +337,9 @@ class Game(ABC, Generic[A]):
     def result(self) -> Outcome: ...
 
     @abstractmethod
-    def view(self, player: str | None) -> Any:
-        """What ``player`` may see (``None``: a spectator, public information only); a ``BaseView``.
-        Engines begin with ``self._check_seat(player)``."""
+    def view(self, player: str | None) -> BaseView:
+        """What ``player`` may see (``None``: a spectator, public information only), as the game's own
+        ``BaseView`` subclass. Engines begin with ``self._check_seat(player)``."""
 
     def _check_seat(self, player: object) -> None:
         """A view is asked for a player at the table, or ``None`` (a spectator)."""

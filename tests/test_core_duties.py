@@ -72,6 +72,32 @@ def test_replay_and_undo_raise_history_errors():
         game.undo("1")
 
 
+@pytest.mark.parametrize("make", [lambda: new_game(["Ann", "Bob"], seed=1), lambda: new_kk(["Ann", "Bob"], seed=1)],
+                         ids=["UP", "KK"])
+def test_replay_undo_and_view_refuse_with_railkit_errors_in_translated_words(make):
+    from railkit.messages import Message
+    from railkit.ui import i18n
+
+    game = make()
+    refusals = {"undo": (lambda: game.undo(1), HistoryError), "replay": (lambda: game.replay(-1), HistoryError),
+                "undo a word": (lambda: game.undo("1"), TypeError),
+                "a stranger's view": (lambda: game.view("Cy"), RuleError),
+                "a number's view": (lambda: game.view(5), TypeError)}
+    previous = i18n.get_language()
+    for what, (call, error) in refusals.items():
+        with pytest.raises(error) as caught:
+            call()
+        words = caught.value.message if isinstance(caught.value, RuleError) else caught.value.args[0]
+        assert isinstance(words, Message), what
+        try:
+            i18n.set_language("fi")
+            finnish = i18n.render(words)
+        finally:
+            i18n.set_language(previous)
+        assert finnish and finnish != str(words), (what, finnish)
+    assert game.log == ()  # nothing was changed
+
+
 def mutable_parts(value, found):
     if isinstance(value, (str, int, float, bool, type(None), frozenset)):
         return found

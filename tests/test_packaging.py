@@ -237,7 +237,7 @@ def test_installed_engines_play_from_data_in_site_packages(installed):
         for engine, bots in ((railkit.unionpacific, up_bots), (railkit.capecairo, kk_bots)):
             game = engine.new_game(3, seed=7)
             bots.play_game(game, {p: bots.RandomBot(i) for i, p in enumerate(game.players)})
-            assert game.result().over and len(game.log) > 10, (engine.__name__, len(game.log))
+            assert game.result().is_over and len(game.log) > 10, (engine.__name__, len(game.log))
         print("ok")
     """)
     assert out.strip() == "ok"

@@ -89,7 +89,7 @@ class CapeToCairoGame(Game[KKAction]):
         return checks.players_to_act(self.table, self._state)
 
     def _game_over_rule(self) -> str:
-        return self._state.ending or "KK-E1"
+        return self._state.end_reason or "KK-E1"
 
     def _simultaneous(self) -> bool:
         return self._state.phase == "bid"  # KK-A2: sealed bids are handed in at once

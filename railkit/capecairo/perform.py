@@ -202,7 +202,7 @@ def _build(table: KKTable, state: KKState, numbers: BuildNumbers, buy: int, even
         del held[len(held) - spend:]
     state.last_builder, state.idle_passes = player, 0
     if len(state.crossed[player]) >= table.win_crossings:  # KK-E1: wins at once
-        state.phase, state.ending, state.winners, state.turn = "over", "KK-E1", (player,), None
+        state.phase, state.end_reason, state.winners, state.turn = "over", "KK-E1", (player,), None
         events.append(Message("{player} has crossed {terrains} and wins the game (KK-E1).",
                               {"player": player, "terrains": terrains(len(state.crossed[player]))}))
         return
@@ -250,7 +250,7 @@ def _end_stalled(table: KKTable, state: KKState, events: list[str]) -> None:
     """KK-B8 DECISION: most terrain crossed wins, then most money; still tied: shared win."""
     best = max((len(state.crossed[p]), state.money[p]) for p in table.players)
     state.winners = tuple(p for p in table.players if (len(state.crossed[p]), state.money[p]) == best)
-    state.phase, state.ending, state.turn = "over", "KK-B8", None
+    state.phase, state.end_reason, state.turn = "over", "KK-B8", None
     events.append(nmessage(
         "Everyone passed in a row with no card left to turn up: the game is stuck and ends (KK-B8). "
         "Most terrain crossed, then most money, decides: {players} wins.",

@@ -1,6 +1,6 @@
 """The race from the Cape to Cairo as map geometry: where each train stands, and the terrain
 cards lined up in front of it (KK-A6, KK-B4, KK-E1). Widget-free: plain lon/lat degrees, read
-from a ``CapeToCairoGame.view()`` dict; the teaching layer draws it.
+from a ``CapeToCairoGame.view()``; the teaching layer draws it.
 
 The card game has no map. ``ROUTE`` is railkit's illustration: nine real towns along a
 plausible Cape-to-Cairo line (the old Cape-to-Cairo railway idea: Mafeking, the Victoria Falls
@@ -12,12 +12,11 @@ Coordinates are town centres from general geographic knowledge, rounded to 0.01Â
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from railkit.brief import brief
 from railkit.capecairo.deck import REQUIREMENT, CardDict
+from railkit.capecairo.views import KKView
 from railkit.errors import RuleError
 from railkit.messages import Message
 
@@ -105,27 +104,27 @@ class TrainSpot:
         return self.crossed >= self.goal
 
 
-def positions(view: Mapping[str, Any], win_crossings: int | None = None) -> dict[str, TrainSpot]:
-    """Each player's ``TrainSpot`` (seating order) from a ``CapeToCairoGame.view()`` dict.
+def positions(view: KKView, win_crossings: int | None = None) -> dict[str, TrainSpot]:
+    """Each player's ``TrainSpot`` (seating order) from a ``CapeToCairoGame.view()``.
 
     ``win_crossings`` defaults to the view's own (KK-E1). Uses the view's ``players``,
     ``colours``, ``crossed`` and ``queues``: public information only (KK-A6: bought cards lie
     face up), so any player's or a spectator's view gives the same picture.
     """
-    if not isinstance(view, Mapping):
-        raise TypeError(f"view must be a game view (a mapping), not {type(view).__name__}")
-    goal = _goal(view["win_crossings"] if win_crossings is None else win_crossings)
+    if not isinstance(view, KKView):
+        raise TypeError(f"view must be a game's view (CapeToCairoGame.view), not {type(view).__name__}")
+    goal = _goal(view.win_crossings if win_crossings is None else win_crossings)
     stops = station_indexes(goal)
     out: dict[str, TrainSpot] = {}
-    for player in view["players"]:
-        crossed = view["crossed"][player]
+    for player in view.players:
+        crossed = view.crossed[player]
         if isinstance(crossed, bool) or not isinstance(crossed, int) or crossed < 0:
             raise TypeError(f"crossed[{brief(player)}] must be a whole number >= 0, not {brief(crossed)}")
         if crossed > goal:
             raise RuleError("KK-E1", Message("{player} has crossed {crossed} terrains, more than the {goal} that end "
                                              "this race; pass the game's own win_crossings",
                                              {"player": player, "crossed": crossed, "goal": goal}))
-        queue: list[CardDict] = list(view["queues"][player])
+        queue: list[CardDict] = list(view.queues[player])
         ahead = []
         for number, card in enumerate(queue[:goal - crossed], 1):
             leg = crossed + number
@@ -133,7 +132,7 @@ def positions(view: Mapping[str, Any], win_crossings: int | None = None) -> dict
             ahead.append(CardSpot(card, number, leg, at, *point_at(at)))
         stop = stops[crossed]
         out[player] = TrainSpot(
-            player=player, colour=view["colours"][player], crossed=crossed, goal=goal,
+            player=player, colour=view.colours[player], crossed=crossed, goal=goal,
             town=ROUTE[stop].name, at=float(stop), lon=ROUTE[stop].lon, lat=ROUTE[stop].lat,
             ahead=tuple(ahead), beyond=max(0, len(queue) - (goal - crossed)),
         )

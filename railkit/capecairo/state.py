@@ -77,7 +77,7 @@ class KKState:
     idle_passes: int = 0  # passes in a row on turns with no card to turn up (KK-B8)
     last_builder: str | None = None
     reshuffles: int = 0
-    ending: str | None = None  # the rule that ended the game
+    end_reason: str | None = None  # the rule that ended the game (KK-E1 or KK-B8)
     winners: tuple[str, ...] = ()
 
     @classmethod

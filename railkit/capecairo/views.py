@@ -6,7 +6,9 @@ bids of an open auction (KK-A2). ``view(p)`` shows only ``p``'s own pending bid.
 
 from __future__ import annotations
 
-from typing import Any, NotRequired
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from railkit.capecairo.checks import current_player, players_to_act
 from railkit.capecairo.deck import CardDict
@@ -19,44 +21,43 @@ from railkit.messages import Message, names_message, nmessage
 Result = Outcome  # the name earlier code used
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class KKView(BaseView):
     """What one player (or a spectator) sees of a Vom Kap bis Kairo game."""
 
-    colours: dict[str, str]
-    current_player: str | None
-    money: dict[str, int]  # bids are paid when revealed, so money never gives a sealed bid away
-    queues: dict[str, list[CardDict]]
-    crossed: dict[str, int]
-    bonus_tracks: dict[str, int]
-    flipped: list[CardDict]
-    offer: list[CardDict]
+    colours: Mapping[str, str]
+    money: Mapping[str, int]  # bids are paid when revealed, so money never gives a sealed bid away
+    queues: Mapping[str, tuple[CardDict, ...]]
+    crossed: Mapping[str, int]
+    bonus_tracks: Mapping[str, int]
+    flipped: tuple[CardDict, ...]
+    offer: tuple[CardDict, ...]
     deck_count: int
     discard_count: int
     auction: int
-    bids_handed_in: list[str]  # who, never how much
-    choosing_order: list[str]
+    bids_handed_in: tuple[str, ...]  # who, never how much
+    choosing_order: tuple[str, ...]
     last_auction: AuctionRecord | None
-    turn: str | None
+    turn: str | None  # whose building turn it is
     idle_passes: int
     win_crossings: int
-    result: dict[str, Any]
-    your_bid: NotRequired[int | None]  # only in a player's own view
-    your_money_after_bid: NotRequired[int | None]
+    your_bid: int | None  # your own sealed bid in an open auction (KK-A2); None for a spectator
+    your_money_after_bid: int | None
 
 
 def result(table: KKTable, state: KKState) -> Outcome:
     """KK-E1 (eighth crossing) or KK-B8 (stall); ``score`` is the number of terrains crossed."""
-    over = state.phase == "over"
+    is_over = state.phase == "over"
     crossings = {p: len(state.crossed[p]) for p in table.players}
     money = dict(state.money)
     words: Message
-    if not over:
+    if not is_over:
         words = Message("The game is still going on.")
     else:
         scores = _scores([Message("{player}: {terrains} crossed, {money}",
                                   {"player": p, "terrains": terrains(crossings[p]), "money": pounds(money[p])})
                           for p in crossings])
-        if state.ending == "KK-E1":
+        if state.end_reason == "KK-E1":
             words = Message("{player} crossed the last terrain first and wins (KK-E1). {scores}.",
                             {"player": state.winners[0], "scores": scores})
         else:
@@ -65,7 +66,7 @@ def result(table: KKTable, state: KKState) -> Outcome:
                              "The game stalled and ended (KK-B8); by terrain crossed, then money, {players} share "
                              "the win. {scores}.", len(state.winners),
                              {"players": names_message(state.winners), "scores": scores})
-    return Outcome(over=over, winners=tuple(state.winners), ending=state.ending, score=crossings,
+    return Outcome(is_over=is_over, winners=tuple(state.winners), end_reason=state.end_reason, score=crossings,
                    money=money, words=words)
 
 
@@ -83,38 +84,37 @@ def view(table: KKTable, state: KKState, player: str | None, game: str, log_leng
     if player is not None and player not in state.money:
         raise RuleError("KK-S1", not_playing(player, table.players))
     cards = table.cards
-    out = KKView(
+    own = None if player is None else state.bids.get(player)
+    return KKView(
         game=game,
+        players=table.players,
         you=player,
-        players=list(table.players),
-        colours=dict(table.colours),
         phase=state.phase,
         current_player=current_player(table, state),
-        to_act=list(players_to_act(table, state)),
-        over=state.phase == "over",
+        to_act=players_to_act(table, state),
         log_length=log_length,
+        is_over=state.phase == "over",
+        end_reason=state.end_reason,
+        winners=tuple(state.winners),
+        colours=dict(table.colours),
         money=dict(state.money),
-        queues={p: [cards[c].to_dict() for c in state.queues[p]] for p in table.players},
+        queues={p: tuple(cards[c].to_dict() for c in state.queues[p]) for p in table.players},
         crossed={p: len(state.crossed[p]) for p in table.players},
         bonus_tracks={p: len(state.bonus[p]) for p in table.players},
-        flipped=[cards[c].to_dict() for c in state.flipped],
-        offer=[cards[c].to_dict() for c in state.offer],
+        flipped=tuple(cards[c].to_dict() for c in state.flipped),
+        offer=tuple(cards[c].to_dict() for c in state.offer),
         deck_count=len(state.deck),
         discard_count=len(state.discard),
         auction=state.auction_no,
-        bids_handed_in=[p for p in table.players if p in state.bids],
-        choosing_order=list(state.choosers),
+        bids_handed_in=tuple(p for p in table.players if p in state.bids),
+        choosing_order=tuple(state.choosers),
         last_auction=None if state.last_auction is None else copy_record(state.last_auction),
         turn=state.turn,
         idle_passes=state.idle_passes,
         win_crossings=table.win_crossings,
-        result=result(table, state).to_dict(),
+        your_bid=own,
+        your_money_after_bid=None if player is None or own is None else state.money[player] - own,
     )
-    if player is not None:
-        own = state.bids.get(player)
-        out["your_bid"] = own
-        out["your_money_after_bid"] = None if own is None else state.money[player] - own
-    return out
 
 
 def state_dict(state: KKState) -> dict[str, Any]:
@@ -139,6 +139,6 @@ def state_dict(state: KKState) -> dict[str, Any]:
         "idle_passes": state.idle_passes,
         "last_builder": state.last_builder,
         "reshuffles": state.reshuffles,
-        "ending": state.ending,
+        "end_reason": state.end_reason,
         "winners": list(state.winners),
     }

@@ -8,26 +8,20 @@ public view, when the sealed actions made so far have been revealed (``revealed`
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from railkit.capecairo.bots import HeuristicBot as KKHeuristicBot
 from railkit.capecairo.game import CapeToCairoGame
-from railkit.game import Game
+from railkit.capecairo.views import KKView
+from railkit.game import BaseView, Game
 from railkit.session import BotPolicy, position_bots
 from railkit.unionpacific.bots import HeuristicBot as UPHeuristicBot
 from railkit.unionpacific.game import UnionPacificGame
+from railkit.unionpacific.views import UPView
 
-__all__ = ["GAMES", "GameKind", "view_json"]
-
-
-def view_json(view: Any) -> dict[str, Any]:
-    """A view as JSON types: the one place that knows whether views are dicts or dataclasses."""
-    if dataclasses.is_dataclass(view) and not isinstance(view, type):
-        return dataclasses.asdict(view)
-    return dict(view)
+__all__ = ["GAMES", "GameKind"]
 
 
 @dataclass(frozen=True)
@@ -39,17 +33,19 @@ class GameKind:
     bot: BotPolicy
     sealed: Mapping[str, tuple[str, ...]]  # action type -> fields other seats may not see yet
     never_revealed: frozenset[str]  # action types whose sealed fields stay hidden for good
-    revealed: Callable[[Mapping[str, Any]], bool]  # public view -> are the sealed actions so far public?
+    revealed: Callable[[BaseView], bool]  # spectator's view -> are the sealed actions so far public?
 
 
-def _kk_revealed(public: Mapping[str, Any]) -> bool:
+def _kk_revealed(public: BaseView) -> bool:
     """KK-A2: the bids are opened together once every player has handed one in."""
-    return not public.get("bids_handed_in")
+    assert isinstance(public, KKView)
+    return not public.bids_handed_in
 
 
-def _up_revealed(public: Mapping[str, Any]) -> bool:
+def _up_revealed(public: BaseView) -> bool:
     """UP-S5/UP-S6: the first shares are turned up together; the display appears then."""
-    return public.get("display") is not None
+    assert isinstance(public, UPView)
+    return public.display is not None
 
 
 GAMES: dict[str, GameKind] = {

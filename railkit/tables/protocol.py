@@ -9,7 +9,7 @@ Client -> server (JSON text frames, at most ``MAX_MESSAGE_BYTES``):
 
 Server -> client:
 
-* ``{"type": "state", "table", "seat", "seq", "view", "log", "seats", "over"}`` after the hello and after
+* ``{"type": "state", "table", "seat", "seq", "view", "log", "seats", "is_over"}`` after the hello and after
   every change (one per accepted action, the computer players' moves included).
 * ``{"type": "error", "error": CODE, "rule": RULE_ID|null, "message": WORDS, "seq": N}``: the message
   changed nothing; ``rule`` names the game rule (``RuleError``) or the table limit (``TABLES-*``).

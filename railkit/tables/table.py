@@ -17,7 +17,7 @@ from typing import Any
 
 from railkit.errors import RuleError
 from railkit.game import Game
-from railkit.tables.games import GAMES, GameKind, view_json
+from railkit.tables.games import GAMES, GameKind
 from railkit.tables.protocol import ProtocolError
 from railkit.tables.store import Conflict, SeatRow, Store, TableRow, token_hash
 
@@ -101,7 +101,7 @@ class Table:
         return normal
 
     def _reveal(self) -> None:
-        if not self.kind.revealed(view_json(self.game.view(None))):
+        if not self.kind.revealed(self.game.view(None)):
             return
         self._pending = 0
         for entry in self.entries:
@@ -210,9 +210,9 @@ class Table:
 
     def state_for(self, seat: str | None) -> dict[str, Any]:
         return {"type": "state", "table": self.code, "game": self.kind.name, "seat": seat, "seq": self.seq,
-                "over": self.game.is_over, "seats": {n: s.holder for n, s in self.seats.items()},
-                "view": view_json(self.game.view(seat)), "log": self.log_for(seat)}
+                "is_over": self.game.is_over, "seats": {n: s.holder for n, s in self.seats.items()},
+                "view": self.game.view(seat).to_json(), "log": self.log_for(seat)}
 
     def summary(self) -> dict[str, Any]:
-        return {"table": self.code, "game": self.kind.name, "seq": self.seq, "over": self.game.is_over,
+        return {"table": self.code, "game": self.kind.name, "seq": self.seq, "is_over": self.game.is_over,
                 "seats": {n: s.holder for n, s in self.seats.items()}}

@@ -70,14 +70,14 @@ def status_card(board: Board, state: UPState, title: str, moves: int, outcome: s
     def say(message: str) -> str:
         return html.escape(shown(message))
 
-    if state.over:
+    if state.is_over:
         status = f"<b>{say(Message(N_('Over.')))}</b> {html.escape(shown(outcome))}"
     else:
         step = STEP_WORDS.get(state.phase)
         status = say(Message(N_("turn {turn}: {step}; to act: {players}"),
                              {"turn": state.turn_number, "step": Message(step) if step else state.phase,
                               "players": ", ".join(state.players_to_act())}))
-    if state.options["public_money"] or state.over:  # UP-D13; everyone counts up at the end
+    if state.options["public_money"] or state.is_over:  # UP-D13; everyone counts up at the end
         money: Message | str = ", ".join(f"{h} {m}" for h, m in state.money.items())
     else:
         money = Message(N_("hidden (UP-D13)"))

@@ -113,10 +113,10 @@ def display_words(board: Board, state: UPState) -> object:
 # -- paying ------------------------------------------------------------------------
 def settle(board: Board, state: UPState, events: list[str], drawer: str | None) -> None:
     """Pay the payouts a completed draw earned; handle an exhausted deck."""
-    while state.pending_payouts and not state.over:
+    while state.pending_payouts and not state.is_over:
         state.pending_payouts -= 1
         _payout(board, state, events, drawer, N_("dividend card"))
-    if not state.over and not state.deck:
+    if not state.is_over and not state.deck:
         # DECISION: no dividend card can come any more (safe-round reserve cards only
         # return after a payout), so the payouts still due are paid at once and the
         # game ends. The rulebooks never reach this case.
@@ -126,7 +126,7 @@ def settle(board: Board, state: UPState, events: list[str], drawer: str | None) 
 
 def pay_the_rest(board: Board, state: UPState, events: list[str], reason: str) -> None:
     state.pending_payouts = 0
-    while not state.over:
+    while not state.is_over:
         _payout(board, state, events, None, reason)
 
 
@@ -185,9 +185,9 @@ def _payout(board: Board, state: UPState, events: list[str], drawer: str | None,
         events.append(Message(N_("Payout {number} of {of} ({reason}): {amounts}."), params))
     events.extend(str(e) for e in record.explanations)
     if final:
-        state.over = True
+        state.is_over = True
         state.step = "over"
-        state.end_reason = reason
+        state.end_reason = "UP-2P1" if len(state.players) == 2 else "UP-D12"  # the last payout was paid
         events.append(_final_words(state))
     elif state.options["safe_round"] and state.reserve:
         # UP-V2: one reserve card per player goes on top, so everyone gets a turn first.

@@ -167,7 +167,7 @@ class UnionPacificGame(Game[UPAction]):
     # -- how a game shows itself ------------------------------------------------------------
     def __repr__(self) -> str:
         s = self._state
-        if s.over:
+        if s.is_over:
             where = f"over after payout {len(s.payouts)}"
         else:
             where = f"turn {s.turn_number}, {s.phase}, {', '.join(s.players_to_act())} to act"
@@ -176,7 +176,7 @@ class UnionPacificGame(Game[UPAction]):
 
     def _repr_html_(self) -> str:
         """A status card: step, who acts, payouts, companies' values, money when public."""
-        outcome = self.result().words if self._state.over else ""
+        outcome = self.result().words if self._state.is_over else ""
         return status_card(self.board, self._state, self.TITLE, len(self._log), outcome)
 
     # -- what the board says about the companies ---------------------------------------------

@@ -50,7 +50,7 @@ class MoveCache:
 
 def legal_actions(state: UPState, cache: MoveCache, player: str | None = None) -> list[UPAction]:
     """Every legal action for ``player`` (default: the one to act)."""
-    if state.over:
+    if state.is_over:
         return []
     if player is None:
         player = state.current_player()
@@ -112,7 +112,7 @@ def legal_placements(state: UPState, cache: MoveCache, player: str | None = None
     """Every legal ``Build`` for ``player`` (default: the one to act) with the cards in hand."""
     if player is None:
         player = state.current_player()
-    if state.over or state.step != "action" or player is None or player != state.players[state.turn_index]:
+    if state.is_over or state.step != "action" or player is None or player != state.players[state.turn_index]:
         return []
     net = state.net
     out: list[Build] = []

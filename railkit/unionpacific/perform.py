@@ -203,7 +203,7 @@ def _do_draw(board: Board, state: UPState, a: DrawShare, events: list[str]) -> N
                               {"player": p, "share": a_share(card_name(board, taken))}))
         refill(board, state, slot, events, p)
     settle(board, state, events, p)
-    if not state.over:
+    if not state.is_over:
         _after_draw(board, state, p, events)
 
 

@@ -137,12 +137,12 @@ class UPState:
     turn_index: int = 0  # seat of the player whose turn it is
     turn_number: int = 0
     t2_used: bool = False  # UP-T2 swap made this turn
-    over: bool = False
-    end_reason: str | None = None
+    is_over: bool = False
+    end_reason: str | None = None  # the rule that ended the game (UP-D12; UP-2P1 with two players)
 
     # -- who acts ------------------------------------------------------------------------
     def current_player(self) -> str | None:
-        if self.over:
+        if self.is_over:
             return None
         if self.step == "first_share":
             for p in self.players:
@@ -151,7 +151,7 @@ class UPState:
         return self.players[self.turn_index]
 
     def players_to_act(self) -> tuple[str, ...]:
-        if self.over:
+        if self.is_over:
             return ()
         if self.step == "first_share":
             return tuple(p for p in self.players if p not in self.first_choices)
@@ -159,7 +159,7 @@ class UPState:
 
     @property
     def phase(self) -> str:
-        return "over" if self.over else self.step
+        return "over" if self.is_over else self.step
 
     def draw_sources(self) -> list[str]:
         """Where a share may be drawn from now (UP-B3, UP-B3-FI)."""

@@ -9,118 +9,118 @@ unless ``public_money`` is off (UP-D13); the number of cards in the share deck o
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
-from railkit.game import BaseView, Outcome
+from railkit.game import BaseView, Outcome, view_json
 from railkit.messages import N_, Message, nmessage
 from railkit.unionpacific.phrases import listing
 from railkit.unionpacific.state import IMAGINARY, UPState
 
-__all__ = ["HandView", "UPView", "public", "result", "state_dict", "view"]
+__all__ = ["HandView", "UPView", "result", "state_dict", "view"]
 
 
-class HandView(TypedDict):
-    shares: dict[str, int]
-    track: dict[str, int]
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandView:
+    """A player's own hand, counted by kind (hidden from everyone else, UP-I2)."""
+
+    shares: Mapping[str, int]
+    track: Mapping[str, int]
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class UPView(BaseView):
-    """``UnionPacificGame.view(player)``: the keys every game has, plus Union Pacific's."""
+    """``UnionPacificGame.view(player)``: the fields every game has, plus Union Pacific's."""
 
-    options: dict[str, Any]
-    current_player: str | None
-    turn: int
-    first_share_chosen: list[str]
-    tables: dict[str, dict[str, int]]
-    display: list[str | None] | None  # None until the first shares are revealed (UP-S5, UP-S6)
+    options: Mapping[str, Any]
+    turn_number: int  # 0 during setup
+    first_share_chosen: tuple[str, ...]  # who, never which (UP-S5)
+    tables: Mapping[str, Mapping[str, int]]
+    display: tuple[str | None, ...] | None  # None until the first shares are revealed (UP-S5, UP-S6)
     up_stack: int
-    hand_sizes: dict[str, dict[str, int]]
-    track_discards: list[str]
+    hand_sizes: Mapping[str, Mapping[str, int]]
+    track_discards: tuple[str, ...]
     track_pile_count: int
-    trains_on: dict[str, list[str]]
-    supply: dict[str, int]
-    company_values: dict[str, int]
+    trains_on: Mapping[str, tuple[str, ...]]
+    supply: Mapping[str, int]
+    company_values: Mapping[str, int]
     payouts_done: int
     payouts_total: int
-    payouts: list[dict[str, Any]]
-    imaginary: dict[str, int] | None
-    is_over: bool
-    end_reason: str | None
-    money: dict[str, int]
+    payouts: tuple[Mapping[str, Any], ...]
+    imaginary: Mapping[str, int] | None
+    money: Mapping[str, int]  # everyone's when money is public (UP-D13) or the game is over; else only yours
     deck_count: int | None  # UP-V3 only
     share_draws: int | None  # UP-V3 only
     hand: HandView | None  # None for a spectator
-    legal_actions: list[dict[str, Any]]
-    my_first_share: NotRequired[str]  # during UP-S5, the viewer's own hidden choice
+    legal_actions: tuple[Mapping[str, Any], ...]  # yours, as action dicts; none for a spectator
+    my_first_share: str | None  # during UP-S5, your own hidden choice
 
 
-def _sorted_counts(counts: dict[str, int]) -> dict[str, int]:
+def _sorted_counts(counts: Mapping[str, int]) -> dict[str, int]:
     return {k: counts[k] for k in sorted(counts)}
 
 
-def public(state: UPState, game: str, log_length: int) -> dict[str, Any]:
-    """What everyone may see."""
-    revealed = state.step != "first_share"
-    net = state.net
-    return {
-        "game": game,
-        "players": list(state.players),
-        "options": dict(state.options),
-        "phase": state.phase,
-        "current_player": state.current_player(),
-        "to_act": list(state.players_to_act()),
-        "over": state.over,
-        "log_length": log_length,
-        "turn": state.turn_number,
-        "first_share_chosen": sorted(state.first_choices) if not revealed else list(state.players),
-        "tables": {p: _sorted_counts(state.table[p]) for p in state.players},
-        "display": list(state.display) if revealed else None,  # UP-S6 comes after UP-S5
-        "up_stack": state.up_stack,
-        "hand_sizes": {
-            p: {"shares": sum(state.share_hand[p].values()), "track": sum(state.track_hand[p].values())}
-            for p in state.players
-        },
-        "track_discards": list(state.track_discards),
-        "track_pile_count": len(state.track_pile),
-        "trains_on": {sid: list(keys) for sid, keys in net.trains_on.items() if keys},
-        "supply": dict(net.supply),
-        "company_values": {k: net.on_board(k) + 1 for k in net.idx.company_order},
-        "payouts_done": len(state.payouts),
-        "payouts_total": state.max_payouts,
-        "payouts": [r.to_dict() for r in state.payouts],
-        "imaginary": _sorted_counts(state.imaginary) if state.imaginary is not None else None,
-        "is_over": state.over,
-        "end_reason": state.end_reason,
-    }
+def _winners(state: UPState) -> tuple[str, ...]:
+    """The richest at the end, several when equal (UP-D12, DECISION); none before."""
+    if not state.is_over:
+        return ()
+    best = max(state.money.values())
+    return tuple(h for h, m in state.money.items() if m == best)
 
 
 def view(state: UPState, game: str, log_length: int, player: str | None,
          legal: list[dict[str, Any]]) -> UPView:
     """What ``player`` may see; ``None`` is a spectator (public information only).
-    ``legal`` is the player's legal actions as dicts."""
-    out = public(state, game, log_length)
-    out["you"] = player
-    show_money = state.options["public_money"] or state.over  # at the end everyone counts up
-    out["money"] = {h: m for h, m in state.money.items() if show_money or h == player}
-    countable = state.options["countable_deck"]
-    out["deck_count"] = len(state.deck) if countable else None  # UP-V3
-    out["share_draws"] = state.share_draws if countable else None
-    if player is not None:
-        out["hand"] = {
-            "shares": _sorted_counts(state.share_hand[player]),
-            "track": _sorted_counts(state.track_hand[player]),
-        }
-        if player in state.first_choices and state.step == "first_share":
-            out["my_first_share"] = state.first_choices[player]
-    else:
-        out["hand"] = None
-    out["legal_actions"] = legal
-    return out  # type: ignore[return-value]
+    ``legal`` is the player's legal actions as dicts. Everything is a copy: changing it changes no game."""
+    revealed = state.step != "first_share"
+    net = state.net
+    show_money = state.options["public_money"] or state.is_over  # at the end everyone counts up
+    countable = state.options["countable_deck"]  # UP-V3
+    hand = None if player is None else HandView(shares=_sorted_counts(state.share_hand[player]),
+                                                track=_sorted_counts(state.track_hand[player]))
+    return UPView(
+        game=game,
+        players=state.players,
+        you=player,
+        phase=state.phase,
+        current_player=state.current_player(),
+        to_act=state.players_to_act(),
+        log_length=log_length,
+        is_over=state.is_over,
+        end_reason=state.end_reason,
+        winners=_winners(state),
+        options=dict(state.options),
+        turn_number=state.turn_number,
+        first_share_chosen=tuple(sorted(state.first_choices)) if not revealed else state.players,
+        tables={p: _sorted_counts(state.table[p]) for p in state.players},
+        display=tuple(state.display) if revealed else None,  # UP-S6 comes after UP-S5
+        up_stack=state.up_stack,
+        hand_sizes={p: {"shares": sum(state.share_hand[p].values()), "track": sum(state.track_hand[p].values())}
+                    for p in state.players},
+        track_discards=tuple(state.track_discards),
+        track_pile_count=len(state.track_pile),
+        trains_on={sid: tuple(keys) for sid, keys in net.trains_on.items() if keys},
+        supply=dict(net.supply),
+        company_values={k: net.on_board(k) + 1 for k in net.idx.company_order},
+        payouts_done=len(state.payouts),
+        payouts_total=state.max_payouts,
+        payouts=tuple(r.to_dict() for r in state.payouts),
+        imaginary=_sorted_counts(state.imaginary) if state.imaginary is not None else None,
+        money={h: m for h, m in state.money.items() if show_money or h == player},
+        deck_count=len(state.deck) if countable else None,
+        share_draws=state.share_draws if countable else None,
+        hand=hand,
+        legal_actions=tuple(legal),
+        my_first_share=state.first_choices.get(player) if player is not None and not revealed else None,
+    )
 
 
 def state_dict(state: UPState, game: str, log_length: int, seed: int, narrative_length: int) -> dict[str, Any]:
-    """Everything, hidden parts included, as JSON types."""
-    out = public(state, game, log_length)
+    """Everything, hidden parts included, as JSON types: a spectator's view and the hidden parts."""
+    out = view_json(view(state, game, log_length, None, []))
+    for seat_only in ("you", "hand", "legal_actions", "my_first_share", "deck_count"):
+        del out[seat_only]
     out.update(
         {
             "seed": seed,
@@ -150,9 +150,8 @@ def result(state: UPState) -> Outcome:
     """Money per player (and the imaginary player with two, UP-2P2), the winners — equal
     money shares the win (UP-D12, DECISION) — and the payout history in ``details``."""
     money = dict(state.money)
-    best = max(money.values())
-    winners = tuple(h for h, m in money.items() if m == best) if state.over else ()
-    if not state.over:
+    winners = _winners(state)
+    if not state.is_over:
         words = Message(N_("The game is still going on."))
     else:
         ranked = "; ".join(f"{h}: {m}" for h, m in sorted(money.items(), key=lambda hm: -hm[1]))
@@ -160,14 +159,13 @@ def result(state: UPState) -> Outcome:
                          "{players} share the win with the most money (UP-D12). {ranking}.", len(winners),
                          {"players": listing(winners), "ranking": ranked})
     return Outcome(
-        over=state.over,
+        is_over=state.is_over,
         winners=winners,
-        ending="UP-D12" if state.over else None,
+        end_reason=state.end_reason,
         score=money,
         money=money,
         words=words,
         details={
-            "end_reason": state.end_reason,
             "imaginary_player": IMAGINARY if state.imaginary is not None else None,
             "payouts": [r.to_dict() for r in state.payouts],
         },

@@ -124,10 +124,10 @@ def test_KK_A2_bids_are_sealed_whole_numbers_from_zero_to_money():
     events = game.apply(Bid("Bob", 37))
     assert "37" not in " ".join(events) and "37" not in " ".join(game.narrative)
     assert game.players_to_act() == ("Ann",)
-    assert game.view("Bob")["your_bid"] == 37
+    assert game.view("Bob").your_bid == 37
     ann_sees = game.view("Ann")
-    assert ann_sees["your_bid"] is None and ann_sees["bids_handed_in"] == ["Bob"]
-    assert ann_sees["money"]["Bob"] == 100
+    assert ann_sees.your_bid is None and ann_sees.bids_handed_in == ("Bob",)
+    assert ann_sees.money["Bob"] == 100
     # Ann's view does not depend on the amount Bob wrote
     other = copy.deepcopy(game)
     other._state.bids["Bob"] = 3
@@ -156,7 +156,7 @@ def test_KK_A2_one_bid_per_player():
 def test_KK_A3_everyone_pays_their_own_bid_winner_or_not():
     game = play(stacked(["V01", "S09", "S08"], players=("Ann", "Bob", "Cy")), Bid("Ann", 30), Bid("Bob", 12), Bid("Cy", 0))
     assert game.state.money == {"Ann": 70, "Bob": 88, "Cy": 100}
-    assert game.view(None)["last_auction"]["bids"] == {"Ann": 30, "Bob": 12, "Cy": 0}
+    assert game.view(None).last_auction["bids"] == {"Ann": 30, "Bob": 12, "Cy": 0}
 
 
 def test_KK_A4_highest_bidder_chooses_first_and_everyone_gets_one_card():
@@ -201,7 +201,7 @@ def test_KK_A6_cards_lie_in_purchase_order():
         Bid("Ann", 1), Bid("Bob", 0), Choose("Ann", "R08"),
     )
     assert game.state.queues["Ann"] == ["V01", "R08"]  # crossed in this order
-    assert game.view(None)["queues"]["Ann"][0]["id"] == "V01"
+    assert game.view(None).queues["Ann"][0]["id"] == "V01"
 
 
 def test_KK_A7_auction_winner_opens_the_building_phase():

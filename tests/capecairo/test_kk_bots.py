@@ -49,7 +49,7 @@ def test_heuristic_bot_builds_when_it_pays_or_wins(win_crossings, expected):
 def test_play_game_plays_to_the_end_and_accepts_a_mapping():
     game = new_game(["Ann", "Bob"], seed=9)
     result = play_game(game, {"Ann": HeuristicBot(1), "Bob": RandomBot(2)}).result()
-    assert result.over and result.ending in ("KK-E1", "KK-B8")
+    assert result.is_over and result.end_reason in ("KK-E1", "KK-B8")
     with pytest.raises(ValueError, match="no bot for Bob"):
         play_game(new_game(["Ann", "Bob"]), {"Ann": RandomBot(1)})
 

@@ -51,7 +51,7 @@ def test_KK_B1_auction_winner_turns_up_a_card_then_decides():
     game = second_build_phase()
     assert game.state.queues == {"Ann": ["V01", "R08"], "Bob": ["D10"]}
     assert game.current_player == "Ann" and game.state.flipped == ["M10"]
-    assert game.view("Bob")["flipped"][0]["id"] == "M10"
+    assert game.view("Bob").flipped[0]["id"] == "M10"
     assert_refused(game, Build("Bob"), "KK-B3", NotYourTurnError)
     assert_refused(game, Pass("Bob"), "KK-B3", NotYourTurnError)
     assert_refused(game, Bid("Ann", 1), "KK-A2")
@@ -109,7 +109,7 @@ def test_KK_B4_builder_earns_the_coin_turned_cards_discarded_uncrossed_cards_sta
     events = game.apply(Build("Ann"))
     assert game.state.money["Ann"] == 99 + 7
     assert game.state.crossed["Ann"] == ["V01"] and game.state.queues["Ann"] == ["R08"]
-    assert game.view(None)["crossed"]["Ann"] == 1
+    assert game.view(None).crossed["Ann"] == 1
     assert game.state.discard[:3] == ["S08", "M10", "D08"]  # V08 went on top, then became Ann's bonus (KK-R1)
     assert any("receives 7 pounds" in e for e in events)
     # R08's pieces count again on the next attempt
@@ -178,7 +178,7 @@ def test_KK_B8_stall_nobody_can_afford_and_no_card_left_ends_the_game():
     # then a full round of two passes with nothing left to turn up
     assert passes == 48 + 2
     result = game.result()
-    assert result.over and result.ending == "KK-B8"
+    assert result.is_over and result.end_reason == "KK-B8"
     assert result.winners == ("Bob",)  # nobody crossed anything; Bob has more money
     assert result.score == {"Ann": 0, "Bob": 0} and result.money == {"Ann": 0, "Bob": 10}
     assert "KK-B8" in str(result)
@@ -195,7 +195,7 @@ def test_KK_B8_passing_by_choice_with_nothing_to_turn_also_ends_and_can_be_share
     while not game.is_over:
         game.apply(Pass(game.current_player))
         idle_seen.append(game.state.idle_passes)
-    assert game.result().ending == "KK-B8"
+    assert game.result().end_reason == "KK-B8"
     assert game.result().winners == ("Ann", "Bob")  # same crossings, same money: a shared win
     assert idle_seen[-2:] == [1, 2]
 
@@ -227,7 +227,7 @@ def test_KK_R2_bonus_card_comes_from_the_discard_and_is_worth_one_track():
     assert game.state.bonus["Ann"] == ["V10"]  # the card just discarded, 3 pieces printed on it
     assert game.state.discard == []
     assert game.explain_build("Ann").bonus_tracks == 1
-    assert game.view("Bob")["bonus_tracks"] == {"Ann": 1, "Bob": 0}
+    assert game.view("Bob").bonus_tracks == {"Ann": 1, "Bob": 0}
 
 
 def test_KK_R3_at_most_five_bonus_tracks():
@@ -243,7 +243,7 @@ def test_KK_E1_first_to_cross_eight_terrains_wins_at_once_money_irrelevant():
     assert not game.is_over and len(game.state.crossed["Bob"]) == 7
     game = bob_builds(8)
     result = game.result()
-    assert result.over and result.ending == "KK-E1" and result.winners == ("Bob",) and result.winner == "Bob"
+    assert result.is_over and result.end_reason == "KK-E1" and result.winners == ("Bob",) and result.winner == "Bob"
     assert result.money["Ann"] > result.money["Bob"]
     assert result.score == {"Ann": 0, "Bob": 8}
     assert game.phase == "over" and game.state.offer == [] and "KK-E1" in game.narrative[-1]

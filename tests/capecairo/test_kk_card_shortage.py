@@ -68,6 +68,6 @@ def test_KK_B8_no_cards_anywhere_and_everyone_passes_ends_the_game():
     for action in (Build("Ann"), Bid("Ann", 0), Bid("Bob", 0), Build("Ann"), Pass("Ann")):
         game.apply(action)
     events = game.apply(Pass("Bob"))
-    assert game.is_over and game.result().ending == "KK-B8"
+    assert game.is_over and game.result().end_reason == "KK-B8"
     assert game.result().winners == ("Ann",)  # two crossings against none
     assert any("KK-B8" in e for e in events)

@@ -23,7 +23,7 @@ def write_deck(tmp_path, cards, name="deck.json"):
 
 def test_KK_C1_one_colour_per_player_up_to_four():
     game = new_game(["Ann", "Bob", "Cy", "Di"])
-    colours = game.view(None)["colours"]
+    colours = game.view(None).colours
     assert set(colours) == {"Ann", "Bob", "Cy", "Di"} and len(set(colours.values())) == 4
     with pytest.raises(RuleError) as err:
         new_game(5)

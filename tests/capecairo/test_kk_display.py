@@ -42,7 +42,7 @@ def test_KK_A2_status_card_shows_crossings_money_phase_and_who_acts_escaped():
     assert "to act: &lt;b&gt;Ann&lt;/b&gt;" in card and "12" not in card.replace("£100", "")
     play_game(game, [RandomBot(1), RandomBot(2)])
     card = game._repr_html_()
-    assert "Over." in card and game.result().ending in card
+    assert "Over." in card and game.result().end_reason in card
 
 
 def test_reprs_are_short_and_readable():

@@ -102,7 +102,7 @@ def check_hidden_bids(game):
                 assert game.view(p) == seen
             finally:
                 game._state.bids[q] = amount
-        assert game.view(p)["your_bid"] == game.state.bids.get(p)
+        assert game.view(p).your_bid == game.state.bids.get(p)
 
 
 def play_checked(players, seed):
@@ -148,9 +148,9 @@ def play_and_check_endings(players, seeds):
     for seed in seeds:
         game = play_checked(players, 1000 * players + seed)
         result = game.result()
-        assert result.over and result.ending in ("KK-E1", "KK-B8")
-        endings[result.ending] += 1
-        if result.ending == "KK-E1":
+        assert result.is_over and result.end_reason in ("KK-E1", "KK-B8")
+        endings[result.end_reason] += 1
+        if result.end_reason == "KK-E1":
             (winner,) = result.winners
             assert result.score[winner] == 8
             assert all(n < 8 for p, n in result.score.items() if p != winner)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 from railkit.capecairo import new_game
 from railkit.capecairo.bots import HeuristicBot
 from railkit.capecairo.route import LEGS, ROUTE, point_at, positions, station_indexes, stations
+from railkit.capecairo.views import KKView
 from railkit.errors import RuleError
 
 DECK = str(Path(__file__).parent / "fixtures" / "kk_test_deck.json")
@@ -27,10 +29,12 @@ def _card(terrain: str, n: int = 1) -> dict[str, Any]:
     return {"id": f"{terrain[0].upper()}{n:02d}", "terrain": terrain, "tracks": 1, "coin": 5}
 
 
-def _view(crossed: dict[str, int], queues: dict[str, list[dict[str, Any]]], goal: int = 8) -> dict[str, Any]:
+def _view(crossed: dict[str, int], queues: dict[str, list[dict[str, Any]]], goal: int = 8) -> KKView:
+    """A spectator's view of a new game with the race set as given."""
     colours = dict(zip(crossed, ("red", "yellow", "green", "blue"), strict=False))
-    return {"players": list(crossed), "colours": colours, "crossed": crossed, "queues": queues,
-            "win_crossings": goal, "over": False}
+    start = new_game(["Ann", "Ben"], seed=1, deck=DECK).view(None)
+    return dataclasses.replace(start, players=tuple(crossed), colours=colours, crossed=crossed,
+                               queues={p: tuple(q) for p, q in queues.items()}, win_crossings=goal)
 
 
 # -- the route ---------------------------------------------------------------------------
@@ -127,9 +131,9 @@ def test_positions_follow_a_real_game_to_its_end() -> None:
         spots = positions(view)
         assert positions(game.view("Ann")) == spots  # public information only
         for p, spot in spots.items():
-            assert spot.crossed == view["crossed"][p]
+            assert spot.crossed == view.crossed[p]
             assert [c.card for c in spot.ahead] + [None] * spot.beyond == \
-                view["queues"][p][:len(spot.ahead)] + [None] * (len(view["queues"][p]) - len(spot.ahead))
+                list(view.queues[p][:len(spot.ahead)]) + [None] * (len(view.queues[p]) - len(spot.ahead))
             assert spot.town == stations(8)[spot.crossed].name
         seen_middle = seen_middle or any(0 < s.crossed < 8 and s.ahead for s in spots.values())
         player = game.current_player
@@ -137,7 +141,7 @@ def test_positions_follow_a_real_game_to_its_end() -> None:
         game.apply(bots[game.players.index(player)].choose(game, player))
     final = positions(game.view(None))
     assert seen_middle
-    if game.result().ending == "KK-E1":
+    if game.result().end_reason == "KK-E1":
         assert final[game.result().winner].finished
 
 

@@ -20,7 +20,7 @@ def load_fixture(path):
 
 
 def test_there_are_saved_game_fixtures_for_both_endings():
-    endings = {json.loads(p.read_text())["expected_result"]["ending"] for p in SAVED}
+    endings = {json.loads(p.read_text())["expected_result"]["end_reason"] for p in SAVED}
     assert len(SAVED) >= 3 and endings == {"KK-E1", "KK-B8"}
 
 
@@ -31,7 +31,7 @@ def test_KK_E1_KK_B8_saved_game_replays_to_its_stored_result(path):
     assert game.is_over
     assert len(game.log) == data["expected_actions"]
     outcome = game.result()
-    stored = {"over": outcome.over, "winners": list(outcome.winners), "ending": outcome.ending,
+    stored = {"is_over": outcome.is_over, "winners": list(outcome.winners), "end_reason": outcome.end_reason,
               "crossings": dict(outcome.score), "money": dict(outcome.money)}
     assert stored == data["expected_result"]
     # text and dict saves agree, and saving again gives the same actions
@@ -51,7 +51,7 @@ def test_save_for_another_game_or_bad_json_is_refused():
     game = new_game(2, seed=1)
     game.apply(Bid("Player 1", 3))
     data = game.to_dict()
-    assert load_game(data).view("Player 1")["your_bid"] == 3
+    assert load_game(data).view("Player 1").your_bid == 3
     with pytest.raises(SaveFileError, match="union_pacific"):
         load_game({**data, "game": "union_pacific"})
     with pytest.raises(SaveFileError, match="its text is broken on line 1"):

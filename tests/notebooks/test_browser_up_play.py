@@ -41,7 +41,7 @@ def save_before_a_payout() -> str:
         bots = {p: HeuristicBot(i) for i, p in enumerate(game.players)}
         while not game.is_over:
             player = game.players_to_act()[0]
-            if player == ME and game.view(None)["phase"] == "draw" and "deck" in {
+            if player == ME and game.view(None).phase == "draw" and "deck" in {
                     a.source for a in game.legal_actions(ME)}:
                 trial = game.replay()
                 trial.apply(DrawShare(ME, "deck"))

@@ -15,7 +15,6 @@ from railkit.capecairo.bots import HeuristicBot as KKBot
 from railkit.capecairo.game import CapeToCairoGame
 from railkit.game import Game
 from railkit.session import position_bots
-from railkit.tables.games import view_json
 from railkit.unionpacific.bots import HeuristicBot as UPBot
 from railkit.unionpacific.game import UnionPacificGame
 
@@ -31,7 +30,7 @@ def _json(value: Any) -> Any:
 
 def secrets_of(game: Game[Any], seat: str) -> list[tuple[str, str]]:
     """``seat``'s sealed actions still pending: (action type, hidden field) pairs that no one else may see."""
-    view = view_json(game.view(seat))
+    view = game.view(seat).to_json()
     out = []
     if view.get("your_bid") is not None:  # KK-A2
         out.append(("bid", "amount"))
@@ -43,8 +42,8 @@ def secrets_of(game: Game[Any], seat: str) -> list[tuple[str, str]]:
 
 def check_message(game: Game[Any], seat: str, mine: dict[str, Any], public: dict[str, Any]) -> int:
     """``mine`` (to ``seat``) and ``public`` (to a spectator) at the same moment; how many secrets were pending."""
-    assert mine["view"] == _json(view_json(game.view(seat)))
-    assert public["view"] == _json(view_json(game.view(None)))
+    assert mine["view"] == _json(game.view(seat).to_json())
+    assert public["view"] == _json(game.view(None).to_json())
     differs = {k for k in set(mine["view"]) | set(public["view"]) if mine["view"].get(k) != public["view"].get(k)}
     assert differs <= OWN_KEYS, differs
     assert set(mine["view"].get("money", {})) <= set(public["view"].get("money", {})) | {seat}

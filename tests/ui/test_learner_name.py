@@ -212,7 +212,7 @@ def play_out(game, bot, limit=4000):
     for _ in range(limit):
         if game.is_over:
             break
-        player = game.view(None)["to_act"][0]
+        player = game.view(None).to_act[0]
         game.apply(bots[player].choose(game, player))
     return game.narrative
 

@@ -55,7 +55,7 @@ def test_KK_A2_sealed_bids_stay_hidden_until_all_are_in(app):
     assert shown.count("sealed ✔") == 2 and "not yet" in shown  # who has bid, never how much
     assert app.auction.reveal.value == "" and app.building_html.value == ""
     view = app.view()
-    assert view["your_bid"] is None and view["money"] == {"You": 100, "Ann": 100, "Ben": 100}
+    assert view.your_bid is None and view.money == {"You": 100, "Ann": 100, "Ben": 100}
     assert "Bids revealed" not in text(app.status.value)
     for p, amount in bids.items():
         assert f"{p} {amount}" not in " ".join(app.game.narrative)  # the engine's log keeps them sealed too
@@ -166,7 +166,7 @@ def test_a_whole_game_of_auctions_runs_to_the_end(app):
             app.on_next_auction()
         assert app.message_kind in ("ok", "info"), app.message_text
     assert app.game.is_over
-    assert app.game.result().ending in ("KK-E1", "KK-B8")
+    assert app.game.result().end_reason in ("KK-E1", "KK-B8")
     assert "wins" in text(app.status.value) or "KK-B8" in text(app.status.value)
     app.on_next_auction()
     assert app.message_kind == "error" and "New game" in app.message_text

@@ -81,14 +81,14 @@ def test_a_complete_game_through_the_apps_callbacks(players):
         moves += 1
         assert moves < 2000
     result = app.game.result()
-    assert result.over and result.ending in ("KK-E1", "KK-B8")
+    assert result.is_over and result.end_reason in ("KK-E1", "KK-B8")
     status = text(app.status.value)
-    assert result.winners[0] in status and result.ending in status
+    assert result.winners[0] in status and result.end_reason in status
     assert "The game is over" in app.message_text
     assert app.building.widget.layout.display == "none" and app.auction.bid_row.layout.display == "none"
     assert app.auto_button.disabled
     log = text(app.log_html.value)
-    assert "KK-S1" in log and result.ending in log
+    assert "KK-S1" in log and result.end_reason in log
 
 
 def test_KK_B2_the_build_explanation_and_the_purchases_come_from_the_engine():
@@ -196,7 +196,7 @@ def test_KK_B8_stall_ending_is_shown_clearly(app):
     save = data["save"]
     save["options"]["deck"] = str(FIXTURES / "kk_test_deck.json")
     game = load_game(save)
-    assert game.result().ending == "KK-B8"
+    assert game.result().end_reason == "KK-B8"
     app.install(new_session(game, "Bob"))
     status = text(app.status.value)
     assert "Ann wins by the stall ending (KK-B8)!" in status and "stalled" in status
@@ -214,7 +214,7 @@ def test_KK_E1_short_game_option_ends_at_the_chosen_crossing(app, length):
     while not app.game.is_over:
         play_one_move(app, rng)
     result = app.game.result()
-    if result.ending == "KK-E1":
+    if result.end_reason == "KK-E1":
         assert max(result.score.values()) == length
     assert f"{length} terrains wins" in text(app.race.value)
 

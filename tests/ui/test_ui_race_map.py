@@ -110,10 +110,10 @@ def test_KK_A6_one_marker_per_card_ahead_with_its_terrain() -> None:
         assert len(trace.hovertext or ()) == len(points)
         for hover in trace.hovertext or ():
             assert f"needs {REQUIREMENT[terrain]} tracks (KK-C3)" in hover
-    goal = view["win_crossings"]
+    goal = view.win_crossings
     wanted: dict[str, int] = dict.fromkeys(REQUIREMENT, 0)
-    for p in view["players"]:
-        for card in view["queues"][p][:goal - view["crossed"][p]]:
+    for p in view.players:
+        for card in view.queues[p][:goal - view.crossed[p]]:
             wanted[card["terrain"]] += 1
     assert drawn == wanted and sum(wanted.values()) > 0
 
@@ -140,7 +140,7 @@ def test_KK_E1_the_winner_is_named_in_cairo() -> None:
     title = fig.layout.title.text
     assert "first to cross 8 terrains wins (KK-E1)" in title
     assert any(html.escape(winner) in label and "wins!" in label for label in labels)
-    if game.result().ending == "KK-E1":
+    if game.result().end_reason == "KK-E1":
         train = _trains(fig)[game.players.index(winner)]
         assert "8 of 8 terrains crossed, at Cairo" in train.hovertext[0]
 

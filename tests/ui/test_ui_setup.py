@@ -85,19 +85,19 @@ def test_UP_S2_to_S4_show_only_what_the_learner_may_see(app):
     secret = app.steps.game.state_dict()
     advance_to(app, 2)
     shown = text(app.steps.step_html.value)
-    assert "UP-S2" in shown and f"Draw pile: {view['track_pile_count']} cards" in shown
-    assert sum(view["hand"]["track"].values()) == 3
+    assert "UP-S2" in shown and f"Draw pile: {view.track_pile_count} cards" in shown
+    assert sum(view.hand.track.values()) == 3
     advance_to(app, 3)
     assert f"UP stack: {UP_SHARES - 3} of the {UP_SHARES}" in text(app.steps.step_html.value)
     advance_to(app, 4)
     shown = text(app.steps.step_html.value)
-    mine = {k for k in view["hand"]["shares"] if k != "UP"}
+    mine = {k for k in view.hand.shares if k != "UP"}
     board = load_board()
     assert all(board.company(k).name in shown for k in mine)
     # the others' hands are never shown, only their sizes
     for p in app.steps.game.players:
         if p != YOU:
-            others_only = set(secret["share_hands"][p]) - set(view["hand"]["shares"]) - {"UP"}
+            others_only = set(secret["share_hands"][p]) - set(view.hand.shares) - {"UP"}
             assert not any(board.company(k).name in shown for k in others_only)
             assert f"{p} 5" in shown
 
@@ -107,7 +107,7 @@ def test_UP_S5_first_investment_is_simultaneous_and_revealed_together(app):
     advance_to(app, 5)
     assert app.steps.first_box.layout.display == "" and "Revealed" not in app.steps.step_html.value
     options = [v for _label, v in app.steps.first_pick.options]
-    assert sorted(options) == sorted(app.steps.game.view(YOU)["hand"]["shares"])
+    assert sorted(options) == sorted(app.steps.game.view(YOU).hand.shares)
     app.steps.on_next()  # no choice yet: blocked, nothing changes
     assert app.message_kind == "error" and "UP-S5" in app.message_text and app.steps.step == 5
     app.steps.on_lay_first()  # nothing picked
@@ -115,7 +115,7 @@ def test_UP_S5_first_investment_is_simultaneous_and_revealed_together(app):
     app.steps.first_pick.value = options[0]
     app.steps.on_lay_first()
     assert app.message_kind == "ok" and app.steps.first_choice == options[0]
-    tables = app.steps.game.view(YOU)["tables"]
+    tables = app.steps.game.view(YOU).tables
     assert all(sum(t.values()) == 1 for t in tables.values()) and tables[YOU] == {options[0]: 1}
     assert "Revealed together" in app.steps.step_html.value and app.steps.first_box.layout.display == "none"
     app.steps.on_lay_first()  # twice: refused
@@ -124,10 +124,10 @@ def test_UP_S5_first_investment_is_simultaneous_and_revealed_together(app):
 
 def test_UP_S6_display_is_shown_only_after_the_first_investment(app):
     deal(app)
-    assert app.steps.game.view(YOU)["display"] is None
+    assert app.steps.game.view(YOU).display is None
     advance_to(app, 6)
     board = load_board()
-    display = app.steps.game.view(YOU)["display"]
+    display = app.steps.game.view(YOU).display
     shown = text(app.steps.step_html.value)
     assert "UP-S6" in shown and all(board.company(k).name in shown for k in display)
 

@@ -79,7 +79,7 @@ def play_first_legal(app, limit=2000) -> int:
 def until_step(app, step, limit=400):
     """Play first legal moves until the learner must act in ``step``."""
     for _ in range(limit):
-        if app.game.view(None)["phase"] == step and app.session.acting is not None:
+        if app.game.view(None).phase == step and app.session.acting is not None:
             return
         act(app, first_legal(app))
     raise AssertionError(f"never reached step {step}")
@@ -92,10 +92,10 @@ def app():
 
 def test_starts_with_the_UP_S5_first_share_and_only_the_learners_hand(app):
     assert app.game.players == ("Alex", "Ann", "Ben", "Cleo") and app.session.humans == ("Alex",)
-    assert app.session.acting == "Alex" and app.game.view(None)["phase"] == "first_share"
+    assert app.session.acting == "Alex" and app.game.view(None).phase == "first_share"
     # the computer players chose at the same time, face down (UP-S5)
-    assert set(app.game.view(None)["first_share_chosen"]) == {"Ann", "Ben", "Cleo"}
-    hand = app.game.view("Alex")["hand"]["shares"]
+    assert set(app.game.view(None).first_share_chosen) == {"Ann", "Ben", "Cleo"}
+    hand = app.game.view("Alex").hand.shares
     assert {v for _, v in app.moves.first_pick.options if v} == set(hand)
     assert "Your hand" in app.hand.widget.value
     assert app.moves.first_panel.layout.display is None and app.moves.action_panel.layout.display == "none"
@@ -109,7 +109,7 @@ def test_starts_with_the_UP_S5_first_share_and_only_the_learners_hand(app):
 def test_first_share_then_bots_play_until_the_learners_turn(app):
     act(app, ChooseFirstShare("Alex", app.moves.first_pick.options[1][1]))
     v = app.game.view("Alex")
-    assert v["phase"] == "action" and v["current_player"] == "Alex"
+    assert v.phase == "action" and v.current_player == "Alex"
     assert "First shares revealed together (UP-S5)" in text(app.events.widget.value)
     assert app.moves.action_panel.layout.display is None and app.moves.first_panel.layout.display == "none"
     assert app.moves.mode.value in ("build", "invest")
@@ -154,7 +154,7 @@ def test_build_highlights_the_engines_legal_sections_on_the_map(app):
     checklist = text(app.moves.build.checklist.value)
     assert "allowed" in checklist and all(r in checklist for r in ("UP-B2a", "UP-B2c", "UP-B2e", "UP-B2f"))
     act(app, b)
-    assert app.game.view("Alex")["phase"] == "draw" and app.moves.draw_panel.layout.display is None
+    assert app.game.view("Alex").phase == "draw" and app.moves.draw_panel.layout.display is None
     shown = [s for s, button in app.moves.draw_buttons.items() if button.layout.display is None]
     assert shown == [a.source for a in app.game.legal_actions("Alex")]
 
@@ -192,7 +192,7 @@ def test_invest_offers_exactly_the_UP_I1_combinations(app):
     assert {v for _, v in app.moves.invest_pick.options if v is not None} == combos
     app.moves.build.card.value = app.moves.build.card.options[0][1]  # a half-made build choice ...
     act(app, invests[0])
-    assert invests[0].cards[0] in app.game.view("Alex")["tables"]["Alex"]
+    assert invests[0].cards[0] in app.game.view("Alex").tables["Alex"]
     assert "invests" in text(app.events.widget.value)
     until_step(app, "action")  # ... is cleared for the next turn
     assert app.moves.build.card.value is None and app.moves.build.company.value is None and app.moves.build.section.value is None

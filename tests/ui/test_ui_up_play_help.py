@@ -36,7 +36,7 @@ def test_every_step_has_why_with_the_rules_of_its_legal_moves(app):
     for _ in range(200):
         if app.game.is_over:
             break
-        step = app.game.view(None)["phase"]
+        step = app.game.view(None).phase
         assert app.moves.help_row.layout.display is None, step
         seen.setdefault(step, app.moves.why.value)
         action = app.game.legal_actions("Kim")[0]

@@ -34,7 +34,7 @@ GAMES = {
 def stored_result(game) -> dict:
     """The outcome in the fixtures' JSON shape."""
     outcome = game.result()
-    return {"over": outcome.over, "end_reason": outcome.details["end_reason"], "money": dict(outcome.money),
+    return {"is_over": outcome.is_over, "end_reason": outcome.end_reason, "money": dict(outcome.money),
             "winners": list(outcome.winners), "imaginary_player": outcome.details["imaginary_player"],
             "payouts": outcome.details["payouts"]}
 

@@ -86,11 +86,11 @@ def test_UP_D1_after_the_payout_the_drawer_may_exchange_then_the_next_player_DEC
 
 def test_UP_D2_value_is_trains_on_board_plus_one():
     game = started(4)
-    values = game.view(None)["company_values"]
+    values = game.view(None).company_values
     assert values["EPRG"] == 3 and all(v == 2 for k, v in values.items() if k != "EPRG")
     build = game.legal_placements()[0]
     game.apply(build)
-    assert game.view(None)["company_values"][build.company] == values[build.company] + 1
+    assert game.view(None).company_values[build.company] == values[build.company] + 1
 
 
 def test_UP_D3_primary_gets_the_value_secondary_half_rounded_down():
@@ -199,11 +199,11 @@ def test_UP_D12_equal_money_shares_the_win_DECISION():
 def test_UP_D13_hidden_money_shows_only_your_own_until_the_end():
     game = started(3, public_money=False)
     a, b, _ = game.players
-    assert game.view(a)["money"] == {a: 0}
-    assert game.view(None)["money"] == {}
-    assert started(3).view(a)["money"] == {p: 0 for p in game.players}
+    assert game.view(a).money == {a: 0}
+    assert game.view(None).money == {}
+    assert started(3).view(a).money == {p: 0 for p in game.players}
     draw_with_top(game, DIVIDEND, DIVIDEND, DIVIDEND, DIVIDEND, "SPS")
-    assert set(game.view(None)["money"]) == set(game.players)
+    assert set(game.view(None).money) == set(game.players)
 
 
 def test_UP_D_payout_is_explained_in_the_narrative():
@@ -226,7 +226,8 @@ def test_deck_exhausted_pays_the_remaining_payouts_at_once_DECISION():
     game.apply(EndTurn(game.current_player))
     game._state.deck[:] = ["BNL"]  # rig: the last card, no dividend left
     p, events = draw_with_top(game)
-    assert game.is_over and len(game.state.payouts) == 4 and game.state.end_reason == "share deck exhausted"
+    assert game.is_over and len(game.state.payouts) == 4 and game.state.end_reason == "UP-D12"
+    assert game.state.payouts[-1].reason == "share deck exhausted"
     assert any("run out" in e for e in events)
 
 
@@ -306,8 +307,8 @@ def test_UP_V2_safe_round_reserve_goes_on_top_after_each_payout():
 
 def test_UP_V3_countable_deck_count_is_public():
     game = started(4, countable_deck=True)
-    assert game.view(None)["deck_count"] == len(game.state.deck)
-    assert started(4).view(None)["deck_count"] is None
+    assert game.view(None).deck_count == len(game.state.deck)
+    assert started(4).view(None).deck_count is None
 
 
 def test_UP_V4_removed_cards_go_under_the_deck():

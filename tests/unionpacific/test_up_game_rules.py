@@ -123,7 +123,7 @@ def test_UP_S5_first_shares_chosen_together_and_revealed_at_once():
     game.apply(ChooseFirstShare(b, UP))  # any order; UP allowed
     assert game.players_to_act() == (a, c)
     assert all(not t for t in game.state.table.values()), "nothing is revealed before everyone chose"
-    assert "my_first_share" not in game.view(a) and game.view(b)["my_first_share"] == UP
+    assert game.view(a).my_first_share is None and game.view(b).my_first_share == UP
     rejects(game, ChooseFirstShare(b, UP), "UP-S5")
     rejects(game, Invest(a, (UP,), "plains"), "UP-S5")
     game.apply(ChooseFirstShare(a, sorted(game.state.share_hand[a])[0]))
@@ -138,9 +138,9 @@ def test_UP_S6_display_of_four_hidden_until_first_shares_are_chosen():
     game = new_game(4, seed=5)
     assert len(game.state.display) == 4 and all(game.state.display)
     assert len(set(game.state.display)) > 1  # UP-B5 applies at setup too
-    assert game.view(None)["display"] is None
+    assert game.view(None).display is None
     game = started(4, seed=5)
-    assert game.view(None)["display"] == game.state.display
+    assert game.view(None).display == tuple(game.state.display)
 
 
 def test_UP_S7_standard_deck_piles():
@@ -256,7 +256,8 @@ def test_UP_T4_nobody_can_move_again_pays_the_remaining_payouts_DECISION():
         _fill_type(game, t)
     p = game.current_player
     game.apply(Pass(p, sorted(game.state.track_hand[p])[0]))
-    assert game.is_over and len(game.state.payouts) == 4 and game.state.end_reason == "no move left"
+    assert game.is_over and len(game.state.payouts) == 4 and game.state.end_reason == "UP-D12"
+    assert game.state.payouts[-1].reason == "no move left"
 
 
 # -- build -------------------------------------------------------------------------------------
@@ -521,10 +522,10 @@ def test_UP_I2_table_holdings_are_public_hands_are_secret():
     game.apply(Invest(p, (sorted(game.state.share_hand[p])[0],), sorted(game.state.track_hand[p])[0]))
     other = game.players[2]
     seen = game.view(other)
-    assert seen["tables"][p] == game.state.table[p]
-    assert seen["hand"]["shares"] == game.state.share_hand[other]
-    assert "share_hands" not in seen and seen["hand_sizes"][p]["shares"] == sum(game.state.share_hand[p].values())
-    assert game.view(None)["hand"] is None
+    assert seen.tables[p] == game.state.table[p]
+    assert seen.hand.shares == game.state.share_hand[other]
+    assert not hasattr(seen, "share_hands") and seen.hand_sizes[p]["shares"] == sum(game.state.share_hand[p].values())
+    assert game.view(None).hand is None
 
 
 def test_UP_I3_investing_discards_one_track_card_no_train_no_share():

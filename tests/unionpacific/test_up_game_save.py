@@ -139,16 +139,17 @@ def test_view_shows_only_what_the_player_may_know():
     game = random_game(4, seed=2, actions=40)
     p, q = game.players[:2]
     mine = game.view(p)
-    assert mine["hand"]["shares"] == game.state.share_hand[p]
-    assert mine["hand"]["track"] == game.state.track_hand[p]
-    json.dumps(mine)
+    assert mine.hand.shares == game.state.share_hand[p]
+    assert mine.hand.track == game.state.track_hand[p]
+    sent = mine.to_json()
+    assert json.loads(json.dumps(sent))["hand"] == {"shares": mine.hand.shares, "track": mine.hand.track}
     hidden = {"share_hands", "track_hands", "deck", "reserve", "box", "track_pile", "first_choices", "seed"}
-    assert not hidden & set(mine)
-    assert mine["deck_count"] is None and mine["up_stack"] == game.state.up_stack
-    assert mine["trains_on"] and mine["supply"] == dict(game.state.net.supply)
-    assert mine["current_player"] == game.current_player and mine["phase"] == game.state.step
+    assert not hidden & set(sent)
+    assert mine.deck_count is None and mine.up_stack == game.state.up_stack
+    assert mine.trains_on and mine.supply == dict(game.state.net.supply)
+    assert mine.current_player == game.current_player and mine.phase == game.state.step
     spectator = game.view(None)
-    assert spectator["hand"] is None and spectator["legal_actions"] == []
+    assert spectator.hand is None and spectator.legal_actions == ()
     json.dumps(game.state_dict())
     with pytest.raises(ValueError):
         game.view("Nobody")

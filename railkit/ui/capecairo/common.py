@@ -16,6 +16,7 @@ from typing import Any
 
 from railkit.capecairo import REQUIREMENT, CapeToCairoGame
 from railkit.capecairo.bots import HeuristicBot
+from railkit.capecairo.views import KKView
 from railkit.session import position_bots
 from railkit.ui.app import parse_whole
 from railkit.ui.docs import reconstruction_note
@@ -235,39 +236,39 @@ def swatch(colour: str) -> str:
     return f"<span class='kk-swatch' style='background:{PLAYER_HEX.get(colour, '#999')}'></span>"
 
 
-def player_html(view: Mapping[str, Any], player: str) -> str:
+def player_html(view: KKView, player: str) -> str:
     """Colour swatch + name, and “(you)” for the learner."""
     you = (f" <span class='kk-muted'>{tr('(you)')}</span>"
-           if player == view.get("you") and not is_default_learner(player) else "")  # “You (you)” would say it twice
-    return f"{swatch(view['colours'][player])}{html.escape(player)}{you}"
+           if player == view.you and not is_default_learner(player) else "")  # “You (you)” would say it twice
+    return f"{swatch(view.colours[player])}{html.escape(player)}{you}"
 
 
-def players_table_html(view: Mapping[str, Any], bid_column: Mapping[str, str] | None = None) -> str:
+def players_table_html(view: KKView, bid_column: Mapping[str, str] | None = None) -> str:
     """Money, bonus tracks, terrain crossed and the line of terrain in front of each train (KK-A6)."""
-    current = set(view["to_act"]) if view["phase"] != "bid" else set()
+    current = set(view.to_act) if view.phase != "bid" else set()
     head = (f"<tr><th class='name'>{tr('player')}</th><th>{tr('money')}</th>"
             + (f"<th>{tr('bid')}</th>" if bid_column is not None else "")
             + f"<th>{tr('crossed')}</th><th>{tr('bonus tracks')}</th>"
             f"<th class='name'>{tr('terrain in front of the train, next first (KK-A6)')}</th></tr>")
     rows = ""
-    for p in view["players"]:
+    for p in view.players:
         cls = " class='kk-current'" if p in current else ""
         bid = f"<td>{bid_column.get(p, '')}</td>" if bid_column is not None else ""
-        rows += (f"<tr{cls}><td class='name'>{player_html(view, p)}</td><td>{pounds(view['money'][p])}</td>{bid}"
-                 f"<td>{view['crossed'][p]} / {view['win_crossings']}</td><td>{view['bonus_tracks'][p]}</td>"
-                 f"<td class='name'>{line_html(view['queues'][p])}</td></tr>")
+        rows += (f"<tr{cls}><td class='name'>{player_html(view, p)}</td><td>{pounds(view.money[p])}</td>{bid}"
+                 f"<td>{view.crossed[p]} / {view.win_crossings}</td><td>{view.bonus_tracks[p]}</td>"
+                 f"<td class='name'>{line_html(view.queues[p])}</td></tr>")
     return f"<table class='railkit-table kk-players'>{head}{rows}</table>"
 
 
-def race_html(view: Mapping[str, Any]) -> str:
+def race_html(view: KKView) -> str:
     """The race to Cairo: one row per player, one cell per terrain to cross (KK-E1). Filled cells are
     crossed; dashed cells are the cards waiting in front of the train (the next one has a solid edge)."""
-    goal = view["win_crossings"]
+    goal = view.win_crossings
     rows = ""
-    for p in view["players"]:
-        crossed, line = view["crossed"][p], view["queues"][p]
-        colour = PLAYER_HEX.get(view["colours"][p], "#777")
-        text_colour = "#222" if view["colours"][p] == "yellow" else "white"
+    for p in view.players:
+        crossed, line = view.crossed[p], view.queues[p]
+        colour = PLAYER_HEX.get(view.colours[p], "#777")
+        text_colour = "#222" if view.colours[p] == "yellow" else "white"
         cells = ""
         for i in range(goal):
             if i < crossed:
@@ -289,11 +290,18 @@ def race_html(view: Mapping[str, Any]) -> str:
             f"<table class='kk-race'>{rows}</table></div>")
 
 
-def reveal_html(view: Mapping[str, Any], game: CapeToCairoGame, taken: Mapping[str, str],
+def choosing_place(view: KKView, player: str) -> int:
+    """Where ``player`` stands in the choosing order of the auction just revealed (1 = first, KK-A4)."""
+    record = view.last_auction
+    assert record is not None  # the order exists once the bids are revealed
+    return record["order"].index(player) + 1
+
+
+def reveal_html(view: KKView, game: CapeToCairoGame, taken: Mapping[str, str],
                 money_left: Mapping[str, int]) -> str:
     """The last auction: every bid, money left, the choosing order the engine computed with its steps
     (KK-A3, KK-A4, KK-A5), the tie-break draws, and which card each player took (KK-A6)."""
-    record = view["last_auction"]
+    record = view.last_auction
     if not record:
         return ""
     order: list[str] = record["order"]
@@ -302,14 +310,14 @@ def reveal_html(view: Mapping[str, Any], game: CapeToCairoGame, taken: Mapping[s
     for place, p in enumerate(order, 1):
         card_id = taken.get(p)
         took = chip_html(game.card(card_id).to_dict()) if card_id else (
-            f"<span class='kk-muted'>{tr('chooses soon') if p in view['choosing_order'] else tr('no card')}</span>")
+            f"<span class='kk-muted'>{tr('chooses soon') if p in view.choosing_order else tr('no card')}</span>")
         rows += (f"<tr><td>{ordinal(place)}</td><td class='name'>{player_html(view, p)}</td>"
                  f"<td>{pounds(bids[p])}</td><td>{pounds(money_left[p]) if p in money_left else ''}</td>"
                  f"<td class='name'>{took}</td></tr>")
     table = (f"<table class='railkit-table kk-reveal'><tr><th>{tr('chooses')}</th><th class='name'>{tr('player')}</th>"
              f"<th>{tr('bid (paid by all, KK-A3)')}</th><th>{tr('money left')}</th>"
              f"<th class='name'>{tr('card taken (KK-A6)')}</th></tr>{rows}</table>")
-    steps = "".join(f"<li>{html.escape(as_learner(s, view.get('you')))}</li>" for s in record["steps"])
+    steps = "".join(f"<li>{html.escape(as_learner(s, view.you))}</li>" for s in record["steps"])
     drawn = ""
     if record.get("tie_break_cards"):
         chips = "".join(chip_html(game.card(c).to_dict()) for c in record["tie_break_cards"])

@@ -18,6 +18,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from railkit.capecairo import CapeToCairoGame, new_game
+from railkit.capecairo.views import KKView
 from railkit.session import Session
 from railkit.ui.app import App, InputError, Messages, Panel
 from railkit.ui.capecairo.common import (
@@ -26,6 +27,7 @@ from railkit.ui.capecairo.common import (
     AuctionNotes,
     card_title,
     cards_html,
+    choosing_place,
     kk_bots,
     ordinal,
     players_table_html,
@@ -65,8 +67,8 @@ class KkSessionApp(App):
         assert you is not None
         return you
 
-    def view(self) -> dict[str, Any]:
-        return dict(self.game.view(self.you))
+    def view(self) -> KKView:
+        return self.game.view(self.you)
 
     def _session(self) -> KkSession:
         if self.session is None:
@@ -203,41 +205,41 @@ class AuctionPanel(Panel):
         assert you is not None
         v = session.game.view(you)
         self._show_offer(v)
-        self.bid_row.layout.display = "" if v["phase"] == "bid" and you in v["to_act"] else "none"
-        self.bid_field.placeholder = tr("0 to {money}", money=v["money"][you])
+        self.bid_row.layout.display = "" if v.phase == "bid" and you in v.to_act else "none"
+        self.bid_field.placeholder = tr("0 to {money}", money=v.money[you])
         self._show_choosing(v, you)
         body = self._reveal_html(v, session)
-        record = v["last_auction"]
-        if fold_reveal and body and record is not None and v["phase"] != "choose":
+        record = v.last_auction
+        if fold_reveal and body and record is not None and v.phase != "choose":
             body = (f"<details><summary><b>{tr('The last auction (auction {n})', n=record['number'])}</b></summary>"
                     f"{body}</details>")
         self.reveal.value = body
-        if v["phase"] == "bid":
-            column = {p: (tr("sealed ✔") if p in v["bids_handed_in"] else tr("not yet")) for p in v["players"]}
+        if v.phase == "bid":
+            column = {p: (tr("sealed ✔") if p in v.bids_handed_in else tr("not yet")) for p in v.players}
         elif record:
-            column = {p: self._paid_text(record, p) for p in v["players"]}
+            column = {p: self._paid_text(record, p) for p in v.players}
         else:
             column = {}
         self.players_html.value = players_table_html(v, column)
 
-    def _show_offer(self, v: Mapping[str, Any]) -> None:
+    def _show_offer(self, v: KKView) -> None:
         """The cards on sale while the auction bids (KK-A1) and chooses; nothing otherwise."""
-        if v["phase"] == "bid":
-            title = tr("On sale in auction {n} (KK-A1)", n=v["auction"])
-        elif v["phase"] == "choose":
+        if v.phase == "bid":
+            title = tr("On sale in auction {n} (KK-A1)", n=v.auction)
+        elif v.phase == "choose":
             title = tr("Cards still on sale")
         else:
             self.offer_html.value = ""
             return
-        self.offer_html.value = f"<b>{html.escape(title)}</b>" + cards_html(v["offer"], note=self.deck_note)
+        self.offer_html.value = f"<b>{html.escape(title)}</b>" + cards_html(v.offer, note=self.deck_note)
 
-    def _show_choosing(self, v: Mapping[str, Any], you: str) -> None:
+    def _show_choosing(self, v: KKView, you: str) -> None:
         """One “Take …” button per card on sale when it is the learner's turn to choose (KK-A4, KK-A6)."""
-        if v["phase"] == "choose" and you in v["to_act"]:
-            place = v["last_auction"]["order"].index(you) + 1
+        if v.phase == "choose" and you in v.to_act:
+            place = choosing_place(v, you)
             self.choose_prompt.value = tr("<b>You choose {place}.</b> Which card do you take?", place=ordinal(place))
             buttons = []
-            for card in v["offer"]:
+            for card in v.offer:
                 b = button(tr("Take {card}", card=card_title(card)), "kk-take", "hand-point-right", "info",
                            tr("Lay {id} at the end of your line (KK-A6)", id=card["id"]))
                 b.on_click(lambda _b, cid=card["id"]: self.on_choose(cid))
@@ -249,10 +251,10 @@ class AuctionPanel(Panel):
             self.choose_box.layout.display = "none"
 
     @staticmethod
-    def _reveal_html(v: Mapping[str, Any], session: KkSession) -> str:
+    def _reveal_html(v: KKView, session: KkSession) -> str:
         """The reveal of the last auction; empty before the first and while a new one takes bids."""
-        record = v["last_auction"]
-        if not record or v["phase"] == "bid":
+        record = v.last_auction
+        if not record or v.phase == "bid":
             return ""
         notes = notes_of(session)
         return reveal_html(v, session.game, notes.taken.get(record["number"], {}),

@@ -20,6 +20,7 @@ from typing import Any
 
 from railkit.capecairo.deck import REQUIREMENT
 from railkit.capecairo.route import LEGS, ROUTE, CardSpot, TrainSpot, positions, station_indexes
+from railkit.capecairo.views import KKView
 from railkit.paths import data_dir
 from railkit.ui.i18n import tr
 from railkit.ui.plot import NO_TEMPLATE, Plot
@@ -115,7 +116,7 @@ def _part(lane: Sequence[tuple[float, float]], start: float, end: float) -> list
 
 
 # -- the figure ------------------------------------------------------------------------------
-def race_figure(view: Mapping[str, Any], win_crossings: int | None = None, height: int = 760) -> Plot:
+def race_figure(view: KKView, win_crossings: int | None = None, height: int = 760) -> Plot:
     """The race as a plotly figure, from ``CapeToCairoGame.view(...)`` (any player's or a spectator's:
     the cards in front of the trains are public, KK-A6). ``win_crossings`` defaults to the view's."""
     spots = positions(view, win_crossings)
@@ -123,7 +124,7 @@ def race_figure(view: Mapping[str, Any], win_crossings: int | None = None, heigh
     n = len(spots)
     offsets = [((n - 1) / 2 - j) * LANE_KM for j in range(n)]  # first player furthest west
     lanes = {p: _lane(off) for p, off in zip(spots, offsets, strict=True)}
-    winners = set(view.get("result", {}).get("winners", ())) if view.get("over") else set()
+    winners = set(view.winners)
 
     # Plain dicts throughout (railkit.ui.plot): validating the outline (~2,400 points) took ~90 ms a redraw.
     fig = Plot([dict(_outline_trace())], {"template": NO_TEMPLATE})

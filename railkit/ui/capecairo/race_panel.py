@@ -7,11 +7,11 @@ terrain crossed by each player, the card ids in front of each train, and whether
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import ipywidgets as widgets
 
+from railkit.capecairo.views import KKView
 from railkit.ui.capecairo.race_map import race_figure
 from railkit.ui.docs import reconstruction_note
 from railkit.ui.figure_view import FigureView
@@ -21,11 +21,11 @@ from railkit.ui.i18n import tr
 MAP_HEIGHT = 620  # px: Africa is tall; at 1366×768 the map fits beside nothing, so below the race table
 
 
-def race_key(view: Mapping[str, Any]) -> tuple[Any, ...]:
+def race_key(view: KKView) -> tuple[Any, ...]:
     """What the map shows: crossed counts, queue card ids, over (and the players and length)."""
-    players = tuple(view["players"])
-    return (players, view["win_crossings"], tuple(view["crossed"][p] for p in players),
-            tuple(tuple(c["id"] for c in view["queues"][p]) for p in players), bool(view["over"]))
+    players = tuple(view.players)
+    return (players, view.win_crossings, tuple(view.crossed[p] for p in players),
+            tuple(tuple(c["id"] for c in view.queues[p]) for p in players), view.is_over)
 
 
 class RaceMapPanel:
@@ -43,7 +43,7 @@ class RaceMapPanel:
         self.widget = widgets.VBox([self.figure.widget, self.note])
         self.key: tuple[Any, ...] | None = None
 
-    def refresh(self, view: Mapping[str, Any]) -> bool:
+    def refresh(self, view: KKView) -> bool:
         """Redraw when the race changed; True when it did."""
         key = race_key(view)
         if key == self.key:

@@ -28,7 +28,7 @@ from railkit.session import SessionError
 from railkit.ui.app import InputError, guarded, legend_html
 from railkit.ui.capecairo import club_deck
 from railkit.ui.capecairo.auction.quiz import QuizPanel
-from railkit.ui.capecairo.common import KK_STYLE, card_title, events_html, ordinal, pounds
+from railkit.ui.capecairo.common import KK_STYLE, card_title, choosing_place, events_html, ordinal, pounds
 from railkit.ui.capecairo.panels import AuctionPanel, KkSession, KkSessionApp, StartPanel, start_session
 from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch
@@ -139,7 +139,7 @@ class KkAuctionApp(KkSessionApp):
         self.auction.bid_field.value = ""
         self.refresh()
         self.show_info(tr("A new game: {n} cards are on sale. The computer players have handed in their sealed "
-                          "bids; type yours and press “Hand in sealed bid”.", n=len(self.view()["offer"])))
+                          "bids; type yours and press “Hand in sealed bid”.", n=len(self.view().offer)))
 
     @guarded
     def on_bid(self) -> None:
@@ -154,8 +154,8 @@ class KkAuctionApp(KkSessionApp):
         finally:
             self.refresh()
         v = self.view()
-        place = v["last_auction"]["order"].index(self.you) + 1
-        if v["phase"] == "choose" and v["current_player"] == self.you:
+        place = choosing_place(v, self.you)
+        if v.phase == "choose" and v.current_player == self.you:
             self.show_ok(tr("Bids revealed. You paid {bid} and choose {place}: take a card.",
                             bid=pounds(amount), place=ordinal(place)))
         else:
@@ -194,20 +194,20 @@ class KkAuctionApp(KkSessionApp):
     # ------------------------------------------------------------------ showing
     def refresh(self) -> None:
         v = self.view()
-        phase, record = v["phase"], v["last_auction"]
+        phase, record = v.phase, v.last_auction
         if phase == "over":
             text, cls = render(self.game.result().words), "kk-over"
         elif phase == "bid":
             text = tr("Auction {n}: the computer players have handed in sealed bids ({who}). Hand in yours: how much "
-                      "is choosing early worth to you? (KK-A2)", n=v["auction"],
-                      who=", ".join(v["bids_handed_in"]) or tr("none yet"))
+                      "is choosing early worth to you? (KK-A2)", n=v.auction,
+                      who=", ".join(v.bids_handed_in) or tr("none yet"))
             cls = "kk-you"
         elif phase == "choose":
-            text = tr("Auction {n}: it is your turn to choose a card (KK-A4).", n=v["auction"])
+            text = tr("Auction {n}: it is your turn to choose a card (KK-A4).", n=v.auction)
             cls = "kk-you"
         else:
             text = tr("Auction {n} is over: {winner} chose first and opens the building phase (KK-A7). Press “Next "
-                      "auction” to play the building phase quickly and go on.", n=v["auction"],
+                      "auction” to play the building phase quickly and go on.", n=v.auction,
                       winner=record["order"][0] if record else "")
             cls = ""
         self.status.value = f"<div class='kk-banner {cls}'>{html.escape(text)}</div>"

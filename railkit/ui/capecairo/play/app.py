@@ -34,6 +34,7 @@ from railkit.ui.capecairo.common import (
     KK_STYLE,
     AuctionNotes,
     card_title,
+    choosing_place,
     events_html,
     kk_bots,
     log_html,
@@ -301,11 +302,11 @@ class KkPlayApp(KkSessionApp):
 
     def _next_text(self) -> str:
         v = self.view()
-        phase = v["phase"]
+        phase = v.phase
         if phase == "bid":
-            return tr("auction {n} — hand in your sealed bid (KK-A2).", n=v["auction"])
+            return tr("auction {n} — hand in your sealed bid (KK-A2).", n=v.auction)
         if phase == "choose":
-            place = v["last_auction"]["order"].index(self.you) + 1
+            place = choosing_place(v, self.you)
             return tr("you choose {place} — take a card (KK-A4).", place=ordinal(place))
         if phase == "build":
             return tr("your building turn — build or pass (KK-B2, KK-B3).")
@@ -325,9 +326,9 @@ class KkPlayApp(KkSessionApp):
         if session is None:
             return
         v, you, game = self.view(), self.you, self.game
-        if v["phase"] == "over":
+        if v.phase == "over":
             result = game.result()
-            rule = tr("the stall ending (KK-B8)") if result.ending == "KK-B8" else tr("KK-E1")
+            rule = tr("the stall ending (KK-B8)") if result.end_reason == "KK-B8" else tr("KK-E1")
             who = ", ".join(result.winners)
             head = (tr("{who} wins by {rule}!", who=who, rule=rule) if len(result.winners) == 1
                     else tr("{who} share the win by {rule}!", who=who, rule=rule))
@@ -336,17 +337,17 @@ class KkPlayApp(KkSessionApp):
             self.status.value = (f"<div class='kk-banner kk-over'><b>{html.escape(head)}</b> "
                                  f"{html.escape(str(result))}</div>")
         else:
-            deck = tr("Deck: {deck} cards, discard pile: {discard}.", deck=v["deck_count"], discard=v["discard_count"])
+            deck = tr("Deck: {deck} cards, discard pile: {discard}.", deck=v.deck_count, discard=v.discard_count)
             self.status.value = (f"<div class='kk-banner kk-you'><b>{html.escape(tr('Your move'))}:</b> "
                                  f"{html.escape(self._next_text())} <span class='kk-muted'>{html.escape(deck)}</span></div>")
         self.race.value = race_html(v)
-        self.review_html.value = review_html(game, you) if v["phase"] == "over" else ""
+        self.review_html.value = review_html(game, you) if v.phase == "over" else ""
         self.show_hint()
         self.race_map.refresh(v)
         self.auction.refresh(session, fold_reveal=True)
         self.building.refresh(game, you)
         self.undo_button.disabled = session.last_human_move() is None
-        self.auto_button.disabled = you not in v["to_act"]
+        self.auto_button.disabled = you not in v.to_act
         nothing = tr("Nothing yet: the game has just begun or your move was taken back.")
         self.events_html.value = (f"<b>{tr('Since your last move')}</b><div class='kk-log'>"
                                   f"{events_html(self.last_events, empty=nothing, you=you)}</div>")

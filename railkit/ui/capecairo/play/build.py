@@ -43,13 +43,13 @@ class BuildPanel(Panel):
 
     def refresh(self, game: CapeToCairoGame, you: str) -> None:
         v = game.view(you)
-        if v["phase"] != "build" or you not in v["to_act"]:
+        if v.phase != "build" or you not in v.to_act:
             self.widget.layout.display = "none"
             self._no_build()  # no option of an earlier turn stays behind the hidden Build button
             return
         self.flipped_html.value = (
-            f"<b>{tr('Turned up this building round (KK-B1, KK-B3): {cards}', cards=cards_count(len(v['flipped'])))}</b>"
-            + cards_html(v["flipped"], empty=tr("none: no card was left to turn up"), note=self.deck_note))
+            f"<b>{tr('Turned up this building round (KK-B1, KK-B3): {cards}', cards=cards_count(len(v.flipped)))}</b>"
+            + cards_html(v.flipped, empty=tr("none: no card was left to turn up"), note=self.deck_note))
         self.explain_html.value = explanation_html(explain_build(game, you), you=you)
         self._set_buy_options(game, you)
         self.widget.layout.display = ""

@@ -70,13 +70,13 @@ def random_build_question(rng: random.Random, kind: str | None = None) -> BuildQ
 def build_question_html(q: BuildQuestion) -> str:
     v = q.game.view(q.player)
     p = q.player
-    line = v["queues"][p]
+    line = v.queues[p]
     others = line[1:]
-    turned = v["flipped"]
+    turned = v.flipped
     name = html.escape(p)
-    bonus_n, crossed_n = v["bonus_tracks"][p], v["crossed"][p]
+    bonus_n, crossed_n = v.bonus_tracks[p], v.crossed[p]
     turn = tr("It is {player}’s turn to build (KK-B1). {player} has {money}, {bonus} and has crossed {crossed}.",
-              player=name, money=pounds(v["money"][p]),
+              player=name, money=pounds(v.money[p]),
               bonus=tr("1 bonus track") if bonus_n == 1 else tr("{n} bonus tracks", n=bonus_n),
               crossed=tr("1 terrain") if crossed_n == 1 else tr("{n} terrains", n=crossed_n))
     ask = tr("How many track pieces must {player} buy, at the least, to cross it? What do they cost? Can {player} pay "

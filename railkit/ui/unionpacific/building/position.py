@@ -39,7 +39,7 @@ def starting_position(board: Board | None = None) -> tuple[Trains, dict[str, int
         trains = {s.id: list(s.starting) for s in board.sections.values() if s.starting}
         return trains, {c.key: c.trains - len(c.starting_sections) for c in board.companies}
     view = new_game(2, seed=0).view(None)
-    return {sid: list(keys) for sid, keys in view["trains_on"].items()}, dict(view["supply"])
+    return {sid: list(keys) for sid, keys in view.trains_on.items()}, dict(view.supply)
 
 
 def copy_trains(trains_on: Mapping[str, Sequence[str]]) -> Trains:

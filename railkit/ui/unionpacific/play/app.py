@@ -212,7 +212,7 @@ class PlayApp(App):
         records = session.game.state.payouts
         self.new_payout = len(records) > before_payouts
         if self.new_payout and self.setup.quiz.value:
-            self.exercise.ask_about(records[-1], session.game.view(None)["payouts_total"], session.humans,
+            self.exercise.ask_about(records[-1], session.game.view(None).payouts_total, session.humans,
                                     session.you)
         self.refresh()
 
@@ -227,7 +227,7 @@ class PlayApp(App):
         acting = session.acting
         if acting is None:
             return tr("The computer players are still moving.")
-        step = step_words(game.view(None)["phase"])
+        step = step_words(game.view(None).phase)
         if session.hot_seat:
             if session.revealed_to == acting:
                 return tr("{player}: {step}.", player=acting, step=step)
@@ -275,7 +275,7 @@ class PlayApp(App):
         action = make(player)
         game = session.game
         before, mark = len(game.state.payouts), len(game.narrative)
-        new_turn = game.view(None)["phase"] in ("first_share", "action")
+        new_turn = game.view(None).phase in ("first_share", "action")
         played = session.play(action, bots=False)  # a RuleError here changes nothing
         self.events.after_move(mark, len(played.own), new_turn)
         self._run(session.run_bots, before)

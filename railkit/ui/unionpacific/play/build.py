@@ -142,7 +142,7 @@ class BuildPanel(Panel):
         """The board; while the learner builds, the legal sections for the chosen card and company
         (magenta) and the chosen section (purple); then the sections answer clicks."""
         v = screen.view
-        trains = v["trains_on"]
+        trains = v.trains_on
         building = self.building and screen.may_act and screen.phase == "action"
         card, company, section = self.card.value, self.company.value, self.section.value
         chosen = building and card is not None and company is not None
@@ -154,7 +154,7 @@ class BuildPanel(Panel):
         elif screen.game.is_over:
             title = tr("The board at the end of the game")
         else:
-            title = tr("The board, turn {n}", n=v["turn"]) if v["turn"] else tr("The board: starting trains (UP-S1)")
+            title = tr("The board, turn {n}", n=v.turn_number) if v.turn_number else tr("The board: starting trains (UP-S1)")
         key = (json.dumps(trains, sort_keys=True), tuple(highlight), selected, title, building)
         if key == self._map_key:
             return

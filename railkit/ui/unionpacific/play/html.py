@@ -5,7 +5,7 @@ and the legend. Pure functions: they read, never change, a game. Player names ar
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from railkit.game import Outcome
@@ -26,6 +26,7 @@ from railkit.unionpacific import (
     PayoutRecord,
 )
 from railkit.unionpacific.review import MoveReview
+from railkit.unionpacific.views import UPView
 
 PLAY_STYLE = """
 <style>
@@ -122,19 +123,19 @@ def payout_html(record: PayoutRecord, total: int, hidden: bool, open_: bool, you
     return f"<div class='railkit-payout'>{head}{body}</div>"
 
 
-def companies_html(board: Any, v: Mapping[str, Any], you: str | None) -> str:
+def companies_html(board: Any, v: UPView, you: str | None) -> str:
     """Companies (value UP-D2, trains left) and everyone's shares on the table (UP-I2); the most shares
     of each company highlighted."""
-    holders = list(v["players"])
-    tables = {p: v["tables"][p] for p in holders}
-    if v.get("imaginary") is not None:
+    holders = list(v.players)
+    tables = {p: v.tables[p] for p in holders}
+    if v.imaginary is not None:
         holders.append(IMAGINARY)
-        tables[IMAGINARY] = v["imaginary"]
+        tables[IMAGINARY] = v.imaginary
     head = "".join(
         f"<th>{html.escape(h if h != IMAGINARY else tr('imaginary 3rd player'))}"
         f"{'<br>' + tr('(you)') if h == you else ''}</th>" for h in holders)
     on_board: dict[str, int] = {}
-    for keys in v["trains_on"].values():
+    for keys in v.trains_on.values():
         for key in keys:
             on_board[key] = on_board.get(key, 0) + 1
     body = ""
@@ -146,8 +147,8 @@ def companies_html(board: Any, v: Mapping[str, Any], you: str | None) -> str:
         if key == UP:
             trains, value, left = "—", "—", "—"
         else:
-            trains, value, left = (str(on_board.get(key, 0)), str(v["company_values"][key]),
-                                   str(v["supply"].get(key, 0)))
+            trains, value, left = (str(on_board.get(key, 0)), str(v.company_values[key]),
+                                   str(v.supply.get(key, 0)))
         body += (f"<tr><td class='name nowrap'>{company_html(board, key)}</td><td>{trains}</td><td>{value}</td>"
                  f"<td>{left}</td>{cells}</tr>")
     return (f"<table class='railkit-table railkit-companies'><tr><th class='name'>{tr('company')}</th>"
@@ -155,13 +156,13 @@ def companies_html(board: Any, v: Mapping[str, Any], you: str | None) -> str:
             f"{body}</table>")
 
 
-def players_html(v: Mapping[str, Any], humans: Sequence[str], acting: str | None, you: str | None,
+def players_html(v: UPView, humans: Sequence[str], acting: str | None, you: str | None,
                  winners: Sequence[str] = (), money_hidden: bool = False) -> str:
     """Money (when public, UP-D13) and hand sizes (public) of every player; the one to act highlighted.
     ``money_hidden``: the payout exercise asks about the last payout, so nobody's money shows yet."""
     rows = ""
-    choosing = v["phase"] == "first_share"
-    players = list(v["players"]) + ([IMAGINARY] if IMAGINARY in v["money"] else [])
+    choosing = v.phase == "first_share"
+    players = list(v.players) + ([IMAGINARY] if IMAGINARY in v.money else [])
     for p in players:
         if p == IMAGINARY:
             role = tr("imaginary (UP-2P2)")
@@ -171,14 +172,14 @@ def players_html(v: Mapping[str, Any], humans: Sequence[str], acting: str | None
             role = tr("human")
         else:
             role = tr("computer")
-        money = v["money"].get(p)
+        money = v.money.get(p)
         money_cell = str(money) if money is not None else tr("hidden (UP-D13)")
         if money_hidden and money is not None:
             money_cell = tr("? (after the exercise)")
-        sizes = v["hand_sizes"].get(p)
+        sizes = v.hand_sizes.get(p)
         shares, track = (sizes["shares"], sizes["track"]) if sizes else ("—", "—")
-        if choosing and p in v["players"]:
-            role += " · " + (tr("first share chosen") if p in v["first_share_chosen"] else tr("choosing…"))
+        if choosing and p in v.players:
+            role += " · " + (tr("first share chosen") if p in v.first_share_chosen else tr("choosing…"))
         cls = "winner" if p in winners else ("acting" if p == acting else "")
         rows += (f"<tr class='{cls}'><td class='name'>{html.escape(p)}</td><td class='name'>{role}</td>"
                  f"<td>{money_cell}</td><td>{shares}</td><td>{track}</td></tr>")
@@ -187,10 +188,10 @@ def players_html(v: Mapping[str, Any], humans: Sequence[str], acting: str | None
             f"<th>{tr('track cards')}</th></tr>{rows}</table>")
 
 
-def display_html(board: Any, v: Mapping[str, Any]) -> str:
-    if v["display"] is None:
+def display_html(board: Any, v: UPView) -> str:
+    if v.display is None:
         return tr("The display is turned up once everybody has chosen a first share (UP-S6).")
-    cards = [company_html(board, c) if c is not None else tr("(empty)") for c in v["display"]]
+    cards = [company_html(board, c) if c is not None else tr("(empty)") for c in v.display]
     return cards_html(cards)
 
 

@@ -38,10 +38,17 @@ from railkit.unionpacific import (
     Pass,
 )
 from railkit.unionpacific.bots import HeuristicBot
+from railkit.unionpacific.views import HandView, UPView
 
 DRAW_SOURCES = ("display:0", "display:1", "display:2", "display:3", "deck", "up")
 WIDE = {"description_width": "110px"}
 Act = Callable[[Callable[[str], Any]], bool | None]  # the app's way to make a move
+
+
+def seat_hand(v: UPView) -> HandView:
+    """The hand in a seat's view (the moves panel shows only the acting player's own view)."""
+    assert v.hand is not None
+    return v.hand
 
 
 def share_option(board: Board, key: str, hand: Mapping[str, int]) -> tuple[str, str]:
@@ -188,7 +195,7 @@ class MovesPanel(Panel):
             self._quiet += 1
             try:
                 if step == "first_share":
-                    hand = v["hand"]["shares"]
+                    hand = seat_hand(v).shares
                     set_options(self.first_pick, [(tr("— pick a share —"), None)] + [
                         share_option(self.board, a.card, hand) for a in actions if isinstance(a, ChooseFirstShare)],
                         fresh)
@@ -199,14 +206,14 @@ class MovesPanel(Panel):
                 elif step == "exchange":
                     cards = [a.card for a in actions if isinstance(a, ExchangeForUP)]
                     set_options(self.exchange_pick, [(tr("— pick a share —"), None)] + [
-                        share_option(self.board, c, v["hand"]["shares"]) for c in cards], fresh)
+                        share_option(self.board, c, seat_hand(v).shares) for c in cards], fresh)
                     set_shown(self.exchange_pick, bool(cards))
                     set_shown(self.exchange_button, bool(cards))
             finally:
                 self._quiet -= 1
         self.build.refresh(screen, self.mode.value == "build")
 
-    def _fill_action(self, v: Mapping[str, Any], actions: list[Any], fresh: bool) -> None:
+    def _fill_action(self, v: UPView, actions: list[Any], fresh: bool) -> None:
         board = self.board
         unusable = [a.card for a in actions if isinstance(a, DiscardUnusable)]
         set_shown(self.unusable_row, bool(unusable))
@@ -218,7 +225,7 @@ class MovesPanel(Panel):
         modes = [(tr("Pass (UP-T4)"), "pass")] if passes else [(tr("Build (UP-B)"), "build"),
                                                                 (tr("Invest (UP-I)"), "invest")]
         set_options(self.mode, modes, fresh, default="pass" if passes else ("build" if builds else "invest"))
-        self.build.fill(builds, v["hand"]["track"], fresh)
+        self.build.fill(builds, seat_hand(v).track, fresh)
         # invest: the combinations UP-I1 allows, and the card to discard (UP-I3)
         combos = list(dict.fromkeys(a.cards for a in invests))
         set_options(self.invest_pick, [(tr("— pick shares —"), None)] + [(share_words(board, c), c) for c in combos],
@@ -239,7 +246,7 @@ class MovesPanel(Panel):
         set_shown(self.invest_box, mode == "invest")
         set_shown(self.pass_box, mode == "pass")
 
-    def _fill_draw(self, v: Mapping[str, Any], actions: list[Any]) -> None:
+    def _fill_draw(self, v: UPView, actions: list[Any]) -> None:
         board = self.board
         sources = {a.source for a in actions if isinstance(a, DrawShare)}
         for source, b in self.draw_buttons.items():
@@ -248,7 +255,9 @@ class MovesPanel(Panel):
                 continue
             if source.startswith("display:"):
                 slot = int(source[-1])
-                key = v["display"][slot]
+                assert v.display is not None  # shares are drawn only after UP-S6
+                key = v.display[slot]
+                assert key is not None  # an empty slot is no source
                 b.description = tr("Display {i}: {company}", i=slot + 1, company=company_name(board, key))
                 colour = board.company(key).hex if key != UP else "#f5f5f5"
                 b.style.button_color = colour
@@ -257,7 +266,7 @@ class MovesPanel(Panel):
                 b.description = tr("Top card of the share deck")
                 b.style.button_color, b.style.text_color = "#455a64", "white"
             else:
-                b.description = tr("Union Pacific stack ({n} left)", n=v["up_stack"])
+                b.description = tr("Union Pacific stack ({n} left)", n=v.up_stack)
                 b.style.button_color, b.style.text_color = "#f5f5f5", "black"
         set_value(self.draw_hint, tr("<b>Draw one share (UP-B3).</b> A display card is replaced at once from the "
                                      "deck; a dividend card turned up on the way starts a payout (UP-D1)."))

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import ipywidgets as widgets
 
 from railkit.session import Session
 from railkit.unionpacific import UnionPacificGame
+from railkit.unionpacific.views import UPView
 
 
 @dataclass(frozen=True)
@@ -18,7 +17,7 @@ class Screen:
     the payouts whose breakdown the exercise still hides."""
 
     session: Session[UnionPacificGame]
-    view: Mapping[str, Any]
+    view: UPView
     hidden_payouts: frozenset[int] = frozenset()
 
     @classmethod
@@ -31,7 +30,7 @@ class Screen:
 
     @property
     def phase(self) -> str:
-        return str(self.view["phase"])
+        return str(self.view.phase)
 
     @property
     def acting(self) -> str | None:

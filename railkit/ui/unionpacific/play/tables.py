@@ -58,12 +58,12 @@ class StatusPanel(Panel):
         else:
             name = tr("You") if acting == screen.you else html.escape(acting)
             who = f"<span class='who'>{name}</span>: {html.escape(step_words(phase))}"
-        parts = [tr("Game {n}", n=game.seed), tr("Turn {n}", n=v["turn"]) if v["turn"] else tr("Setup"),
-                 tr("Payouts {done} of {total}", done=v["payouts_done"], total=v["payouts_total"]),
-                 tr("UP stack {n}", n=v["up_stack"]),
-                 (tr("Share deck {n} cards (UP-V3)", n=v["deck_count"]) if v["deck_count"] is not None
+        parts = [tr("Game {n}", n=game.seed), tr("Turn {n}", n=v.turn_number) if v.turn_number else tr("Setup"),
+                 tr("Payouts {done} of {total}", done=v.payouts_done, total=v.payouts_total),
+                 tr("UP stack {n}", n=v.up_stack),
+                 (tr("Share deck {n} cards (UP-V3)", n=v.deck_count) if v.deck_count is not None
                   else tr("Share deck not counted (UP-V3 off)")),
-                 tr("Track pile {n}", n=v["track_pile_count"])]
+                 tr("Track pile {n}", n=v.track_pile_count)]
         order = " → ".join(html.escape(p) for p in game.players)
         set_value(self.status, f"<div><b>{who}</b></div><div class='railkit-muted'>{' · '.join(parts)}"
                                f" · {tr('Seats')}: {order}</div>")
@@ -102,7 +102,7 @@ class HandPanel:
 
     def refresh(self, screen: Screen) -> None:
         v = screen.view
-        viewer = v["you"]
+        viewer = v.you
         if viewer is None:
             if screen.game.is_over:
                 text = f"<h4>{tr('Hands')}</h4><p>{tr('The game is over; cards in hand are worth nothing (UP-D12).')}</p>"
@@ -111,14 +111,15 @@ class HandPanel:
                         f"<p>{tr('Each player sees their own hand only when it is their turn, after “Show my hand”.')}</p>")
             set_value(self.widget, text)
             return
-        board, hand = self.board, v["hand"]
+        board, hand = self.board, v.hand
+        assert hand is not None  # a seat's view has its hand
         owner = tr("Your hand") if viewer == screen.you else tr("{player}'s hand", player=html.escape(viewer))
-        track = [html.escape(card_label(board, c)) + (f" ×{n}" if n > 1 else "") for c, n in hand["track"].items()]
-        shares = [company_html(board, k) + (f" ×{n}" if n > 1 else "") for k, n in hand["shares"].items()]
+        track = [html.escape(card_label(board, c)) + (f" ×{n}" if n > 1 else "") for c, n in hand.track.items()]
+        shares = [company_html(board, k) + (f" ×{n}" if n > 1 else "") for k, n in hand.shares.items()]
         first = ""
-        if v.get("my_first_share"):
+        if v.my_first_share:
             first = (f"<p>{tr('Your first share, face down until everyone has chosen:')} "
-                     f"{company_html(board, v['my_first_share'])}</p>")
+                     f"{company_html(board, v.my_first_share)}</p>")
         track_label = f"<b>{tr('Track cards')}</b>"
         shares_label = f"<b>{tr('Shares')}</b>"
         set_value(self.widget, (
@@ -147,7 +148,7 @@ class TablePanel:
         winners = screen.game.result().winners if screen.game.is_over else ()
         set_value(self.display, display_html(self.board, v))
         secret = bool(screen.hidden_payouts)  # the payout exercise asks: money would give the answer away
-        set_value(self.players, players_html(v, screen.session.humans, screen.acting or v["current_player"],
+        set_value(self.players, players_html(v, screen.session.humans, screen.acting or v.current_player,
                                              screen.you, () if secret else winners, money_hidden=secret))
 
 
@@ -176,7 +177,7 @@ def shown_events(screen: Screen, start: int = 0) -> list[tuple[int, str]]:
     money) say that the amounts come after the answer. Sentences about the learner read “You …”. From
     narrative position ``start`` on."""
     narrative, skip = screen.game.narrative, hidden_events(screen)
-    total = screen.view["payouts_total"]
+    total = screen.view.payouts_total
     heads = {f"Payout {n} of {total} (": n for n in screen.hidden_payouts}
     last = len(screen.game.state.payouts)
     final_hidden = screen.game.is_over and last in screen.hidden_payouts
@@ -238,7 +239,7 @@ class PayoutsPanel:
 
     def refresh(self, screen: Screen) -> None:
         records = screen.game.state.payouts
-        total = screen.view["payouts_total"]
+        total = screen.view.payouts_total
         if not records:
             none_yet = tr("No payout yet. A payout comes when a dividend card leaves the share deck (UP-D1); there are "
                           "{n} in this game (UP-D12, UP-2P1).", n=total)

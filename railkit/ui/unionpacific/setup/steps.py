@@ -7,7 +7,6 @@ from __future__ import annotations
 import html
 import random
 from collections.abc import Sequence
-from typing import Any
 
 import ipywidgets as widgets
 
@@ -24,6 +23,7 @@ from railkit.ui.widgets import row
 from railkit.unionpacific import GENERAL, UP, Board, ChooseFirstShare, UnionPacificGame, new_game
 from railkit.unionpacific.bots import HeuristicBot
 from railkit.unionpacific.game import UP_SHARES
+from railkit.unionpacific.views import HandView, UPView
 
 YOU = DEFAULT_LEARNER
 BOT_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eva", "Finn")  # one spare: the learner may take a name
@@ -198,8 +198,13 @@ class StepsPanel(Panel):
         assert self.game is not None
         return self.game
 
-    def view(self) -> dict[str, Any]:
-        return dict(self.dealt.view(self.you))
+    def view(self) -> UPView:
+        return self.dealt.view(self.you)
+
+    def hand(self) -> HandView:
+        hand = self.view().hand
+        assert hand is not None  # the learner's own view
+        return hand
 
     def show_step(self) -> None:
         step = self.step
@@ -227,8 +232,8 @@ class StepsPanel(Panel):
             starts = ", ".join(html.escape(board.sections[s].name) for s in c.starting_sections)
             rows += (f"<tr><td class='name'>{company_html(board, c.key)}</td>"
                      f"<td class='name'>{html.escape(c.headquarters)}</td><td class='name'>{starts}</td>"
-                     f"<td>{len(c.starting_sections)}</td><td>{v['supply'][c.key]}</td>"
-                     f"<td>{v['company_values'][c.key]}</td></tr>")
+                     f"<td>{len(c.starting_sections)}</td><td>{v.supply[c.key]}</td>"
+                     f"<td>{v.company_values[c.key]}</td></tr>")
         text = tr("Every company puts one train on its coloured starting space; the El Paso & Rio Grande has "
                   "two. All other trains wait in the supply. A company is worth its trains on the board plus one "
                   "for its headquarters (UP-D2), so most start at 2.")
@@ -239,12 +244,12 @@ class StepsPanel(Panel):
             f"<h4>{tr('UP-S1 — Starting trains')}</h4>"
             f"<p>{tr('Players: {players}.', players=self._players_line())} {html.escape(text)}</p>")
         self.after_html.value = map_note() + f"<table class='railkit-table'><tr>{head}</tr>{rows}</table>"
-        self.figure.show(board_figure(board, trains_on=v["trains_on"], title=tr("Starting trains (UP-S1)"),
+        self.figure.show(board_figure(board, trains_on=v.trains_on, title=tr("Starting trains (UP-S1)"),
                                       height=560))
 
     def _others_line(self, what: str) -> str:
         v = self.view()
-        return ", ".join(f"{html.escape(p)} {v['hand_sizes'][p][what]}" for p in self.dealt.players if p != self.you)
+        return ", ".join(f"{html.escape(p)} {v.hand_sizes[p][what]}" for p in self.dealt.players if p != self.you)
 
     def _set_step(self, title: str, text: str, items: Sequence[str] = (), tail: str = "") -> None:
         """One step's panel: a heading, a paragraph (plain text), a list (HTML items) and extra HTML."""
@@ -254,7 +259,7 @@ class StepsPanel(Panel):
 
     def _step_track(self) -> None:
         v = self.view()
-        mine = ", ".join(f"{n} × {html.escape(card_label(self.board, c))}" for c, n in v["hand"]["track"].items())
+        mine = ", ".join(f"{n} × {html.escape(card_label(self.board, c))}" for c, n in self.hand().track.items())
         deck = sorted(self.board.track_deck.items(), key=lambda kv: (kv[0] == GENERAL, -kv[1]))
         split = ", ".join(f"{n} {html.escape(card_label(self.board, c))}" for c, n in deck)
         note = reconstruction_note(tr(
@@ -267,7 +272,7 @@ class StepsPanel(Panel):
             [tr("The deck: {split}.", split=split) + note,
              tr("Your track cards: {cards}.", cards=mine),
              tr("Track cards in the others’ hands (hidden from you): {others}.", others=self._others_line("track")),
-             tr("Draw pile: {n} cards.", n=v["track_pile_count"])])
+             tr("Draw pile: {n} cards.", n=v.track_pile_count)])
         self.figure.clear()
 
     def _step_up(self) -> None:
@@ -276,14 +281,13 @@ class StepsPanel(Panel):
             tr("UP-S3 — Union Pacific shares"),
             tr("Everyone takes one Union Pacific share into hand. The other UP shares form the UP stack beside "
                "the board; they never go into the share deck."),
-            [tr("In your hand: {cards}.", cards=counts_html(self.board, {UP: v["hand"]["shares"].get(UP, 0)})),
-             tr("UP stack: {n} of the {total} UP shares ({total} − {players} players).", n=v["up_stack"],
+            [tr("In your hand: {cards}.", cards=counts_html(self.board, {UP: self.hand().shares.get(UP, 0)})),
+             tr("UP stack: {n} of the {total} UP shares ({total} − {players} players).", n=v.up_stack,
                 total=UP_SHARES, players=len(self.dealt.players))])
         self.figure.clear()
 
     def _step_shares(self) -> None:
-        v = self.view()
-        companies = {k: n for k, n in v["hand"]["shares"].items() if k != UP}
+        companies = {k: n for k, n in self.hand().shares.items() if k != UP}
         self._set_step(
             tr("UP-S4 — Company shares"),
             tr("The {n} company shares are shuffled and everyone is dealt four. With the UP share, each hand now "
@@ -300,7 +304,7 @@ class StepsPanel(Panel):
                   "table. Only shares on the table count at a payout (UP-I4).")
         if self.first_choice is None:
             options = [a.card for a in self.dealt.legal_actions(self.you) if isinstance(a, ChooseFirstShare)]
-            hand = v["hand"]["shares"]
+            hand = self.hand().shares
             self.first_pick.options = [
                 (company_name(self.board, c) + (f" (× {hand[c]})" if hand.get(c, 0) > 1 else ""), c)
                 for c in options
@@ -312,11 +316,11 @@ class StepsPanel(Panel):
         else:
             rows = "".join(
                 f"<tr><td class='name'>{f'<b>{html.escape(p)}</b>' if p == self.you else html.escape(p)}</td>"
-                f"<td class='name'>{counts_html(self.board, v['tables'][p])}</td></tr>"
+                f"<td class='name'>{counts_html(self.board, v.tables[p])}</td></tr>"
                 for p in self.dealt.players)
             table = (f"<p><b>{tr('Revealed together:')}</b></p><table class='railkit-table'><tr>"
                      f"<th class='name'>{tr('player')}</th><th class='name'>{tr('on the table')}</th></tr>{rows}"
-                     f"</table><p>{tr('Your hand now: {cards}.', cards=counts_html(self.board, v['hand']['shares']))}</p>")
+                     f"</table><p>{tr('Your hand now: {cards}.', cards=counts_html(self.board, self.hand().shares))}</p>")
             self._set_step(title, text, tail=table)
         self.figure.clear()
 
@@ -327,7 +331,7 @@ class StepsPanel(Panel):
             tr("Four shares are turned face up beside the board. A player who builds may take one of them "
                "(UP-B3); a taken card is replaced at once from the deck. Should all four ever show the same "
                "company, they are removed and four new ones dealt (UP-B5)."),
-            [company_html(self.board, c) for c in v["display"] if c is not None])
+            [company_html(self.board, c) for c in v.display or () if c is not None])
         self.figure.clear()
 
     def _step_deck(self) -> None:
@@ -366,7 +370,8 @@ class StepsPanel(Panel):
 
     def _step_start(self) -> None:
         v = self.view()
-        first = v["current_player"]
+        first = v.current_player
+        assert first is not None  # the game has just begun
         order = " → ".join(html.escape(p) for p in self.dealt.players)
         if first == self.you:
             turn = tr("You take the first turn: you have drawn a fourth track card (UP-T1) and may now build or "
@@ -380,6 +385,6 @@ class StepsPanel(Panel):
             tr("The youngest (or least experienced) player starts, and play goes clockwise. Here the seats were "
                "dealt at random and the first seat starts."),
             [tr("Seating order: {order}, then round again.", order=order), turn,
-             tr("Payouts in this game: {n} ({rules}).", n=v["payouts_total"], rules=rules)],
+             tr("Payouts in this game: {n} ({rules}).", n=v.payouts_total, rules=rules)],
             tail=f"<p><b>{tr('The setup is complete.')}</b> {tr('Next lesson: building track.')}</p>")
         self.figure.clear()
