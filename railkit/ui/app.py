@@ -88,7 +88,8 @@ STYLE = """
 @media (max-width: 700px) {
   .railkit-app { font-size: 15px; --jp-widgets-font-size: 15px; max-width: 100%; overflow-wrap: anywhere; }
   .railkit-app .widget-hbox, .railkit-app .widget-inline-hbox { flex-wrap: wrap; max-width: 100%; }
-  .railkit-app .widget-inline-hbox { width: 100% !important; height: auto !important; min-height: var(--jp-widgets-inline-height); }
+  .railkit-app .widget-inline-hbox { width: 100% !important; height: auto !important;
+    min-height: var(--jp-widgets-inline-height); }
   .railkit-app .widget-inline-hbox > .widget-label { width: 100% !important; max-width: 100%; text-align: left; }
   .railkit-app .widget-inline-hbox > select, .railkit-app .widget-inline-hbox > input,
   .railkit-app .widget-inline-hbox > textarea { flex: 1 1 100%; min-width: 0; max-width: 100%; }
