@@ -83,6 +83,35 @@ class HeuristicBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        # Speed only, never what is chosen: payouts by their inputs (pure functions), and while one move is
+        # being chosen (the state cannot change meanwhile) each estimate worked out once.
+        self._payout_memo: dict[tuple[Any, ...], dict[str, int]] = {}
+        self._decision: dict[tuple[Any, ...], float] | None = None
+        self._builds_seen: tuple[Any, int, int] = (None, 0, 0)  # (log, its length, builds in it) last counted
+
+    def _company_payout(self, value: int, shares: dict[str, int]) -> dict[str, int]:
+        """``company_payout``, remembered (the result is only read)."""
+        key = (value, *shares.items())
+        paid = self._payout_memo.get(key)
+        if paid is None:
+            if len(self._payout_memo) >= 8192:
+                self._payout_memo.clear()
+            paid = self._payout_memo[key] = company_payout(value, shares)
+        return paid
+
+    def _up_payout(self, number: int, shares: dict[str, int]) -> dict[str, int]:
+        """``union_pacific_payout``, remembered (the result is only read)."""
+        key = (-number, *shares.items())  # negative: never a company value
+        paid = self._payout_memo.get(key)
+        if paid is None:
+            if len(self._payout_memo) >= 8192:
+                self._payout_memo.clear()
+            paid = self._payout_memo[key] = union_pacific_payout(number, shares)
+        return paid
+
+    def _deciding(self) -> _Deciding:
+        """``with self._deciding():`` around choosing one move: estimates are remembered until it is made."""
+        return _Deciding(self)
 
     # the estimates -------------------------------------------------------------------------
     def _holdings(self, game: UnionPacificGame, key: str) -> dict[str, int]:
@@ -99,31 +128,50 @@ class HeuristicBot:
 
     def _gain(self, game: UnionPacificGame, me: str, key: str, extra: int, value_bonus: int = 0) -> float:
         """Money I gain at one payout by having ``extra`` more table shares of ``key``."""
+        decision = self._decision
+        if decision is not None:
+            known = decision.get(("gain", me, key, extra, value_bonus))
+            if known is not None:
+                return known
         shares = self._holdings(game, key)
+        gain: float
         if key == UP:
             number = self._next_up_number(game)
             later = max(UP_TABLE)  # UP pays more later; weigh the remaining columns
-            before = union_pacific_payout(number, shares)[me] + union_pacific_payout(later, shares)[me]
+            before = self._up_payout(number, shares)[me] + self._up_payout(later, shares)[me]
             shares[me] += extra
-            after = union_pacific_payout(number, shares)[me] + union_pacific_payout(later, shares)[me]
-            return (after - before) / 2
-        value = self._value(game, key) + value_bonus
-        before = company_payout(value, shares)[me]
-        shares[me] += extra
-        return company_payout(value, shares)[me] - before
+            after = self._up_payout(number, shares)[me] + self._up_payout(later, shares)[me]
+            gain = (after - before) / 2
+        else:
+            value = self._value(game, key) + value_bonus
+            before_company = self._company_payout(value, shares)[me]
+            shares[me] += extra
+            gain = self._company_payout(value, shares)[me] - before_company
+        if decision is not None:
+            decision["gain", me, key, extra, value_bonus] = gain
+        return gain
 
     def _stake(self, game: UnionPacificGame, me: str, key: str) -> float:
         """How much one more train of ``key`` is worth to me, relative to the others."""
+        decision = self._decision
+        if decision is not None:
+            known = decision.get(("stake", me, key))
+            if known is not None:
+                return known
         shares = self._holdings(game, key)
         hand = game._state.share_hand[me].get(key, 0)
         shares_future = dict(shares)
         shares_future[me] += hand  # shares I can still lay down count for later payouts
         value = self._value(game, key)
-        mine = company_payout(value + 1, shares_future)[me] - company_payout(value, shares_future)[me]
-        now = company_payout(value + 1, shares)
-        before = company_payout(value, shares)
+        payout = self._company_payout
+        mine = payout(value + 1, shares_future)[me] - payout(value, shares_future)[me]
+        now = payout(value + 1, shares)
+        before = payout(value, shares)
         others = max((now[p] - before[p] for p in game.players if p != me), default=0)
-        return mine - 0.6 * others
+        stake = mine - 0.6 * others
+        if decision is not None:
+            decision["stake", me, key] = stake
+        return stake
 
     def _share_worth(self, game: UnionPacificGame, me: str, card: str) -> float:
         """What one more share of ``card`` in hand is worth to me (to be laid down later)."""
@@ -136,13 +184,22 @@ class HeuristicBot:
 
     def _soon(self, game: UnionPacificGame) -> float:
         """Rough chance that the next dividend comes before my next turn."""
-        builds = sum(1 for a in game.log if type(a) is Build)
+        log = game._log  # only ever grows: the builds are counted once each, from where the last count stopped
+        seen, length, builds = self._builds_seen
+        if seen is not log or length > len(log):
+            length, builds = 0, 0
+        builds += sum(1 for a in log[length:] if type(a) is Build)
+        self._builds_seen = (log, len(log), builds)
         expected = draws_before_next_dividend(game, known_draws=builds)
         per_round = 0.8 * len(game.players)
         return min(1.0, per_round / max(expected, 0.5))
 
     # choosing ---------------------------------------------------------------------------
     def choose(self, game: UnionPacificGame, player: str) -> Any:
+        with self._deciding():
+            return self._choose(game, player)
+
+    def _choose(self, game: UnionPacificGame, player: str) -> Any:
         actions = game.legal_actions(player)
         if len(actions) == 1:
             return actions[0]
@@ -255,6 +312,10 @@ class HeuristicBot:
         """Every legal move of ``player`` now with how much this player values it (higher is better), by
         the same estimates as ``choose`` without its random tie-breaks. Scores compare moves of one
         step only. Used to review a learner's moves (``railkit.unionpacific.review``)."""
+        with self._deciding():
+            return self._scores(game, player)
+
+    def _scores(self, game: UnionPacificGame, player: str) -> list[tuple[Any, float]]:
         actions: list[Any] = list(game.legal_actions(player))
         step = game._state.step
         if step == "first_share":
@@ -284,3 +345,20 @@ class HeuristicBot:
             elif isinstance(a, Pass):
                 scored.append((a, -self._track_keep(game, player, a.discard)))
         return scored
+
+
+class _Deciding:
+    """While a ``HeuristicBot`` chooses one move: its estimates are remembered, then forgotten."""
+
+    __slots__ = ("bot", "outer")
+
+    def __init__(self, bot: HeuristicBot) -> None:
+        self.bot = bot
+
+    def __enter__(self) -> None:
+        self.outer = self.bot._decision
+        if self.outer is None:
+            self.bot._decision = {}
+
+    def __exit__(self, *exc: object) -> None:
+        self.bot._decision = self.outer
