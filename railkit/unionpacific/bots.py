@@ -284,14 +284,16 @@ class HeuristicBot:
         )
         after_build = draw_bonus * (1.0 - 0.5 * soon)  # a build also draws a share (UP-B3)
         scored_builds: list[tuple[Build, float]] = []
-        rarity: dict[str, float] = {}  # per card type, once per call (it depends on the board alone)
+        # Per (company, card) the part of the score without noise, once per call (the sum is made in the
+        # same order as for one build: stake - rarity, + noise, + the draw).
+        base: dict[tuple[str, str], float] = {}
         for b in builds:
-            rare = rarity.get(b.card)
-            if rare is None:
-                rare = rarity[b.card] = self._rarity(game, b.card)
-            # spending a rare card costs more: 0.7 for a general card, little for a common type
-            s = stakes[b.company] * left - 0.7 * rare ** 2 + noise() * 0.05
-            scored_builds.append((b, s + after_build))
+            pair = (b.company, b.card)
+            fixed = base.get(pair)
+            if fixed is None:
+                # spending a rare card costs more: 0.7 for a general card, little for a common type
+                fixed = base[pair] = stakes[b.company] * left - 0.7 * self._rarity(game, b.card) ** 2
+            scored_builds.append((b, fixed + noise() * 0.05 + after_build))
         scored_invests: list[tuple[Invest, float]] = []
         if invests:
             keep = {c: self._track_keep(game, me, c, stakes) for c in game._state.track_hand[me]}
