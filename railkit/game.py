@@ -219,6 +219,9 @@ class Game(ABC, Generic[A]):
     # False: nobody reads this game's events as they happen (bots' games, benchmarks), so ``apply`` returns
     # none and keeps them as ``Draft``s, rendered only if ``narrative`` is read (the same sentences then).
     narrate: bool = True
+    # The action ``random_action`` drew from the legal moves, and the length of the log then: ``apply`` of that
+    # very object at that point need not check it again (a speed-up for bots' games; nothing else changes).
+    _drawn: tuple[Any, int] | None = None
 
     players: tuple[str, ...]
     seed: int
@@ -282,7 +285,13 @@ class Game(ABC, Generic[A]):
     def random_action(self, player: str, rng: random.Random) -> A:
         """A legal action of ``player`` picked uniformly with ``rng`` (what ``railkit.bots.RandomBot`` plays);
         a game may pick without listing every action, drawing the same way."""
-        return rng.choice(self.legal_actions(player))
+        return self._legal_draw(rng.choice(self.legal_actions(player)))
+
+    def _legal_draw(self, action: A) -> A:
+        """``action``, drawn from this player's legal moves now: remembered, so that ``apply`` of it right
+        after skips ``check`` (it would pass: the move is legal, and checking never changes the state)."""
+        self._drawn = (action, len(self._log))
+        return action
 
     @abstractmethod
     def _check_rules(self, action: A) -> None:
@@ -341,7 +350,10 @@ class Game(ABC, Generic[A]):
         if len(self._log) >= MAX_ACTIONS and not self.is_over:
             raise RuleError(self._game_over_rule(), Message("a game holds at most {most} moves",
                                                             {"most": Grouped(MAX_ACTIONS)}))
-        self.check(action)
+        drawn = self._drawn
+        if drawn is None or drawn[0] is not action or drawn[1] != len(self._log):
+            self.check(action)
+        self._drawn = None
         if not self.narrate:
             with quiet():  # the events are made as Drafts: their English is rendered if someone reads it
                 drafts = self._perform(action)

@@ -106,13 +106,14 @@ class CapeToCairoGame(Game[KKAction]):
     def random_action(self, player: str, rng: random.Random) -> KKAction:
         state = self._state
         if state.phase == "bid":  # a uniform pick from legal_actions, without listing 100 bids
-            return Bid(player, rng.randint(0, state.money[player]))
+            bid = Bid(player, rng.randint(0, state.money[player]))
+            return self._legal_draw(bid) if player not in state.bids else bid
         if state.phase == "build" and player == state.turn:
             # legal_actions lists Pass, then a Build per purchase: the same draw over their count
             buys = checks.build_numbers(self.table, state, player).buy_options()
             pick = rng.choice(range(1 + len(buys)))
-            return Pass(player) if pick == 0 else Build(player, buys[pick - 1])
-        return rng.choice(self.legal_actions(player))
+            return self._legal_draw(Pass(player) if pick == 0 else Build(player, buys[pick - 1]))
+        return self._legal_draw(rng.choice(self.legal_actions(player)))
 
     def _perform(self, action: KKAction) -> list[str]:
         return perform.perform(self.table, self._state, action)

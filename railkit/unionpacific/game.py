@@ -128,7 +128,7 @@ class UnionPacificGame(Game[UPAction]):
         return moves.legal_actions(self._state, self._cache, player)
 
     def random_action(self, player: str, rng: random.Random) -> UPAction:
-        return moves.random_action(self._state, self._cache, player, rng)
+        return self._legal_draw(moves.random_action(self._state, self._cache, player, rng))
 
     def legal_placements(self, player: str | None = None) -> list[Build]:
         """Every legal ``Build`` for ``player`` (default: the one to act) with the cards in hand."""
