@@ -26,6 +26,7 @@ from railkit.unionpacific.actions import (
 )
 from railkit.unionpacific.board import GENERAL
 from railkit.unionpacific.game import UnionPacificGame
+from railkit.unionpacific.moves import ActionStepMoves
 from railkit.unionpacific.payouts import UP_TABLE, company_payout, union_pacific_payout
 from railkit.unionpacific.sharedeck import deck_layout
 from railkit.unionpacific.state import UP
@@ -200,6 +201,9 @@ class HeuristicBot:
             return self._choose(game, player)
 
     def _choose(self, game: UnionPacificGame, player: str) -> Any:
+        state = game._state
+        if state.step == "action" and not state.over and player == state.players[state.turn_index]:
+            return self._choose_action_step(game, player)
         actions = game.legal_actions(player)
         if len(actions) == 1:
             return actions[0]
@@ -273,6 +277,57 @@ class HeuristicBot:
             return best_invest
         return best_build
 
+    def _choose_action_step(self, game: UnionPacificGame, me: str) -> Any:
+        """``_choose_turn`` over ``legal_actions``, the same choice and the same random draws, without making
+        the moves: the builds are scored per (card, company) from their count, noise drawn for each in list
+        order; only the move chosen is made."""
+        moves = ActionStepMoves(game._state, game._cache, me)
+        if len(moves) <= 1 or moves.discards:
+            return moves[0]  # the only move; or the first discard of a dead card, which is free
+        track = moves.track
+        if not moves.n_builds and not moves.invests:
+            keeps = [self._track_keep(game, me, d) for d in track]
+            return moves[keeps.index(min(keeps))]  # the first pass that keeps the most (as min does)
+        soon = self._soon(game)
+        left = self._payouts_left(game)
+        stakes = {key: self._stake(game, me, key) for key in game.company_order}
+        draw_bonus = max(
+            [0.8] + [self._share_worth(game, me, c) for c in game._state.display if c is not None]
+        )
+        after_build = draw_bonus * (1.0 - 0.5 * soon)  # a build also draws a share (UP-B3)
+        noise = self.rng.random
+        best_build, build_score = -1, float("-inf")
+        at = 0
+        for count, card, key, _mask in moves.builds:
+            fixed = stakes[key] * left - 0.7 * self._rarity(game, card) ** 2
+            for i in range(at, at + count):
+                score = fixed + noise() * 0.05 + after_build
+                if best_build < 0 or score > build_score:
+                    best_build, build_score = i, score
+            at += count
+        choices = moves.invests
+        best_invest, invest_score = -1, float("-inf")
+        if choices:
+            keep = {c: self._track_keep(game, me, c, stakes) for c in game._state.track_hand[me]}
+            gains = [self._invest_gain(game, me, cards) for cards in choices]
+            weight = self.INVEST_BASE + self.SOON_WEIGHT * soon
+            later = 1 + self.LATER_PAYOUTS * (left - 1)
+            i = moves.n_builds
+            for d in track:
+                kept = 0.01 * keep.get(d, 0)
+                for gain in gains:
+                    score = gain * weight * later - kept
+                    if best_invest < 0 or score > invest_score:
+                        best_invest, invest_score = i, score
+                    i += 1
+        if best_build < 0 or (best_invest >= 0 and invest_score >= build_score):
+            return moves[best_invest]
+        return moves[best_build]
+
+    def _invest_gain(self, game: UnionPacificGame, me: str, cards: tuple[str, ...]) -> float:
+        """What laying ``cards`` on the table gains me at one payout."""
+        return sum(self._gain(game, me, k, cards.count(k)) for k in set(cards))
+
     def _turn_scores(self, game: UnionPacificGame, me: str, builds: list[Build], invests: list[Invest],
                      noise: Callable[[], float]) -> tuple[list[tuple[Build, float]], list[tuple[Invest, float]]]:
         """Each build and each investment with its score (``noise()`` breaks ties between builds)."""
@@ -300,9 +355,7 @@ class HeuristicBot:
             by_cards: dict[tuple[str, ...], float] = {}
             for a in invests:
                 if a.cards not in by_cards:
-                    by_cards[a.cards] = sum(
-                        self._gain(game, me, k, a.cards.count(k)) for k in set(a.cards)
-                    )
+                    by_cards[a.cards] = self._invest_gain(game, me, a.cards)
             for a in invests:
                 s = (by_cards[a.cards] * (self.INVEST_BASE + self.SOON_WEIGHT * soon)
                      * (1 + self.LATER_PAYOUTS * (left - 1)) - 0.01 * keep.get(a.discard, 0))

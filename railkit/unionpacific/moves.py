@@ -162,10 +162,10 @@ def random_action(state: UPState, cache: MoveCache, player: str, rng: random.Ran
     only the action drawn is built."""
     if state.over or state.step != "action" or player != state.players[state.turn_index]:
         return rng.choice(legal_actions(state, cache, player))
-    return rng.choice(_ActionStepMoves(state, cache, player))
+    return rng.choice(ActionStepMoves(state, cache, player))
 
 
-class _ActionStepMoves:
+class ActionStepMoves:
     """The list ``_action_step_moves`` makes, as a sequence that only counts (``len``) and builds the one item
     asked for (``[i]``): what ``random.choice`` needs."""
 

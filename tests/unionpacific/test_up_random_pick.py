@@ -11,7 +11,7 @@ import random
 import pytest
 
 from railkit.unionpacific import new_game
-from railkit.unionpacific.moves import _ActionStepMoves, legal_actions
+from railkit.unionpacific.moves import ActionStepMoves, legal_actions
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -23,7 +23,7 @@ def test_the_counted_action_step_lists_the_same_moves(seed):
         listed = game.legal_actions(player)
         state = game._state
         if state.step == "action":
-            counted = _ActionStepMoves(state, game._cache, player)
+            counted = ActionStepMoves(state, game._cache, player)
             assert len(counted) == len(listed)
             assert [counted[i] for i in range(len(counted))] == listed
         game.apply(rng.choice(listed))
