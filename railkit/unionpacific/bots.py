@@ -87,6 +87,8 @@ class HeuristicBot:
         # Speed only, never what is chosen: payouts by their inputs (pure functions), and while one move is
         # being chosen (the state cannot change meanwhile) each estimate worked out once.
         self._payout_memo: dict[tuple[Any, ...], dict[str, int]] = {}
+        self._estimates: dict[tuple[Any, ...], float] = {}  # _gain and _stake by everything they depend on
+        self._rarities: dict[tuple[Any, str], float] = {}  # _rarity per (board, card)
         self._decision: dict[tuple[Any, ...], float] | None = None
         self._builds_seen: tuple[Any, int, int] = (None, 0, 0)  # (log, its length, builds in it) last counted
 
@@ -109,6 +111,11 @@ class HeuristicBot:
                 self._payout_memo.clear()
             paid = self._payout_memo[key] = union_pacific_payout(number, shares)
         return paid
+
+    def _remember(self, inputs: tuple[Any, ...], estimate: float) -> None:
+        if len(self._estimates) >= 8192:
+            self._estimates.clear()
+        self._estimates[inputs] = estimate
 
     def _deciding(self) -> _Deciding:
         """``with self._deciding():`` around choosing one move: estimates are remembered until it is made."""
@@ -135,19 +142,23 @@ class HeuristicBot:
             if known is not None:
                 return known
         shares = self._holdings(game, key)
-        gain: float
-        if key == UP:
-            number = self._next_up_number(game)
-            later = max(UP_TABLE)  # UP pays more later; weigh the remaining columns
-            before = self._up_payout(number, shares)[me] + self._up_payout(later, shares)[me]
-            shares[me] += extra
-            after = self._up_payout(number, shares)[me] + self._up_payout(later, shares)[me]
-            gain = (after - before) / 2
-        else:
-            value = self._value(game, key) + value_bonus
-            before_company = self._company_payout(value, shares)[me]
-            shares[me] += extra
-            gain = self._company_payout(value, shares)[me] - before_company
+        # what the gain depends on: UP's payout number, or the company's value; the holdings
+        size = -self._next_up_number(game) if key == UP else self._value(game, key) + value_bonus
+        inputs = ("gain", me, size, extra, *shares.items())
+        gain = self._estimates.get(inputs)
+        if gain is None:
+            if key == UP:
+                number = -size
+                later = max(UP_TABLE)  # UP pays more later; weigh the remaining columns
+                before = self._up_payout(number, shares)[me] + self._up_payout(later, shares)[me]
+                shares[me] += extra
+                after = self._up_payout(number, shares)[me] + self._up_payout(later, shares)[me]
+                gain = (after - before) / 2
+            else:
+                before_company = self._company_payout(size, shares)[me]
+                shares[me] += extra
+                gain = self._company_payout(size, shares)[me] - before_company
+            self._remember(inputs, gain)
         if decision is not None:
             decision["gain", me, key, extra, value_bonus] = gain
         return gain
@@ -161,15 +172,19 @@ class HeuristicBot:
                 return known
         shares = self._holdings(game, key)
         hand = game._state.share_hand[me].get(key, 0)
-        shares_future = dict(shares)
-        shares_future[me] += hand  # shares I can still lay down count for later payouts
         value = self._value(game, key)
-        payout = self._company_payout
-        mine = payout(value + 1, shares_future)[me] - payout(value, shares_future)[me]
-        now = payout(value + 1, shares)
-        before = payout(value, shares)
-        others = max((now[p] - before[p] for p in game.players if p != me), default=0)
-        stake = mine - 0.6 * others
+        inputs = ("stake", me, value, hand, *shares.items())
+        stake = self._estimates.get(inputs)
+        if stake is None:
+            shares_future = dict(shares)
+            shares_future[me] += hand  # shares I can still lay down count for later payouts
+            payout = self._company_payout
+            mine = payout(value + 1, shares_future)[me] - payout(value, shares_future)[me]
+            now = payout(value + 1, shares)
+            before = payout(value, shares)
+            others = max((now[p] - before[p] for p in game.players if p != me), default=0)
+            stake = mine - 0.6 * others
+            self._remember(inputs, stake)
         if decision is not None:
             decision["stake", me, key] = stake
         return stake
@@ -241,13 +256,15 @@ class HeuristicBot:
                     best, margin = a, up - loss
         return best
 
-    @staticmethod
-    def _rarity(game: UnionPacificGame, card: str) -> float:
+    def _rarity(self, game: UnionPacificGame, card: str) -> float:
         """How hard another card of this kind is to draw, from the deck's split (UP-C4): 1 for the
         rarest kind (the 4 general cards), 4/14 for the most common (plains on the shipped board)."""
-        deck = game.board.track_deck
-        rarest = min((n for n in deck.values() if n), default=1)
-        return rarest / max(deck.get(card, 0), rarest)
+        known = self._rarities.get((game.board, card))
+        if known is None:
+            deck = game.board.track_deck
+            rarest = min((n for n in deck.values() if n), default=1)
+            known = self._rarities[game.board, card] = rarest / max(deck.get(card, 0), rarest)
+        return known
 
     def _track_keep(self, game: UnionPacificGame, me: str, card: str,
                     stakes: dict[str, float] | None = None) -> float:
