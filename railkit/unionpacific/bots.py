@@ -89,7 +89,7 @@ class HeuristicBot:
         self._payout_memo: dict[tuple[Any, ...], dict[str, int]] = {}
         self._estimates: dict[tuple[Any, ...], float] = {}  # _gain and _stake by everything they depend on
         self._rarities: dict[tuple[Any, str], float] = {}  # _rarity per (board, card)
-        self._decision: dict[tuple[Any, ...], float] | None = None
+        self._decision: dict[tuple[Any, ...], Any] | None = None
         self._builds_seen: tuple[Any, int, int] = (None, 0, 0)  # (log, its length, builds in it) last counted
 
     def _company_payout(self, value: int, shares: dict[str, int]) -> dict[str, int]:
@@ -123,7 +123,20 @@ class HeuristicBot:
 
     # the estimates -------------------------------------------------------------------------
     def _holdings(self, game: UnionPacificGame, key: str) -> dict[str, int]:
-        return {p: game._state.table[p].get(key, 0) for p in game.players}
+        return dict(zip(game.players, self._counts(game, key), strict=True))
+
+    def _counts(self, game: UnionPacificGame, key: str) -> tuple[int, ...]:
+        """The table shares of ``key`` per player, in seating order (once per decision)."""
+        decision = self._decision
+        if decision is not None:
+            known = decision.get(("counts", key))
+            if known is not None:
+                return known  # type: ignore[no-any-return]
+        table = game._state.table
+        counts = tuple([table[p].get(key, 0) for p in game.players])
+        if decision is not None:
+            decision["counts", key] = counts
+        return counts
 
     def _value(self, game: UnionPacificGame, key: str) -> int:
         return game._state.net.on_board(key) + 1
@@ -141,12 +154,13 @@ class HeuristicBot:
             known = decision.get(("gain", me, key, extra, value_bonus))
             if known is not None:
                 return known
-        shares = self._holdings(game, key)
+        counts = self._counts(game, key)
         # what the gain depends on: UP's payout number, or the company's value; the holdings
         size = -self._next_up_number(game) if key == UP else self._value(game, key) + value_bonus
-        inputs = ("gain", me, size, extra, *shares.items())
+        inputs = ("gain", me, size, extra, game.players, counts)
         gain = self._estimates.get(inputs)
         if gain is None:
+            shares = dict(zip(game.players, counts, strict=True))
             if key == UP:
                 number = -size
                 later = max(UP_TABLE)  # UP pays more later; weigh the remaining columns
@@ -170,12 +184,13 @@ class HeuristicBot:
             known = decision.get(("stake", me, key))
             if known is not None:
                 return known
-        shares = self._holdings(game, key)
+        counts = self._counts(game, key)
         hand = game._state.share_hand[me].get(key, 0)
         value = self._value(game, key)
-        inputs = ("stake", me, value, hand, *shares.items())
+        inputs = ("stake", me, value, hand, game.players, counts)
         stake = self._estimates.get(inputs)
         if stake is None:
+            shares = dict(zip(game.players, counts, strict=True))
             shares_future = dict(shares)
             shares_future[me] += hand  # shares I can still lay down count for later payouts
             payout = self._company_payout
