@@ -30,7 +30,7 @@ from railkit.actions import ActionRegistry
 from railkit.brief import brief
 from railkit.datafiles import DuplicateKeyError, duplicate_key_problem, unique_keys
 from railkit.errors import GameOverError, HistoryError, NotYourTurnError, RuleError, SaveFileError
-from railkit.messages import N_, Draft, Grouped, Message, nmessage, quiet, shown
+from railkit.messages import N_, Deferred, Draft, Grouped, Message, nmessage, quiet, shown
 
 __all__ = [
     "BaseView",
@@ -408,6 +408,8 @@ class Game(ABC, Generic[A]):
         for i, event in enumerate(narrative):
             if isinstance(event, Draft):  # kept while nobody narrated: rendered now, once
                 narrative[i] = event.message()
+            elif isinstance(event, Deferred):  # text nobody had read yet (a payout's explanation): made now
+                narrative[i] = event.text()
         return list(narrative)
 
     def to_dict(self) -> dict[str, Any]:

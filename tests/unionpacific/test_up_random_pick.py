@@ -41,3 +41,20 @@ def test_random_action_draws_what_choice_over_the_list_draws(seed):
         game.apply(action)
         twin.apply(action)
     assert game.state_dict() == twin.state_dict()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_quiet_game_explains_its_payouts_as_a_narrated_one_when_read(players):
+    """Nobody narrates a bots' game: its payout explanations are worked out when read, the same as in a
+    narrated game (in the state and in the narrative)."""
+    from railkit.unionpacific.bots import RandomBot, play_game
+    quiet, loud = new_game(players, seed=3), new_game(players, seed=3)
+    quiet.narrate = False
+    play_game(quiet, [RandomBot(i) for i in range(players)])
+    play_game(loud, [RandomBot(i) for i in range(players)])
+    assert quiet.log == loud.log
+    for q, n in zip(quiet.state.payouts, loud.state.payouts, strict=True):
+        assert q == n and tuple(q.explanations) == n.explanations
+        assert [str(e) for e in q.explanations] == [str(e) for e in n.explanations]
+    assert quiet.narrative == loud.narrative
+    assert all(type(e) is not str or e == n for e, n in zip(quiet.narrative, loud.narrative, strict=True))
