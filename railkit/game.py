@@ -203,6 +203,9 @@ def parse_save(save: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
     return data
 
 
+_QUIET = quiet()  # holds no state of its own: one for every move
+
+
 class Game(ABC, Generic[A]):
     """Base class of both engines: setup from (players, seed, options), then the action log."""
 
@@ -347,21 +350,23 @@ class Game(ABC, Generic[A]):
         A rejected action raises ``RuleError`` and leaves the game exactly as it was. A game with
         ``narrate = False`` returns no events (``narrative`` still has them).
         """
-        if len(self._log) >= MAX_ACTIONS and not self.is_over:
+        log = self._log
+        moves = len(log)
+        if moves >= MAX_ACTIONS and not self.is_over:
             raise RuleError(self._game_over_rule(), Message("a game holds at most {most} moves",
                                                             {"most": Grouped(MAX_ACTIONS)}))
         drawn = self._drawn
-        if drawn is None or drawn[0] is not action or drawn[1] != len(self._log):
+        if drawn is None or drawn[0] is not action or drawn[1] != moves:
             self.check(action)
         self._drawn = None
         if not self.narrate:
-            with quiet():  # the events are made as Drafts: their English is rendered if someone reads it
+            with _QUIET:  # the events are made as Drafts: their English is rendered if someone reads it
                 drafts = self._perform(action)
-            self._log.append(action)
+            log.append(action)
             self._narrative.extend(drafts)
             return []
         events = self._perform(action)
-        self._log.append(action)
+        log.append(action)
         self._narrative.extend(events)
         return events
 

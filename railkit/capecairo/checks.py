@@ -98,8 +98,11 @@ def current_player(table: KKTable, state: KKState) -> str | None:
 
 
 def players_to_act(table: KKTable, state: KKState) -> tuple[str, ...]:
-    if state.phase == "bid":  # sealed bids are simultaneous (KK-A2)
-        return tuple(p for p in table.players if p not in state.bids)
+    phase = state.phase
+    if phase == "build":  # asked before every move: the commonest case first
+        return () if state.turn is None else (state.turn,)
+    if phase == "bid":  # sealed bids are simultaneous (KK-A2)
+        return tuple([p for p in table.players if p not in state.bids])
     player = current_player(table, state)
     return () if player is None else (player,)
 

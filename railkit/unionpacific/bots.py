@@ -317,7 +317,7 @@ class HeuristicBot:
         if len(moves) <= 1 or moves.discards:
             return moves[0]  # the only move; or the first discard of a dead card, which is free
         track = moves.track
-        if not moves.n_builds and not moves.invests:
+        if not moves.n_builds and not moves.n_choices:
             keeps = [self._track_keep(game, me, d) for d in track]
             return moves[keeps.index(min(keeps))]  # the first pass that keeps the most (as min does)
         soon = self._soon(game)

@@ -169,7 +169,8 @@ class ActionStepMoves:
     """The list ``_action_step_moves`` makes, as a sequence that only counts (``len``) and builds the one item
     asked for (``[i]``): what ``random.choice`` needs."""
 
-    __slots__ = ("builds", "cache", "discards", "invests", "n_builds", "passes", "player", "sids", "track")
+    __slots__ = ("_choices", "builds", "cache", "discards", "hand", "n_builds", "n_choices", "passes", "player", "sids",
+                 "track")
 
     def __init__(self, state: UPState, cache: MoveCache, player: str) -> None:
         self.cache, self.player = cache, player
@@ -195,21 +196,29 @@ class ActionStepMoves:
                         builds.append((count, card, key, mask))
                         n_builds += count
         self.builds, self.n_builds = builds, n_builds
-        hand = state.share_hand[player]
-        self.invests: list[tuple[str, ...]] = []
-        self.passes = False
-        if hand:
-            key = (player, tuple(sorted(hand.items())))
-            choices = cache.invest_choices.get(key)
-            if choices is None:
-                cache.invest_lists[key] = {}
-                choices = cache.invest_choices[key] = invest_choices(hand)
-            self.invests = choices
-        elif not n_builds:
-            self.passes = True  # UP-T4
+        hand = self.hand = state.share_hand[player]
+        # UP-I1: any number of one company's shares, or one each of two: counted here, listed if needed
+        self.n_choices = sum(hand.values()) + len(hand) * (len(hand) - 1) // 2 if hand else 0
+        self._choices: list[tuple[str, ...]] | None = None
+        self.passes = not hand and not n_builds  # UP-T4
+
+    @property
+    def invests(self) -> list[tuple[str, ...]]:
+        """The share choices of ``Invest`` (``invest_choices``), each with every discard; empty without shares."""
+        if self._choices is None:
+            if not self.hand:
+                self._choices = []
+            else:
+                key = (self.player, tuple(sorted(self.hand.items())))
+                choices = self.cache.invest_choices.get(key)
+                if choices is None:
+                    self.cache.invest_lists[key] = {}
+                    choices = self.cache.invest_choices[key] = invest_choices(self.hand)
+                self._choices = choices
+        return self._choices
 
     def __len__(self) -> int:
-        tail = len(self.track) * len(self.invests) if self.invests else len(self.track) if self.passes else 0
+        tail = len(self.track) * self.n_choices if self.n_choices else len(self.track) if self.passes else 0
         return len(self.discards) + self.n_builds + tail
 
     def __getitem__(self, i: int) -> UPAction:
