@@ -24,8 +24,8 @@ from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, ParamSpec, Protocol, TypeVar
 
-__all__ = ["Deferred", "Draft", "Fixed", "Grouped", "Message", "N_", "Translations", "is_quiet", "names_message", "loud", "nmessage", "phrase", "quiet",
-           "realize", "set_shown_language", "shown"]
+__all__ = ["Deferred", "Draft", "Fixed", "Grouped", "Message", "N_", "Translations", "is_quiet",
+           "names_message", "loud", "nmessage", "phrase", "quiet", "realize", "set_shown_language", "shown"]
 
 T = TypeVar("T")
 P = ParamSpec("P")

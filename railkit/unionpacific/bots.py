@@ -153,7 +153,7 @@ class HeuristicBot:
         if decision is not None:
             known = decision.get(("gain", me, key, extra, value_bonus))
             if known is not None:
-                return known
+                return known  # type: ignore[no-any-return]
         counts = self._counts(game, key)
         # what the gain depends on: UP's payout number, or the company's value; the holdings
         size = -self._next_up_number(game) if key == UP else self._value(game, key) + value_bonus
@@ -183,7 +183,7 @@ class HeuristicBot:
         if decision is not None:
             known = decision.get(("stake", me, key))
             if known is not None:
-                return known
+                return known  # type: ignore[no-any-return]
         counts = self._counts(game, key)
         hand = game._state.share_hand[me].get(key, 0)
         value = self._value(game, key)

@@ -257,7 +257,7 @@ def _payout(board: Board, state: UPState, events: list[str], drawer: str | None,
     else:
         events.append(Message(N_("Payout {number} of {of} ({reason}): {amounts}."), params))
     if isinstance(explanations, PayoutExplanations):
-        events.extend(Deferred(explanations.text, i) for i in range(len(explanations)))
+        events.extend(Deferred(explanations.text, i) for i in range(len(explanations)))  # type: ignore[misc]
     else:
         events.extend(str(e) for e in explanations)
     if final:
