@@ -30,7 +30,7 @@ from railkit.actions import ActionRegistry
 from railkit.brief import brief
 from railkit.datafiles import DuplicateKeyError, duplicate_key_problem, unique_keys
 from railkit.errors import GameOverError, HistoryError, NotYourTurnError, RuleError, SaveFileError
-from railkit.messages import N_, Draft, Grouped, Message, nmessage, quiet, shown
+from railkit.messages import N_, Deferred, Draft, Grouped, Message, nmessage, quiet, shown
 
 __all__ = [
     "BaseView",
@@ -228,6 +228,9 @@ def parse_save(save: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
     return data
 
 
+_QUIET = quiet()  # holds no state of its own: one for every move
+
+
 class Game(ABC, Generic[A]):
     """Base class of both engines: setup from (players, seed, options), then the action log."""
 
@@ -244,6 +247,9 @@ class Game(ABC, Generic[A]):
     # False: nobody reads this game's events as they happen (bots' games, benchmarks), so ``apply`` returns
     # none and keeps them as ``Draft``s, rendered only if ``narrative`` is read (the same sentences then).
     narrate: bool = True
+    # The action ``random_action`` drew from the legal moves, and the length of the log then: ``apply`` of that
+    # very object at that point need not check it again (a speed-up for bots' games; nothing else changes).
+    _drawn: tuple[Any, int] | None = None
 
     players: tuple[str, ...]
     seed: int
@@ -307,7 +313,13 @@ class Game(ABC, Generic[A]):
     def random_action(self, player: str, rng: random.Random) -> A:
         """A legal action of ``player`` picked uniformly with ``rng`` (what ``railkit.bots.RandomBot`` plays);
         a game may pick without listing every action, drawing the same way."""
-        return rng.choice(self.legal_actions(player))
+        return self._legal_draw(rng.choice(self.legal_actions(player)))
+
+    def _legal_draw(self, action: A) -> A:
+        """``action``, drawn from this player's legal moves now: remembered, so that ``apply`` of it right
+        after skips ``check`` (it would pass: the move is legal, and checking never changes the state)."""
+        self._drawn = (action, len(self._log))
+        return action
 
     @abstractmethod
     def _check_rules(self, action: A) -> None:
@@ -368,18 +380,23 @@ class Game(ABC, Generic[A]):
         A rejected action raises ``RuleError`` and leaves the game exactly as it was. A game with
         ``narrate = False`` returns no events (``narrative`` still has them).
         """
-        if len(self._log) >= MAX_ACTIONS and not self.is_over:
+        log = self._log
+        moves = len(log)
+        if moves >= MAX_ACTIONS and not self.is_over:
             raise RuleError(self._game_over_rule(), Message("a game holds at most {most} moves",
                                                             {"most": Grouped(MAX_ACTIONS)}))
-        self.check(action)
+        drawn = self._drawn
+        if drawn is None or drawn[0] is not action or drawn[1] != moves:
+            self.check(action)
+        self._drawn = None
         if not self.narrate:
-            with quiet():  # the events are made as Drafts: their English is rendered if someone reads it
+            with _QUIET:  # the events are made as Drafts: their English is rendered if someone reads it
                 drafts = self._perform(action)
-            self._log.append(action)
+            log.append(action)
             self._narrative.extend(drafts)
             return []
         events = self._perform(action)
-        self._log.append(action)
+        log.append(action)
         self._narrative.extend(events)
         return events
 
@@ -431,6 +448,8 @@ class Game(ABC, Generic[A]):
         for i, event in enumerate(narrative):
             if isinstance(event, Draft):  # kept while nobody narrated: rendered now, once
                 narrative[i] = event.message()
+            elif isinstance(event, Deferred):  # text nobody had read yet (a payout's explanation): made now
+                narrative[i] = event.text()
         return list(narrative)
 
     def to_dict(self) -> dict[str, Any]:

@@ -24,8 +24,8 @@ from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, ParamSpec, Protocol, TypeVar
 
-__all__ = ["Draft", "Fixed", "Grouped", "Message", "N_", "Translations", "names_message", "loud", "nmessage", "phrase", "quiet",
-           "realize", "set_shown_language", "shown"]
+__all__ = ["Deferred", "Draft", "Fixed", "Grouped", "Message", "N_", "Translations", "is_quiet",
+           "names_message", "loud", "nmessage", "phrase", "quiet", "realize", "set_shown_language", "shown"]
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -190,6 +190,12 @@ class quiet:  # noqa: N801 - used like a function: ``with quiet():``
         _quiet.depth -= 1
 
 
+def is_quiet() -> bool:
+    """Whether ``Message(...)`` makes ``Draft``s here (inside ``quiet()``, not inside ``loud()``): nobody narrates,
+    so text may be left unmade until someone reads it."""
+    return _quiet.depth > 0
+
+
 class loud:  # noqa: N801 - used like a function: ``with loud():``
     """Inside ``quiet()``, a stretch where ``Message(...)`` makes rendered messages again: for sentences a
     game keeps in its state (a payout's explanation, an auction's steps), which a view may show later."""
@@ -277,6 +283,41 @@ class Draft(tuple):  # type: ignore[type-arg]
 
 
 _new_draft = tuple.__new__
+
+
+class Deferred(tuple):  # type: ignore[type-arg]
+    """Narrative text that a quiet game (see ``quiet``) has not made yet: ``text()`` is ``make(*args)``, made
+    when someone reads it (``railkit.game.Game.narrative`` replaces it by that text). Compares, hashes and
+    pickles as that text."""
+
+    __slots__ = ()
+
+    def __new__(cls, make: Callable[..., str], *args: object) -> Deferred:
+        return tuple.__new__(cls, (make, args))
+
+    def text(self) -> str:
+        return self[0](*self[1])  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Deferred):
+            other = other.text()
+        return self.text() == other if isinstance(other, str) else NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash(self.text())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (str, (self.text(),))
+
+    def __repr__(self) -> str:
+        return f"Deferred({self.text()!r})"
 
 
 def realize(item: T) -> T:

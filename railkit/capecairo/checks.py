@@ -7,8 +7,7 @@ it was.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from railkit.brief import brief
 from railkit.capecairo.actions import Bid, Build, Choose, KKAction, Pass
@@ -21,9 +20,9 @@ from railkit.messages import Message, nmessage
 TRACK_PRICE = 10  # KK-B2 (4)
 
 
-@dataclass(frozen=True, slots=True)
-class BuildNumbers:
-    """The four track sources of KK-B2 for one player, right now."""
+class BuildNumbers(NamedTuple):
+    """The four track sources of KK-B2 for one player, right now. (A named tuple: it is made for every
+    building turn, and a tuple is the cheapest immutable record to make.)"""
 
     player: str
     card: Card | None  # the next terrain in front of the train
@@ -40,11 +39,11 @@ class BuildNumbers:
     @property
     def missing(self) -> int:
         """Pieces still needed after the free sources: paid by bonus tracks or bought."""
-        return max(0, self.need - self.free)
+        return max(0, self.need - self.flipped - self.own)
 
     @property
     def min_buy(self) -> int:
-        return max(0, self.missing - self.bonus)
+        return max(0, self.need - self.flipped - self.own - self.bonus)
 
     @property
     def cost(self) -> int:
@@ -58,7 +57,10 @@ class BuildNumbers:
         """Every legal purchase: the fewest, up to all missing pieces (keeping bonus tracks)."""
         if self.card is None:
             return range(0)
-        return range(self.min_buy, min(self.missing, self.money // TRACK_PRICE) + 1)
+        missing = self.need - self.flipped - self.own
+        if missing <= 0:
+            return range(0, min(0, self.money // TRACK_PRICE) + 1)
+        return range(max(0, missing - self.bonus), min(missing, self.money // TRACK_PRICE) + 1)
 
     def bonus_spent(self, buy: int) -> int:
         return min(self.bonus, max(0, self.missing - buy))
@@ -70,16 +72,20 @@ class BuildNumbers:
 def build_numbers(table: KKTable, state: KKState, player: str) -> BuildNumbers:
     cards = table.cards
     queue = state.queues[player]
-    card = cards[queue[0]] if queue else None
-    return BuildNumbers(
-        player=player,
-        card=card,
-        need=card.requirement if card else 0,
-        flipped=sum(cards[c].tracks for c in state.flipped),
-        own=sum(cards[c].tracks for c in queue),
-        bonus=len(state.bonus[player]),
-        money=state.money[player],
-    )
+    flipped = own = 0
+    for c in state.flipped:
+        flipped += cards[c].tracks
+    if queue:
+        card: Card | None = cards[queue[0]]
+        for c in queue:
+            own += cards[c].tracks
+    else:
+        card = None
+    return _new_numbers(BuildNumbers, (player, card, card.requirement if card else 0, flipped, own,
+                                       len(state.bonus[player]), state.money[player]))
+
+
+_new_numbers = tuple.__new__  # the named tuple made straight from its fields, without its keyword-checking __new__
 
 
 def current_player(table: KKTable, state: KKState) -> str | None:
@@ -92,8 +98,11 @@ def current_player(table: KKTable, state: KKState) -> str | None:
 
 
 def players_to_act(table: KKTable, state: KKState) -> tuple[str, ...]:
-    if state.phase == "bid":  # sealed bids are simultaneous (KK-A2)
-        return tuple(p for p in table.players if p not in state.bids)
+    phase = state.phase
+    if phase == "build":  # asked before every move: the commonest case first
+        return () if state.turn is None else (state.turn,)
+    if phase == "bid":  # sealed bids are simultaneous (KK-A2)
+        return tuple([p for p in table.players if p not in state.bids])
     player = current_player(table, state)
     return () if player is None else (player,)
 

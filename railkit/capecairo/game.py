@@ -16,7 +16,7 @@ from typing import Any
 
 from railkit.brief import brief
 from railkit.capecairo import checks, moves, perform, views
-from railkit.capecairo.actions import Bid, KKAction, registry
+from railkit.capecairo.actions import Bid, Build, KKAction, Pass, registry
 from railkit.capecairo.checks import TRACK_PRICE, BuildNumbers
 from railkit.capecairo.deck import DECK_SIZE, Card, cards_by_id
 from railkit.capecairo.describe import describe_action, status_card
@@ -109,9 +109,16 @@ class CapeToCairoGame(Game[KKAction]):
         return moves.legal_actions(self.table, self._state, player)
 
     def random_action(self, player: str, rng: random.Random) -> KKAction:
-        if self._state.phase == "bid":  # a uniform pick from legal_actions, without listing 100 bids
-            return Bid(player, rng.randint(0, self._state.money[player]))
-        return rng.choice(self.legal_actions(player))
+        state = self._state
+        if state.phase == "bid":  # a uniform pick from legal_actions, without listing 100 bids
+            bid = Bid(player, rng.randint(0, state.money[player]))
+            return self._legal_draw(bid) if player not in state.bids else bid
+        if state.phase == "build" and player == state.turn:
+            # legal_actions lists Pass, then a Build per purchase: the same draw over their count
+            buys = checks.build_numbers(self.table, state, player).buy_options()
+            pick = rng.choice(range(1 + len(buys)))
+            return self._legal_draw(Pass(player) if pick == 0 else Build(player, buys[pick - 1]))
+        return self._legal_draw(rng.choice(self.legal_actions(player)))
 
     def _perform(self, action: KKAction) -> list[str]:
         return perform.perform(self.table, self._state, action)

@@ -43,7 +43,17 @@ def setup(table: KKTable, rng: random.Random, stack: Sequence[str] | None, event
 def perform(table: KKTable, state: KKState, action: KKAction) -> list[str]:
     """Carry out a checked action; return what happened, in words."""
     events: list[str] = []
-    if isinstance(action, Bid):
+    kind = type(action)
+    if kind is Pass:  # the commonest first
+        _pass(table, state, action.player, events)
+    elif kind is Bid:
+        _bid(table, state, action.player, action.amount, events)  # type: ignore[union-attr]
+    elif kind is Build:
+        numbers = build_numbers(table, state, action.player)
+        _build(table, state, numbers, numbers.resolve_buy(action.buy), events)  # type: ignore[union-attr]
+    elif kind is Choose:
+        _choose(table, state, action.player, action.card_id, events)  # type: ignore[union-attr]
+    elif isinstance(action, Bid):  # subclasses of the actions, as before
         _bid(table, state, action.player, action.amount, events)
     elif isinstance(action, Choose):
         _choose(table, state, action.player, action.card_id, events)

@@ -64,7 +64,17 @@ def crossing(terrain: str) -> Message | str:
 
 def card_words(card: Card) -> Message:
     """``str(card)``: "R01 (river, 2 track pieces, coin 4)" (railkit.capecairo.deck.Card)."""
-    return _card_words(card.id, card.terrain, card.tracks, card.coin)
+    known = _BY_CARD.get(id(card))
+    if known is not None and known[0] is card:  # the same card object (it never changes): its words again
+        return known[1]
+    words = _card_words(card.id, card.terrain, card.tracks, card.coin)
+    if len(_BY_CARD) >= 4096:
+        _BY_CARD.clear()
+    _BY_CARD[id(card)] = (card, words)
+    return words
+
+
+_BY_CARD: dict[int, tuple[Card, Message]] = {}  # id of a card -> (the card, kept alive; its words)
 
 
 @phrase

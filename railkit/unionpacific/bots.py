@@ -26,6 +26,7 @@ from railkit.unionpacific.actions import (
 )
 from railkit.unionpacific.board import GENERAL
 from railkit.unionpacific.game import UnionPacificGame
+from railkit.unionpacific.moves import ActionStepMoves
 from railkit.unionpacific.payouts import UP_TABLE, company_payout, union_pacific_payout
 from railkit.unionpacific.sharedeck import deck_layout
 from railkit.unionpacific.state import UP
@@ -83,10 +84,59 @@ class HeuristicBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        # Speed only, never what is chosen: payouts by their inputs (pure functions), and while one move is
+        # being chosen (the state cannot change meanwhile) each estimate worked out once.
+        self._payout_memo: dict[tuple[Any, ...], dict[str, int]] = {}
+        self._estimates: dict[tuple[Any, ...], float] = {}  # _gain and _stake by everything they depend on
+        self._rarities: dict[tuple[Any, str], float] = {}  # _rarity per (board, card)
+        self._decision: dict[tuple[Any, ...], Any] | None = None
+        self._builds_seen: tuple[Any, int, int] = (None, 0, 0)  # (log, its length, builds in it) last counted
+
+    def _company_payout(self, value: int, shares: dict[str, int]) -> dict[str, int]:
+        """``company_payout``, remembered (the result is only read)."""
+        key = (value, *shares.items())
+        paid = self._payout_memo.get(key)
+        if paid is None:
+            if len(self._payout_memo) >= 8192:
+                self._payout_memo.clear()
+            paid = self._payout_memo[key] = company_payout(value, shares)
+        return paid
+
+    def _up_payout(self, number: int, shares: dict[str, int]) -> dict[str, int]:
+        """``union_pacific_payout``, remembered (the result is only read)."""
+        key = (-number, *shares.items())  # negative: never a company value
+        paid = self._payout_memo.get(key)
+        if paid is None:
+            if len(self._payout_memo) >= 8192:
+                self._payout_memo.clear()
+            paid = self._payout_memo[key] = union_pacific_payout(number, shares)
+        return paid
+
+    def _remember(self, inputs: tuple[Any, ...], estimate: float) -> None:
+        if len(self._estimates) >= 8192:
+            self._estimates.clear()
+        self._estimates[inputs] = estimate
+
+    def _deciding(self) -> _Deciding:
+        """``with self._deciding():`` around choosing one move: estimates are remembered until it is made."""
+        return _Deciding(self)
 
     # the estimates -------------------------------------------------------------------------
     def _holdings(self, game: UnionPacificGame, key: str) -> dict[str, int]:
-        return {p: game._state.table[p].get(key, 0) for p in game.players}
+        return dict(zip(game.players, self._counts(game, key), strict=True))
+
+    def _counts(self, game: UnionPacificGame, key: str) -> tuple[int, ...]:
+        """The table shares of ``key`` per player, in seating order (once per decision)."""
+        decision = self._decision
+        if decision is not None:
+            known = decision.get(("counts", key))
+            if known is not None:
+                return known  # type: ignore[no-any-return]
+        table = game._state.table
+        counts = tuple([table[p].get(key, 0) for p in game.players])
+        if decision is not None:
+            decision["counts", key] = counts
+        return counts
 
     def _value(self, game: UnionPacificGame, key: str) -> int:
         return game._state.net.on_board(key) + 1
@@ -99,31 +149,60 @@ class HeuristicBot:
 
     def _gain(self, game: UnionPacificGame, me: str, key: str, extra: int, value_bonus: int = 0) -> float:
         """Money I gain at one payout by having ``extra`` more table shares of ``key``."""
-        shares = self._holdings(game, key)
-        if key == UP:
-            number = self._next_up_number(game)
-            later = max(UP_TABLE)  # UP pays more later; weigh the remaining columns
-            before = union_pacific_payout(number, shares)[me] + union_pacific_payout(later, shares)[me]
-            shares[me] += extra
-            after = union_pacific_payout(number, shares)[me] + union_pacific_payout(later, shares)[me]
-            return (after - before) / 2
-        value = self._value(game, key) + value_bonus
-        before = company_payout(value, shares)[me]
-        shares[me] += extra
-        return company_payout(value, shares)[me] - before
+        decision = self._decision
+        if decision is not None:
+            known = decision.get(("gain", me, key, extra, value_bonus))
+            if known is not None:
+                return known  # type: ignore[no-any-return]
+        counts = self._counts(game, key)
+        # what the gain depends on: UP's payout number, or the company's value; the holdings
+        size = -self._next_up_number(game) if key == UP else self._value(game, key) + value_bonus
+        inputs = ("gain", me, size, extra, game.players, counts)
+        gain = self._estimates.get(inputs)
+        if gain is None:
+            shares = dict(zip(game.players, counts, strict=True))
+            if key == UP:
+                number = -size
+                later = max(UP_TABLE)  # UP pays more later; weigh the remaining columns
+                before = self._up_payout(number, shares)[me] + self._up_payout(later, shares)[me]
+                shares[me] += extra
+                after = self._up_payout(number, shares)[me] + self._up_payout(later, shares)[me]
+                gain = (after - before) / 2
+            else:
+                before_company = self._company_payout(size, shares)[me]
+                shares[me] += extra
+                gain = self._company_payout(size, shares)[me] - before_company
+            self._remember(inputs, gain)
+        if decision is not None:
+            decision["gain", me, key, extra, value_bonus] = gain
+        return gain
 
     def _stake(self, game: UnionPacificGame, me: str, key: str) -> float:
         """How much one more train of ``key`` is worth to me, relative to the others."""
-        shares = self._holdings(game, key)
+        decision = self._decision
+        if decision is not None:
+            known = decision.get(("stake", me, key))
+            if known is not None:
+                return known  # type: ignore[no-any-return]
+        counts = self._counts(game, key)
         hand = game._state.share_hand[me].get(key, 0)
-        shares_future = dict(shares)
-        shares_future[me] += hand  # shares I can still lay down count for later payouts
         value = self._value(game, key)
-        mine = company_payout(value + 1, shares_future)[me] - company_payout(value, shares_future)[me]
-        now = company_payout(value + 1, shares)
-        before = company_payout(value, shares)
-        others = max((now[p] - before[p] for p in game.players if p != me), default=0)
-        return mine - 0.6 * others
+        inputs = ("stake", me, value, hand, game.players, counts)
+        stake = self._estimates.get(inputs)
+        if stake is None:
+            shares = dict(zip(game.players, counts, strict=True))
+            shares_future = dict(shares)
+            shares_future[me] += hand  # shares I can still lay down count for later payouts
+            payout = self._company_payout
+            mine = payout(value + 1, shares_future)[me] - payout(value, shares_future)[me]
+            now = payout(value + 1, shares)
+            before = payout(value, shares)
+            others = max((now[p] - before[p] for p in game.players if p != me), default=0)
+            stake = mine - 0.6 * others
+            self._remember(inputs, stake)
+        if decision is not None:
+            decision["stake", me, key] = stake
+        return stake
 
     def _share_worth(self, game: UnionPacificGame, me: str, card: str) -> float:
         """What one more share of ``card`` in hand is worth to me (to be laid down later)."""
@@ -136,13 +215,25 @@ class HeuristicBot:
 
     def _soon(self, game: UnionPacificGame) -> float:
         """Rough chance that the next dividend comes before my next turn."""
-        builds = sum(1 for a in game.log if type(a) is Build)
+        log = game._log  # only ever grows: the builds are counted once each, from where the last count stopped
+        seen, length, builds = self._builds_seen
+        if seen is not log or length > len(log):
+            length, builds = 0, 0
+        builds += sum(1 for a in log[length:] if type(a) is Build)
+        self._builds_seen = (log, len(log), builds)
         expected = draws_before_next_dividend(game, known_draws=builds)
         per_round = 0.8 * len(game.players)
         return min(1.0, per_round / max(expected, 0.5))
 
     # choosing ---------------------------------------------------------------------------
     def choose(self, game: UnionPacificGame, player: str) -> Any:
+        with self._deciding():
+            return self._choose(game, player)
+
+    def _choose(self, game: UnionPacificGame, player: str) -> Any:
+        state = game._state
+        if state.step == "action" and not state.over and player == state.players[state.turn_index]:
+            return self._choose_action_step(game, player)
         actions = game.legal_actions(player)
         if len(actions) == 1:
             return actions[0]
@@ -180,13 +271,15 @@ class HeuristicBot:
                     best, margin = a, up - loss
         return best
 
-    @staticmethod
-    def _rarity(game: UnionPacificGame, card: str) -> float:
+    def _rarity(self, game: UnionPacificGame, card: str) -> float:
         """How hard another card of this kind is to draw, from the deck's split (UP-C4): 1 for the
         rarest kind (the 4 general cards), 4/14 for the most common (plains on the shipped board)."""
-        deck = game.board.track_deck
-        rarest = min((n for n in deck.values() if n), default=1)
-        return rarest / max(deck.get(card, 0), rarest)
+        known = self._rarities.get((game.board, card))
+        if known is None:
+            deck = game.board.track_deck
+            rarest = min((n for n in deck.values() if n), default=1)
+            known = self._rarities[game.board, card] = rarest / max(deck.get(card, 0), rarest)
+        return known
 
     def _track_keep(self, game: UnionPacificGame, me: str, card: str,
                     stakes: dict[str, float] | None = None) -> float:
@@ -216,6 +309,57 @@ class HeuristicBot:
             return best_invest
         return best_build
 
+    def _choose_action_step(self, game: UnionPacificGame, me: str) -> Any:
+        """``_choose_turn`` over ``legal_actions``, the same choice and the same random draws, without making
+        the moves: the builds are scored per (card, company) from their count, noise drawn for each in list
+        order; only the move chosen is made."""
+        moves = ActionStepMoves(game._state, game._cache, me)
+        if len(moves) <= 1 or moves.discards:
+            return moves[0]  # the only move; or the first discard of a dead card, which is free
+        track = moves.track
+        if not moves.n_builds and not moves.n_choices:
+            keeps = [self._track_keep(game, me, d) for d in track]
+            return moves[keeps.index(min(keeps))]  # the first pass that keeps the most (as min does)
+        soon = self._soon(game)
+        left = self._payouts_left(game)
+        stakes = {key: self._stake(game, me, key) for key in game.company_order}
+        draw_bonus = max(
+            [0.8] + [self._share_worth(game, me, c) for c in game._state.display if c is not None]
+        )
+        after_build = draw_bonus * (1.0 - 0.5 * soon)  # a build also draws a share (UP-B3)
+        noise = self.rng.random
+        best_build, build_score = -1, float("-inf")
+        at = 0
+        for count, card, key, _mask in moves.builds:
+            fixed = stakes[key] * left - 0.7 * self._rarity(game, card) ** 2
+            for i in range(at, at + count):
+                score = fixed + noise() * 0.05 + after_build
+                if best_build < 0 or score > build_score:
+                    best_build, build_score = i, score
+            at += count
+        choices = moves.invests
+        best_invest, invest_score = -1, float("-inf")
+        if choices:
+            keep = {c: self._track_keep(game, me, c, stakes) for c in game._state.track_hand[me]}
+            gains = [self._invest_gain(game, me, cards) for cards in choices]
+            weight = self.INVEST_BASE + self.SOON_WEIGHT * soon
+            later = 1 + self.LATER_PAYOUTS * (left - 1)
+            i = moves.n_builds
+            for d in track:
+                kept = 0.01 * keep.get(d, 0)
+                for gain in gains:
+                    score = gain * weight * later - kept
+                    if best_invest < 0 or score > invest_score:
+                        best_invest, invest_score = i, score
+                    i += 1
+        if best_build < 0 or (best_invest >= 0 and invest_score >= build_score):
+            return moves[best_invest]
+        return moves[best_build]
+
+    def _invest_gain(self, game: UnionPacificGame, me: str, cards: tuple[str, ...]) -> float:
+        """What laying ``cards`` on the table gains me at one payout."""
+        return sum(self._gain(game, me, k, cards.count(k)) for k in set(cards))
+
     def _turn_scores(self, game: UnionPacificGame, me: str, builds: list[Build], invests: list[Invest],
                      noise: Callable[[], float]) -> tuple[list[tuple[Build, float]], list[tuple[Invest, float]]]:
         """Each build and each investment with its score (``noise()`` breaks ties between builds)."""
@@ -227,23 +371,23 @@ class HeuristicBot:
         )
         after_build = draw_bonus * (1.0 - 0.5 * soon)  # a build also draws a share (UP-B3)
         scored_builds: list[tuple[Build, float]] = []
-        rarity: dict[str, float] = {}  # per card type, once per call (it depends on the board alone)
+        # Per (company, card) the part of the score without noise, once per call (the sum is made in the
+        # same order as for one build: stake - rarity, + noise, + the draw).
+        base: dict[tuple[str, str], float] = {}
         for b in builds:
-            rare = rarity.get(b.card)
-            if rare is None:
-                rare = rarity[b.card] = self._rarity(game, b.card)
-            # spending a rare card costs more: 0.7 for a general card, little for a common type
-            s = stakes[b.company] * left - 0.7 * rare ** 2 + noise() * 0.05
-            scored_builds.append((b, s + after_build))
+            pair = (b.company, b.card)
+            fixed = base.get(pair)
+            if fixed is None:
+                # spending a rare card costs more: 0.7 for a general card, little for a common type
+                fixed = base[pair] = stakes[b.company] * left - 0.7 * self._rarity(game, b.card) ** 2
+            scored_builds.append((b, fixed + noise() * 0.05 + after_build))
         scored_invests: list[tuple[Invest, float]] = []
         if invests:
             keep = {c: self._track_keep(game, me, c, stakes) for c in game._state.track_hand[me]}
             by_cards: dict[tuple[str, ...], float] = {}
             for a in invests:
                 if a.cards not in by_cards:
-                    by_cards[a.cards] = sum(
-                        self._gain(game, me, k, a.cards.count(k)) for k in set(a.cards)
-                    )
+                    by_cards[a.cards] = self._invest_gain(game, me, a.cards)
             for a in invests:
                 s = (by_cards[a.cards] * (self.INVEST_BASE + self.SOON_WEIGHT * soon)
                      * (1 + self.LATER_PAYOUTS * (left - 1)) - 0.01 * keep.get(a.discard, 0))
@@ -255,6 +399,10 @@ class HeuristicBot:
         """Every legal move of ``player`` now with how much this player values it (higher is better), by
         the same estimates as ``choose`` without its random tie-breaks. Scores compare moves of one
         step only. Used to review a learner's moves (``railkit.unionpacific.review``)."""
+        with self._deciding():
+            return self._scores(game, player)
+
+    def _scores(self, game: UnionPacificGame, player: str) -> list[tuple[Any, float]]:
         actions: list[Any] = list(game.legal_actions(player))
         step = game._state.step
         if step == "first_share":
@@ -284,3 +432,20 @@ class HeuristicBot:
             elif isinstance(a, Pass):
                 scored.append((a, -self._track_keep(game, player, a.discard)))
         return scored
+
+
+class _Deciding:
+    """While a ``HeuristicBot`` chooses one move: its estimates are remembered, then forgotten."""
+
+    __slots__ = ("bot", "outer")
+
+    def __init__(self, bot: HeuristicBot) -> None:
+        self.bot = bot
+
+    def __enter__(self) -> None:
+        self.outer = self.bot._decision
+        if self.outer is None:
+            self.bot._decision = {}
+
+    def __exit__(self, *exc: object) -> None:
+        self.bot._decision = self.outer

@@ -8,7 +8,11 @@ order, by ``settle``.
 
 from __future__ import annotations
 
-from railkit.messages import N_, Message, loud, nmessage
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, overload
+
+from railkit.copying import copy_value
+from railkit.messages import N_, Deferred, Message, is_quiet, loud, nmessage
 from railkit.unionpacific.board import Board
 from railkit.unionpacific.payouts import (
     PayoutExplanation,
@@ -163,15 +167,84 @@ def compute_payout(board: Board, state: UPState, number: int, explain: bool = Tr
     return PayoutRecord(number, None, "", values, holdings, amounts, tuple(explanations))
 
 
+class PayoutExplanations(Sequence[PayoutExplanation[str]]):
+    """A payout's explanations (``PayoutRecord.explanations``), worked out when first read: one per company
+    with shareholders in summary-card order, then Union Pacific's (as ``compute_payout`` makes them). Equal
+    to the tuple of them; pickled and copied as that tuple."""
+
+    __slots__ = ("_made", "holdings", "names", "number", "values")
+
+    def __init__(self, number: int, values: Mapping[str, int], holdings: Mapping[str, Mapping[str, int]],
+                 names: Mapping[str, str]) -> None:
+        self.number, self.values, self.holdings, self.names = number, values, holdings, names
+        self._made: tuple[PayoutExplanation[str], ...] | None = None
+
+    def made(self) -> tuple[PayoutExplanation[str], ...]:
+        if self._made is None:
+            with loud():
+                self._made = tuple(
+                    explain_union_pacific_payout(self.number, shares) if key == UP
+                    else explain_company_payout(self.values[key], shares, company=self.names[key])
+                    for key, shares in self.holdings.items())
+        return self._made
+
+    def text(self, index: int) -> str:
+        """The ``index``-th explanation as the narrative shows it."""
+        return str(self.made()[index])
+
+    def __len__(self) -> int:
+        return len(self.holdings)  # the companies with shareholders, then UP
+
+    @overload
+    def __getitem__(self, index: int) -> PayoutExplanation[str]: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[PayoutExplanation[str], ...]: ...
+
+    def __getitem__(self, index: int | slice) -> PayoutExplanation[str] | tuple[PayoutExplanation[str], ...]:
+        return self.made()[index]
+
+    def __iter__(self) -> Iterator[PayoutExplanation[str]]:
+        return iter(self.made())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PayoutExplanations):
+            other = other.made()
+        return self.made() == other if isinstance(other, tuple) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.made())
+
+    def __repr__(self) -> str:
+        return repr(self.made())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (tuple, (self.made(),))
+
+    def copy(self) -> PayoutExplanations:
+        """An independent copy (``railkit.copying``: a game's copy shares nothing mutable), still unmade if
+        this one is."""
+        new = PayoutExplanations(self.number, dict(self.values), {k: dict(v) for k, v in self.holdings.items()},
+                                 dict(self.names))
+        if self._made is not None:
+            new._made = copy_value(self._made)
+        return new
+
+
 def _payout(board: Board, state: UPState, events: list[str], drawer: str | None, reason: str) -> None:
     number = len(state.payouts) + 1
     final = number >= state.max_payouts
     if final and len(state.players) == 2 and state.imaginary is None:
         _form_imaginary(board, state, events)
-    with loud():  # the explanations are kept in the state (payouts), which a lesson shows: always rendered
-        computed = compute_payout(board, state, number)
+    if is_quiet():  # nobody narrates: the explanations are worked out if someone reads them (the same then)
+        computed = compute_payout(board, state, number, explain=False)
+        explanations: Sequence[PayoutExplanation[str]] = PayoutExplanations(
+            number, computed.values, computed.holdings, {c.key: c.name for c in board.companies})
+    else:
+        with loud():  # kept in the state (payouts), which a lesson shows: rendered (no-op outside quiet())
+            computed = compute_payout(board, state, number)
+        explanations = computed.explanations
     record = PayoutRecord(number, drawer, reason, computed.values, computed.holdings,
-                          computed.amounts, computed.explanations)
+                          computed.amounts, explanations)  # type: ignore[arg-type]
     amounts = record.amounts
     for h, m in amounts.items():
         state.money[h] = state.money.get(h, 0) + m
@@ -183,7 +256,10 @@ def _payout(board: Board, state: UPState, events: list[str], drawer: str | None,
                               {**params, "player": drawer}))
     else:
         events.append(Message(N_("Payout {number} of {of} ({reason}): {amounts}."), params))
-    events.extend(str(e) for e in record.explanations)
+    if isinstance(explanations, PayoutExplanations):
+        events.extend(Deferred(explanations.text, i) for i in range(len(explanations)))  # type: ignore[misc]
+    else:
+        events.extend(str(e) for e in explanations)
     if final:
         state.is_over = True
         state.step = "over"

@@ -11,6 +11,7 @@ through ``game.state`` (a copy) or ``game.view(player)``; nothing they get chang
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -132,6 +133,9 @@ class UnionPacificGame(Game[UPAction]):
 
     def legal_actions(self, player: str | None = None) -> list[UPAction]:
         return moves.legal_actions(self._state, self._cache, player)
+
+    def random_action(self, player: str, rng: random.Random) -> UPAction:
+        return self._legal_draw(moves.random_action(self._state, self._cache, player, rng))
 
     def legal_placements(self, player: str | None = None) -> list[Build]:
         """Every legal ``Build`` for ``player`` (default: the one to act) with the cards in hand."""

@@ -8,6 +8,7 @@ speed cache, not game state: copies of a game may share it, and saving drops it.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from railkit.unionpacific.actions import (
@@ -24,7 +25,7 @@ from railkit.unionpacific.actions import (
 from railkit.unionpacific.network import bits
 from railkit.unionpacific.state import UPState
 
-__all__ = ["MoveCache", "invest_choices", "legal_actions", "legal_placements"]
+__all__ = ["MoveCache", "invest_choices", "legal_actions", "legal_placements", "random_action"]
 
 
 class MoveCache:
@@ -153,6 +154,102 @@ def legal_placements(state: UPState, cache: MoveCache, player: str | None = None
                 hit = lists[pck] = (mask, builds)
             out += hit[1]
     return out
+
+
+def random_action(state: UPState, cache: MoveCache, player: str, rng: random.Random) -> UPAction:
+    """``rng.choice(legal_actions(state, cache, player))``, the same draw, without listing every action of the
+    action step: there the list is counted part by part (a company's sections are the set bits of a mask) and
+    only the action drawn is built."""
+    if state.over or state.step != "action" or player != state.players[state.turn_index]:
+        return rng.choice(legal_actions(state, cache, player))
+    return rng.choice(ActionStepMoves(state, cache, player))
+
+
+class ActionStepMoves:
+    """The list ``_action_step_moves`` makes, as a sequence that only counts (``len``) and builds the one item
+    asked for (``[i]``): what ``random.choice`` needs."""
+
+    __slots__ = ("_choices", "builds", "cache", "discards", "hand", "n_builds", "n_choices", "passes", "player", "sids",
+                 "track")
+
+    def __init__(self, state: UPState, cache: MoveCache, player: str) -> None:
+        self.cache, self.player = cache, player
+        track = self.track = sorted(state.track_hand[player])
+        net = state.net
+        self.discards = [] if state.t2_used else [c for c in track if not net.usable(c)]
+        # Builds: per card (in order), per company that may build (file order), the mask of its sections.
+        builds: list[tuple[int, str, str, int]] = []
+        n_builds = 0
+        idx = net.idx
+        self.sids = idx.sids
+        type_mask, frontier, supply, free = idx.type_mask, net.frontier, net.supply, net.free_mask
+        active = [(key, frontier[key] & free) for key in idx.company_order if supply[key] > 0 and frontier[key] & free]
+        if active:
+            for card in track:
+                usable = type_mask.get(card, 0)  # UP-B2a
+                if not usable:
+                    continue
+                for key, open_mask in active:
+                    mask = open_mask & usable
+                    if mask:
+                        count = mask.bit_count()
+                        builds.append((count, card, key, mask))
+                        n_builds += count
+        self.builds, self.n_builds = builds, n_builds
+        hand = self.hand = state.share_hand[player]
+        # UP-I1: any number of one company's shares, or one each of two: counted here, listed if needed
+        self.n_choices = sum(hand.values()) + len(hand) * (len(hand) - 1) // 2 if hand else 0
+        self._choices: list[tuple[str, ...]] | None = None
+        self.passes = not hand and not n_builds  # UP-T4
+
+    @property
+    def invests(self) -> list[tuple[str, ...]]:
+        """The share choices of ``Invest`` (``invest_choices``), each with every discard; empty without shares."""
+        if self._choices is None:
+            if not self.hand:
+                self._choices = []
+            else:
+                key = (self.player, tuple(sorted(self.hand.items())))
+                choices = self.cache.invest_choices.get(key)
+                if choices is None:
+                    self.cache.invest_lists[key] = {}
+                    choices = self.cache.invest_choices[key] = invest_choices(self.hand)
+                self._choices = choices
+        return self._choices
+
+    def __len__(self) -> int:
+        tail = len(self.track) * self.n_choices if self.n_choices else len(self.track) if self.passes else 0
+        return len(self.discards) + self.n_builds + tail
+
+    def __getitem__(self, i: int) -> UPAction:
+        cache, player = self.cache, self.player
+        if i < len(self.discards):
+            return cache.memo(DiscardUnusable, player, self.discards[i])  # type: ignore[no-any-return]
+        i -= len(self.discards)
+        if i < self.n_builds:
+            for count, card, key, mask in self.builds:
+                if i < count:
+                    for _ in range(i):
+                        mask &= mask - 1  # drop the lowest set bit
+                    section = (mask & -mask).bit_length() - 1
+                    by_section = cache.build_memo.get((player, card, key))
+                    if by_section is None:
+                        by_section = cache.build_memo[(player, card, key)] = {}
+                    build = by_section.get(section)
+                    if build is None:
+                        build = by_section[section] = Build(player, card, key, self.sids[section])
+                    return build
+                i -= count
+        i -= self.n_builds
+        if self.passes:
+            return cache.memo(Pass, player, self.track[i])  # type: ignore[no-any-return]
+        choices = self.invests
+        discard, cards = self.track[i // len(choices)], choices[i % len(choices)]
+        k = (player, cards, discard)
+        invest = cache.invest_memo.get(k)
+        if invest is None:
+            invest = cache.invest_memo[k] = Invest(player, cards, discard)
+        return invest
 
 
 def invest_choices(hand: dict[str, int]) -> list[tuple[str, ...]]:
