@@ -232,7 +232,7 @@ class HeuristicBot:
 
     def _choose(self, game: UnionPacificGame, player: str) -> Any:
         state = game._state
-        if state.step == "action" and not state.over and player == state.players[state.turn_index]:
+        if state.step == "action" and not state.is_over and player == state.players[state.turn_index]:
             return self._choose_action_step(game, player)
         actions = game.legal_actions(player)
         if len(actions) == 1:

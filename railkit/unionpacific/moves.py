@@ -160,7 +160,7 @@ def random_action(state: UPState, cache: MoveCache, player: str, rng: random.Ran
     """``rng.choice(legal_actions(state, cache, player))``, the same draw, without listing every action of the
     action step: there the list is counted part by part (a company's sections are the set bits of a mask) and
     only the action drawn is built."""
-    if state.over or state.step != "action" or player != state.players[state.turn_index]:
+    if state.is_over or state.step != "action" or player != state.players[state.turn_index]:
         return rng.choice(legal_actions(state, cache, player))
     return rng.choice(ActionStepMoves(state, cache, player))
 
