@@ -58,3 +58,12 @@ def test_the_hungarian_catalog_gives_article_templates() -> None:
     assert isinstance(hungarian.ngettext("{n} terrain", "{n} terrains", 2), ArticleTemplate)
     finnish = catalog("fi")
     assert finnish is not None and not isinstance(finnish.gettext("Mountains"), ArticleTemplate)
+
+
+def test_a_message_missing_from_the_catalog_stays_english() -> None:
+    hungarian = catalog("hu")
+    assert hungarian is not None
+    english = "a {kind} card that no catalog has"
+    assert hungarian.gettext(english).format(kind="old") == "a old card that no catalog has"
+    plural = "a {kind} cards that no catalog has"
+    assert hungarian.ngettext(english, plural, 2).format(kind="old") == "a old cards that no catalog has"

@@ -99,16 +99,21 @@ def _with_articles(template: str, values: Any) -> str:
 
 
 class ArticleTranslations(gettext.GNUTranslations):
-    """The Hungarian catalog: every text it gives out is an ``ArticleTemplate``."""
+    """The Hungarian catalog: every text it translates is an ``ArticleTemplate``; a message it lacks falls
+    back to the English text as it is (its "a {name}" is English, not an article to choose)."""
 
     def gettext(self, message: str) -> str:
-        return ArticleTemplate(super().gettext(message))
+        return _wrap(super().gettext(message), message)
 
     def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return ArticleTemplate(super().ngettext(msgid1, msgid2, n))
+        return _wrap(super().ngettext(msgid1, msgid2, n), msgid1, msgid2)
 
     def pgettext(self, context: str, message: str) -> str:
-        return ArticleTemplate(super().pgettext(context, message))
+        return _wrap(super().pgettext(context, message), message)
 
     def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
-        return ArticleTemplate(super().npgettext(context, msgid1, msgid2, n))
+        return _wrap(super().npgettext(context, msgid1, msgid2, n), msgid1, msgid2)
+
+
+def _wrap(text: str, *english: str) -> str:
+    return text if text in english else ArticleTemplate(text)
