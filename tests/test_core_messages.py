@@ -126,4 +126,4 @@ def test_the_message_bar_renders_engine_messages_through_the_catalog(monkeypatch
     assert "cut off" not in ui_app.error_text(load_error('{"format": "railkit-game"'))
     with pytest.raises(SessionError) as undo:
         Session(game, humans=["Ann", "Ben"]).undo()
-    assert ui_app.error_text(undo.value) == "Perumista ei ole: yhtään ihmisen siirtoa ei ole vielä tehty."
+    assert ui_app.error_text(undo.value) == "Ei ole mitään peruttavaa: kukaan ei ole vielä tehnyt siirtoa."

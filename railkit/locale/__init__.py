@@ -16,6 +16,8 @@ import os
 from functools import cache
 from pathlib import Path
 
+from railkit.locale.hungarian import ArticleTranslations
+
 DOMAIN = "railkit"
 log = logging.getLogger("railkit.locale")
 LOCALE_DIR = Path(__file__).resolve().parent
@@ -38,6 +40,8 @@ def catalog(language: str) -> gettext.GNUTranslations | None:
     if IN_CHECKOUT and po.is_file() and mo.stat().st_mtime < po.stat().st_mtime:
         _warn_once(language, f"railkit: {mo} is older than its .po: run `make catalogs` to see the latest translations")
     with mo.open("rb") as f:
+        if language == "hu":  # "a" or "az" by the word filled in after it (railkit/locale/hungarian.py)
+            return ArticleTranslations(f)
         return gettext.GNUTranslations(f)
 
 

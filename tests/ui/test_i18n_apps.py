@@ -114,7 +114,7 @@ def test_the_header_picker_itself_switches_and_typed_values_stay():
     assert app.widget.children[1].children[1].value == "es"  # the new header's picker shows the choice
     after = calculator_fields(app.widget)
     assert [f.value for f in after] == typed  # what the learner typed is still there, in Spanish
-    assert after[0].description == "Valor de la compañía"
+    assert after[0].description == "Valor de la empresa"
 
 
 @pytest.mark.parametrize("query, expected", [
