@@ -17,6 +17,7 @@ from typing import Any
 
 from railkit.errors import RuleError
 from railkit.game import Game
+from railkit.messages import Fixed, Grouped, Message
 from railkit.tables.games import GAMES, GameKind, view_json
 from railkit.tables.protocol import ProtocolError
 from railkit.tables.store import Conflict, SeatRow, Store, TableRow, token_hash
@@ -24,6 +25,7 @@ from railkit.tables.store import Conflict, SeatRow, Store, TableRow, token_hash
 __all__ = ["Entry", "MAX_BOT_MOVES", "Table"]
 
 log = logging.getLogger(__name__)
+NARRATIVE_SENT = 60  # the engine's latest sentences in each state: enough for any one change
 MAX_BOT_MOVES = 2000  # per change: a whole six-seat game of computer players takes about 400
 
 
@@ -209,10 +211,40 @@ class Table:
         return out
 
     def state_for(self, seat: str | None) -> dict[str, Any]:
-        return {"type": "state", "table": self.code, "game": self.kind.name, "seat": seat, "seq": self.seq,
-                "over": self.game.is_over, "seats": {n: s.holder for n, s in self.seats.items()},
-                "view": view_json(self.game.view(seat)), "log": self.log_for(seat)}
+        """What ``seat`` (None: a spectator) is sent: its view, the log as it may read it, its legal moves,
+        the engine's narrative (public words: "Ann hands in a sealed bid") and, once the game is over and
+        nothing is secret any more, what a review needs to replay it."""
+        game = self.game
+        state = {"type": "state", "table": self.code, "game": self.kind.name, "seat": seat, "seq": self.seq,
+                 "over": game.is_over, "seats": {n: s.holder for n, s in self.seats.items()},
+                 "view": view_json(game.view(seat)), "log": self.log_for(seat),
+                 "legal": [], "narrative": [message_json(m) for m in game.narrative[-NARRATIVE_SENT:]],
+                 "narrative_length": len(game.narrative)}
+        if seat is not None and not game.is_over and seat in game.players_to_act():
+            state["legal"] = [self.kind.cls.registry.to_dict(a) for a in game.legal_actions(seat)]
+        if game.is_over:
+            state["replay"] = {"players": list(self._row.players), "seed": self._row.seed,
+                               "options": dict(self._row.options), "actions": [e.action for e in self.entries]}
+        return state
 
     def summary(self) -> dict[str, Any]:
         return {"table": self.code, "game": self.kind.name, "seq": self.seq, "over": self.game.is_over,
                 "seats": {n: s.holder for n, s in self.seats.items()}}
+
+
+def message_json(value: object) -> Any:
+    """An engine sentence as JSON its reader can translate: a ``Message`` keeps its msgid and parameters."""
+    if isinstance(value, Message):
+        out: dict[str, Any] = {"msgid": value.msgid, "params": {k: message_json(v) for k, v in value.params.items()}}
+        if value.plural is not None:
+            out["plural"], out["n"] = value.plural, value.n
+        if value.context is not None:
+            out["context"] = value.context
+        return out
+    if isinstance(value, Fixed):
+        return {"fixed": value.value, "places": value.places}
+    if isinstance(value, Grouped):
+        return {"grouped": value.value}
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    return str(value)
