@@ -47,7 +47,7 @@ from railkit.tables.protocol import (
     parse_object,
 )
 from railkit.tables.store import Conflict, SeatRow, Store, TableRow, token_hash
-from railkit.tables.table import Table
+from railkit.tables.table import Table, message_json
 
 __all__ = ["TableServer", "create_app"]
 
@@ -252,8 +252,9 @@ class TableServer:
                                                                       "send act or ping")
             except ProtocolError as exc:
                 await _send_error(watcher.socket, exc, table.seq)
-            except RuleError as exc:
-                await watcher.socket.send_text(_dumps(error("rule", exc.rule, exc.message, table.seq)))
+            except RuleError as exc:  # the engine's words travel as a message the client can translate
+                await watcher.socket.send_text(_dumps({**error("rule", exc.rule, exc.message, table.seq),
+                                                       "words": message_json(exc.message)}))
 
     async def _act(self, table: Table, watcher: Watcher, data: dict[str, Any]) -> None:
         seq, action = act_fields(data)

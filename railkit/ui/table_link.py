@@ -35,11 +35,12 @@ MAX_QUERY_FIELDS = 20
 class TableProblem(Exception):
     """The table server refused a request or cannot be reached; ``code`` is its error word (or ``offline``)."""
 
-    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+    def __init__(self, code: str, message: str, rule: str | None = None, words: Any = None) -> None:
         super().__init__(message)
         self.code = code
         self.rule = rule
         self.message = message
+        self.words = words  # the engine's refusal as a translatable message (JSON), when the rules refused
 
 
 def place() -> str:
@@ -200,7 +201,8 @@ class TableLink:
             except Exception:  # noqa: BLE001 - the panel's trouble must not end the connection
                 log.exception("table %s: the page could not show a state", self.code)
         elif message.get("type") == "error":
-            problem = TableProblem(str(message.get("error")), str(message.get("message")), message.get("rule"))
+            problem = TableProblem(str(message.get("error")), str(message.get("message")), message.get("rule"),
+                                   message.get("words"))
             self._tell_problem(problem)
             if problem.code in ("bad_token", "no_table"):
                 raise problem

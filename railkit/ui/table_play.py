@@ -32,8 +32,8 @@ from railkit.ui.widgets import button, html_box, row, set_shown, set_value
 
 __all__ = ["TABLE_STYLE", "TableGame", "TablePlayPanel", "message_from_json", "unavailable_words"]
 
-SHOWN_EVENTS = 14
-MAX_RETRIES = 3  # a move refused as out of date is sent again while it is still allowed  # the engine's latest sentences on screen
+SHOWN_EVENTS = 14  # the engine's latest sentences on screen
+MAX_RETRIES = 3  # a move refused as out of date is sent again while it is still allowed
 
 TABLE_STYLE = """<style>
 .railkit-app .railkit-table-turn .rk-turn { padding: 10px 14px; border-radius: 8px; margin: 6px 0; font-size: 17px; }
@@ -313,7 +313,8 @@ class TablePlayPanel(Panel):
             return tr("Slow down a little: wait a moment and try again.")
         if code == "not_your_seat":
             return tr("A computer player holds your seat now; ask the table's creator to give it back.")
-        return tr("The table refused that: {why} ({rule})", why=problem.message, rule=problem.rule or code)
+        why = _sentence(problem.words) if problem.words is not None else problem.message
+        return tr("The table refused that: {why} ({rule})", why=why, rule=problem.rule or code)
 
     # ------------------------------------------------------------------ showing
     def refresh(self) -> None:
@@ -380,7 +381,7 @@ class TablePlayPanel(Panel):
             you = " " + tr("(you)") if name == seat else ""
             items.append(f"<li><b>{html.escape(name)}</b>{html.escape(you)}: {html.escape(what)}</li>")
         waiting = [n for n, h in seats.items() if h == "open"]
-        head = (tr("Waiting for {n} more to join. Share this code:", n=len(waiting)) if waiting
+        head = (tr("Seats still open: {n}. Share this code:", n=len(waiting)) if waiting
                 else tr("Everyone is seated. The table's code:"))
         return (f"<p>{html.escape(head)} <span class='rk-code' aria-label='{html.escape(' '.join(code), True)}'>"
                 f"{html.escape(code)}</span></p><ul>{''.join(items)}</ul>")
