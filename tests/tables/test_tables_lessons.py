@@ -1,0 +1,143 @@
+"""“Play with others” in the play lessons, headless, against a real table server process (``railkit.tables``):
+the lessons' kernels are its clients (``railkit.ui.table_link``). Two learners at a Vom Kap bis Kairo table
+see the sealed auction's count and never the other's amount before the reveal; a reload takes the seat back
+through the page address; after ``kill -9`` and a restart the pages reconnect and play goes on; a Union
+Pacific learner plays through a scoring round."""
+
+from __future__ import annotations
+
+import html
+import re
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from tables_client import ServerProcess
+
+from railkit.ui.capecairo.play import KkPlayApp
+from railkit.ui.table_play import TablePlayPanel
+from railkit.ui.unionpacific.play import PlayApp
+
+pytestmark = pytest.mark.server
+
+
+def text(value: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", value))
+
+
+def wait_until(condition: Callable[[], object], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.02)
+    raise AssertionError("the table did not get there in time")
+
+
+def panel_text(panel: TablePlayPanel) -> str:
+    return " ".join(text(w.value) for w in (panel.lobby, panel.turn, panel.progress, panel.board, panel.events))
+
+
+@pytest.fixture
+def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ServerProcess]:
+    process = ServerProcess(f"sqlite:///{tmp_path / 'tables.sqlite'}").start()
+    monkeypatch.setenv("RAILKIT_TABLES_URL", f"http://127.0.0.1:{process.port}")
+    monkeypatch.delenv("QUERY_STRING", raising=False)
+    for key in [k for k in __import__("os").environ if k.startswith("BINDER_")]:
+        monkeypatch.delenv(key)
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def close(*panels: TablePlayPanel) -> None:
+    for panel in panels:
+        if panel.link is not None:
+            panel.link.close()
+
+
+def test_TABLES_KK_A2_two_learners_see_the_count_of_sealed_bids_and_no_amount_before_the_reveal(
+        server: ServerProcess, monkeypatch: pytest.MonkeyPatch) -> None:
+    ann, ben = KkPlayApp(seed=1, name="Ann").together, KkPlayApp(seed=2, name="Ben").together
+    ann.players.value, ann.bots.value = 3, 1
+    ann.on_create()
+    wait_until(lambda: ann.state is not None)
+    code = ann.state["table"]
+    assert code in text(ann.lobby.value) and "Player 2" in text(ann.lobby.value)
+    ben.code.value, ben.name.value = code.lower(), "Ben"
+    ben.on_join()
+    wait_until(lambda: ben.state is not None and ann.state["seats"]["Player 2"] == "human")
+    assert "Your turn" in text(ben.turn.value)
+    wait_until(lambda: "1 of 3 bids in" in text(ben.progress.value))  # the computer player bid at once
+    ann.amount.value = 37
+    ann.on_bid()
+    wait_until(lambda: "2 of 3 bids in" in text(ben.progress.value))
+    assert "Your sealed bid: £37" in text(ann.board.value)
+    assert "37" not in panel_text(ben) and "Ann hands in a sealed bid" in text(ben.events.value)
+    assert "Your turn" not in text(ann.turn.value) and "Waiting for Player 2" in text(ann.turn.value)
+
+    # a reload of Ann's page: a new kernel with the seat in the page address takes it back
+    monkeypatch.setenv("QUERY_STRING", ann.address.value.split("data-table='")[1].split("'")[0].join(
+        ["table=", "&seat=" + ann.address.value.split("data-seat='")[1].split("'")[0]]))
+    ann.link.close()
+    again = KkPlayApp(seed=3, name="Ann").together
+    wait_until(lambda: again.state is not None)
+    assert again.state["seat"] == "Ann" and "Your sealed bid: £37" in text(again.board.value)
+
+    # kill -9 of the table server: the pages keep trying and carry on once it is back
+    server.kill9()
+    wait_until(lambda: "cannot be reached" in ben.messages.text)
+    server.start()
+    ben.amount.value = 5
+    wait_until(lambda: ben.link is not None and ben.link.online)
+    ben.on_bid()
+    wait_until(lambda: again.state["view"]["phase"] != "bid")
+    assert "Bids revealed: Ann 37, Player 2 5" in text(again.events.value)
+    assert "Your turn" in text(again.turn.value) or "Waiting for" in text(again.turn.value)
+    close(again, ben)
+
+
+def test_TABLES_UP_D2_a_learner_plays_a_union_pacific_table_through_a_scoring_round(server: ServerProcess) -> None:
+    panel = PlayApp(seed=1, name="Ann").together
+    panel.players.value, panel.bots.value = 3, 2
+    panel.on_create()
+    wait_until(lambda: panel.state is not None)
+    assert "0 of 3 first shares chosen" in text(panel.progress.value) or "1 of 3" in text(panel.progress.value) \
+        or "2 of 3" in text(panel.progress.value)
+    moves = 0
+    while not panel.state["view"]["payouts"]:
+        wait_until(lambda: panel.state["view"]["payouts"] or panel.state["legal"])
+        if panel.state["view"]["payouts"]:
+            break
+        seq = panel.state["seq"]
+        panel.on_play()  # the first move the engine allows
+        assert panel.messages.kind != "error", panel.messages.text
+        wait_until(lambda s=seq: panel.state["seq"] > s)
+        moves += 1
+        assert moves < 400
+    assert "Payout 1 of" in text(panel.board.value)
+    close(panel)
+
+
+def test_TABLES_a_seat_taken_back_after_the_game_shows_the_review(server: ServerProcess) -> None:
+    """A table of computer players but one: the learner's page at the end shows the result and the review."""
+    panel = KkPlayApp(seed=4, name="Ann").together
+    panel.players.value, panel.bots.value = 2, 1
+    panel.on_create()
+    wait_until(lambda: panel.state is not None)
+    while not panel.state["over"]:
+        wait_until(lambda: panel.state["over"] or panel.state["legal"])
+        if panel.state["over"]:
+            break
+        seq = panel.state["seq"]
+        if panel.bid_row.layout.display != "none":
+            panel.amount.value = panel.amount.min
+            panel.on_bid()
+        else:
+            panel.on_play()
+        wait_until(lambda s=seq: panel.state["seq"] > s)
+    wait_until(lambda: "Review of your moves" in text(panel.review.value))
+    assert "The game is over" in text(panel.turn.value)
+    close(panel)
