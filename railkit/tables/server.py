@@ -5,7 +5,8 @@ HTTP (JSON bodies of at most ``MAX_MESSAGE_BYTES``):
 
 * ``POST /api/tables`` ``{"game", "seats": [names], "bots": [names], "options": {}, "seed"?, "take"?}``
   -> ``{"table": CODE, "creator_token", "seat"?, "token"?, "seats"}``; ``take`` seats the creator.
-* ``POST /api/tables/{code}/join`` ``{"seat"?}`` -> ``{"table", "seat", "token"}``.
+* ``POST /api/tables/{code}/join`` ``{"seat"?, "name"?}`` -> ``{"table", "seat", "token"}``; ``name`` takes the
+  open seat of that name, or gives the learner's name to a seat that has not moved yet.
 * ``GET /api/tables/{code}`` -> who holds which seat, the log length, whether it is over.
 * ``POST /api/tables/{code}/bot`` ``{"creator_token", "seat", "bot": true|false}``.
 
@@ -170,11 +171,11 @@ class TableServer:
     async def join(self, request: Request) -> JSONResponse:
         table = self.table(request.path_params["code"])
         body = await _body(request)
-        seat = body.get("seat")
-        if seat is not None and not isinstance(seat, str):
-            raise ProtocolError("bad_message", "TABLES-SEAT", "\"seat\" is a seat's name")
+        seat, wanted = body.get("seat"), body.get("name")
+        if (seat is not None and not isinstance(seat, str)) or (wanted is not None and not isinstance(wanted, str)):
+            raise ProtocolError("bad_message", "TABLES-SEAT", "\"seat\" is a seat's name and \"name\" the learner's")
         async with table.lock:
-            name, token = table.join(self.store, seat)
+            name, token = table.join(self.store, seat, None if wanted is None else " ".join(wanted.split())[:40] or None)
             await self.broadcast(table)
         return JSONResponse({"table": table.code, "seat": name, "token": token})
 

@@ -186,6 +186,14 @@ class Store:
                          .values(holder=row.holder, token_hash=row.token_hash))
             self._notify(conn, code)
 
+    def rename_seat(self, table_id: int, code: str, seat: str, name: str, players: list[str]) -> None:
+        """An open seat takes its learner's name (before that seat has moved: no action names it)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(rk_tables).where(rk_tables.c.id == table_id).values(players=players))
+            conn.execute(update(rk_seats).where(rk_seats.c.table_id == table_id, rk_seats.c.seat == seat)
+                         .values(seat=name))
+            self._notify(conn, code)
+
     def load(self, code: str | None = None) -> list[TableRow]:
         """Every table (or the one with ``code``) with its seats and its log in order."""
         with self.engine.connect() as conn:

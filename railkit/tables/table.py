@@ -46,7 +46,7 @@ class Table:
         self.code = row.code
         self.kind: GameKind = GAMES[row.game]
         self.creator_hash = row.creator_hash
-        self.seats: dict[str, SeatRow] = dict(row.seats)
+        self.seats: dict[str, SeatRow] = _in_order(row)
         self.lock = asyncio.Lock()
         self._row = row
         self.game: Game[Any] = self._fresh_game()
@@ -68,7 +68,7 @@ class Table:
         rows = store.load(self.code)
         if rows:
             self._row = rows[0]
-            self.seats = dict(rows[0].seats)
+            self.seats = _in_order(rows[0])
         self.game = self._fresh_game()
         self.entries = []
         self._pending = 0
@@ -81,7 +81,7 @@ class Table:
         if not rows:
             return
         self._row = rows[0]
-        self.seats = dict(rows[0].seats)
+        self.seats = _in_order(rows[0])
         if len(rows[0].actions) < self.seq:
             self.rebuild(store)
             return
@@ -157,9 +157,12 @@ class Table:
         return moves
 
     # -- seats ---------------------------------------------------------------------------------
-    def join(self, store: Store, seat: str | None) -> tuple[str, str]:
-        """An open seat (``seat`` or the first open one) for a learner: (seat, token)."""
-        open_seats = [name for name, s in self.seats.items() if s.holder == "open"]
+    def join(self, store: Store, seat: str | None, name: str | None = None) -> tuple[str, str]:
+        """An open seat (``seat``, the open seat called ``name``, or the first open one) for a learner:
+        (seat, token). With ``name``, a seat that has not moved yet takes the learner's name."""
+        open_seats = [n for n, s in self.seats.items() if s.holder == "open"]
+        if seat is None and name in open_seats:
+            seat = name
         if seat is None:
             if not open_seats:
                 raise ProtocolError("no_seat", "TABLES-SEAT", "every seat at this table is taken; ask the table's "
@@ -171,11 +174,29 @@ class Table:
         elif seat not in open_seats:
             raise ProtocolError("seat_taken", "TABLES-SEAT", f"the seat {seat!r} is taken; open seats: "
                                                              f"{', '.join(open_seats) or 'none'}")
+        if name is not None and name != seat and name not in self.seats:
+            seat = self._rename(store, seat, name)
         token = secrets.token_urlsafe(24)
         row = SeatRow("human", token_hash(token))
         store.set_seat(self.id, self.code, seat, row)
         self.seats[seat] = row
         return seat, token
+
+    def _rename(self, store: Store, seat: str, name: str) -> str:
+        """The open seat ``seat`` called ``name`` instead (the game replayed with the new name); ``seat``
+        unchanged if it has moved already or the engine refuses the name."""
+        if any(e.seat == seat for e in self.entries):
+            return seat
+        players = [name if p == seat else p for p in self._row.players]
+        try:
+            game = self.kind.cls(players, seed=self._row.seed, **self._row.options)
+            for entry in self.entries:
+                game.apply(self.kind.cls.registry.from_dict(entry.action))
+        except (ValueError, TypeError):
+            return seat
+        store.rename_seat(self.id, self.code, seat, name, players)
+        self.rebuild(store)
+        return name
 
     def seat_of(self, token: str) -> str | None:
         digest = token_hash(token)
@@ -230,6 +251,11 @@ class Table:
     def summary(self) -> dict[str, Any]:
         return {"table": self.code, "game": self.kind.name, "seq": self.seq, "over": self.game.is_over,
                 "seats": {n: s.holder for n, s in self.seats.items()}}
+
+
+def _in_order(row: TableRow) -> dict[str, SeatRow]:
+    """The seats in the game's seating order (the database returns them in any order)."""
+    return {p: row.seats[p] for p in row.players if p in row.seats}
 
 
 def message_json(value: object) -> Any:

@@ -118,12 +118,10 @@ class TableLink:
         return made
 
     def join(self, code: str, name: str | None = None) -> dict[str, Any]:
-        """A seat at table ``code``: the open seat called ``name`` if there is one, else the first open one."""
+        """A seat at table ``code``: the open seat called ``name`` if there is one, else the first open one,
+        which then takes that name (if it has not moved yet)."""
         code = code.strip().upper()
-        summary = _request("GET", f"{self.base}/api/tables/{code}")
-        seats: dict[str, str] = summary.get("seats", {})
-        wanted = name if name is not None and seats.get(name) == "open" else None
-        joined = _request("POST", f"{self.base}/api/tables/{code}/join", {"seat": wanted} if wanted else {})
+        joined = _request("POST", f"{self.base}/api/tables/{code}/join", {"name": name} if name else {})
         self.code, self.token = joined["table"], joined["token"]
         return joined
 

@@ -116,18 +116,19 @@ class TablePlayPanel(Panel):
         self._mine = 0  # the narrative's length at this seat's last move
         self._pending: dict[str, Any] | None = None  # the last move sent (sent again if refused as out of date)
         self._retries = 0
+        self._offline = False  # the connection was lost; the next state says it is back
         self.note = html_box("railkit-table-note")
         low, high = game.seats
         self.name = widgets.Text(value=name, description=tr("Your name"), style={"description_width": "90px"},
                                  layout=widgets.Layout(width="260px"))
         self.name.add_class("railkit-table-name")
         self.players = widgets.Dropdown(options=[(str(n), n) for n in range(low, high + 1)], value=min(high, 3),
-                                        description=tr("Players"), style={"description_width": "60px"},
-                                        layout=widgets.Layout(width="140px"))
+                                        description=tr("Players"), style={"description_width": "initial"},
+                                        layout=widgets.Layout(width="auto"))
         self.players.add_class("railkit-table-players")
         self.bots = widgets.Dropdown(options=[(str(n), n) for n in range(high)], value=0,
-                                     description=tr("Computer players"), style={"description_width": "130px"},
-                                     layout=widgets.Layout(width="210px"))
+                                     description=tr("Computer players"), style={"description_width": "initial"},
+                                     layout=widgets.Layout(width="auto"))
         self.bots.add_class("railkit-table-bots")
         self.create_button = button(tr("Create a table"), "railkit-table-create", "plus", "primary",
                                     tr("Start a table for this game and get a code to share"))
@@ -150,8 +151,8 @@ class TablePlayPanel(Panel):
         self.progress = html_box("railkit-table-progress")
         self.board = html_box("railkit-table-board")
         self.amount = widgets.BoundedIntText(value=0, min=0, max=0, description=tr("Your sealed bid"),
-                                             style={"description_width": "120px"},
-                                             layout=widgets.Layout(width="220px"))
+                                             style={"description_width": "initial"},
+                                             layout=widgets.Layout(width="auto"))
         self.amount.add_class("railkit-table-amount")
         self.bid_button = button(tr("Hand in sealed bid"), "railkit-table-bid", "envelope", "success")
         self.bid_button.on_click(lambda _b: self.on_bid())
@@ -275,12 +276,16 @@ class TablePlayPanel(Panel):
     def _on_state(self, state: dict[str, Any]) -> None:
         with self._lock:
             self.state = state
+            if self._offline:  # the connection is back (after a restart of the table server, say)
+                self._offline = False
+                self.show_info(tr("Back at the table: the game goes on."))
             if state.get("seat") is not None and not state.get("legal"):
                 self._pending = None  # our move is in (or it is no longer ours to make)
             self.refresh()
 
     def _on_problem(self, problem: TableProblem) -> None:
         with self._lock:
+            self._offline = self._offline or problem.code == "offline"
             pending, link = self._pending, self.link
             if problem.code == "stale" and pending is not None and link is not None and self._retries < MAX_RETRIES \
                     and pending in self._legal():
@@ -326,8 +331,8 @@ class TablePlayPanel(Panel):
         set_value(self.note, f"<p class='railkit-table-unavailable'>{html.escape(words)}</p>" if words else (
             "<p>" + html.escape(tr("Play this game with others, each at their own screen: one learner starts a "
                                    "table and shares its code, the others join with the code and their name.")) + "</p>"))
-        set_shown(self.start_box, self.where == "server")
         state = self.state
+        set_shown(self.start_box, self.where == "server" and (state is None or bool(state.get("over"))))
         set_shown(self.game_box, state is not None)
         if state is None:
             set_shown(self.bid_row, False)

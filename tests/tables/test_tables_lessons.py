@@ -66,17 +66,19 @@ def test_TABLES_KK_A2_two_learners_see_the_count_of_sealed_bids_and_no_amount_be
     wait_until(lambda: ann.state is not None)
     code = ann.state["table"]
     assert code in text(ann.lobby.value) and "Player 2" in text(ann.lobby.value)
+    assert ann.start_box.layout.display == "none"  # seated: the lobby and the game, not the start form
     ben.code.value, ben.name.value = code.lower(), "Ben"
     ben.on_join()
-    wait_until(lambda: ben.state is not None and ann.state["seats"]["Player 2"] == "human")
+    wait_until(lambda: ben.state is not None and ann.state["seats"].get("Ben") == "human")
+    assert list(ann.state["seats"]) == ["Ann", "Ben", "Computer 1"]  # the open seat took the learner's name
     assert "Your turn" in text(ben.turn.value)
     wait_until(lambda: "1 of 3 bids in" in text(ben.progress.value))  # the computer player bid at once
     ann.amount.value = 37
     ann.on_bid()
     wait_until(lambda: "2 of 3 bids in" in text(ben.progress.value))
-    assert "Your sealed bid: £37" in text(ann.board.value)
+    wait_until(lambda: "Your sealed bid: £37" in text(ann.board.value))
     assert "37" not in panel_text(ben) and "Ann hands in a sealed bid" in text(ben.events.value)
-    assert "Your turn" not in text(ann.turn.value) and "Waiting for Player 2" in text(ann.turn.value)
+    assert "Your turn" not in text(ann.turn.value) and "Waiting for Ben" in text(ann.turn.value)
 
     # a reload of Ann's page: a new kernel with the seat in the page address takes it back
     monkeypatch.setenv("QUERY_STRING", ann.address.value.split("data-table='")[1].split("'")[0].join(
@@ -94,7 +96,7 @@ def test_TABLES_KK_A2_two_learners_see_the_count_of_sealed_bids_and_no_amount_be
     wait_until(lambda: ben.link is not None and ben.link.online)
     ben.on_bid()
     wait_until(lambda: again.state["view"]["phase"] != "bid")
-    assert "Bids revealed: Ann 37, Player 2 5" in text(again.events.value)
+    assert "Bids revealed: Ann 37, Ben 5" in text(again.events.value)
     assert "Your turn" in text(again.turn.value) or "Waiting for" in text(again.turn.value)
     close(again, ben)
 
