@@ -46,6 +46,8 @@ TABLE_STYLE = """<style>
 .railkit-app .railkit-table-lobby ul, .railkit-app .railkit-table-events ol { margin: 4px 0 6px 0; }
 .railkit-app .railkit-table-events li.rk-new { font-weight: bold; }
 .railkit-app .railkit-table-progress { font-size: 17px; font-weight: bold; }
+.railkit-app .railkit-table-board { max-width: 100%; overflow-x: auto; }
+.railkit-app .railkit-table-board table { display: block; max-width: 100%; overflow-x: auto; }
 </style>"""
 
 
@@ -55,7 +57,7 @@ class TableGame:
 
     game: str  # the engine's GAME name, as the server knows it
     seats: tuple[int, int]  # the fewest and most players
-    board_html: Callable[[Mapping[str, Any], str | None], str]  # (view, seat) -> the board, hands, money
+    board_html: Callable[[Mapping[str, Any], str | None, Sequence[str]], str]  # (view, seat, learners' seats) -> HTML
     action_words: Callable[[Mapping[str, Any], Mapping[str, Any]], str]  # (action, view) -> a legal move in words
     progress_words: Callable[[Mapping[str, Any]], str]  # view -> e.g. "3 of 4 bids in" ("" when nothing to say)
     review_html: Callable[[Mapping[str, Any], str], str]  # (the finished game's replay, seat) -> the review
@@ -157,7 +159,7 @@ class TablePlayPanel(Panel):
         self.bid_button = button(tr("Hand in sealed bid"), "railkit-table-bid", "envelope", "success")
         self.bid_button.on_click(lambda _b: self.on_bid())
         self.bid_row = row([self.amount, self.bid_button])
-        self.pick = widgets.Dropdown(options=[], description=tr("Your move"), style={"description_width": "80px"},
+        self.pick = widgets.Dropdown(options=[], description=tr("Your move"), style={"description_width": "initial"},
                                      layout=widgets.Layout(width="min(620px, 100%)"))
         self.pick.add_class("railkit-table-pick")
         self.play_button = button(tr("Make this move"), "railkit-table-play", "check", "success")
@@ -343,7 +345,8 @@ class TablePlayPanel(Panel):
         set_value(self.turn, self._turn_html(state))
         progress = self.game.progress_words(view)
         set_value(self.progress, f"<p role='status'>{html.escape(progress)}</p>" if progress else "")
-        set_value(self.board, self.game.board_html(view, seat))
+        learners = [n for n, h in state.get("seats", {}).items() if h == "human"]
+        set_value(self.board, self.game.board_html(view, seat, learners))
         self._refresh_moves(state)
         set_value(self.events, self._events_html(state))
         review = ""

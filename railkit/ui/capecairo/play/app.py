@@ -171,6 +171,8 @@ class KkPlayApp(KkSessionApp):
                                      "uploaded one of at most 1 MB (a broken one is refused and nothing changes)")),
             (tr("Exercise"), tr("type the pieces to buy and their cost, say whether the player can pay, then Check; "
                                 "New situation deals another position")),
+            (tr("Play with others"), tr("create a table and share its code, or join one with a code and your name; "
+                                        "each learner plays at their own screen")),
         ])
 
     # ------------------------------------------------------------------ the game

@@ -7,7 +7,7 @@ whole game to replay for the review.
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from railkit.capecairo import CapeToCairoGame
@@ -48,7 +48,7 @@ def progress_words(view: Mapping[str, Any]) -> str:
               n=view.get("auction"), handed=handed, total=total)
 
 
-def board_html(view: Mapping[str, Any], seat: str | None) -> str:
+def board_html(view: Mapping[str, Any], seat: str | None, _learners: Sequence[str] = ()) -> str:
     parts = []
     if view.get("your_bid") is not None:
         parts.append(f"<p><b>{html.escape(tr('Your sealed bid: {bid}', bid=pounds(int(view['your_bid']))))}</b></p>")

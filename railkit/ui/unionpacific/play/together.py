@@ -7,7 +7,7 @@ the seat, and at the end the whole game to replay for the review.
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from railkit.ui.i18n import tr
@@ -59,7 +59,7 @@ def progress_words(view: Mapping[str, Any]) -> str:
     return tr("Now {player}: {step}", player=view.get("current_player"), step=step_words(str(view.get("phase"))))
 
 
-def board_html(board: Board, view: Mapping[str, Any], seat: str | None) -> str:
+def board_html(board: Board, view: Mapping[str, Any], seat: str | None, learners: Sequence[str]) -> str:
     parts = []
     hand = view.get("hand")
     if hand:
@@ -70,9 +70,8 @@ def board_html(board: Board, view: Mapping[str, Any], seat: str | None) -> str:
         parts.append(f"<p>{html.escape(tr('Your face-down first share'))}: "
                      f"{html.escape(company_name(board, str(view['my_first_share'])))}</p>")
     parts.append(f"<b>{html.escape(tr('The display'))}</b>{display_html(board, view)}")
-    players = list(view.get("players") or [])
     acting = view.get("current_player")
-    parts.append(players_html(view, players, acting if isinstance(acting, str) else None, seat))
+    parts.append(players_html(view, learners, acting if isinstance(acting, str) else None, seat))
     parts.append(companies_html(board, view, seat))
     for record in view.get("payouts") or []:
         rows = "".join(f"<tr><td class='name'>{html.escape(p)}</td><td>{m}</td></tr>"
@@ -104,5 +103,5 @@ def review(replay: Mapping[str, Any], seat: str) -> str:
 def up_table(board: Board) -> TableGame:
     """The table hooks for the lesson's board (the shipped one: a table plays on it)."""
     return TableGame(UnionPacificGame.GAME, UnionPacificGame.PLAYER_RANGE,
-                     lambda view, seat: board_html(board, view, seat),
+                     lambda view, seat, learners: board_html(board, view, seat, learners),
                      lambda action, view: action_words(board, action, view), progress_words, review, result_words)
