@@ -185,7 +185,15 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=2.0, help="seconds a learner thinks before a move (±50 %%)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", default=None, help="database URL (default: SQLite in a temporary directory)")
+    parser.add_argument("--url", default=None, help="use the table server already running there (e.g. under a "
+                                                    "profiler) instead of starting one; no RSS then")
     args = parser.parse_args()
+    if args.url:
+        tally, codes = asyncio.run(play(args.url.rstrip("/"), args.tables, args.seats, args.seconds, args.pace,
+                                        args.seed))
+        stored = sum(call("GET", f"{args.url.rstrip('/')}/api/tables/{code}")["seq"] for code in codes)
+        report(args, tally, stored, 0.0)
+        return
     with tempfile.TemporaryDirectory(prefix="railkit-tables-bench-") as tmp:
         db = args.db or f"sqlite:///{tmp}/tables.sqlite"
         port = free_port()
@@ -208,6 +216,10 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(30)
+    report(args, tally, stored, server_rss)
+
+
+def report(args: argparse.Namespace, tally: Tally, stored: int, server_rss: float) -> None:
     lat = sorted(tally.latencies_ms)
     lost = tally.sent - tally.accepted - tally.refused
     result = {

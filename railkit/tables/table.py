@@ -25,7 +25,7 @@ from railkit.tables.store import Conflict, SeatRow, Store, TableRow, token_hash
 __all__ = ["Entry", "MAX_BOT_MOVES", "Table"]
 
 log = logging.getLogger(__name__)
-NARRATIVE_SENT = 60  # the engine's latest sentences in each state: enough for any one change
+NARRATIVE_SENT = 24  # the engine's latest sentences in each state: enough for any one change (a payout is ~12)
 MAX_BOT_MOVES = 2000  # per change: a whole six-seat game of computer players takes about 400
 
 
@@ -52,6 +52,8 @@ class Table:
         self.game: Game[Any] = self._fresh_game()
         self.entries: list[Entry] = []
         self._pending = 0  # sealed actions not yet revealed
+        self._narrative_at = -1  # the log position self._narrative was made at
+        self._narrative: dict[str, Any] = {}
         for data in row.actions:
             self._perform(data)
 
@@ -72,6 +74,7 @@ class Table:
         self.game = self._fresh_game()
         self.entries = []
         self._pending = 0
+        self._narrative_at = -1
         for data in self._row.actions:
             self._perform(data)
 
@@ -239,14 +242,22 @@ class Table:
         state = {"type": "state", "table": self.code, "game": self.kind.name, "seat": seat, "seq": self.seq,
                  "over": game.is_over, "seats": {n: s.holder for n, s in self.seats.items()},
                  "view": view_json(game.view(seat)), "log": self.log_for(seat),
-                 "legal": [], "narrative": [message_json(m) for m in game.narrative[-NARRATIVE_SENT:]],
-                 "narrative_length": len(game.narrative)}
+                 "legal": [], **self._narrative_json()}
         if seat is not None and not game.is_over and seat in game.players_to_act():
             state["legal"] = [self.kind.cls.registry.to_dict(a) for a in game.legal_actions(seat)]
         if game.is_over:
             state["replay"] = {"players": list(self._row.players), "seed": self._row.seed,
                                "options": dict(self._row.options), "actions": [e.action for e in self.entries]}
         return state
+
+    def _narrative_json(self) -> dict[str, Any]:
+        """The engine's latest sentences as JSON, made once per log position (every seat gets the same)."""
+        if self._narrative_at != self.seq:
+            narrative = self.game.narrative
+            self._narrative = {"narrative": [message_json(m) for m in narrative[-NARRATIVE_SENT:]],
+                               "narrative_length": len(narrative)}
+            self._narrative_at = self.seq
+        return self._narrative
 
     def summary(self) -> dict[str, Any]:
         return {"table": self.code, "game": self.kind.name, "seq": self.seq, "over": self.game.is_over,
