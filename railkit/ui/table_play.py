@@ -106,7 +106,8 @@ def _sentence(value: Any) -> str:
 class TablePlayPanel(Panel):
     """Create or join a class table, the lobby, and the game from this seat's view (module docstring)."""
 
-    def __init__(self, messages: Messages, game: TableGame, name: str = "") -> None:
+    def __init__(self, messages: Messages, game: TableGame, name: str = "",
+                 previous: TablePlayPanel | None = None) -> None:
         super().__init__(messages)
         self.game = game
         self.where = place()
@@ -135,7 +136,7 @@ class TablePlayPanel(Panel):
         self.create_button = button(tr("Create a table"), "railkit-table-create", "plus", "primary",
                                     tr("Start a table for this game and get a code to share"))
         self.create_button.on_click(lambda _b: self.on_create())
-        self.code = widgets.Text(value="", description=tr("Table code"), placeholder="ABC234",
+        self.code = widgets.Text(value="", description=tr("Table code"),
                                  style={"description_width": "90px"}, layout=widgets.Layout(width="220px"))
         self.code.add_class("railkit-table-code")
         self.join_button = button(tr("Join"), "railkit-table-join", "sign-in", "",
@@ -172,10 +173,23 @@ class TablePlayPanel(Panel):
         self.widget = widgets.VBox([widgets.HTML(TABLE_STYLE), self.note, self.start_box, self.address,
                                     self.game_box])
         self.widget.add_class("railkit-table-panel")
+        if previous is not None and previous.link is not None:
+            self._adopt(previous)  # the app was built again (another language): same table, same seat
         self.refresh()
-        if self.where == "server":
+        if self.where == "server" and self.link is None:
             self.rejoin()
             follow_page_address(lambda _found: self.rejoin())
+
+    def _adopt(self, previous: TablePlayPanel) -> None:
+        """Carry on ``previous``'s connection in these widgets."""
+        with previous._lock:
+            link = previous.link
+            assert link is not None
+            self.link, self.state, self.creator = link, previous.state, previous.creator
+            self._mine, self._pending = previous._mine, previous._pending
+            self.address.value = previous.address.value
+            previous.link = None
+            link.on_state, link.on_problem = self._on_state, self._on_problem
 
     # ------------------------------------------------------------------ seats
     def rejoin(self) -> bool:

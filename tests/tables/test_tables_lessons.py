@@ -143,3 +143,19 @@ def test_TABLES_a_seat_taken_back_after_the_game_shows_the_review(server: Server
     wait_until(lambda: "Review of your moves" in text(panel.review.value))
     assert "The game is over" in text(panel.turn.value)
     close(panel)
+
+
+def test_TABLES_the_app_built_again_in_another_language_keeps_its_seat(server: ServerProcess) -> None:
+    app = KkPlayApp(seed=5, name="Ann")
+    app.together.players.value, app.together.bots.value = 2, 1
+    app.together.on_create()
+    wait_until(lambda: app.together.state is not None)
+    old = app.together
+    app.relanguage()  # what a language switch does: every widget built again
+    panel = app.together
+    assert panel is not old and old.link is None and panel.link is not None
+    assert panel.state is not None and "Your turn" in text(panel.turn.value)
+    panel.amount.value = 3
+    panel.on_bid()
+    wait_until(lambda: panel.state["view"]["phase"] != "bid")  # the new widgets hear the server
+    close(panel)

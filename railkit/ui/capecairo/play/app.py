@@ -130,7 +130,7 @@ class KkPlayApp(KkSessionApp):
             self.events_html, a.players_html, self.log_html, self.saves.widget, self.club.widget,
         ])
         self.exercise = ExercisePanel(m, self.rng)
-        self.together = TablePlayPanel(m, KK_TABLE, name=self._learner[0])
+        self.together = TablePlayPanel(m, KK_TABLE, name=self._learner[0], previous=getattr(self, "together", None))
         self.tabs = widgets.Tab(children=[game_tab, self.exercise.widget, self.together.widget])
         for i, title in enumerate([tr("Game"), tr("Exercise"), tr("Play with others")]):
             self.tabs.set_title(i, title)

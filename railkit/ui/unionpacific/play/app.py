@@ -120,7 +120,8 @@ class PlayApp(App):
         legend = html_box("railkit-legend", play_legend_html())
         # Play with others: the same game at a class table, each learner at their own screen (closed until
         # opened, or open at once when the page address brings a seat back).
-        self.together = TablePlayPanel(m, up_table(board), name=name_from_address().name)
+        self.together = TablePlayPanel(m, up_table(board), name=name_from_address().name,
+                                       previous=getattr(self, "together", None))
         self.together_box = widgets.Accordion(children=[self.together.widget], selected_index=None)
         self.together_box.set_title(0, tr("Play with others"))
         self.together_box.add_class("railkit-together")
