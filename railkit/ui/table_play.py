@@ -166,10 +166,21 @@ class TablePlayPanel(Panel):
         self.play_button = button(tr("Make this move"), "railkit-table-play", "check", "success")
         self.play_button.on_click(lambda _b: self.on_play())
         self.pick_row = row([self.pick, self.play_button])
+        # The creator's seat controls: a computer player for a learner who left, and back out when they return.
+        self.seat_pick = widgets.Dropdown(options=[], description=tr("Seat"), style={"description_width": "initial"},
+                                          layout=widgets.Layout(width="auto"))
+        self.seat_pick.add_class("railkit-table-seat-pick")
+        self.bot_in = button(tr("A computer player takes this seat"), "railkit-table-bot-in", "desktop", "",
+                             tr("For a learner who has left: the computer plays their seat until they return"))
+        self.bot_in.on_click(lambda _b: self.on_seat_bot(True))
+        self.bot_out = button(tr("Give the seat back"), "railkit-table-bot-out", "user", "",
+                              tr("The computer player leaves the seat; its learner (or a new one) plays it again"))
+        self.bot_out.on_click(lambda _b: self.on_seat_bot(False))
+        self.creator_row = row([self.seat_pick, self.bot_in, self.bot_out])
         self.events = html_box("railkit-table-events")
         self.review = html_box("railkit-table-review")
-        self.game_box = widgets.VBox([self.lobby, self.turn, self.progress, self.bid_row, self.pick_row, self.board,
-                                      self.events, self.review])
+        self.game_box = widgets.VBox([self.lobby, self.creator_row, self.turn, self.progress, self.bid_row,
+                                      self.pick_row, self.board, self.events, self.review])
         self.widget = widgets.VBox([widgets.HTML(TABLE_STYLE), self.note, self.start_box, self.address,
                                     self.game_box])
         self.widget.add_class("railkit-table-panel")
@@ -284,6 +295,18 @@ class TablePlayPanel(Panel):
             raise InputError(tr("It is not your turn."))
         self._act(legal[int(index)])
 
+    @guarded
+    def on_seat_bot(self, bot: bool) -> None:
+        link, seat = self.link, self.seat_pick.value
+        if link is None or not self.creator or not seat:
+            raise InputError(tr("Only the table's creator can seat a computer player."))
+        try:
+            link.set_bot(str(seat), bot)
+        except TableProblem as exc:
+            raise InputError(self._problem_words(exc)) from None
+        self.show_ok(tr("A computer player now plays {seat}.", seat=seat) if bot
+                     else tr("{seat} is free for its learner again.", seat=seat))
+
     def _legal(self) -> list[dict[str, Any]]:
         state = self.state
         return list(state.get("legal", [])) if state is not None else []
@@ -353,6 +376,7 @@ class TablePlayPanel(Panel):
         if state is None:
             set_shown(self.bid_row, False)
             set_shown(self.pick_row, False)
+            set_shown(self.creator_row, False)
             return
         view, seat = state["view"], state.get("seat")
         set_value(self.lobby, self._lobby_html(state))
@@ -362,6 +386,10 @@ class TablePlayPanel(Panel):
         learners = [n for n, h in state.get("seats", {}).items() if h == "human"]
         set_value(self.board, self.game.board_html(view, seat, learners))
         self._refresh_moves(state)
+        others = [(n, n) for n in state.get("seats", {}) if n != seat]
+        if list(self.seat_pick.options) != others:
+            self.seat_pick.options = others
+        set_shown(self.creator_row, self.creator and bool(others) and not state.get("over"))
         set_value(self.events, self._events_html(state))
         review = ""
         if state.get("over") and state.get("replay") and seat is not None:

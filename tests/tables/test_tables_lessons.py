@@ -159,3 +159,23 @@ def test_TABLES_the_app_built_again_in_another_language_keeps_its_seat(server: S
     panel.on_bid()
     wait_until(lambda: panel.state["view"]["phase"] != "bid")  # the new widgets hear the server
     close(panel)
+
+
+def test_TABLES_CREATOR_the_creator_seats_a_computer_player_for_a_learner_who_left_and_gives_it_back(
+        server: ServerProcess) -> None:
+    ann, ben = KkPlayApp(seed=6, name="Ann").together, KkPlayApp(seed=7, name="Ben").together
+    ann.players.value, ann.bots.value = 2, 0
+    ann.on_create()
+    wait_until(lambda: ann.state is not None)
+    ben.code.value, ben.name.value = ann.state["table"], "Ben"
+    ben.on_join()
+    wait_until(lambda: ben.state is not None and ann.state["seats"].get("Ben") == "human")
+    assert ann.creator_row.layout.display != "none" and ben.creator_row.layout.display == "none"
+    ben.link.close()  # Ben leaves
+    ann.seat_pick.value = "Ben"
+    ann.on_seat_bot(True)
+    assert "A computer player now plays Ben" in ann.messages.text
+    wait_until(lambda: ann.state["seats"]["Ben"] == "bot" and "Ben hands in a sealed bid" in text(ann.events.value))
+    ann.on_seat_bot(False)
+    wait_until(lambda: ann.state["seats"]["Ben"] == "human")  # Ben's token holds the seat again
+    close(ann)
