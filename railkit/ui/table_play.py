@@ -46,7 +46,8 @@ TABLE_STYLE = """<style>
 .railkit-app .railkit-table-lobby ul, .railkit-app .railkit-table-events ol { margin: 4px 0 6px 0; }
 .railkit-app .railkit-table-events li.rk-new { font-weight: bold; }
 .railkit-app .railkit-table-progress { font-size: 17px; font-weight: bold; }
-.railkit-app .railkit-table-board { max-width: 100%; overflow-x: auto; }
+.railkit-app .railkit-table-board { max-width: 100%; min-width: 0; overflow-x: auto; }
+.railkit-app .railkit-table-board .widget-html-content { min-width: 0; }
 .railkit-app .railkit-table-board table { display: block; max-width: 100%; overflow-x: auto; }
 </style>"""
 
@@ -389,6 +390,8 @@ class TablePlayPanel(Panel):
         others = [(n, n) for n in state.get("seats", {}) if n != seat]
         if list(self.seat_pick.options) != others:
             self.seat_pick.options = others
+        if self.seat_pick.value is None and others:
+            self.seat_pick.value = others[0][1]
         set_shown(self.creator_row, self.creator and bool(others) and not state.get("over"))
         set_value(self.events, self._events_html(state))
         review = ""
