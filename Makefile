@@ -11,6 +11,7 @@ TEMPLATE := $(VENV)/share/jupyter/voila/templates/railkit
 TEMPLATE_FILES := $(wildcard railkit/ui/voila_template/railkit/* railkit/ui/voila_template/railkit-lesson/*)
 HOST ?= 127.0.0.1
 PORT ?= 8866
+TABLES_PORT ?= 8867
 # The lock files: the apps (runtime + Voila + JupyterLab; Binder installs a copy) and a developer's
 # venv (the apps' pins plus the test, lint and lock tools). `make locks` writes both from pyproject.toml.
 APPS_LOCK := requirements.lock
@@ -44,10 +45,18 @@ $(TEMPLATE): $(TEMPLATE_FILES) | $(STAMP)
 # one server"; railkit/ui/voila_template/class_config.py). CLASS alone spreads the class over every lesson.
 CLASS ?=
 LESSON ?=
+# The class tables' server (railkit.tables, "Play with others") starts beside Voila on loopback and stops with
+# it; the lessons' kernels find it through RAILKIT_TABLES_URL. Its games are kept in $(TABLES_DB) (SQLite,
+# .railkit/ in the checkout) unless `make run DB=postgresql://...`.
+TABLES_DB ?= sqlite:///$(abspath .railkit)/tables.sqlite
 run: venv
 	@echo "Serving the railkit apps at http://$(HOST):$(PORT)/voila/render/index.ipynb (Ctrl-C to stop)"
-	class_args=$$($(BIN)/python -m railkit.ui.voila_template.class_config "$(CLASS)" "$(LESSON)") && \
-	cd notebooks && $(if $(BOARD),RAILKIT_UP_BOARD="$(abspath $(BOARD))") $(if $(DECK),RAILKIT_KK_DECK="$(abspath $(DECK))") \
+	@mkdir -p .railkit
+	class_args=$$($(BIN)/python -m railkit.ui.voila_template.class_config "$(CLASS)" "$(LESSON)") || exit 1; \
+	$(BIN)/python -m railkit.tables --host 127.0.0.1 --port $(TABLES_PORT) --db "$(or $(DB),$(TABLES_DB))" & \
+	tables=$$!; trap 'kill $$tables 2>/dev/null' EXIT INT TERM; \
+	cd notebooks && RAILKIT_TABLES_URL=http://127.0.0.1:$(TABLES_PORT) \
+	  $(if $(BOARD),RAILKIT_UP_BOARD="$(abspath $(BOARD))") $(if $(DECK),RAILKIT_KK_DECK="$(abspath $(DECK))") \
 	  ../$(BIN)/python -m railkit.ui.voila_template.room --no-browser --Voila.ip=$(HOST) --port=$(PORT) $$class_args $(VOILA_ARGS) .
 
 # ruff's, mypy's and import-linter's settings are in pyproject.toml ([tool.ruff], [tool.mypy],
@@ -126,7 +135,6 @@ hub: hub-install
 
 # Class tables (railkit.tables): the server that holds shared games. SQLite in $RAILKIT_DATA by default;
 # `make tables DB=postgresql://...` for PostgreSQL. Loopback only unless HOST says otherwise.
-TABLES_PORT ?= 8867
 .PHONY: tables
 tables: venv
 	$(BIN)/python -m railkit.tables --host $(HOST) --port $(TABLES_PORT) $(if $(DB),--db "$(DB)")

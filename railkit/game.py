@@ -20,11 +20,12 @@ from __future__ import annotations
 import html
 import json
 import random
+import types
 import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from railkit.actions import ActionRegistry
 from railkit.brief import brief
@@ -80,6 +81,33 @@ class BaseView:
 
     def to_json(self) -> dict[str, Any]:
         return view_json(self)
+
+    @classmethod
+    def from_json(cls: type[V], data: Mapping[str, Any]) -> V:
+        """The view a table client received as JSON (``to_json``), typed again, so that the lessons draw a
+        seat's view with the same functions as their own game's. Unknown keys are ignored."""
+        return _from_json(cls, data)  # type: ignore[no-any-return]
+
+
+V = TypeVar("V", bound=BaseView)
+
+
+def _from_json(hint: Any, value: Any) -> Any:
+    """``value`` (JSON types) as the type ``hint`` says: dataclasses by their fields, tuples from lists."""
+    if value is None:
+        return None
+    if isinstance(hint, type) and is_dataclass(hint):
+        hints = get_type_hints(hint)
+        return hint(**{f.name: _from_json(hints[f.name], value.get(f.name)) for f in fields(hint)})
+    origin, args = get_origin(hint), get_args(hint)
+    if origin in (Union, types.UnionType):
+        options = [a for a in args if a is not type(None)]
+        return _from_json(options[0], value) if len(options) == 1 else value
+    if origin is tuple and isinstance(value, list):
+        return tuple(_from_json(args[0], v) for v in value) if args else tuple(value)
+    if origin in (Mapping, dict) and isinstance(value, dict) and len(args) == 2:
+        return {k: _from_json(args[1], v) for k, v in value.items()}
+    return value
 
 
 def view_json(view: BaseView) -> dict[str, Any]:

@@ -123,3 +123,17 @@ def test_copy_and_the_public_state_share_nothing_mutable(make):
     assert not live & mutable_parts(game.state, set())
     assert game.copy().options is not game.options
     assert isinstance(game.log, tuple)
+
+
+@pytest.mark.parametrize("make", [lambda: new_game(3, seed=6), lambda: new_kk(3, seed=6)])
+def test_a_view_sent_as_json_reads_back_as_the_same_typed_view(make):
+    """A table client draws a seat's view with the lessons' own functions: the JSON the server sends becomes
+    the typed view again, equal to the one the engine made, at every step of a game and for a spectator."""
+    game, bot = make(), bots.RandomBot(6)
+    kind = type(game.view(None))
+    while not game.is_over:
+        for seat in (*game.players, None):
+            view = game.view(seat)
+            assert kind.from_json(view.to_json()) == view
+        player = game.players_to_act()[0]
+        game.apply(bot.choose(game, player))

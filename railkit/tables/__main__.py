@@ -26,8 +26,10 @@ def main(argv: list[str] | None = None) -> None:
     app = create_app(Store(database_url(args.db)), limits)
     # The WebSocket frame limit sits above the protocol's own, so a message a little too big gets an
     # answer in words (TABLES-SIZE) and only a much bigger one closes the connection (1009).
+    # No per-message compression: the clients are the lessons' kernels on the same machine or network, and
+    # deflating every state for every seat cost the server more than sending it (benchmarks/tables.py).
     uvicorn.run(app, host=args.host, port=args.port, ws="websockets-sansio", ws_max_size=4 * MAX_MESSAGE_BYTES,
-                log_level="warning", lifespan="on")
+                ws_per_message_deflate=False, log_level="warning", lifespan="on")
 
 
 if __name__ == "__main__":

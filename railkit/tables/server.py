@@ -5,7 +5,8 @@ HTTP (JSON bodies of at most ``MAX_MESSAGE_BYTES``):
 
 * ``POST /api/tables`` ``{"game", "seats": [names], "bots": [names], "options": {}, "seed"?, "take"?}``
   -> ``{"table": CODE, "creator_token", "seat"?, "token"?, "seats"}``; ``take`` seats the creator.
-* ``POST /api/tables/{code}/join`` ``{"seat"?}`` -> ``{"table", "seat", "token"}``.
+* ``POST /api/tables/{code}/join`` ``{"seat"?, "name"?}`` -> ``{"table", "seat", "token"}``; ``name`` takes the
+  open seat of that name, or gives the learner's name to a seat that has not moved yet.
 * ``GET /api/tables/{code}`` -> who holds which seat, the log length, whether it is over.
 * ``POST /api/tables/{code}/bot`` ``{"creator_token", "seat", "bot": true|false}``.
 
@@ -47,7 +48,7 @@ from railkit.tables.protocol import (
     parse_object,
 )
 from railkit.tables.store import Conflict, SeatRow, Store, TableRow, token_hash
-from railkit.tables.table import Table
+from railkit.tables.table import Table, message_json
 
 __all__ = ["TableServer", "create_app"]
 
@@ -170,11 +171,11 @@ class TableServer:
     async def join(self, request: Request) -> JSONResponse:
         table = self.table(request.path_params["code"])
         body = await _body(request)
-        seat = body.get("seat")
-        if seat is not None and not isinstance(seat, str):
-            raise ProtocolError("bad_message", "TABLES-SEAT", "\"seat\" is a seat's name")
+        seat, wanted = body.get("seat"), body.get("name")
+        if (seat is not None and not isinstance(seat, str)) or (wanted is not None and not isinstance(wanted, str)):
+            raise ProtocolError("bad_message", "TABLES-SEAT", "\"seat\" is a seat's name and \"name\" the learner's")
         async with table.lock:
-            name, token = table.join(self.store, seat)
+            name, token = table.join(self.store, seat, None if wanted is None else " ".join(wanted.split())[:40] or None)
             await self.broadcast(table)
         return JSONResponse({"table": table.code, "seat": name, "token": token})
 
@@ -252,8 +253,9 @@ class TableServer:
                                                                       "send act or ping")
             except ProtocolError as exc:
                 await _send_error(watcher.socket, exc, table.seq)
-            except RuleError as exc:
-                await watcher.socket.send_text(_dumps(error("rule", exc.rule, exc.message, table.seq)))
+            except RuleError as exc:  # the engine's words travel as a message the client can translate
+                await watcher.socket.send_text(_dumps({**error("rule", exc.rule, exc.message, table.seq),
+                                                       "words": message_json(exc.message)}))
 
     async def _act(self, table: Table, watcher: Watcher, data: dict[str, Any]) -> None:
         seq, action = act_fields(data)

@@ -17,6 +17,7 @@ from typing import Any
 
 from railkit.errors import RuleError
 from railkit.game import Game
+from railkit.messages import Fixed, Grouped, Message
 from railkit.tables.games import GAMES, GameKind
 from railkit.tables.protocol import ProtocolError
 from railkit.tables.store import Conflict, SeatRow, Store, TableRow, token_hash
@@ -24,6 +25,7 @@ from railkit.tables.store import Conflict, SeatRow, Store, TableRow, token_hash
 __all__ = ["Entry", "MAX_BOT_MOVES", "Table"]
 
 log = logging.getLogger(__name__)
+NARRATIVE_SENT = 24  # the engine's latest sentences in each state: enough for any one change (a payout is ~12)
 MAX_BOT_MOVES = 2000  # per change: a whole six-seat game of computer players takes about 400
 
 
@@ -44,12 +46,14 @@ class Table:
         self.code = row.code
         self.kind: GameKind = GAMES[row.game]
         self.creator_hash = row.creator_hash
-        self.seats: dict[str, SeatRow] = dict(row.seats)
+        self.seats: dict[str, SeatRow] = _in_order(row)
         self.lock = asyncio.Lock()
         self._row = row
         self.game: Game[Any] = self._fresh_game()
         self.entries: list[Entry] = []
         self._pending = 0  # sealed actions not yet revealed
+        self._narrative_at = -1  # the log position self._narrative was made at
+        self._narrative: dict[str, Any] = {}
         for data in row.actions:
             self._perform(data)
 
@@ -66,10 +70,11 @@ class Table:
         rows = store.load(self.code)
         if rows:
             self._row = rows[0]
-            self.seats = dict(rows[0].seats)
+            self.seats = _in_order(rows[0])
         self.game = self._fresh_game()
         self.entries = []
         self._pending = 0
+        self._narrative_at = -1
         for data in self._row.actions:
             self._perform(data)
 
@@ -79,7 +84,7 @@ class Table:
         if not rows:
             return
         self._row = rows[0]
-        self.seats = dict(rows[0].seats)
+        self.seats = _in_order(rows[0])
         if len(rows[0].actions) < self.seq:
             self.rebuild(store)
             return
@@ -155,9 +160,12 @@ class Table:
         return moves
 
     # -- seats ---------------------------------------------------------------------------------
-    def join(self, store: Store, seat: str | None) -> tuple[str, str]:
-        """An open seat (``seat`` or the first open one) for a learner: (seat, token)."""
-        open_seats = [name for name, s in self.seats.items() if s.holder == "open"]
+    def join(self, store: Store, seat: str | None, name: str | None = None) -> tuple[str, str]:
+        """An open seat (``seat``, the open seat called ``name``, or the first open one) for a learner:
+        (seat, token). With ``name``, a seat that has not moved yet takes the learner's name."""
+        open_seats = [n for n, s in self.seats.items() if s.holder == "open"]
+        if seat is None and name in open_seats:
+            seat = name
         if seat is None:
             if not open_seats:
                 raise ProtocolError("no_seat", "TABLES-SEAT", "every seat at this table is taken; ask the table's "
@@ -169,11 +177,29 @@ class Table:
         elif seat not in open_seats:
             raise ProtocolError("seat_taken", "TABLES-SEAT", f"the seat {seat!r} is taken; open seats: "
                                                              f"{', '.join(open_seats) or 'none'}")
+        if name is not None and name != seat and name not in self.seats:
+            seat = self._rename(store, seat, name)
         token = secrets.token_urlsafe(24)
         row = SeatRow("human", token_hash(token))
         store.set_seat(self.id, self.code, seat, row)
         self.seats[seat] = row
         return seat, token
+
+    def _rename(self, store: Store, seat: str, name: str) -> str:
+        """The open seat ``seat`` called ``name`` instead (the game replayed with the new name); ``seat``
+        unchanged if it has moved already or the engine refuses the name."""
+        if any(e.seat == seat for e in self.entries):
+            return seat
+        players = [name if p == seat else p for p in self._row.players]
+        try:
+            game = self.kind.cls(players, seed=self._row.seed, **self._row.options)
+            for entry in self.entries:
+                game.apply(self.kind.cls.registry.from_dict(entry.action))
+        except (ValueError, TypeError):
+            return seat
+        store.rename_seat(self.id, self.code, seat, name, players)
+        self.rebuild(store)
+        return name
 
     def seat_of(self, token: str) -> str | None:
         digest = token_hash(token)
@@ -209,10 +235,53 @@ class Table:
         return out
 
     def state_for(self, seat: str | None) -> dict[str, Any]:
-        return {"type": "state", "table": self.code, "game": self.kind.name, "seat": seat, "seq": self.seq,
-                "is_over": self.game.is_over, "seats": {n: s.holder for n, s in self.seats.items()},
-                "view": self.game.view(seat).to_json(), "log": self.log_for(seat)}
+        """What ``seat`` (None: a spectator) is sent: its view, the log as it may read it, its legal moves,
+        the engine's narrative (public words: "Ann hands in a sealed bid") and, once the game is over and
+        nothing is secret any more, what a review needs to replay it."""
+        game = self.game
+        state = {"type": "state", "table": self.code, "game": self.kind.name, "seat": seat, "seq": self.seq,
+                 "is_over": game.is_over, "seats": {n: s.holder for n, s in self.seats.items()},
+                 "view": game.view(seat).to_json(), "log": self.log_for(seat),
+                 "legal": [], **self._narrative_json()}
+        if seat is not None and not game.is_over and seat in game.players_to_act():
+            state["legal"] = [self.kind.cls.registry.to_dict(a) for a in game.legal_actions(seat)]
+        if game.is_over:
+            state["replay"] = {"players": list(self._row.players), "seed": self._row.seed,
+                               "options": dict(self._row.options), "actions": [e.action for e in self.entries]}
+        return state
+
+    def _narrative_json(self) -> dict[str, Any]:
+        """The engine's latest sentences as JSON, made once per log position (every seat gets the same)."""
+        if self._narrative_at != self.seq:
+            narrative = self.game.narrative
+            self._narrative = {"narrative": [message_json(m) for m in narrative[-NARRATIVE_SENT:]],
+                               "narrative_length": len(narrative)}
+            self._narrative_at = self.seq
+        return self._narrative
 
     def summary(self) -> dict[str, Any]:
         return {"table": self.code, "game": self.kind.name, "seq": self.seq, "is_over": self.game.is_over,
                 "seats": {n: s.holder for n, s in self.seats.items()}}
+
+
+def _in_order(row: TableRow) -> dict[str, SeatRow]:
+    """The seats in the game's seating order (the database returns them in any order)."""
+    return {p: row.seats[p] for p in row.players if p in row.seats}
+
+
+def message_json(value: object) -> Any:
+    """An engine sentence as JSON its reader can translate: a ``Message`` keeps its msgid and parameters."""
+    if isinstance(value, Message):
+        out: dict[str, Any] = {"msgid": value.msgid, "params": {k: message_json(v) for k, v in value.params.items()}}
+        if value.plural is not None:
+            out["plural"], out["n"] = value.plural, value.n
+        if value.context is not None:
+            out["context"] = value.context
+        return out
+    if isinstance(value, Fixed):
+        return {"fixed": value.value, "places": value.places}
+    if isinstance(value, Grouped):
+        return {"grouped": value.value}
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    return str(value)

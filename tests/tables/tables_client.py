@@ -41,7 +41,7 @@ class ServerProcess:
     proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> ServerProcess:
-        self.port = free_port()
+        self.port = self.port or free_port()  # a restart (after kill9) listens where the clients look
         self.proc = subprocess.Popen([sys.executable, "-m", "railkit.tables", "--port", str(self.port), "--db", self.db,
                                       *self.args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30

@@ -1,6 +1,6 @@
 """The Vom Kap bis Kairo play lesson (``notebooks/kk_play.ipynb``; rules KK-S, KK-A, KK-B, KK-R, KK-E).
 
-Two tabs and a legend:
+Three tabs and a legend:
 
 * Game — a complete game against one to three computer players (``HeuristicBot``) in a
   ``railkit.session.Session``: the race to Cairo (crossed terrain and the line of cards in front of each
@@ -13,6 +13,8 @@ Two tabs and a legend:
   replaying the log; save and load keep the game (``railkit.ui.saves``); the end shows the winner
   (KK-E1) or the stall ending (KK-B8).
 * Exercise — what does the next crossing cost? (``exercise.ExercisePanel``).
+* Play with others — the same game at a class table, each learner at their own screen
+  (``railkit.ui.table_play``, ``together``).
 
 Nothing here decides a rule: legality, order, costs and the end come from ``railkit.capecairo``.
 """
@@ -48,11 +50,13 @@ from railkit.ui.capecairo.panels import AuctionPanel, KkSession, KkSessionApp, S
 from railkit.ui.capecairo.play.build import NO_BUILD, BuildPanel
 from railkit.ui.capecairo.play.exercise import ExercisePanel
 from railkit.ui.capecairo.play.hints import hint_html, review_html
+from railkit.ui.capecairo.play.together import KK_TABLE
 from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.i18n import render, tr
 from railkit.ui.learner import name_from_address
 from railkit.ui.saves import SaveFile, SaveLoadPanel
+from railkit.ui.table_play import TablePlayPanel
 from railkit.ui.widgets import button, html_box, row
 
 LENGTHS = (8, 5, 3)  # win_crossings: the full game (KK-E1) and two short teaching games
@@ -127,8 +131,9 @@ class KkPlayApp(KkSessionApp):
             self.events_html, a.players_html, self.log_html, self.saves.widget, self.club.widget,
         ])
         self.exercise = ExercisePanel(m, self.rng)
-        self.tabs = widgets.Tab(children=[game_tab, self.exercise.widget])
-        for i, title in enumerate([tr("Game"), tr("Exercise")]):
+        self.together = TablePlayPanel(m, KK_TABLE, name=self._learner[0], previous=getattr(self, "together", None))
+        self.tabs = widgets.Tab(children=[game_tab, self.exercise.widget, self.together.widget])
+        for i, title in enumerate([tr("Game"), tr("Exercise"), tr("Play with others")]):
             self.tabs.set_title(i, title)
         # a message belongs to the tab it was made on: switching tabs clears it
         self.tabs.observe(lambda _c: self.clear_message(), names="selected_index")
@@ -167,6 +172,8 @@ class KkPlayApp(KkSessionApp):
                                      "uploaded one of at most 1 MB (a broken one is refused and nothing changes)")),
             (tr("Exercise"), tr("type the pieces to buy and their cost, say whether the player can pay, then Check; "
                                 "New situation deals another position")),
+            (tr("Play with others"), tr("create a table and share its code, or join one with a code and your name; "
+                                        "each learner plays at their own screen")),
         ])
 
     # ------------------------------------------------------------------ the game

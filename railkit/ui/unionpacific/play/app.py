@@ -35,6 +35,7 @@ from railkit.ui.first_paint import defer_first_show
 from railkit.ui.i18n import tr
 from railkit.ui.learner import LearnerName, follow_page_address, name_from_address
 from railkit.ui.saves import SaveFile, SaveLoadPanel
+from railkit.ui.table_play import TablePlayPanel
 from railkit.ui.unionpacific import club_board
 from railkit.ui.unionpacific.common import LESSON_STYLE, engine_text, option_name
 from railkit.ui.unionpacific.play.exercise import ExercisePanel
@@ -52,6 +53,7 @@ from railkit.ui.unionpacific.play.tables import (
     StatusPanel,
     TablePanel,
 )
+from railkit.ui.unionpacific.play.together import up_table
 from railkit.ui.widgets import button, html_box, row, set_shown
 from railkit.unionpacific import UnionPacificGame, new_game
 from railkit.unionpacific.bots import HeuristicBot
@@ -116,6 +118,15 @@ class PlayApp(App):
         club_board.mark_maps(self.moves.build.map_view, self.board_file)  # its note names the club's board
         defer_first_show(self.moves.build.map_view)  # the page appears without waiting for plotly.js (first_paint)
         legend = html_box("railkit-legend", play_legend_html())
+        # Play with others: the same game at a class table, each learner at their own screen (closed until
+        # opened, or open at once when the page address brings a seat back).
+        self.together = TablePlayPanel(m, up_table(board), name=name_from_address().name,
+                                       previous=getattr(self, "together", None))
+        self.together_box = widgets.Accordion(children=[self.together.widget], selected_index=None)
+        self.together_box.set_title(0, tr("Play with others"))
+        self.together_box.add_class("railkit-together")
+        if self.together.link is not None:
+            self.together_box.selected_index = 0
         # The first control on the page is always visible (the shared browser helper waits for it).
         toolbar = row([self.undo_button, self.continue_button])
         return widgets.VBox([
@@ -125,7 +136,7 @@ class PlayApp(App):
             play_columns(self.hand.widget, self.moves.widget, self.moves.build.map_view.widget, self.table.widget,
                          self.events.widget),
             self.companies.widget, self.payouts.widget, self.log.widget,
-            self.setup.widget, self.saves.widget, self.club.widget, legend,
+            self.setup.widget, self.together_box, self.saves.widget, self.club.widget, legend,
         ])
 
     @guarded

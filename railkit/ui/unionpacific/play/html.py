@@ -242,6 +242,8 @@ def play_legend_html() -> str:
                                         "game")),
         (tr("Show my hand"), tr("hot seat only: hands are secret, so the player to act shows theirs when the "
                                 "others look away; it hides again when the turn passes")),
+        (tr("Play with others"), tr("create a table and share its code, or join one with a code and your name; "
+                                    "each learner plays at their own screen")),
         (tr("Your hand"), tr("your track cards and the shares in your hand; only shares on the table count "
                              "at a payout (UP-I4)")),
         (tr("The step chips"), tr("where you are in a turn: track card (UP-T1), build or invest (UP-T3), "

@@ -1,0 +1,241 @@
+"""Class tables under load: many tables of simulated learners over real WebSockets (``railkit.tables``).
+
+A table server is started as ``make tables`` starts it (its own process, SQLite in a temporary directory
+unless ``--db`` names another database). ``--tables`` Vom Kap bis Kairo tables of ``--seats`` seats are
+created and every seat is taken by a simulated learner: a WebSocket client that, whenever the server
+says it may move, waits a human pace (``--pace`` seconds, spread ±50 %) and sends one of the moves the
+server lists for it (seeded choice). A sealed bid that another bid overtook is refused as out of date
+and sent again, as the lessons do. After ``--seconds`` the learners stop, and the log is checked: every
+move the server accepted is in its database, in order.
+
+Measured: for each accepted move, the time from the moving seat's send to the moment *every* other seat
+has received the new state (p50, p95), the server's resident memory at the end, and lost moves (sent,
+never answered: neither accepted nor refused). The last line printed is one JSON object.
+
+    .venv/bin/python benchmarks/tables.py --tables 5 --seconds 20
+    .venv/bin/python benchmarks/tables.py --tables 50 --seats 4 --seconds 60   # the goal: p95 <= 200 ms
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def call(method: str, url: str, body: Any = None) -> dict[str, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        answer: dict[str, Any] = json.loads(response.read())
+        return answer
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+@dataclass
+class Tally:
+    sent: int = 0
+    accepted: int = 0
+    refused: int = 0
+    stale_retries: int = 0
+    latencies_ms: list[float] = field(default_factory=list)
+    # (table, seq after the move) -> (send time, seats still to hear of it)
+    waiting: dict[tuple[str, int], tuple[float, set[str]]] = field(default_factory=dict)
+
+
+class Learner:
+    """One simulated learner at one seat."""
+
+    def __init__(self, base: str, code: str, seat: str, token: str, seats: list[str], tally: Tally,
+                 pace: float, rng: random.Random, stop: asyncio.Event) -> None:
+        self.base, self.code, self.seat, self.token = base, code, seat, token
+        self.others = set(seats) - {seat}
+        self.tally, self.pace, self.rng, self.stop = tally, pace, rng, stop
+        self.state: dict[str, Any] | None = None
+        self.pending: dict[str, Any] | None = None
+        self.move_task: asyncio.Task[None] | None = None
+
+    async def run(self) -> None:
+        url = self.base.replace("http://", "ws://") + f"/api/tables/{self.code}/ws"
+        async with connect(url, max_size=None, open_timeout=60) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            receiver = asyncio.create_task(self._receive(ws))
+            await self.stop.wait()
+            if self.move_task is not None:
+                self.move_task.cancel()
+            # let answers to moves already sent arrive (a move in flight is not lost)
+            for _ in range(100):
+                if self.pending is None:
+                    break
+                await asyncio.sleep(0.05)
+            receiver.cancel()
+
+    async def _receive(self, ws: Any) -> None:
+        async for text in ws:
+            message = json.loads(text)
+            now = time.perf_counter()
+            if message["type"] == "state":
+                self._heard(message, now)
+                self.state = message
+                mine = any(e.get("player") == self.seat for e in message["log"][-1:])
+                if self.pending is not None and mine:
+                    self.pending = None
+                    self.tally.accepted += 1
+                if message["legal"] and self.pending is None and not self.stop.is_set() and (
+                        self.move_task is None or self.move_task.done()):
+                    self.move_task = asyncio.create_task(self._move(ws))
+            elif message["type"] == "error":
+                if message["error"] == "stale" and self.pending is not None and self.state is not None \
+                        and self.pending in self.state["legal"] and not self.stop.is_set():
+                    self.tally.stale_retries += 1
+                    await self._send(ws, self.pending)
+                elif self.pending is not None:
+                    self.pending = None
+                    self.tally.refused += 1
+
+    def _heard(self, state: dict[str, Any], now: float) -> None:
+        key = (self.code, state["seq"])
+        waiting = self.tally.waiting.get(key)
+        if waiting is None:
+            return
+        sent, left = waiting
+        left.discard(self.seat)
+        if not left:
+            del self.tally.waiting[key]
+            self.tally.latencies_ms.append((now - sent) * 1000)
+
+    async def _move(self, ws: Any) -> None:
+        await asyncio.sleep(self.pace * self.rng.uniform(0.5, 1.5))
+        if self.state is None or not self.state["legal"] or self.stop.is_set():
+            return
+        legal = self.state["legal"]
+        bids = [a for a in legal if a["type"] == "bid"]
+        if bids:  # a modest bid, as the heuristic player makes
+            action = self.rng.choice(bids[: max(1, min(len(bids), 12))])
+        else:
+            builds = [a for a in legal if a["type"] == "build"]
+            action = self.rng.choice(builds) if builds and self.rng.random() < 0.8 else self.rng.choice(legal)
+        self.pending = action
+        self.tally.sent += 1
+        await self._send(ws, action)
+
+    async def _send(self, ws: Any, action: dict[str, Any]) -> None:
+        assert self.state is not None
+        seq = self.state["seq"]
+        self.tally.waiting[(self.code, seq + 1)] = (time.perf_counter(), set(self.others))
+        await ws.send(json.dumps({"type": "act", "seq": seq, "action": action}))
+
+
+async def play(base: str, tables: int, seats: int, seconds: float, pace: float, seed: int) -> tuple[Tally, list[str]]:
+    tally = Tally()
+    stop = asyncio.Event()
+    rng = random.Random(seed)
+    names = [f"Seat{i + 1}" for i in range(seats)]
+    learners, codes = [], []
+    for t in range(tables):
+        made = await asyncio.to_thread(call, "POST", f"{base}/api/tables",
+                                       {"game": "cape_to_cairo", "seats": names, "seed": seed + t, "take": names[0]})
+        code = made["table"]
+        codes.append(code)
+        tokens = {names[0]: made["token"]}
+        for name in names[1:]:
+            tokens[name] = (await asyncio.to_thread(call, "POST", f"{base}/api/tables/{code}/join", {"seat": name}))[
+                "token"]
+        learners += [Learner(base, code, n, tokens[n], names, tally, pace, random.Random(rng.random()), stop)
+                     for n in names]
+    tasks = [asyncio.create_task(learner.run()) for learner in learners]
+    await asyncio.sleep(seconds)
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return tally, codes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--pace", type=float, default=2.0, help="seconds a learner thinks before a move (±50 %%)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--db", default=None, help="database URL (default: SQLite in a temporary directory)")
+    parser.add_argument("--url", default=None, help="use the table server already running there (e.g. under a "
+                                                    "profiler) instead of starting one; no RSS then")
+    args = parser.parse_args()
+    if args.url:
+        tally, codes = asyncio.run(play(args.url.rstrip("/"), args.tables, args.seats, args.seconds, args.pace,
+                                        args.seed))
+        stored = sum(call("GET", f"{args.url.rstrip('/')}/api/tables/{code}")["seq"] for code in codes)
+        report(args, tally, stored, 0.0)
+        return
+    with tempfile.TemporaryDirectory(prefix="railkit-tables-bench-") as tmp:
+        db = args.db or f"sqlite:///{tmp}/tables.sqlite"
+        port = free_port()
+        server = subprocess.Popen([sys.executable, "-m", "railkit.tables", "--port", str(port), "--db", db,
+                                   "--max-tables", str(max(200, args.tables))], cwd=ROOT)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                        break
+                except OSError:
+                    if time.monotonic() > deadline or server.poll() is not None:
+                        raise RuntimeError("the table server did not start") from None
+                    time.sleep(0.1)
+            tally, codes = asyncio.run(play(base, args.tables, args.seats, args.seconds, args.pace, args.seed))
+            server_rss = rss_mb(server.pid)
+            stored = sum(call("GET", f"{base}/api/tables/{code}")["seq"] for code in codes)
+        finally:
+            server.terminate()
+            server.wait(30)
+    report(args, tally, stored, server_rss)
+
+
+def report(args: argparse.Namespace, tally: Tally, stored: int, server_rss: float) -> None:
+    lat = sorted(tally.latencies_ms)
+    lost = tally.sent - tally.accepted - tally.refused
+    result = {
+        "tables": args.tables, "seats": args.tables * args.seats, "seconds": args.seconds, "pace_s": args.pace,
+        "actions": tally.accepted, "stored_actions": stored, "sent": tally.sent, "refused": tally.refused,
+        "stale_retries": tally.stale_retries, "lost_actions": lost,
+        "p50_ms": round(statistics.median(lat), 1) if lat else None,
+        "p95_ms": round(lat[int(0.95 * (len(lat) - 1))], 1) if lat else None,
+        "max_ms": round(lat[-1], 1) if lat else None,
+        "server_rss_mb": round(server_rss, 1),
+    }
+    print(f"{result['actions']} moves accepted at {args.tables} tables of {args.seats} learners in {args.seconds:g} s; "
+          f"every other seat had each move after p50 {result['p50_ms']} ms, p95 {result['p95_ms']} ms; "
+          f"{lost} lost; server RSS {result['server_rss_mb']} MB")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""The lesson kernel's side of a class table: a thin client of the table server (``railkit.tables``).
+
+The learner's browser talks only to Voila; the lesson's kernel talks to the table server: HTTP to
+create or join a table, one WebSocket for the game. The socket is read on a background thread that
+hands every state the server pushes to ``on_state`` (the panel then updates its existing widgets; it
+never displays new output from that thread). A lost connection is retried every second, so a table
+server restarted after a crash finds every learner again; the server's state is always the truth.
+
+Where the server is: ``RAILKIT_TABLES_URL`` (``make run`` sets it for Voila's kernels). On Binder (one
+user per container) and in the static site (Pyodide: no sockets to a class server) there is none.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qs
+
+__all__ = ["TABLES_URL_VARIABLE", "TableLink", "TableProblem", "place", "seat_from_query", "tables_url"]
+
+log = logging.getLogger(__name__)
+
+TABLES_URL_VARIABLE = "RAILKIT_TABLES_URL"
+RETRY_SECONDS = 1.0  # a lost connection is tried again this often (a restarted server is back within seconds)
+MAX_QUERY_FIELDS = 20
+
+
+class TableProblem(Exception):
+    """The table server refused a request or cannot be reached; ``code`` is its error word (or ``offline``)."""
+
+    def __init__(self, code: str, message: str, rule: str | None = None, words: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.rule = rule
+        self.message = message
+        self.words = words  # the engine's refusal as a translatable message (JSON), when the rules refused
+
+
+def place() -> str:
+    """Where the lesson runs: ``"browser"`` (the static site, Pyodide), ``"binder"``, ``"none"`` (no table
+    server configured) or ``"server"``."""
+    if sys.platform == "emscripten":
+        return "browser"
+    if any(key.startswith("BINDER_") for key in os.environ):
+        return "binder"
+    if not os.environ.get(TABLES_URL_VARIABLE):
+        return "none"
+    return "server"
+
+
+def tables_url() -> str:
+    return os.environ.get(TABLES_URL_VARIABLE, "").rstrip("/")
+
+
+def seat_from_query(query: str | None = None) -> tuple[str, str] | None:
+    """(table code, seat token) from the page address (``?table=ABC234&seat=...``), if it holds both."""
+    if query is None:
+        query = os.environ.get("QUERY_STRING", "")
+    try:
+        fields = parse_qs(str(query).lstrip("?"), max_num_fields=MAX_QUERY_FIELDS)
+    except ValueError:
+        return None
+    code, token = fields.get("table", [""])[-1].strip(), fields.get("seat", [""])[-1].strip()
+    if not code or not token or len(code) > 12 or len(token) > 200:
+        return None
+    return code.upper(), token
+
+
+def _request(method: str, url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=15) as response:
+            answer: dict[str, Any] = json.loads(response.read())
+            return answer
+    except urllib.error.HTTPError as exc:
+        try:
+            found = json.loads(exc.read())
+        except ValueError:
+            found = {}
+        raise TableProblem(str(found.get("error", "refused")), str(found.get("message", exc.reason)),
+                           found.get("rule")) from None
+    except (OSError, ValueError) as exc:
+        raise TableProblem("offline", str(exc)) from None
+
+
+class TableLink:
+    """One learner's connection to one table (after ``create`` or ``join``, ``connect``)."""
+
+    def __init__(self, on_state: Callable[[dict[str, Any]], object],
+                 on_problem: Callable[[TableProblem], object], base_url: str | None = None) -> None:
+        self.base = (base_url or tables_url()).rstrip("/")
+        self.on_state = on_state
+        self.on_problem = on_problem
+        self.code: str | None = None
+        self.token: str | None = None
+        self.creator_token: str | None = None
+        self.state: dict[str, Any] | None = None
+        self.online = False
+        self._socket: Any = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._send_lock = threading.Lock()
+
+    # -- HTTP ------------------------------------------------------------------------------------
+    def create(self, game: str, seats: list[str], bots: list[str], take: str,
+               options: dict[str, Any] | None = None) -> dict[str, Any]:
+        made = _request("POST", f"{self.base}/api/tables", {"game": game, "seats": seats, "bots": bots,
+                                                             "take": take, "options": options or {}})
+        self.code, self.token, self.creator_token = made["table"], made["token"], made["creator_token"]
+        return made
+
+    def join(self, code: str, name: str | None = None) -> dict[str, Any]:
+        """A seat at table ``code``: the open seat called ``name`` if there is one, else the first open one,
+        which then takes that name (if it has not moved yet)."""
+        code = code.strip().upper()
+        joined = _request("POST", f"{self.base}/api/tables/{code}/join", {"name": name} if name else {})
+        self.code, self.token = joined["table"], joined["token"]
+        return joined
+
+    def set_bot(self, seat: str, bot: bool) -> dict[str, Any]:
+        if self.code is None or self.creator_token is None:
+            raise TableProblem("not_creator", "only the table's creator can seat a computer player")
+        return _request("POST", f"{self.base}/api/tables/{self.code}/bot",
+                        {"creator_token": self.creator_token, "seat": seat, "bot": bot})
+
+    # -- the WebSocket -----------------------------------------------------------------------------
+    def connect(self, code: str | None = None, token: str | None = None) -> None:
+        """Open the table's socket on a background thread (kept open, reconnecting, until ``close``)."""
+        self.close()
+        self.code = code or self.code
+        self.token = token or self.token
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(self._stop,), name=f"railkit-table-{self.code}",
+                                        daemon=True)
+        self._thread.start()
+
+    def act(self, action: dict[str, Any]) -> None:
+        """Send a move made from the position last seen; the answer comes as a new state (or a problem)."""
+        if self.state is None or self._socket is None:
+            raise TableProblem("offline", "the table server cannot be reached just now")
+        message = json.dumps({"type": "act", "seq": self.state["seq"], "action": action})
+        with self._send_lock:
+            try:
+                self._socket.send(message)
+            except Exception as exc:  # noqa: BLE001 - the reading thread reconnects
+                raise TableProblem("offline", str(exc)) from None
+
+    def close(self) -> None:
+        self._stop.set()
+        socket, self._socket = self._socket, None
+        if socket is not None:
+            try:
+                socket.close()
+            except Exception:  # noqa: BLE001 - already closed
+                pass
+
+    def _run(self, stop: threading.Event) -> None:
+        from websockets.sync.client import connect
+
+        url = self.base.replace("http://", "ws://", 1).replace("https://", "wss://", 1)
+        told = False  # the page was told the connection is lost (once per loss)
+        while not stop.is_set():
+            try:
+                with connect(f"{url}/api/tables/{self.code}/ws", open_timeout=10, max_size=None) as socket:
+                    socket.send(json.dumps({"type": "hello", "token": self.token}))
+                    self._socket = socket
+                    told = False
+                    while not stop.is_set():
+                        message = json.loads(socket.recv())
+                        self._take(message, stop)
+            except TableProblem:
+                return  # the table or the seat is gone: trying again would not help
+            except Exception as exc:  # noqa: BLE001 - connection lost or refused: try again
+                if stop.is_set():
+                    return
+                if self.online or not told:
+                    self._tell_problem(TableProblem("offline", str(exc) or type(exc).__name__))
+                    told = True
+                self.online = False
+                self._socket = None
+                stop.wait(RETRY_SECONDS)
+
+    def _take(self, message: dict[str, Any], stop: threading.Event) -> None:
+        if stop.is_set():
+            return
+        if message.get("type") == "state":
+            self.state = message
+            self.online = True
+            try:
+                self.on_state(message)
+            except Exception:  # noqa: BLE001 - the panel's trouble must not end the connection
+                log.exception("table %s: the page could not show a state", self.code)
+        elif message.get("type") == "error":
+            problem = TableProblem(str(message.get("error")), str(message.get("message")), message.get("rule"),
+                                   message.get("words"))
+            self._tell_problem(problem)
+            if problem.code in ("bad_token", "no_table"):
+                raise problem
+
+    def _tell_problem(self, problem: TableProblem) -> None:
+        try:
+            self.on_problem(problem)
+        except Exception:  # noqa: BLE001
+            log.exception("table %s: the page could not show a problem", self.code)

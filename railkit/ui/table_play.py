@@ -1,0 +1,473 @@
+"""“Play with others”: a play lesson's panel for a class table (the server is ``railkit.tables``).
+
+A learner creates a table (how many seats, how many of them computer players) and shares its code, or
+joins one with a code and their name. The lobby says who is seated, whom the table waits for and the
+code to share; then the seat's view, as the server pushes it, is shown with the game's own renderers
+(``TableGame``, given by the lesson), the moves the engine allows this seat, the engine's words for
+every move made at the table (the others' appear as they happen), an unmistakable “your turn”, and at
+the end the game's review. The seat's token goes into the page address (the template's script writes
+``?table=…&seat=…`` from ``.railkit-table-address``), so a reload takes the same seat back.
+
+Nothing here knows a game: the lesson hands in a ``TableGame``. Widgets are updated from the
+connection's thread under one lock; nothing is displayed from there.
+"""
+
+from __future__ import annotations
+
+import html
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import ipywidgets as widgets
+
+from railkit.errors import InputError
+from railkit.messages import Fixed, Grouped, Message
+from railkit.ui.app import Messages, Panel, guarded, parse_name
+from railkit.ui.i18n import render, tr
+from railkit.ui.learner import follow_page_address
+from railkit.ui.table_link import TableLink, TableProblem, place, seat_from_query
+from railkit.ui.widgets import button, html_box, row, set_shown, set_value
+
+__all__ = ["TABLE_STYLE", "TableGame", "TablePlayPanel", "message_from_json", "unavailable_words"]
+
+SHOWN_EVENTS = 14  # the engine's latest sentences on screen
+MAX_RETRIES = 3  # a move refused as out of date is sent again while it is still allowed
+
+TABLE_STYLE = """<style>
+.railkit-app .railkit-table-turn .rk-turn { padding: 10px 14px; border-radius: 8px; margin: 6px 0; font-size: 17px; }
+.railkit-app .railkit-table-turn .rk-yours { background: #1b5e20; color: #fff; font-size: 21px; font-weight: bold;
+  border: 3px solid #0b3d0e; }
+.railkit-app .railkit-table-turn .rk-wait { background: #eef2f7; color: #1a1a1a; border: 1px solid #9aa7b5; }
+.railkit-app .railkit-table-turn .rk-over { background: #fff3cd; color: #1a1a1a; border: 1px solid #b38600; }
+.railkit-app .railkit-table-lobby .rk-code { font-family: monospace; font-size: 26px; letter-spacing: 4px;
+  font-weight: bold; padding: 2px 10px; border: 2px dashed #555; border-radius: 6px; background: #fff; }
+.railkit-app .railkit-table-lobby ul, .railkit-app .railkit-table-events ol { margin: 4px 0 6px 0; }
+.railkit-app .railkit-table-events li.rk-new { font-weight: bold; }
+.railkit-app .railkit-table-progress { font-size: 17px; font-weight: bold; }
+.railkit-app .railkit-table-board { max-width: 100%; min-width: 0; overflow-x: auto; }
+.railkit-app .railkit-table-board .widget-html-content { min-width: 0; }
+.railkit-app .railkit-table-board table { display: block; max-width: 100%; overflow-x: auto; }
+</style>"""
+
+
+@dataclass(frozen=True)
+class TableGame:
+    """What a lesson tells the panel about its game (all from JSON: the seat's view and actions)."""
+
+    game: str  # the engine's GAME name, as the server knows it
+    seats: tuple[int, int]  # the fewest and most players
+    board_html: Callable[[Mapping[str, Any], str | None, Sequence[str]], str]  # (view, seat, learners' seats) -> HTML
+    action_words: Callable[[Mapping[str, Any], Mapping[str, Any]], str]  # (action, view) -> a legal move in words
+    progress_words: Callable[[Mapping[str, Any]], str]  # view -> e.g. "3 of 4 bids in" ("" when nothing to say)
+    review_html: Callable[[Mapping[str, Any], str], str]  # (the finished game's replay, seat) -> the review
+    result_words: Callable[[Mapping[str, Any]], str]  # view of a finished game -> who won
+
+
+def unavailable_words(where: str) -> str:
+    """One sentence: why a class table cannot be played here and what to use instead ("" when it can)."""
+    if where == "browser":
+        return tr("Play with others needs the class's table server, which a lesson running inside your browser "
+                  "cannot reach: open the lessons from a server started with “make run” or your class's JupyterHub.")
+    if where == "binder":
+        return tr("Play with others is not available on Binder, where every learner has a separate short-lived "
+                  "server: start the lessons on one machine for the class with “make run”, or use your class's "
+                  "JupyterHub.")
+    if where == "none":
+        return tr("Play with others needs the class's table server: start the lessons with “make run”, which "
+                  "starts it too.")
+    return ""
+
+
+def message_from_json(value: Any) -> Any:
+    """An engine sentence sent as JSON (``railkit.tables.table.message_json``) as a ``Message`` again."""
+    if isinstance(value, dict):
+        if "fixed" in value:
+            return Fixed(float(value["fixed"]), int(value.get("places", 2)))
+        if "grouped" in value:
+            return Grouped(int(value["grouped"]))
+        params = {str(k): message_from_json(v) for k, v in dict(value.get("params", {})).items()}
+        plural = value.get("plural")
+        if plural is not None:
+            return Message(str(value.get("msgid", "")), params, plural=str(plural), n=int(value.get("n") or 0),
+                           context=value.get("context"))
+        return Message(str(value.get("msgid", "")), params, context=value.get("context"))
+    return value
+
+
+def _sentence(value: Any) -> str:
+    found = message_from_json(value)
+    try:
+        return render(found) if isinstance(found, Message) else str(found)
+    except Exception:  # noqa: BLE001 - a sentence this railkit cannot fill is shown in English
+        return str(found)
+
+
+class TablePlayPanel(Panel):
+    """Create or join a class table, the lobby, and the game from this seat's view (module docstring)."""
+
+    def __init__(self, messages: Messages, game: TableGame, name: str = "",
+                 previous: TablePlayPanel | None = None) -> None:
+        super().__init__(messages)
+        self.game = game
+        self.where = place()
+        self.link: TableLink | None = None
+        self.state: dict[str, Any] | None = None
+        self.creator = False
+        self._lock = threading.RLock()
+        self._seen_narrative = 0  # the engine's sentences already shown (new ones are marked)
+        self._mine = 0  # the narrative's length at this seat's last move
+        self._pending: dict[str, Any] | None = None  # the last move sent (sent again if refused as out of date)
+        self._retries = 0
+        self._offline = False  # the connection was lost; the next state says it is back
+        self.note = html_box("railkit-table-note")
+        low, high = game.seats
+        self.name = widgets.Text(value=name, description=tr("Your name"), style={"description_width": "90px"},
+                                 layout=widgets.Layout(width="260px"))
+        self.name.add_class("railkit-table-name")
+        self.players = widgets.Dropdown(options=[(str(n), n) for n in range(low, high + 1)], value=min(high, 3),
+                                        description=tr("Players"), style={"description_width": "initial"},
+                                        layout=widgets.Layout(width="auto"))
+        self.players.add_class("railkit-table-players")
+        self.bots = widgets.Dropdown(options=[(str(n), n) for n in range(high)], value=0,
+                                     description=tr("Computer players"), style={"description_width": "initial"},
+                                     layout=widgets.Layout(width="auto"))
+        self.bots.add_class("railkit-table-bots")
+        self.create_button = button(tr("Create a table"), "railkit-table-create", "plus", "primary",
+                                    tr("Start a table for this game and get a code to share"))
+        self.create_button.on_click(lambda _b: self.on_create())
+        self.code = widgets.Text(value="", description=tr("Table code"),
+                                 style={"description_width": "90px"}, layout=widgets.Layout(width="220px"))
+        self.code.add_class("railkit-table-code")
+        self.join_button = button(tr("Join"), "railkit-table-join", "sign-in", "",
+                                  tr("Take a seat at the table with this code"))
+        self.join_button.on_click(lambda _b: self.on_join())
+        self.start_box = widgets.VBox([
+            html_box("", f"<b>{html.escape(tr('Start a table'))}</b>"),
+            row([self.name, self.players, self.bots, self.create_button]),
+            html_box("", f"<b>{html.escape(tr('Or join one'))}</b>"),
+            row([self.code, self.join_button]),
+        ])
+        self.address = html_box("railkit-table-address")
+        self.lobby = html_box("railkit-table-lobby")
+        self.turn = html_box("railkit-table-turn")
+        self.progress = html_box("railkit-table-progress")
+        self.board = html_box("railkit-table-board")
+        self.amount = widgets.BoundedIntText(value=0, min=0, max=0, description=tr("Your sealed bid"),
+                                             style={"description_width": "initial"},
+                                             layout=widgets.Layout(width="auto"))
+        self.amount.add_class("railkit-table-amount")
+        self.bid_button = button(tr("Hand in sealed bid"), "railkit-table-bid", "envelope", "success")
+        self.bid_button.on_click(lambda _b: self.on_bid())
+        self.bid_row = row([self.amount, self.bid_button])
+        self.pick = widgets.Dropdown(options=[], description=tr("Your move"), style={"description_width": "initial"},
+                                     layout=widgets.Layout(width="min(620px, 100%)"))
+        self.pick.add_class("railkit-table-pick")
+        self.play_button = button(tr("Make this move"), "railkit-table-play", "check", "success")
+        self.play_button.on_click(lambda _b: self.on_play())
+        self.pick_row = row([self.pick, self.play_button])
+        # The creator's seat controls: a computer player for a learner who left, and back out when they return.
+        self.seat_pick = widgets.Dropdown(options=[], description=tr("Seat"), style={"description_width": "initial"},
+                                          layout=widgets.Layout(width="auto"))
+        self.seat_pick.add_class("railkit-table-seat-pick")
+        self.bot_in = button(tr("A computer player takes this seat"), "railkit-table-bot-in", "desktop", "",
+                             tr("For a learner who has left: the computer plays their seat until they return"))
+        self.bot_in.on_click(lambda _b: self.on_seat_bot(True))
+        self.bot_out = button(tr("Give the seat back"), "railkit-table-bot-out", "user", "",
+                              tr("The computer player leaves the seat; its learner (or a new one) plays it again"))
+        self.bot_out.on_click(lambda _b: self.on_seat_bot(False))
+        self.creator_row = row([self.seat_pick, self.bot_in, self.bot_out])
+        self.events = html_box("railkit-table-events")
+        self.review = html_box("railkit-table-review")
+        self.game_box = widgets.VBox([self.lobby, self.creator_row, self.turn, self.progress, self.bid_row,
+                                      self.pick_row, self.board, self.events, self.review])
+        self.widget = widgets.VBox([widgets.HTML(TABLE_STYLE), self.note, self.start_box, self.address,
+                                    self.game_box])
+        self.widget.add_class("railkit-table-panel")
+        if previous is not None and previous.link is not None:
+            self._adopt(previous)  # the app was built again (another language): same table, same seat
+        self.refresh()
+        if self.where == "server" and self.link is None:
+            self.rejoin()
+            follow_page_address(lambda _found: self.rejoin())
+
+    def _adopt(self, previous: TablePlayPanel) -> None:
+        """Carry on ``previous``'s connection in these widgets."""
+        with previous._lock:
+            link = previous.link
+            assert link is not None
+            self.link, self.state, self.creator = link, previous.state, previous.creator
+            self._mine, self._pending = previous._mine, previous._pending
+            self.address.value = previous.address.value
+            previous.link = None
+            link.on_state, link.on_problem = self._on_state, self._on_problem
+
+    # ------------------------------------------------------------------ seats
+    def rejoin(self) -> bool:
+        """The page address holds a seat (a reload, another device): take it back. True when it did."""
+        found = seat_from_query()
+        if found is None or self.link is not None:
+            return False
+        code, token = found
+        self._connect(TableLink(self._on_state, self._on_problem), code, token)
+        self.show_info(tr("Taking your seat back at table {code} …", code=code))
+        return True
+
+    def _connect(self, link: TableLink, code: str, token: str) -> None:
+        with self._lock:
+            if self.link is not None:
+                self.link.close()
+            self.link, self.state = link, None
+            self._seen_narrative = self._mine = 0
+            self.address.value = (f"<span class='railkit-table-seat' hidden data-table='{html.escape(code, True)}' "
+                                  f"data-seat='{html.escape(token, True)}'></span>")
+        link.connect(code, token)
+
+    def _check_here(self) -> None:
+        if self.where != "server":
+            raise InputError(unavailable_words(self.where))
+
+    @guarded
+    def on_create(self) -> None:
+        self._check_here()
+        you = parse_name(self.name.value, tr("Your name"))
+        n, bots = int(self.players.value), int(self.bots.value)
+        if bots >= n:
+            raise InputError(tr("Leave at least one seat for a learner: {n} players, {bots} computer players.",
+                                n=n, bots=bots))
+        others = [tr("Player {n}", n=i) for i in range(2, n - bots + 1)]
+        computers = [tr("Computer {n}", n=i) for i in range(1, bots + 1)]
+        seats = [you, *others, *computers]
+        if len(set(seats)) < len(seats):
+            raise InputError(tr("Choose a name other than {name}: a seat already has it.", name=you))
+        link = TableLink(self._on_state, self._on_problem)
+        made = self._call(lambda: link.create(self.game.game, seats, computers, you))
+        self.creator = True
+        self._connect(link, made["table"], made["token"])
+        self.show_ok(tr("Table {code} is ready. Tell the others its code; they join with it and their name.",
+                        code=made["table"]))
+
+    @guarded
+    def on_join(self) -> None:
+        self._check_here()
+        code = "".join(str(self.code.value).split()).upper()
+        if not code:
+            raise InputError(tr("Type the table's code (6 letters and digits) first."))
+        you = parse_name(self.name.value, tr("Your name"))
+        link = TableLink(self._on_state, self._on_problem)
+        joined = self._call(lambda: link.join(code, you))
+        self.creator = False
+        self._connect(link, joined["table"], joined["token"])
+        self.show_ok(tr("You sit at table {code} as {seat}.", code=joined["table"], seat=joined["seat"]))
+
+    def _call(self, request: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        try:
+            return request()
+        except TableProblem as exc:
+            raise InputError(self._problem_words(exc)) from None
+
+    # ------------------------------------------------------------------ moves
+    def _act(self, action: dict[str, Any]) -> None:
+        link = self.link
+        if link is None or self.state is None:
+            raise InputError(tr("Create or join a table first."))
+        self._mine = int(self.state.get("narrative_length", 0))
+        self._pending, self._retries = action, 0
+        try:
+            link.act(action)
+        except TableProblem as exc:
+            raise InputError(self._problem_words(exc)) from None
+        self.clear_message()
+
+    @guarded
+    def on_bid(self) -> None:
+        legal = self._legal()
+        bids = [a for a in legal if a.get("type") == "bid" and a.get("amount") == self.amount.value]
+        if not bids:
+            raise InputError(tr("You cannot bid {amount} now.", amount=self.amount.value))
+        self._act(bids[0])
+
+    @guarded
+    def on_play(self) -> None:
+        legal = self._legal()
+        index = self.pick.value
+        if index is None or not 0 <= int(index) < len(legal):
+            raise InputError(tr("It is not your turn."))
+        self._act(legal[int(index)])
+
+    @guarded
+    def on_seat_bot(self, bot: bool) -> None:
+        link, seat = self.link, self.seat_pick.value
+        if link is None or not self.creator or not seat:
+            raise InputError(tr("Only the table's creator can seat a computer player."))
+        try:
+            link.set_bot(str(seat), bot)
+        except TableProblem as exc:
+            raise InputError(self._problem_words(exc)) from None
+        self.show_ok(tr("A computer player now plays {seat}.", seat=seat) if bot
+                     else tr("{seat} is free for its learner again.", seat=seat))
+
+    def _legal(self) -> list[dict[str, Any]]:
+        state = self.state
+        return list(state.get("legal", [])) if state is not None else []
+
+    # ------------------------------------------------------------------ what the server says
+    def _on_state(self, state: dict[str, Any]) -> None:
+        with self._lock:
+            self.state = state
+            if self._offline:  # the connection is back (after a restart of the table server, say)
+                self._offline = False
+                self.show_info(tr("Back at the table: the game goes on."))
+            if state.get("seat") is not None and not state.get("legal"):
+                self._pending = None  # our move is in (or it is no longer ours to make)
+            self.refresh()
+
+    def _on_problem(self, problem: TableProblem) -> None:
+        with self._lock:
+            self._offline = self._offline or problem.code == "offline"
+            pending, link = self._pending, self.link
+            if problem.code == "stale" and pending is not None and link is not None and self._retries < MAX_RETRIES \
+                    and pending in self._legal():
+                # Another seat's move came first (a sealed bid at the same moment, say) and ours is still
+                # allowed as it was: send it again from the new position.
+                self._retries += 1
+                try:
+                    link.act(pending)
+                    return
+                except TableProblem:
+                    pass
+            self.show_error(self._problem_words(problem))
+
+    def _problem_words(self, problem: TableProblem) -> str:
+        code = problem.code
+        if code == "offline":
+            return tr("The table server cannot be reached just now; the page keeps trying and carries on when it "
+                      "is back.")
+        if code == "stale":
+            return tr("Another move came first. The table now shows the game as it is; make your move again.")
+        if code == "no_table":
+            return tr("There is no table with that code; check the code you were given.")
+        if code in ("no_seat", "seat_taken"):
+            return tr("Every seat at that table is taken; ask its creator to free one.")
+        if code == "bad_token":
+            return tr("This page's seat is no longer at that table; join again with the table's code.")
+        if code == "limit":
+            return tr("The table server is full just now; try again later or ask your teacher.")
+        if code == "too_fast":
+            return tr("Slow down a little: wait a moment and try again.")
+        if code == "not_your_seat":
+            return tr("A computer player holds your seat now; ask the table's creator to give it back.")
+        why = _sentence(problem.words) if problem.words is not None else problem.message
+        return tr("The table refused that: {why} ({rule})", why=why, rule=problem.rule or code)
+
+    # ------------------------------------------------------------------ showing
+    def refresh(self) -> None:
+        with self._lock:
+            self._refresh()
+
+    def _refresh(self) -> None:
+        words = unavailable_words(self.where)
+        set_value(self.note, f"<p class='railkit-table-unavailable'>{html.escape(words)}</p>" if words else (
+            "<p>" + html.escape(tr("Play this game with others, each at their own screen: one learner starts a "
+                                   "table and shares its code, the others join with the code and their name.")) + "</p>"))
+        state = self.state
+        set_shown(self.start_box, self.where == "server" and (state is None or bool(state.get("is_over"))))
+        set_shown(self.game_box, state is not None)
+        if state is None:
+            set_shown(self.bid_row, False)
+            set_shown(self.pick_row, False)
+            set_shown(self.creator_row, False)
+            return
+        view, seat = state["view"], state.get("seat")
+        set_value(self.lobby, self._lobby_html(state))
+        set_value(self.turn, self._turn_html(state))
+        progress = self.game.progress_words(view)
+        set_value(self.progress, f"<p role='status'>{html.escape(progress)}</p>" if progress else "")
+        learners = [n for n, h in state.get("seats", {}).items() if h == "human"]
+        set_value(self.board, self.game.board_html(view, seat, learners))
+        self._refresh_moves(state)
+        others = [(n, n) for n in state.get("seats", {}) if n != seat]
+        if list(self.seat_pick.options) != others:
+            self.seat_pick.options = others
+        if self.seat_pick.value is None and others:
+            self.seat_pick.value = others[0][1]
+        set_shown(self.creator_row, self.creator and bool(others) and not state.get("is_over"))
+        set_value(self.events, self._events_html(state))
+        review = ""
+        if state.get("is_over") and state.get("replay") and seat is not None:
+            try:
+                review = self.game.review_html(state["replay"], seat)
+            except Exception:  # noqa: BLE001 - the review is a help; the result stands without it
+                review = ""
+        set_value(self.review, review)
+
+    def _refresh_moves(self, state: Mapping[str, Any]) -> None:
+        legal = list(state.get("legal", []))
+        bids = [a for a in legal if a.get("type") == "bid" and isinstance(a.get("amount"), int)]
+        if legal and len(bids) == len(legal):
+            amounts = [int(a["amount"]) for a in bids]
+            self.amount.min, self.amount.max = min(amounts), max(amounts)
+            set_shown(self.bid_row, True)
+            set_shown(self.pick_row, False)
+            return
+        set_shown(self.bid_row, False)
+        set_shown(self.pick_row, bool(legal))
+        view = state["view"]
+        options = [(self.game.action_words(a, view), i) for i, a in enumerate(legal)]
+        if list(self.pick.options) != options:
+            self.pick.options = options
+            self.pick.value = 0 if options else None
+
+    def _lobby_html(self, state: Mapping[str, Any]) -> str:
+        seat = state.get("seat")
+        code = str(state.get("table", ""))
+        seats: dict[str, str] = state.get("seats", {})
+        items = []
+        for name, holder in seats.items():
+            if holder == "open":
+                what = tr("waiting for a learner to join")
+            elif holder == "bot":
+                what = tr("a computer player")
+            else:
+                what = tr("a learner")
+            you = " " + tr("(you)") if name == seat else ""
+            items.append(f"<li><b>{html.escape(name)}</b>{html.escape(you)}: {html.escape(what)}</li>")
+        waiting = [n for n, h in seats.items() if h == "open"]
+        head = (tr("Seats still open: {n}. Share this code:", n=len(waiting)) if waiting
+                else tr("Everyone is seated. The table's code:"))
+        return (f"<p>{html.escape(head)} <span class='rk-code' aria-label='{html.escape(' '.join(code), True)}'>"
+                f"{html.escape(code)}</span></p><ul>{''.join(items)}</ul>")
+
+    def _turn_html(self, state: Mapping[str, Any]) -> str:
+        view, seat = state["view"], state.get("seat")
+        if state.get("is_over"):
+            words = self.game.result_words(view)
+            return (f"<div class='rk-turn rk-over' role='status'><b>{html.escape(tr('The game is over.'))}</b> "
+                    f"{html.escape(words)}</div>")
+        to_act = [str(p) for p in view.get("to_act", [])]
+        open_seats = [n for n, h in state.get("seats", {}).items() if h == "open"]
+        if seat is not None and seat in to_act and state.get("legal"):
+            return (f"<div class='rk-turn rk-yours' role='alert'>▶ {html.escape(tr('Your turn!'))} "
+                    f"{html.escape(tr('Choose your move below.'))}</div>")
+        others = [p for p in to_act if p != seat]
+        if open_seats and set(others) & set(open_seats):
+            words = tr("The game starts when every seat is taken (or the creator seats computer players).")
+        elif others:
+            words = tr("Waiting for {names}.", names=", ".join(others))
+        else:
+            words = tr("Waiting for the others.")
+        return f"<div class='rk-turn rk-wait' role='status'>{html.escape(words)}</div>"
+
+    def _events_html(self, state: Mapping[str, Any]) -> str:
+        sent: Sequence[Any] = state.get("narrative", [])
+        total = int(state.get("narrative_length", len(sent)))
+        first = total - len(sent)
+        shown = [(first + i, s) for i, s in enumerate(sent)][-SHOWN_EVENTS:]
+        items = []
+        for index, sentence in shown:
+            new = " class='rk-new'" if index >= self._mine and self._mine else ""
+            items.append(f"<li{new}>{html.escape(_sentence(sentence))}</li>")
+        self._seen_narrative = total
+        return (f"<b>{html.escape(tr('At the table'))}</b>"
+                f"<ol aria-live='polite' start='{shown[0][0] + 1 if shown else 1}'>{''.join(items)}</ol>")

@@ -1,0 +1,181 @@
+"""“Play with others” in the play lessons, headless, against a real table server process (``railkit.tables``):
+the lessons' kernels are its clients (``railkit.ui.table_link``). Two learners at a Vom Kap bis Kairo table
+see the sealed auction's count and never the other's amount before the reveal; a reload takes the seat back
+through the page address; after ``kill -9`` and a restart the pages reconnect and play goes on; a Union
+Pacific learner plays through a scoring round."""
+
+from __future__ import annotations
+
+import html
+import re
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from tables_client import ServerProcess
+
+from railkit.ui.capecairo.play import KkPlayApp
+from railkit.ui.table_play import TablePlayPanel
+from railkit.ui.unionpacific.play import PlayApp
+
+pytestmark = pytest.mark.server
+
+
+def text(value: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", value))
+
+
+def wait_until(condition: Callable[[], object], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.02)
+    raise AssertionError("the table did not get there in time")
+
+
+def panel_text(panel: TablePlayPanel) -> str:
+    return " ".join(text(w.value) for w in (panel.lobby, panel.turn, panel.progress, panel.board, panel.events))
+
+
+@pytest.fixture
+def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ServerProcess]:
+    process = ServerProcess(f"sqlite:///{tmp_path / 'tables.sqlite'}").start()
+    monkeypatch.setenv("RAILKIT_TABLES_URL", f"http://127.0.0.1:{process.port}")
+    monkeypatch.delenv("QUERY_STRING", raising=False)
+    for key in [k for k in __import__("os").environ if k.startswith("BINDER_")]:
+        monkeypatch.delenv(key)
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def close(*panels: TablePlayPanel) -> None:
+    for panel in panels:
+        if panel.link is not None:
+            panel.link.close()
+
+
+def test_TABLES_KK_A2_two_learners_see_the_count_of_sealed_bids_and_no_amount_before_the_reveal(
+        server: ServerProcess, monkeypatch: pytest.MonkeyPatch) -> None:
+    ann, ben = KkPlayApp(seed=1, name="Ann").together, KkPlayApp(seed=2, name="Ben").together
+    ann.players.value, ann.bots.value = 3, 1
+    ann.on_create()
+    wait_until(lambda: ann.state is not None)
+    code = ann.state["table"]
+    assert code in text(ann.lobby.value) and "Player 2" in text(ann.lobby.value)
+    assert ann.start_box.layout.display == "none"  # seated: the lobby and the game, not the start form
+    ben.code.value, ben.name.value = code.lower(), "Ben"
+    ben.on_join()
+    wait_until(lambda: ben.state is not None and ann.state["seats"].get("Ben") == "human")
+    assert list(ann.state["seats"]) == ["Ann", "Ben", "Computer 1"]  # the open seat took the learner's name
+    assert "Your turn" in text(ben.turn.value)
+    wait_until(lambda: "1 of 3 bids in" in text(ben.progress.value))  # the computer player bid at once
+    ann.amount.value = 37
+    ann.on_bid()
+    wait_until(lambda: "2 of 3 bids in" in text(ben.progress.value))
+    wait_until(lambda: "Your sealed bid: £37" in text(ann.board.value))
+    assert "37" not in panel_text(ben) and "Ann hands in a sealed bid" in text(ben.events.value)
+    assert "Your turn" not in text(ann.turn.value) and "Waiting for Ben" in text(ann.turn.value)
+
+    # a reload of Ann's page: a new kernel with the seat in the page address takes it back
+    monkeypatch.setenv("QUERY_STRING", ann.address.value.split("data-table='")[1].split("'")[0].join(
+        ["table=", "&seat=" + ann.address.value.split("data-seat='")[1].split("'")[0]]))
+    ann.link.close()
+    again = KkPlayApp(seed=3, name="Ann").together
+    wait_until(lambda: again.state is not None)
+    assert again.state["seat"] == "Ann" and "Your sealed bid: £37" in text(again.board.value)
+
+    # kill -9 of the table server: the pages keep trying and carry on once it is back
+    server.kill9()
+    wait_until(lambda: "cannot be reached" in ben.messages.text)
+    server.start()
+    ben.amount.value = 5
+    wait_until(lambda: ben.link is not None and ben.link.online)
+    ben.on_bid()
+    wait_until(lambda: again.state["view"]["phase"] != "bid")
+    assert "Bids revealed: Ann 37, Ben 5" in text(again.events.value)
+    assert "Your turn" in text(again.turn.value) or "Waiting for" in text(again.turn.value)
+    close(again, ben)
+
+
+def test_TABLES_UP_D2_a_learner_plays_a_union_pacific_table_through_a_scoring_round(server: ServerProcess) -> None:
+    panel = PlayApp(seed=1, name="Ann").together
+    panel.players.value, panel.bots.value = 3, 2
+    panel.on_create()
+    wait_until(lambda: panel.state is not None)
+    assert "0 of 3 first shares chosen" in text(panel.progress.value) or "1 of 3" in text(panel.progress.value) \
+        or "2 of 3" in text(panel.progress.value)
+    moves = 0
+    while not panel.state["view"]["payouts"]:
+        wait_until(lambda: panel.state["view"]["payouts"] or panel.state["legal"])
+        if panel.state["view"]["payouts"]:
+            break
+        seq = panel.state["seq"]
+        panel.on_play()  # the first move the engine allows
+        assert panel.messages.kind != "error", panel.messages.text
+        wait_until(lambda s=seq: panel.state["seq"] > s)
+        moves += 1
+        assert moves < 400
+    assert "Payout 1 of" in text(panel.board.value)
+    close(panel)
+
+
+def test_TABLES_a_seat_taken_back_after_the_game_shows_the_review(server: ServerProcess) -> None:
+    """A table of computer players but one: the learner's page at the end shows the result and the review."""
+    panel = KkPlayApp(seed=4, name="Ann").together
+    panel.players.value, panel.bots.value = 2, 1
+    panel.on_create()
+    wait_until(lambda: panel.state is not None)
+    while not panel.state["is_over"]:
+        wait_until(lambda: panel.state["is_over"] or panel.state["legal"])
+        if panel.state["is_over"]:
+            break
+        seq = panel.state["seq"]
+        if panel.bid_row.layout.display != "none":
+            panel.amount.value = panel.amount.min
+            panel.on_bid()
+        else:
+            panel.on_play()
+        wait_until(lambda s=seq: panel.state["seq"] > s)
+    wait_until(lambda: "Review of your moves" in text(panel.review.value))
+    assert "The game is over" in text(panel.turn.value)
+    close(panel)
+
+
+def test_TABLES_the_app_built_again_in_another_language_keeps_its_seat(server: ServerProcess) -> None:
+    app = KkPlayApp(seed=5, name="Ann")
+    app.together.players.value, app.together.bots.value = 2, 1
+    app.together.on_create()
+    wait_until(lambda: app.together.state is not None)
+    old = app.together
+    app.relanguage()  # what a language switch does: every widget built again
+    panel = app.together
+    assert panel is not old and old.link is None and panel.link is not None
+    assert panel.state is not None and "Your turn" in text(panel.turn.value)
+    panel.amount.value = 3
+    panel.on_bid()
+    wait_until(lambda: panel.state["view"]["phase"] != "bid")  # the new widgets hear the server
+    close(panel)
+
+
+def test_TABLES_CREATOR_the_creator_seats_a_computer_player_for_a_learner_who_left_and_gives_it_back(
+        server: ServerProcess) -> None:
+    ann, ben = KkPlayApp(seed=6, name="Ann").together, KkPlayApp(seed=7, name="Ben").together
+    ann.players.value, ann.bots.value = 2, 0
+    ann.on_create()
+    wait_until(lambda: ann.state is not None)
+    ben.code.value, ben.name.value = ann.state["table"], "Ben"
+    ben.on_join()
+    wait_until(lambda: ben.state is not None and ann.state["seats"].get("Ben") == "human")
+    assert ann.creator_row.layout.display != "none" and ben.creator_row.layout.display == "none"
+    ben.link.close()  # Ben leaves
+    ann.seat_pick.value = "Ben"
+    ann.on_seat_bot(True)
+    assert "A computer player now plays Ben" in ann.messages.text
+    wait_until(lambda: ann.state["seats"]["Ben"] == "bot" and "Ben hands in a sealed bid" in text(ann.events.value))
+    ann.on_seat_bot(False)
+    wait_until(lambda: ann.state["seats"]["Ben"] == "human")  # Ben's token holds the seat again
+    close(ann)
