@@ -1,4 +1,4 @@
-"""Every lesson app in every language (items 3 and 5): built headless, no English left in its
+"""Every lesson app in every language: built headless, no English left in its
 widgets but names and rule IDs; the language picker switches an app in place; ``?lang=`` is read safely.
 
 Each app is built once in English and once in each language with the same seed; a text that is the same in

@@ -36,7 +36,7 @@ def test_building_every_lesson_imports_nothing_heavy():
 
 
 def test_no_lesson_loads_plotly_in_its_kernel():
-    """Issue 10 item 1 / issue 11: figures are railkit.ui.plot.Plot JSON; plotly's Python objects (and the
+    """A lesson kernel stays lean: figures are railkit.ui.plot.Plot JSON; plotly's Python objects (and the
     3.2 MB schema they load, ~21 MB per kernel) stay out of every lesson, with its first figures shown."""
     code = "import sys\n" + "\n".join(app_cells()) + "\nprint(sorted(m for m in sys.modules if m.split('.')[0] in " \
            "('plotly', '_plotly_utils', 'narwhals')))\n"

@@ -173,7 +173,7 @@ def test_missing_choices_and_wrong_step_are_refused_without_change(app):
     assert json.dumps(app.game.state_dict(), sort_keys=True) == before
 
 
-def test_issue9_6_a_missing_choice_message_shows_by_the_moves_and_clears_when_chosen(app):
+def test_a_missing_choice_message_shows_by_the_moves_and_clears_when_chosen(app):
     until_step(app, "action")
     app.moves.mode.value = "build"
     build = next(a for a in app.game.legal_actions("Alex") if isinstance(a, Build))
@@ -296,7 +296,7 @@ def test_a_payout_appears_with_its_breakdown_after_the_exercise():
     assert app.exercise.widget.layout.display is None and "How much did" in text(app.exercise.quiz_html.value)
     shown = text(app.payouts.widget.value)
     assert "Payout 1 of 4" in shown and "Answer the payout exercise" in shown and "UP-D2" not in shown
-    # issue 9 item 1: neither the money column nor the latest moves give the answer away
+    # neither the money column nor the latest moves give the exercise's answer away
     record = app.game.state.payouts[0]
     players = text(app.table.players.value)
     assert "? (after the exercise)" in players

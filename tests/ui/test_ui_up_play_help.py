@@ -1,4 +1,4 @@
-"""Issue 9 item 9 in the play lesson: every prompt has “Why these choices?” (the engine's legal moves with
+"""In the play lesson every prompt has “Why these choices?” (the engine's legal moves with
 their rule IDs) and a hint (the heuristic player's move); after the game, a look back at the learner's moves
 the heuristic player judged weak, with why."""
 

@@ -236,7 +236,7 @@ def test_playability_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert _run(capsys, "--quick", "--strict", str(path))[0] == 1
 
 
-# -- names are bounded; a key is given once (issue 19, item 4) ----------------------------------
+# -- names are bounded; a key is given once (a club's file is untrusted) -------------------------------
 @pytest.mark.parametrize("where, change, item, words", [
     ("company", lambda raw: raw["companies"].__getitem__(1).__setitem__("name", "B" * 500_000), "company 'BNL'",
      "field 'name' is 500,000 characters long; a name is at most 40"),
