@@ -199,7 +199,9 @@ def test_invest_offers_exactly_the_UP_I1_combinations(app):
     assert app.moves.invest_pick.value is None and app.moves.build.checklist.value == ""
 
 
-@pytest.mark.parametrize("players", [2, 4])
+# A whole game through the lesson's callbacks redraws the map after every build: half a minute or more. The fast
+# tier plays the four-player game; `make test` plays the two-player one too (UP-2P1, UP-2P2).
+@pytest.mark.parametrize("players", [pytest.param(2, marks=pytest.mark.slow), 4])
 def test_a_whole_game_through_the_callbacks(players):
     app = PlayApp(seed=players, players=players, game_number=100 + players)
     moves = play_first_legal(app)
@@ -341,7 +343,8 @@ def test_payout_exercise_wrong_answer_and_question_matches_the_engine():
     assert "wrong" in text(app.exercise.feedback.value)
 
 
-def test_hot_seat_hides_each_hand_until_shown():
+def hot_seat_after_the_first_move():
+    """A hot-seat game of three after its first move, checked on the way: each hand stays secret until shown."""
     app = PlayApp(seed=2, players=3, hot_seat=True, game_number=8)
     assert app.session.hot_seat and app.session.humans == ("Player 1", "Player 2", "Player 3") and not app.session.bots
     assert app.session.acting == "Player 1"
@@ -354,6 +357,21 @@ def test_hot_seat_hides_each_hand_until_shown():
     assert app.session.acting == "Player 2" and app.session.revealed_to is None  # hidden again for the next player
     assert "Hands are secret" in text(app.hand.widget.value)
     assert "Player 1" not in text(app.hand.widget.value)
+    return app
+
+
+def test_hot_seat_hides_each_hand_until_shown():
+    app = hot_seat_after_the_first_move()
+    for player in ("Player 2", "Player 3", "Player 1"):  # each hand-over hides the hand again
+        assert app.session.acting == player and "Hands are secret" in text(app.hand.widget.value)
+        app.on_show_hand()
+        assert f"{player}'s hand" in text(app.hand.widget.value)
+        act(app, first_legal(app))
+
+
+@pytest.mark.slow
+def test_a_whole_hot_seat_game_through_the_callbacks():
+    app = hot_seat_after_the_first_move()
     moves = play_first_legal(app)
     assert app.game.is_over and moves > 20
 

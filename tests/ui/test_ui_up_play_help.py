@@ -57,6 +57,7 @@ def test_the_hint_names_a_legal_move_and_nothing_is_played(app):
     assert app.moves.note.text == words
 
 
+@pytest.mark.slow  # a whole game through the lesson's callbacks (tests/ui/test_ui_up_play.py plays one in the fast tier)
 def test_after_the_game_a_review_lists_weak_moves_with_rules():
     app = PlayApp(seed=4, players=3, game_number=22, name="Kim")
     play_first_legal(app)

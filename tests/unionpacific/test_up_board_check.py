@@ -82,7 +82,8 @@ def test_command_runs_as_a_module(tmp_path: Path) -> None:
     assert good.returncode == 0 and good.stdout.startswith("OK: 47 cities"), good.stderr
     bad = run("check-board", str(_write(tmp_path, "{not json")))
     assert bad.returncode == 1 and "not valid JSON" in bad.stderr and bad.stdout == ""
-    assert run().returncode == 2 and "check-board" in run().stderr
+    usage = run()
+    assert usage.returncode == 2 and "check-board" in usage.stderr
 
 
 def test_package_main_usage(capsys: pytest.CaptureFixture[str]) -> None:
