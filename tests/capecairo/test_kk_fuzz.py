@@ -173,6 +173,7 @@ CHILD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow  # 5,000 junk moves in a fresh interpreter; the fast tier tries junk moves in-process (above)
 def test_hostile_input_never_needs_more_than_400_megabytes():
     done = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, timeout=300)
     assert "MemoryError" not in done.stderr
