@@ -71,10 +71,11 @@ test: venv lint
 
 # The fast tier: engines, session, headless UI, properties. Deselects every test marked as starting a server,
 # a browser, a kernel or a build (markers in pyproject.toml; tests/conftest.py adds them by fixture too);
-# `make test` still runs those. Under 3 minutes on 2 cores (docs/benchmarks.md, "Test suite").
+# `make test` still runs those. Its properties try fewer Hypothesis examples (RAILKIT_HYPOTHESIS=fast,
+# tests/conftest.py); `make test` tries them all. Under 3 minutes on 2 cores (docs/benchmarks.md, "Test suite").
 FAST_MARKS := not (browser or server or build or kernel or hub or slow)
 test-fast: venv lint
-	$(BIN)/python -m pytest -n 2 -m "$(FAST_MARKS)" tests
+	RAILKIT_HYPOTHESIS=fast $(BIN)/python -m pytest -n 2 -m "$(FAST_MARKS)" tests
 
 # The pins come from pyproject.toml's ranges; pins already in a lock are kept unless LOCK_ARGS says.
 # The test lock is constrained to the apps lock, so both pin every shared package alike.

@@ -1,4 +1,4 @@
-"""The 40-open probe of issue 19 (item 3): many parallel requests for one lesson against ``make run``.
+"""The 40-open probe: many parallel requests for one lesson against ``make run``.
 
 Starts Voila as ``make run`` does (``python -m railkit.ui.voila_template.room`` in ``notebooks/``, or
 plain ``voila`` with ``--plain``, the setup before the room caps), waits for the pools, lets two

@@ -1,4 +1,4 @@
-"""The one list of railkit's games and lessons (issue 18 item 5): add a game or a lesson here.
+"""The one list of railkit's games and lessons: add a game or a lesson here.
 
 Everything that has to know every lesson reads these two tuples instead of keeping its own list:
 

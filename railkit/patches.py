@@ -1,4 +1,5 @@
-"""Every change railkit makes to another library's private API, in one module (issue 18 item 6).
+"""Every change railkit makes to another library's private API, in one module: a library upgrade
+breaks in one known place.
 
 Each patch names the library and the versions it was written and tested against (``SUPPORTED``) and
 checks the installed version before it patches anything: a library that has moved on fails loudly with a

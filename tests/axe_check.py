@@ -1,4 +1,4 @@
-"""axe-core in the browser tests (issue 23, item 4).
+"""axe-core in the browser tests: no critical or serious accessibility violation in a lesson.
 
 axe-core comes from npm, pinned in ``tests/a11y/package.json`` and ``package-lock.json``; ``axe_script()``
 installs it with ``npm ci`` into ``tests/a11y/node_modules/`` (gitignored) the first time it is needed, so

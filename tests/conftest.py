@@ -43,6 +43,21 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse, urlsplit
 
 import pytest
+from hypothesis import settings
+
+# Hypothesis: `make test` tries each property with its full number of examples (profile "full", the default);
+# `make test-fast` sets RAILKIT_HYPOTHESIS=fast, which tries a fifth of them, at least 20 (``examples``). Either
+# tries first every failing example found before (kept in .hypothesis/). An unknown profile name fails the run.
+HYPOTHESIS_PROFILE = os.environ.get("RAILKIT_HYPOTHESIS", "full")
+settings.register_profile("full", settings.get_profile("default"))
+settings.register_profile("fast", max_examples=20)
+settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def examples(full: int) -> int:
+    """How many examples a property that asks for ``full`` tries: all in `make test`, fewer in `make test-fast`."""
+    return max(20, full // 5) if HYPOTHESIS_PROFILE == "fast" else full
+
 
 # The table server's fixtures (tests/tables/tables_fixtures.py) as a plugin: a second conftest.py there would
 # be imported under the same name as this one, which other tests import ("from conftest import ...").
@@ -278,6 +293,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             marker = FIXTURE_MARKS.get(fixture)
             if marker and item.get_closest_marker(marker) is None:
                 item.add_marker(marker)
+
+
+@pytest.fixture(autouse=True)
+def widgets_of_this_test_only() -> Iterator[None]:
+    """After each test, ipywidgets forgets the widgets the test made, as a page's kernel ends with the page.
+
+    ipywidgets keeps every widget ever made in its registry, and through the widgets' callbacks every lesson app:
+    in a test worker that builds hundreds of lessons they all stayed alive, so each full garbage collection walked
+    them all again and each language switch redrew them all. The test's own objects keep what it still uses."""
+    widget_module = sys.modules.get("ipywidgets.widgets.widget")
+    before = set(widget_module._instances) if widget_module is not None else set()
+    yield
+    widget_module = sys.modules.get("ipywidgets.widgets.widget")
+    if widget_module is not None:
+        registry = widget_module._instances
+        for model_id in [m for m in registry if m not in before]:
+            del registry[model_id]
 
 
 @pytest.fixture(scope="session")

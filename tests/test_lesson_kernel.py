@@ -1,5 +1,5 @@
-"""railkit's Voila runs lessons in the lean ``railkit-lesson`` kernel: ipykernel without debugpy (issue 10,
-item 1), installed by ``python -m railkit.ui.voila_template`` and chosen by ``RailkitKernelManager``."""
+"""railkit's Voila runs lessons in the lean ``railkit-lesson`` kernel: ipykernel without debugpy (less memory
+per learner), installed by ``python -m railkit.ui.voila_template`` and chosen by ``RailkitKernelManager``."""
 
 from __future__ import annotations
 

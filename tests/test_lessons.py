@@ -1,4 +1,4 @@
-"""The lesson registry (``railkit/lessons.py``, issue 18 item 5) agrees with the notebooks, the apps and
+"""The lesson registry (``railkit/lessons.py``, the one list of lessons) agrees with the notebooks, the apps and
 the packages: a lesson or a game is added there, and these tests say what else it needs."""
 
 from __future__ import annotations

@@ -102,7 +102,7 @@ def test_up_d11_union_pacific_tie_message_names_positions_and_the_pool():
 
 
 def test_large_numbers_keep_english_commas_and_take_the_languages_grouping():
-    """Issue 12, item 4: "1,000,001 bytes" in English; the UI's number format elsewhere (fi: no-break space)."""
+    """"1,000,001 bytes" in English; the UI's number format elsewhere (fi: no-break space)."""
     import pytest
 
     from railkit.capecairo import CapeToCairoGame
@@ -124,7 +124,7 @@ def test_large_numbers_keep_english_commas_and_take_the_languages_grouping():
     assert "1\u00a0000\u00a0001" in finnish and "1,000,001" not in finnish
 
 
-# -- games nobody narrates (issue 18 item 8) -------------------------------------------------
+# -- games nobody narrates (bots, random play: no words built) ----------------------------------------
 def test_a_draft_made_inside_quiet_renders_as_the_message_made_outside():
     from railkit.messages import Draft, quiet
 

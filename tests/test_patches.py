@@ -1,5 +1,5 @@
 """railkit.patches: every patch of another library's private API checks the library's version first and
-fails loudly, naming the library, the versions expected and the version found (issue 18 item 6)."""
+fails loudly, naming the library, the versions expected and the version found, instead of a lesson that silently misbehaves."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tests wait on conditions (issue 18, item 2): no fixed pause, no exact-URL comparison.
+"""Tests wait on conditions, so a busy machine slows them down instead of failing them: no fixed pause, no exact-URL comparison.
 
 * ``page.wait_for_timeout(...)`` is never used: wait for what the pause was for (``conftest``: ``wait_text``,
   ``wait_for_kernel``, ``hovered``, ``painted``, ``wait_for_address``).

@@ -1,8 +1,8 @@
 """Class tables: one server holds every shared game, learners play from their own pages.
 
-The server is the authority (issue 20): a table's game is the replay of its action log, stored one
-row per action in SQLite (default) or PostgreSQL; each seat receives only its own view, and the
-log it is sent hides what other seats have not yet shown (sealed bids, face-down shares).
+The server is the authority (a learner's page can neither cheat nor peek): a table's game is the replay
+of its action log, stored one row per action in SQLite (default) or PostgreSQL; each seat receives only
+its own view, and the log it is sent hides what other seats have not yet shown (sealed bids, face-down shares).
 
     python -m railkit.tables --host 127.0.0.1 --port 8867 --db sqlite:///tables.sqlite
 

@@ -2,8 +2,8 @@
 
 The expected English is kept as readable text in ``fixtures/english/`` (``kk_game_NN.txt``, ``kk_auctions.txt``),
 so a change fails ``test_kk_messages.py`` with a diff. The files were written from the engine whose English was
-recorded before its sentences became ``Message``s (issue 12), after checking each against that record's sha256
-digests (issue 18). ``.venv/bin/python tests/capecairo/kk_transcript.py`` rewrites them from the current engine:
+recorded before its sentences became ``Message``s (for translation), after checking each against that record's
+sha256 digests. ``.venv/bin/python tests/capecairo/kk_transcript.py`` rewrites them from the current engine:
 do that only for a wanted change of the English, and say why in the commit.
 """
 

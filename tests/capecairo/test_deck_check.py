@@ -86,7 +86,7 @@ def test_the_command_line_tools(capsys):
     (None, "'coin'"),
 ])
 def test_a_key_given_twice_is_refused_naming_the_key(tmp_path, text, key):
-    """issue 19, item 4: JSON would keep the last of two equal keys silently; a deck file names each once."""
+    """JSON would keep the last of two equal keys silently; a deck file names each once."""
     if text is None:
         body = json.dumps(shipped())
         text = body.replace('"coin": ', '"coin": 99, "coin": ', 1)

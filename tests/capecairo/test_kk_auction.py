@@ -4,6 +4,7 @@ import copy
 from pathlib import Path
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -212,7 +213,7 @@ def test_KK_A7_auction_winner_opens_the_building_phase():
 
 
 # -- properties of the order, and refusals that are not about bids ------------------------------
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     table=st.lists(st.tuples(st.integers(0, 5), st.integers(0, 3)), min_size=2, max_size=4),
     coins=st.lists(st.integers(1, 10), min_size=60, max_size=60),

@@ -12,6 +12,7 @@ import sys
 import textwrap
 
 import pytest
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,7 +27,7 @@ junk = st.recursive(
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5),
     max_leaves=12,
 )
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def played(players=3, seed=1, moves=50):
@@ -115,7 +116,7 @@ actions = st.one_of(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(index=st.integers(0, len(STATES) - 1), action=actions)
 def test_junk_actions_are_refused_and_change_nothing(index, action):
     game = STATES[index].copy()
@@ -172,6 +173,7 @@ CHILD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow  # 5,000 junk moves in a fresh interpreter; the fast tier tries junk moves in-process (above)
 def test_hostile_input_never_needs_more_than_400_megabytes():
     done = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, timeout=300)
     assert "MemoryError" not in done.stderr

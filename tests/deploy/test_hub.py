@@ -1,4 +1,4 @@
-"""Issue 10, item 5: the class-hub recipe in deploy/ works on this machine, on loopback.
+"""The class-hub recipe in deploy/ works on this machine, on loopback.
 
 deploy/install.sh installs the hub, the proxy and the learners' environment into .cache/deploy (pinned,
 PyPI and npm only); deploy/start-hub.sh starts JupyterHub with deploy/jupyterhub_config.py. Two learners
@@ -171,7 +171,7 @@ def test_two_learners_on_the_class_hub(prefix, tmp_path, request):
             for pid in [server, *kernels]:
                 assert address_space_limit(pid) == (MEM_LIMIT_BYTES, MEM_LIMIT_BYTES), \
                     f"{name}'s process {pid} is not limited to {MEM_LIMIT}: {address_space_limit(pid)}"
-                # Issue 19, item 2: CPU seconds per process, a lower priority, a private TMPDIR; as a
+                # One learner must not starve the others: CPU seconds per process, a lower priority, a private TMPDIR; as a
                 # Unix user of their own, a cap on their processes (a fork bomb stops there).
                 assert rlimit(pid, "Max cpu time") == (CPU_SECONDS, CPU_SECONDS), f"{name}'s process {pid}: CPU time"
                 assert niceness(pid) == 10, f"{name}'s process {pid} runs at nice {niceness(pid)}"
@@ -260,7 +260,7 @@ def test_config_loads_for_each_kind_of_host(prefix, tmp_path, spawner, expected)
 
 
 def test_only_the_class_list_logs_in_and_the_teacher_is_set_at_install(prefix, tmp_path):
-    """Issue 19, item 1: the takeover (first login as the admin name with any password) is refused, so is
+    """The takeover (first login as the admin name with any password) is refused, so is
     a name not on the class list and a wrong password; the teacher's own password gives the admin
     panel, a learner's does not; a learner added while the hub runs logs in without a restart. All over
     HTTPS, checked against the hub's certificate."""

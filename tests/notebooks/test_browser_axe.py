@@ -1,4 +1,4 @@
-"""axe-core on every lesson (issue 23, item 4): no critical or serious accessibility violation in a lesson's
+"""axe-core on every lesson: no critical or serious accessibility violation in a lesson's
 first state, in English and in Finnish (``?lang=fi``). axe-core is pinned in tests/a11y (tests/axe_check.py)."""
 
 import json
@@ -58,7 +58,7 @@ FOCUSED_JS = """() => {
 
 
 def test_the_keyboard_focus_is_visible_and_skips_the_map_toolbars(voila_server, offline_page):
-    """Issue 23, item 3: every control reached with Tab shows a ring of at least 2 px (the template's 3 px
+    """Keyboard users see where they are: every control reached with Tab shows a ring of at least 2 px (the template's 3 px
     near-black ring); the plotly toolbars (6 buttons per map) are not in the Tab order."""
     page = offline_page.page
     page.set_viewport_size({"width": 1366, "height": 768})

@@ -1,4 +1,4 @@
-"""Real browser, offline (items 3 and 5): one lesson per language opened with ``?lang=`` in the page
+"""Real browser, offline: one lesson per language opened with ``?lang=`` in the page
 address. The template's head script opens the translated notebook (notebooks/<lang>/, markdown translated
 too); the language picker then switches the app back to English in place."""
 

@@ -1,8 +1,7 @@
-"""Real browser, offline, 1366×768 (issue 9 items 2, 3, 4, 8): the building lesson's map beside the
-pickers; a click on a legal section of the map chooses it in the list (the template's plotly_click
-script → the hidden ``railkit-map-click`` box → the kernel); the company legend and the reconstruction
-note are on the map; a click on a numbered candidate ticks it in the exercise (issue 9: it is asserted
-again, with aiming that waits for the exercise map to hold still)."""
+"""Real browser, offline, 1366×768: the building lesson's map beside the pickers; a click on a legal section
+of the map chooses it in the list (the template's plotly_click script → the hidden ``railkit-map-click`` box →
+the kernel); the company legend and the reconstruction note are on the map; a click on a numbered candidate
+ticks it in the exercise (with aiming that waits for the exercise map to hold still)."""
 
 import pytest
 from conftest import ARTIFACTS, hovered, open_app, page_errors, painted, wait_text, wait_until_idle

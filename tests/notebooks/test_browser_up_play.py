@@ -148,7 +148,7 @@ def test_play_flow_offline(voila_server, offline_page):
     page.wait_for_selector(".railkit-quiz-answer", state="visible", timeout=30000)
     wait_text(page, ".railkit-quiz", "How much did")
     assert "Answer the payout exercise" in page.inner_text(".railkit-payouts")
-    # issue 9 item 1: nothing on the page gives the answer away before it is checked
+    # nothing on the page gives the answer away before it is checked
     assert "? (after the exercise)" in page.inner_text(".railkit-players-panel")
     assert not re.search(r"\+\d", page.inner_text(".railkit-events"))
     assert "shows once you answer the payout exercise" in page.inner_text(".railkit-events")
@@ -209,7 +209,7 @@ def test_hot_seat_and_the_end_offline(voila_server, offline_page):
     for player, money in game.result().money.items():
         assert player in result and str(money) in result
     assert page.is_hidden(".railkit-build") and page.is_hidden(".railkit-lay")
-    # issue 9 item 9: a look back at the learner's moves, with the rules
+    # a look back at the learner's moves, with the rules
     wait_text(page, ".railkit-result", "A look back at your moves")
     assert "The heuristic player would have: You" in page.inner_text(".railkit-review")
     assert "UP-D" in page.inner_text(".railkit-review")

@@ -1,4 +1,4 @@
-"""Real browser, offline (issue 9 items 6 and 7): the learner named once in the page address
+"""Real browser, offline: the learner named once in the page address
 (``up_play.ipynb?name=Kim``) reaches the preheated lesson; sentences about them read “You …”; the seat
 choice (UP-S8); a missing build choice is said by the moves and goes once the choice is made."""
 
@@ -49,7 +49,7 @@ def test_the_learner_named_in_the_address_takes_a_seat(voila_server, offline_pag
     page.select_option(".railkit-company select", index=1)
     page.wait_for_function("() => !document.querySelector('.railkit-moves-message').innerText.includes('Pick')")
 
-    # Issue 9 item 9: why these choices (the engine's checks, rule IDs) and a hint.
+    # Why these choices (the engine's checks, rule IDs) and a hint.
     page.click(".railkit-why-box summary")
     wait_text(page, ".railkit-why-box", "UP-B2f")
     assert "UP-T3" in page.inner_text(".railkit-why-box")

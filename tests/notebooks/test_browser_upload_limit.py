@@ -1,5 +1,5 @@
-"""Real browser, offline: a file over an upload's limit is refused by the page before it is sent (issue 19,
-item 4). ipywidgets sends a chosen file whole in one websocket message, and one over the server's 10 MiB
+"""Real browser, offline: a file over an upload's limit is refused by the page before it is sent.
+ipywidgets sends a chosen file whole in one websocket message, and one over the server's 10 MiB
 message limit used to close the connection without a word; railkit's template checks ``file.size`` first and
 the lesson says what it says for a 1-10 MB file it received (``railkit.ui.upload_limit``)."""
 

@@ -161,7 +161,7 @@ def test_auction_in_the_browser(site_server, lesson):
 
 
 def test_a_translated_lesson_runs_in_the_browser(site_server, lesson):
-    """Issue 12: the Finnish lessons are on the site too; their app speaks Finnish (catalogs in the wheel)."""
+    """The Finnish lessons are on the site too; their app speaks Finnish (catalogs in the wheel)."""
     page, log = lesson
     open_lesson(page, page_url(site_server.base, "fi/up_dividends.ipynb"), "fi/up_dividends.ipynb")
     wait_text(page, ".railkit-app", "Maksa osingot", timeout=60000)

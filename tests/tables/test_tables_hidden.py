@@ -1,4 +1,4 @@
-"""Hidden information stays hidden (issue 20, item 3): a whole game of each kind is played through the
+"""Hidden information stays hidden (the server sends each seat only its own view): a whole game of each kind is played through the
 server by real WebSocket clients (each seat driven by the heuristic bot), and every message one seat and
 a spectator receive is checked against the other seats' private view fields and sealed actions."""
 

@@ -1,4 +1,4 @@
-"""Two table server processes on one PostgreSQL database serve the same tables (issue 20, item 6): each
+"""Two table server processes on one PostgreSQL database serve the same tables: each
 hears the other's moves through PostgreSQL's LISTEN/NOTIFY, and the database refuses a second move
 made at the same position, whichever process took it."""
 

@@ -1,4 +1,4 @@
-"""The table server with real parts (issue 20): uvicorn in its own process, real WebSocket clients, and the
+"""The table server with real parts: uvicorn in its own process, real WebSocket clients, and the
 database both as a SQLite file and as a PostgreSQL cluster started from Debian's packages."""
 
 from __future__ import annotations

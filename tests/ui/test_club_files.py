@@ -1,4 +1,4 @@
-"""A club's own board or deck in the lessons (item 4; ``railkit.ui.club_files``): the teacher's
+"""A club's own board or deck in the lessons (``railkit.ui.club_files``): the teacher's
 environment variable (a good file is used, a broken one gives a banner and the built-in data), a learner's
 upload (bounded, checked, refused without changing anything, accepted → the lesson restarts on it), saves
 made on a club file, and every lesson app built with the variables set."""
@@ -252,7 +252,7 @@ def test_the_deck_adapter_reads_its_variable(monkeypatch, club_deck_file):
 
 
 def test_a_club_file_over_the_limit_refused_by_the_page_gets_the_same_words(app):
-    """issue 19, item 4: the page never sends a file over the limit; the lesson says what it says for a file
+    """The page never sends a file over the limit (it would close the connection); the lesson says what it says for a file
     it received and measured."""
     assert "railkit-max-bytes-1000000" in app.club.upload._dom_classes
     before = (app.board, app.widget.children)

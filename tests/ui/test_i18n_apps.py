@@ -1,4 +1,4 @@
-"""Every lesson app in every language (items 3 and 5): built headless, no English left in its
+"""Every lesson app in every language: built headless, no English left in its
 widgets but names and rule IDs; the language picker switches an app in place; ``?lang=`` is read safely.
 
 Each app is built once in English and once in each language with the same seed; a text that is the same in
@@ -6,6 +6,7 @@ both is English left over, unless it is a name (companies, cities, players, lang
 
 from __future__ import annotations
 
+import functools
 import gc
 import re
 
@@ -36,20 +37,24 @@ NAMES = ({"English", "suomi", "magyar", "español", "Union Pacific", "Vom Kap bi
          | {c.name for c in _BOARD.companies} | {c.key for c in _BOARD.companies} | {c.name for c in _BOARD.cities.values()})
 
 
+NAMES_LONGEST_FIRST = sorted(NAMES, key=len, reverse=True)  # a long name goes whole before a shorter one inside it
+
+
 def is_name_or_code(text: str) -> bool:
     """A text with no word of its own: names, rule IDs (UP-D3), numbers, symbols, “Name: 3”."""
     rest = text
-    for name in sorted(NAMES, key=len, reverse=True):
+    for name in NAMES_LONGEST_FIRST:
         rest = rest.replace(name, " ")
     rest = re.sub(r"\b(UP|KK)-[A-Z0-9]+(-[A-Z]+)?\b|\$|\bM\b|\bx\b", " ", rest)
     return not re.search(r"[A-Za-z]{2,}", rest)
 
 
-def same_in(lang: str) -> set[str]:
+@functools.cache  # read once per language: the catalogs do not change while the tests run
+def same_in(lang: str) -> frozenset[str]:
     """The messages the translators kept as they are (Spanish “General”, “No”)."""
     path = LOCALE_DIR / lang / "LC_MESSAGES" / "railkit.po"
     with path.open("rb") as f:
-        return {m.id for m in read_po(f) if isinstance(m.id, str) and m.id and m.string == m.id}
+        return frozenset(m.id for m in read_po(f) if isinstance(m.id, str) and m.id and m.string == m.id)
 
 
 def english_left(app_key: str, lang: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""Issue 9 item 7, headless: one learner, named once in the page address (``?name=Aino``, else “You”) and
+"""Headless: one learner, named once in the page address (``?name=Aino``, else “You”) and
 used by every lesson; a bad name is refused with a message; seats and the other players' names; the
 engines' third-person sentences read in the second person for the learner, in both games."""
 

@@ -1,4 +1,4 @@
-"""A monkey in every lesson (issue 19, item 6): no button, list, field or upload ever shows a learner
+"""A monkey in every lesson: no button, list, field or upload ever shows a learner
 “Something went wrong”.
 
 Each lesson app — the one a notebook's single code cell builds (``notebooks/*.ipynb``: the index and every

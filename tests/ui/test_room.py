@@ -1,4 +1,4 @@
-"""Issue 19, item 3: ``make run`` for a room (railkit.ui.voila_template.room).
+"""``make run`` for a room, so that one visitor cannot take every kernel (railkit.ui.voila_template.room).
 
 Voila started as ``make run`` starts it, with ``Room.per_visitor=2``. A visitor who asks for more pages
 than that gets the "server is full" page (HTTP 503); the kernels of pages that never connected are

@@ -210,7 +210,7 @@ def test_random_situations_are_reproducible():
 
 
 def test_a_click_on_a_legal_section_of_the_map_chooses_it(app):
-    """Issue 9 item 2: the map's hit areas carry section ids; a click picks the section like the list."""
+    """The map's hit areas carry section ids; a click picks the section like the list."""
     board = load_board()
     app.set_choice("BNL", "mountain", None)
     hits = next(t for t in app.map_view.figure.data if t.name == "section hit areas")
@@ -234,7 +234,7 @@ def test_a_click_on_a_numbered_candidate_ticks_it(app):
 
 
 def test_exercise_map_holds_every_candidate_and_its_cities(app):
-    """Issue 9 item 8: nothing of the candidates is cut off; numbers sit clear of the names."""
+    """Nothing of the candidates is cut off; numbers sit clear of the names."""
     app.exercise.draw_map()
     fig = app.exercise.map.figure
     (x0, x1), (y0, y1) = fig.layout.xaxis.range, fig.layout.yaxis.range

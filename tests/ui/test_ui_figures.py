@@ -68,7 +68,7 @@ def test_basemap_is_shipped_projected_and_not_a_geo_trace():
 
 
 def test_the_up_basemap_is_one_svg_image_under_the_map_drawn_from_the_same_outline():
-    """Issue 10 item 4: the basemap is a layout image (drawn once, never redrawn by an update), in map
+    """The basemap is a layout image (drawn once, never redrawn by an update), in map
     kilometres, with every ring of the outline, land colour and a border that keeps its width when zoomed."""
     image = basemap.basemap_image()
     assert image["source"].startswith("data:image/svg+xml;base64,") and image["layer"] == "below"
@@ -147,7 +147,7 @@ NAMED = ("Denver", "Cheyenne", "Billings", "Sioux Falls", "Kansas City")
 
 
 def test_every_company_has_its_own_shape_and_a_legend_entry():
-    """Issue 9 item 3: shape as well as colour; the legend names every company."""
+    """Shape as well as colour (for colour-blind learners); the legend names every company."""
     board = load_board()
     fig = board_figure(board)
     names = {t.name for t in fig.data}
@@ -163,7 +163,7 @@ def test_every_company_has_its_own_shape_and_a_legend_entry():
 
 
 def test_city_names_do_not_overlap_each_other_stars_or_trains():
-    """Issue 9 item 3: the names of crowded cities stay readable (boxes computed at the map's size)."""
+    """The names of crowded cities stay readable (boxes computed at the map's size)."""
     board = load_board()
     starting = {s.id: list(s.starting) for s in board.sections.values() if s.starting}
     cities = {n: project(c.lon, c.lat) for n, c in board.cities.items()}

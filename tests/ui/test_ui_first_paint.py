@@ -6,6 +6,7 @@ import threading
 
 import pytest
 from ipywidgets import Widget
+from ipywidgets.widgets import widget as widget_module
 
 from railkit.ui import first_paint
 from railkit.ui.first_paint import defer_first_show
@@ -29,8 +30,12 @@ class FakeComm:
 
 @pytest.fixture
 def voila(monkeypatch):
-    """A kernel started by Voila, with ipywidgets' control comm open and no release delay."""
+    """A kernel started by Voila, with ipywidgets' control comm open and no release delay.
+
+    A fresh kernel holds only its page's widgets: the page's ``request_states`` serialises every live widget, and
+    in a test process that has built hundreds of lessons before that took a minute and more."""
     monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.setattr(widget_module, "_instances", {})
     monkeypatch.setattr(Widget, "_handle_control_comm_msg", Widget.__dict__["_handle_control_comm_msg"])
     monkeypatch.setattr(Widget, "_control_comm", FakeComm(), raising=False)
     monkeypatch.setattr(first_paint, "_hooked", False)

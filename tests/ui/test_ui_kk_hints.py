@@ -1,4 +1,4 @@
-"""Issue 9 in the KK play lesson: the race map (redrawn only on change, with the reconstruction note),
+"""The KK play lesson's help for a learner: the race map (redrawn only on change, with the reconstruction note),
 “Why?” for every prompt (KK-A2..KK-A6, KK-B2, KK-B3), the review after a game, the learner “You”."""
 
 from __future__ import annotations

@@ -265,7 +265,7 @@ def test_exercise_positions_are_real_building_turns(kind):
 def test_KK_B2_build_pressed_again_after_the_building_round_is_refused_in_words(seed):
     """A second press of Build (a double click, or a click sent before the page hid the button) while the
     Buy list still holds the option of the build just made: a clear refusal, never “Something went wrong”
-    (issue 19, item 6: ``IndexError`` on the learner's empty line of cards)."""
+    (it once raised ``IndexError`` on the learner's empty line of cards)."""
     app = KkPlayApp(seed=seed, players=2)
     rng = random.Random(seed)
     pressed = 0

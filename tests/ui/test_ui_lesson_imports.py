@@ -28,18 +28,15 @@ def test_every_lesson_app_is_found():
     assert {x.cell for x in LESSONS} <= set(app_cells()), "a lesson of railkit/lessons.py has no notebook cell"
 
 
-def test_building_every_lesson_imports_nothing_heavy():
-    code = "import sys\n" + "\n".join(app_cells()) + f"\nprint(sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
+def test_building_every_lesson_imports_nothing_heavy_and_no_plotly():
+    """Every lesson app built, with its first figures shown, in one fresh interpreter (a kernel's start): nothing
+    heavy is imported, and neither is plotly. Figures are railkit.ui.plot.Plot JSON: plotly's Python objects (and
+    the 3.2 MB schema they load, ~21 MB per kernel) stay out of every lesson kernel."""
+    code = ("import sys\n" + "\n".join(app_cells())
+            + f"\nprint(sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
+            + "print(sorted(m for m in sys.modules if m.split('.')[0] in ('plotly', '_plotly_utils', 'narwhals')))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.strip().splitlines()[-1] == "[]"
-
-
-def test_no_lesson_loads_plotly_in_its_kernel():
-    """Issue 10 item 1 / issue 11: figures are railkit.ui.plot.Plot JSON; plotly's Python objects (and the
-    3.2 MB schema they load, ~21 MB per kernel) stay out of every lesson, with its first figures shown."""
-    code = "import sys\n" + "\n".join(app_cells()) + "\nprint(sorted(m for m in sys.modules if m.split('.')[0] in " \
-           "('plotly', '_plotly_utils', 'narwhals')))\n"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.strip().splitlines()[-1] == "[]"
+    heavy, plotly = out.stdout.strip().splitlines()[-2:]
+    assert heavy == "[]", heavy
+    assert plotly == "[]", plotly

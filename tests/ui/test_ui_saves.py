@@ -75,7 +75,7 @@ def test_the_limit_is_stated_next_to_the_buttons(app):
 
 
 def test_a_file_over_the_limit_refused_by_the_page_gets_the_same_words(app):
-    """issue 19, item 4: the page checks ``file.size`` before sending (a file over the server's 10 MiB
+    """The page checks ``file.size`` before sending (a file over the server's 10 MiB
     message limit would close the connection); it reports the name and size, and the learner reads the same
     refusal as for a 1-10 MB file the kernel received."""
     assert "railkit-max-bytes-1000000" in app.saves.upload._dom_classes

@@ -1,4 +1,4 @@
-"""Issue 9 item 2: the play lesson's layout puts the map beside the move controls (``screen.play_columns``)."""
+"""The play lesson's layout puts the map beside the move controls, so a 1366×768 screen shows both (``screen.play_columns``)."""
 
 import ipywidgets as widgets
 

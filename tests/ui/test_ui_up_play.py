@@ -173,7 +173,7 @@ def test_missing_choices_and_wrong_step_are_refused_without_change(app):
     assert json.dumps(app.game.state_dict(), sort_keys=True) == before
 
 
-def test_issue9_6_a_missing_choice_message_shows_by_the_moves_and_clears_when_chosen(app):
+def test_a_missing_choice_message_shows_by_the_moves_and_clears_when_chosen(app):
     until_step(app, "action")
     app.moves.mode.value = "build"
     build = next(a for a in app.game.legal_actions("Alex") if isinstance(a, Build))
@@ -199,7 +199,9 @@ def test_invest_offers_exactly_the_UP_I1_combinations(app):
     assert app.moves.invest_pick.value is None and app.moves.build.checklist.value == ""
 
 
-@pytest.mark.parametrize("players", [2, 4])
+# A whole game through the lesson's callbacks redraws the map after every build: half a minute or more. The fast
+# tier plays the four-player game; `make test` plays the two-player one too (UP-2P1, UP-2P2).
+@pytest.mark.parametrize("players", [pytest.param(2, marks=pytest.mark.slow), 4])
 def test_a_whole_game_through_the_callbacks(players):
     app = PlayApp(seed=players, players=players, game_number=100 + players)
     moves = play_first_legal(app)
@@ -296,7 +298,7 @@ def test_a_payout_appears_with_its_breakdown_after_the_exercise():
     assert app.exercise.widget.layout.display is None and "How much did" in text(app.exercise.quiz_html.value)
     shown = text(app.payouts.widget.value)
     assert "Payout 1 of 4" in shown and "Answer the payout exercise" in shown and "UP-D2" not in shown
-    # issue 9 item 1: neither the money column nor the latest moves give the answer away
+    # neither the money column nor the latest moves give the exercise's answer away
     record = app.game.state.payouts[0]
     players = text(app.table.players.value)
     assert "? (after the exercise)" in players
@@ -341,7 +343,8 @@ def test_payout_exercise_wrong_answer_and_question_matches_the_engine():
     assert "wrong" in text(app.exercise.feedback.value)
 
 
-def test_hot_seat_hides_each_hand_until_shown():
+def hot_seat_after_the_first_move():
+    """A hot-seat game of three after its first move, checked on the way: each hand stays secret until shown."""
     app = PlayApp(seed=2, players=3, hot_seat=True, game_number=8)
     assert app.session.hot_seat and app.session.humans == ("Player 1", "Player 2", "Player 3") and not app.session.bots
     assert app.session.acting == "Player 1"
@@ -354,6 +357,21 @@ def test_hot_seat_hides_each_hand_until_shown():
     assert app.session.acting == "Player 2" and app.session.revealed_to is None  # hidden again for the next player
     assert "Hands are secret" in text(app.hand.widget.value)
     assert "Player 1" not in text(app.hand.widget.value)
+    return app
+
+
+def test_hot_seat_hides_each_hand_until_shown():
+    app = hot_seat_after_the_first_move()
+    for player in ("Player 2", "Player 3", "Player 1"):  # each hand-over hides the hand again
+        assert app.session.acting == player and "Hands are secret" in text(app.hand.widget.value)
+        app.on_show_hand()
+        assert f"{player}'s hand" in text(app.hand.widget.value)
+        act(app, first_legal(app))
+
+
+@pytest.mark.slow
+def test_a_whole_hot_seat_game_through_the_callbacks():
+    app = hot_seat_after_the_first_move()
     moves = play_first_legal(app)
     assert app.game.is_over and moves > 20
 

@@ -1,4 +1,4 @@
-"""Issue 9 item 9 in the play lesson: every prompt has “Why these choices?” (the engine's legal moves with
+"""In the play lesson every prompt has “Why these choices?” (the engine's legal moves with
 their rule IDs) and a hint (the heuristic player's move); after the game, a look back at the learner's moves
 the heuristic player judged weak, with why."""
 
@@ -57,6 +57,7 @@ def test_the_hint_names_a_legal_move_and_nothing_is_played(app):
     assert app.moves.note.text == words
 
 
+@pytest.mark.slow  # a whole game through the lesson's callbacks (tests/ui/test_ui_up_play.py plays one in the fast tier)
 def test_after_the_game_a_review_lists_weak_moves_with_rules():
     app = PlayApp(seed=4, players=3, game_number=22, name="Kim")
     play_first_legal(app)

@@ -1,4 +1,4 @@
-"""Issue 9 item 7: one learner, named once (the page address ``?name=``, else “You”), sentences about
+"""One learner, named once (the page address ``?name=``, else “You”), sentences about
 the learner in the second person, a chosen seat (UP-S8: the first seat starts) and named hot-seat players."""
 
 import html

@@ -1,5 +1,5 @@
-"""The play lesson keeps the display face down until the first shares are revealed (UP-S5, UP-S6; issue 19,
-item 5): its “whole game in words”, latest moves, display box and every other text on the page are the same
+"""The play lesson keeps the display face down until the first shares are revealed (UP-S5, UP-S6):
+its “whole game in words”, latest moves, display box and every other text on the page are the same
 whichever companies the hidden display holds."""
 
 from __future__ import annotations

@@ -82,7 +82,8 @@ def test_command_runs_as_a_module(tmp_path: Path) -> None:
     assert good.returncode == 0 and good.stdout.startswith("OK: 47 cities"), good.stderr
     bad = run("check-board", str(_write(tmp_path, "{not json")))
     assert bad.returncode == 1 and "not valid JSON" in bad.stderr and bad.stdout == ""
-    assert run().returncode == 2 and "check-board" in run().stderr
+    usage = run()
+    assert usage.returncode == 2 and "check-board" in usage.stderr
 
 
 def test_package_main_usage(capsys: pytest.CaptureFixture[str]) -> None:
@@ -236,7 +237,7 @@ def test_playability_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert _run(capsys, "--quick", "--strict", str(path))[0] == 1
 
 
-# -- names are bounded; a key is given once (issue 19, item 4) ----------------------------------
+# -- names are bounded; a key is given once (a club's file is untrusted) -------------------------------
 @pytest.mark.parametrize("where, change, item, words", [
     ("company", lambda raw: raw["companies"].__getitem__(1).__setitem__("name", "B" * 500_000), "company 'BNL'",
      "field 'name' is 500,000 characters long; a name is at most 40"),

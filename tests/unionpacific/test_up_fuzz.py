@@ -16,6 +16,7 @@ import sys
 import textwrap
 
 import pytest
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -36,7 +37,7 @@ from railkit.unionpacific.bots import RandomBot
 
 # too_slow only: each example loads (replays) a 40-move save or copies a game, slower than Hypothesis expects of
 # a test; the other health checks (data too large, filtering, ...) stay on.
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _played(players=3, seed=4, actions=40, **options) -> UnionPacificGame:

@@ -290,7 +290,9 @@ def test_UP_B2a_track_type_must_match_the_card_general_is_wild():
     other = next(t for t in TRACK_TYPES if t != s.track_type)
     give_track(game, p, other, GENERAL)
     rejects(game, Build(p, other, "EPRG", s.id), "UP-B2a")
+    assert "EPRG" not in game.state.net.trains_on[s.id]
     game.apply(Build(p, GENERAL, "EPRG", s.id))
+    assert "EPRG" in game.state.net.trains_on[s.id]  # the general card built where the other type could not
 
 
 def test_UP_B2b_company_may_use_only_its_track_types():

@@ -231,7 +231,7 @@ def test_uploaded_save_naming_a_board_file_is_refused():
 
 
 def test_a_save_naming_a_key_twice_is_refused_naming_the_key():
-    """issue 19, item 4: ``"game": "junk", "game": …`` must not load as the second."""
+    """``"game": "junk", "game": …`` must not load as the second (JSON would keep the last silently)."""
     text = random_game(3, seed=1, actions=10).to_json()
     assert text.startswith("{")
     twice = '{"seed": 999, ' + text[1:]

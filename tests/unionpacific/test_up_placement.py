@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -227,7 +228,7 @@ def test_UP_B2_unknown_keys_raise_rule_error(board: Board, company: str, section
 CARDS = (*TRACK_TYPES, GENERAL)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.integers(0, 9), st.sampled_from(CARDS), st.integers(0, 10**6)),
                 min_size=1, max_size=35))
 def test_UP_B2_random_legal_play_stays_connected_and_consistent(moves: list[tuple[int, str, int]]) -> None:

@@ -243,10 +243,23 @@ def test_every_option_combination_random_play(index):
             play_combination(i)
 
 
+def play_default_options(players, seed):
+    play_checked(players, seed=seed, options={}, heuristic_seats=(seed % players,) if seed % 2 else ())
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_default_options_random_play_each_player_count(players):
-    for seed in range(4):
-        play_checked(players, seed=seed, options={}, heuristic_seats=(seed % players,) if seed % 2 else ())
+    """The fast tier: two games per player count, one of random players only, one with a heuristic seat."""
+    for seed in (0, 1):
+        play_default_options(players, seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_default_options_random_play_each_player_count_more_seeds(players):
+    """The full tier: two more seeds per player count."""
+    for seed in (2, 3):
+        play_default_options(players, seed)
 
 
 def test_heuristic_bots_only_complete_games():

@@ -1,5 +1,5 @@
-"""UP-S5 / UP-S6: the display is dealt during setup but lies face down until the first shares are revealed
-(issue 19, item 5). Before that, nothing public may depend on which companies it holds: not the narrative
+"""UP-S5 / UP-S6: the display is dealt during setup but lies face down until the first shares are revealed.
+Before that, nothing public may depend on which companies it holds: not the narrative
 (the play lesson's “whole game in words”), not any seat's view, not the status card, not the words of a move.
 
 Two checks, over many seeds and every table size:

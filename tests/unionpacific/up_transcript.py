@@ -5,7 +5,7 @@ every action, the placement checklist of one build per turn, every ``RuleError``
 actions and the outcome words. The expected English of each game is kept as readable text in
 ``fixtures/english/up_game_NN.txt`` (one sentence after another, a checklist over several lines), so a
 change shows as a diff. They were written from the engine whose English was recorded before its sentences
-became ``Message``s (issue 12), after checking each against that record's sha256 digests (issue 18).
+became ``Message``s (for translation), after checking each against that record's sha256 digests.
 ``python -m tests.unionpacific.up_transcript`` rewrites them from the current engine: do that only for a
 wanted change of the English, and say why in the commit.
 """
