@@ -121,7 +121,7 @@ def language_picker() -> widgets.Dropdown:
     options = [(LANGUAGE_NAMES.get(code, code), code) for code in ("en", *i18n.catalog_languages())]
     current = i18n.get_language()
     value = current if current in {code for _, code in options} else "en"
-    # Labelled (issue 23: a select needs an accessible name); ipywidgets links the description to the select.
+    # Labelled (a screen reader needs the select's accessible name); ipywidgets links the description to the select.
     picker = widgets.Dropdown(options=options, value=value, description=i18n.tr("Language"),
                               style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))
     picker.add_class("railkit-language")

@@ -1,4 +1,5 @@
-"""A file upload's size limit, checked in the browser before the file is sent (issue 19, item 4).
+"""A file upload's size limit, checked in the browser before the file is sent: an over-size file is
+refused with a message instead of closing the connection.
 
 An ipywidgets ``FileUpload`` reads the whole file in the browser and sends it to the kernel in one
 websocket message; a file over the server's message limit (10 MiB) closes the connection and the learner

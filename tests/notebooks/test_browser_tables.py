@@ -1,4 +1,4 @@
-"""“Play with others” in real Chromium pages (issue 20, item 8): Voila serves the two play lessons with
+"""“Play with others” in real Chromium pages: Voila serves the two play lessons with
 ``RAILKIT_TABLES_URL`` pointing at a real table server process (as ``make run`` does), and each page is a
 learner at their own screen.
 

@@ -1,4 +1,4 @@
-"""“Play with others” where no table server can be reached (issue 20, item 7): on Binder, in the static
+"""“Play with others” where no table server can be reached: on Binder, in the static
 site's browser kernel and without ``make run``'s server, the panel says in one sentence why and what to
 use instead, and offers no controls that could not work."""
 
