@@ -8,6 +8,7 @@ import re
 import pytest
 from test_ui_up_play import act, play_first_legal
 
+from railkit.ui.unionpacific.common import company_name
 from railkit.ui.unionpacific.play import PlayApp
 
 
@@ -49,12 +50,27 @@ def test_every_step_has_why_with_the_rules_of_its_legal_moves(app):
     assert "You play" in text(seen["draw"]) or "You take" in text(seen["draw"])  # second person for the learner
 
 
+def test_the_first_share_hint_names_the_share_and_why_and_nothing_is_played(app):
+    """UP-S5: the engine's words keep a first share face down, but the learner's own hint names it."""
+    before = len(app.game.log)
+    assert app.moves.on_hint() is None and app.moves.note.kind == "info"
+    words = app.moves.note.text
+    hand = app.game.view("Kim").hand.shares
+    most = max(hand.values())
+    named = [c for c in hand if company_name(app.board, c) in words]
+    assert len(named) == 1 and hand[named[0]] == most, words  # the company the hand holds most of
+    assert f"you hold {most} share" in words and "face down (UP-S5)" in words
+    assert len(app.game.log) == before
+    app.moves.first_pick.value = app.game.legal_actions("Kim")[0].card  # a choice keeps an info message
+    assert app.moves.note.text == words
+
+
 def test_the_hint_names_a_legal_move_and_nothing_is_played(app):
+    while app.game.view(None).phase != "action" or app.game.current_player != "Kim":  # past the first shares
+        act(app, app.game.legal_actions("Kim")[0])
     before = len(app.game.log)
     words = hinted_move(app)
     assert len(app.game.log) == before and "You" in words
-    app.moves.first_pick.value = app.game.legal_actions("Kim")[0].card  # a choice keeps an info message
-    assert app.moves.note.text == words
 
 
 @pytest.mark.slow  # a whole game through the lesson's callbacks (tests/ui/test_ui_up_play.py plays one in the fast tier)

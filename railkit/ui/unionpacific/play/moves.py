@@ -19,7 +19,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, guarded
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import tr, trn
 from railkit.ui.unionpacific.common import card_label, company_name, engine_text
 from railkit.ui.unionpacific.play.build import BuildPanel
 from railkit.ui.unionpacific.play.html import share_words, text_colour, why_html
@@ -291,6 +291,18 @@ class MovesPanel(Panel):
         if not scored:
             raise InputError(tr("There is no move to give a hint for now."))
         best = max(scored, key=lambda a_s: a_s[1])[0]
+        if isinstance(best, ChooseFirstShare) and player == screen.you:
+            # The engine's words keep a first share face down (UP-S5); the learner's own hint may name it.
+            held = game.view(player).hand
+            count = held.shares.get(best.card, 0) if held is not None else 0
+            self.show_info(trn("Hint: the heuristic player would lay {company} face down (UP-S5): you hold {n} "
+                               "share of it, as many as of any other company, so your first stake sits where your "
+                               "hand is strongest. It is a second opinion; the choice is yours.",
+                               "Hint: the heuristic player would lay {company} face down (UP-S5): you hold {n} "
+                               "shares of it, more than of any other company, so your first stake sits where your "
+                               "hand is strongest. It is a second opinion; the choice is yours.",
+                               count, company=company_name(self.board, best.card), n=count))
+            return
         words = engine_text(game.describe(best), player if player == screen.you else None)
         self.show_info(tr("Hint: the heuristic player would play this: {move}. It is a second opinion; the "
                           "choice is yours.", move=words))
