@@ -32,7 +32,9 @@ def test_auction_flow_offline(voila_server, offline_page):
     shot(page, "kk_auction_bad_bid.png")
 
     # A bid above the computer players' (they never bid more than a fifth of their money): we choose first.
-    type_bid(page, "25")
+    # Typed and handed in with Enter, as a keyboard learner would.
+    page.locator(".railkit-kk-bid input").fill("25")
+    page.locator(".railkit-kk-bid input").press("Enter")
     wait_text(page, ".railkit-kk-reveal", "the bids are revealed")
     reveal = page.inner_text(".railkit-kk-reveal")
     assert "Choosing order: you" in reveal and "KK-A4" in reveal and "£75" in reveal

@@ -61,6 +61,13 @@ def test_KK_A2_sealed_bids_stay_hidden_until_all_are_in(app):
         assert f"{p} {amount}" not in " ".join(app.game.narrative)  # the engine's log keeps them sealed too
 
 
+def test_KK_A2_enter_in_the_bid_field_hands_the_bid_in_like_the_button(app):
+    app.auction.bid_field.value = "7"
+    app.auction.bid_field._handle_custom_msg({"event": "submit"}, [])  # what the page sends on Enter
+    assert app.game.state.last_auction["bids"]["You"] == 7 and app.game.phase != "bid"
+    app.auction.bid_field._handle_custom_msg({"event": "something else"}, [])  # other events do nothing
+
+
 @pytest.mark.parametrize("typed, says", [
     ("", "is empty"),
     ("   ", "is empty"),

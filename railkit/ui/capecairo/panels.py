@@ -187,6 +187,9 @@ class AuctionPanel(Panel):
         self.bid_button = button(tr("Hand in sealed bid"), "railkit-kk-bid-button", "envelope", "primary",
                                  tr("Your bid stays secret until everyone has bid (KK-A2)"), "210px")
         self.bid_button.on_click(lambda _b: on_bid())
+        # Enter in the bid field hands the bid in, as the button does (the keyboard's way; the page sends
+        # the field's text before its "submit" event, so the bid read is the one typed)
+        self.bid_field.on_msg(lambda _w, content, _b: on_bid() if content.get("event") == "submit" else None)
         self.bid_row = row([self.bid_field, self.bid_button])
         self.choose_prompt = html_box()
         self.choose_buttons = row([])
