@@ -83,6 +83,10 @@ STYLE = """
 .railkit-app .railkit-wrong { color: #b71c1c; font-weight: bold; }
 .railkit-app ol.railkit-steps li { margin-bottom: 3px; }
 .railkit-app .railkit-row { gap: 8px; flex-wrap: wrap; align-items: center; }
+/* A label or button is as wide as its words in every language ("Turvallinen kierros (UP-V2)"): the widths set
+   in code are a minimum, never a cut. */
+.railkit-app .widget-label, .railkit-app .widget-button, .railkit-app .widget-toggle-button,
+.railkit-app .widget-checkbox, .railkit-app .widget-checkbox label { min-width: max-content; }
 /* Phones and narrow windows: nothing wider than the screen. Rows wrap, a control takes the whole width under
    its label, tables shrink their padding and break long words, and every button is a comfortable target. */
 @media (max-width: 700px) {
@@ -91,12 +95,14 @@ STYLE = """
   .railkit-app .widget-inline-hbox { width: 100% !important; height: auto !important;
     min-height: var(--jp-widgets-inline-height); }
   .railkit-app .widget-inline-hbox > .widget-label { width: 100% !important; max-width: 100%; text-align: left; }
+  .railkit-app .widget-label, .railkit-app .widget-checkbox, .railkit-app .widget-checkbox label {
+    min-width: 0; white-space: normal; }
   .railkit-app .widget-inline-hbox > select, .railkit-app .widget-inline-hbox > input,
   .railkit-app .widget-inline-hbox > textarea { flex: 1 1 100%; min-width: 0; max-width: 100%; }
   .railkit-app .widget-box, .railkit-app .widget-html, .railkit-app .widget-html-content,
   .railkit-app .widget-output, .railkit-app .jupyter-widgets { max-width: 100%; min-width: 0; }
   .railkit-app .widget-button, .railkit-app .widget-toggle-button { min-height: 44px; max-width: 100%;
-    white-space: normal; height: auto; }
+    min-width: 0; white-space: normal; height: auto; }
   .railkit-app .widget-toggle-buttons .widget-toggle-button { width: auto !important; }
   .railkit-app table.railkit-table { font-size: 13px; max-width: 100%; }
   .railkit-app table.railkit-table th, .railkit-app table.railkit-table td { padding: 3px 4px; }
