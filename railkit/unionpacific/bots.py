@@ -9,6 +9,7 @@ deck count only when it is public (UP-V3), otherwise an estimate from the public
 from __future__ import annotations
 
 import random
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -73,6 +74,22 @@ def draws_before_next_dividend(game: UnionPacificGame, known_draws: int | None =
 
 
 # -- the heuristic player ----------------------------------------------------------------
+# Payouts and estimates are pure functions of their inputs (seats, sizes, holdings per seat), so every
+# HeuristicBot of one game shares one memo of them: what one bot worked out, the next one reads.
+# Per game (not per process), so that a game costs the same whatever was played before it.
+_UP_LAST = max(UP_TABLE)  # the last (largest) column of UP's payout table
+_GAME_MEMOS: weakref.WeakKeyDictionary[UnionPacificGame, tuple[dict[Any, Any], dict[Any, Any]]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _game_memos(game: UnionPacificGame) -> tuple[dict[Any, Any], dict[Any, Any]]:
+    """The (payouts, estimates) memos the bots of ``game`` share."""
+    memos = _GAME_MEMOS.get(game)
+    if memos is None:
+        memos = _GAME_MEMOS[game] = ({}, {})
+    return memos
+
+
 class HeuristicBot:
     """Builds for companies it leads or co-leads, invests to take or defend majorities when a
     dividend may be near, draws the share that helps it most, and swaps weak shares for UP."""
@@ -84,32 +101,33 @@ class HeuristicBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
-        # Speed only, never what is chosen: payouts by their inputs (pure functions), and while one move is
-        # being chosen (the state cannot change meanwhile) each estimate worked out once.
-        self._payout_memo: dict[tuple[Any, ...], dict[str, int]] = {}
+        # Speed only, never what is chosen: payouts by their inputs (pure functions), estimates by everything
+        # they depend on (my seat, the company's size, the holdings per seat), and while one move is being
+        # chosen (the state cannot change meanwhile) the holdings and my seat worked out once.
+        self._payout_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
         self._estimates: dict[tuple[Any, ...], float] = {}  # _gain and _stake by everything they depend on
         self._rarities: dict[tuple[Any, str], float] = {}  # _rarity per (board, card)
-        self._decision: dict[tuple[Any, ...], Any] | None = None
+        self._decision: dict[Any, Any] | None = None
         self._builds_seen: tuple[Any, int, int] = (None, 0, 0)  # (log, its length, builds in it) last counted
 
-    def _company_payout(self, value: int, shares: dict[str, int]) -> dict[str, int]:
-        """``company_payout``, remembered (the result is only read)."""
-        key = (value, *shares.items())
+    def _company_pay(self, value: int, counts: tuple[int, ...]) -> tuple[int, ...]:
+        """``company_payout`` per seat, for the holdings per seat ``counts`` (remembered; it is pure)."""
+        key = (value, counts)
         paid = self._payout_memo.get(key)
         if paid is None:
             if len(self._payout_memo) >= 8192:
                 self._payout_memo.clear()
-            paid = self._payout_memo[key] = company_payout(value, shares)
+            paid = self._payout_memo[key] = tuple(company_payout(value, dict(enumerate(counts))).values())
         return paid
 
-    def _up_payout(self, number: int, shares: dict[str, int]) -> dict[str, int]:
-        """``union_pacific_payout``, remembered (the result is only read)."""
-        key = (-number, *shares.items())  # negative: never a company value
+    def _up_pay(self, number: int, counts: tuple[int, ...]) -> tuple[int, ...]:
+        """``union_pacific_payout`` per seat, for the holdings per seat ``counts`` (remembered; it is pure)."""
+        key = (-number, counts)  # negative: never a company value
         paid = self._payout_memo.get(key)
         if paid is None:
             if len(self._payout_memo) >= 8192:
                 self._payout_memo.clear()
-            paid = self._payout_memo[key] = union_pacific_payout(number, shares)
+            paid = self._payout_memo[key] = tuple(union_pacific_payout(number, dict(enumerate(counts))).values())
         return paid
 
     def _remember(self, inputs: tuple[Any, ...], estimate: float) -> None:
@@ -117,9 +135,10 @@ class HeuristicBot:
             self._estimates.clear()
         self._estimates[inputs] = estimate
 
-    def _deciding(self) -> _Deciding:
-        """``with self._deciding():`` around choosing one move: estimates are remembered until it is made."""
-        return _Deciding(self)
+    def _deciding(self, game: UnionPacificGame) -> _Deciding:
+        """``with self._deciding(game):`` around choosing one move: holdings are remembered until it is
+        made, and the memos are those the bots of ``game`` share."""
+        return _Deciding(self, game)
 
     # the estimates -------------------------------------------------------------------------
     def _holdings(self, game: UnionPacificGame, key: str) -> dict[str, int]:
@@ -129,14 +148,17 @@ class HeuristicBot:
         """The table shares of ``key`` per player, in seating order (once per decision)."""
         decision = self._decision
         if decision is not None:
-            known = decision.get(("counts", key))
+            known = decision.get(key)
             if known is not None:
                 return known  # type: ignore[no-any-return]
         table = game._state.table
         counts = tuple([table[p].get(key, 0) for p in game.players])
         if decision is not None:
-            decision["counts", key] = counts
+            decision[key] = counts
         return counts
+
+    def _seat(self, game: UnionPacificGame, me: str) -> int:
+        return game.players.index(me)
 
     def _value(self, game: UnionPacificGame, key: str) -> int:
         return game._state.net.on_board(key) + 1
@@ -145,64 +167,80 @@ class HeuristicBot:
         return game._state.max_payouts - len(game._state.payouts)
 
     def _next_up_number(self, game: UnionPacificGame) -> int:
-        return min(len(game._state.payouts) + 1, max(UP_TABLE))
+        return min(len(game._state.payouts) + 1, _UP_LAST)
 
     def _gain(self, game: UnionPacificGame, me: str, key: str, extra: int, value_bonus: int = 0) -> float:
         """Money I gain at one payout by having ``extra`` more table shares of ``key``."""
         decision = self._decision
+        asked = (me, key, extra, value_bonus)
         if decision is not None:
-            known = decision.get(("gain", me, key, extra, value_bonus))
+            known = decision.get(asked)
             if known is not None:
                 return known  # type: ignore[no-any-return]
         counts = self._counts(game, key)
+        seat = game.players.index(me)
         # what the gain depends on: UP's payout number, or the company's value; the holdings
-        size = -self._next_up_number(game) if key == UP else self._value(game, key) + value_bonus
-        inputs = ("gain", me, size, extra, game.players, counts)
+        size = -self._next_up_number(game) if key == UP else game._state.net.on_board(key) + 1 + value_bonus
+        inputs = (seat, size, extra, counts)
         gain = self._estimates.get(inputs)
         if gain is None:
-            shares = dict(zip(game.players, counts, strict=True))
+            more = list(counts)
+            more[seat] += extra
+            after_counts = tuple(more)
             if key == UP:
                 number = -size
-                later = max(UP_TABLE)  # UP pays more later; weigh the remaining columns
-                before = self._up_payout(number, shares)[me] + self._up_payout(later, shares)[me]
-                shares[me] += extra
-                after = self._up_payout(number, shares)[me] + self._up_payout(later, shares)[me]
+                later = _UP_LAST  # UP pays more later; weigh the remaining columns
+                pay = self._up_pay
+                before = pay(number, counts)[seat] + pay(later, counts)[seat]
+                after = pay(number, after_counts)[seat] + pay(later, after_counts)[seat]
                 gain = (after - before) / 2
             else:
-                before_company = self._company_payout(size, shares)[me]
-                shares[me] += extra
-                gain = self._company_payout(size, shares)[me] - before_company
+                gain = self._company_pay(size, after_counts)[seat] - self._company_pay(size, counts)[seat]
             self._remember(inputs, gain)
         if decision is not None:
-            decision["gain", me, key, extra, value_bonus] = gain
+            decision[asked] = gain
         return gain
+
+    def _rise(self, value: int, counts: tuple[int, ...]) -> tuple[int, ...]:
+        """What one more train (the value ``value`` -> ``value + 1``) adds to each seat's payout."""
+        key = ("rise", value, counts)
+        rise = self._payout_memo.get(key)
+        if rise is None:
+            now, before = self._company_pay(value + 1, counts), self._company_pay(value, counts)
+            rise = tuple([a - b for a, b in zip(now, before, strict=True)])
+            self._payout_memo[key] = rise
+        return rise  # type: ignore[no-any-return]
+
+    def _stake_of(self, seat: int, value: int, hand: int, counts: tuple[int, ...]) -> float:
+        """``_stake`` from what it depends on: my seat, the company's value, my shares of it in hand and
+        on the table per seat."""
+        inputs = ("stake", seat, value, hand, counts)
+        stake = self._estimates.get(inputs)
+        if stake is None:
+            future = list(counts)
+            future[seat] += hand  # shares I can still lay down count for later payouts
+            mine = self._rise(value, tuple(future))[seat]
+            rise = self._rise(value, counts)
+            others = max((r for p, r in enumerate(rise) if p != seat), default=0)
+            stake = mine - 0.6 * others
+            self._remember(inputs, stake)
+        return stake
 
     def _stake(self, game: UnionPacificGame, me: str, key: str) -> float:
         """How much one more train of ``key`` is worth to me, relative to the others."""
-        decision = self._decision
-        if decision is not None:
-            known = decision.get(("stake", me, key))
-            if known is not None:
-                return known  # type: ignore[no-any-return]
-        counts = self._counts(game, key)
-        hand = game._state.share_hand[me].get(key, 0)
-        value = self._value(game, key)
-        inputs = ("stake", me, value, hand, game.players, counts)
-        stake = self._estimates.get(inputs)
-        if stake is None:
-            shares = dict(zip(game.players, counts, strict=True))
-            shares_future = dict(shares)
-            shares_future[me] += hand  # shares I can still lay down count for later payouts
-            payout = self._company_payout
-            mine = payout(value + 1, shares_future)[me] - payout(value, shares_future)[me]
-            now = payout(value + 1, shares)
-            before = payout(value, shares)
-            others = max((now[p] - before[p] for p in game.players if p != me), default=0)
-            stake = mine - 0.6 * others
-            self._remember(inputs, stake)
-        if decision is not None:
-            decision["stake", me, key] = stake
-        return stake
+        return self._stake_of(game.players.index(me), game._state.net.on_board(key) + 1,
+                              game._state.share_hand[me].get(key, 0), self._counts(game, key))
+
+    def _stakes(self, game: UnionPacificGame, me: str) -> dict[str, float]:
+        """``_stake`` of every company, in summary-card order."""
+        state = game._state
+        seat = game.players.index(me)
+        hand = state.share_hand[me]
+        on_board = state.net.on_board
+        counts = self._counts
+        stake_of = self._stake_of
+        return {key: stake_of(seat, on_board(key) + 1, hand.get(key, 0), counts(game, key))
+                for key in game.company_order}
 
     def _share_worth(self, game: UnionPacificGame, me: str, card: str) -> float:
         """What one more share of ``card`` in hand is worth to me (to be laid down later)."""
@@ -227,7 +265,7 @@ class HeuristicBot:
 
     # choosing ---------------------------------------------------------------------------
     def choose(self, game: UnionPacificGame, player: str) -> Any:
-        with self._deciding():
+        with self._deciding(game):
             return self._choose(game, player)
 
     def _choose(self, game: UnionPacificGame, player: str) -> Any:
@@ -322,7 +360,7 @@ class HeuristicBot:
             return moves[keeps.index(min(keeps))]  # the first pass that keeps the most (as min does)
         soon = self._soon(game)
         left = self._payouts_left(game)
-        stakes = {key: self._stake(game, me, key) for key in game.company_order}
+        stakes = self._stakes(game, me)
         draw_bonus = max(
             [0.8] + [self._share_worth(game, me, c) for c in game._state.display if c is not None]
         )
@@ -399,7 +437,7 @@ class HeuristicBot:
         """Every legal move of ``player`` now with how much this player values it (higher is better), by
         the same estimates as ``choose`` without its random tie-breaks. Scores compare moves of one
         step only. Used to review a learner's moves (``railkit.unionpacific.review``)."""
-        with self._deciding():
+        with self._deciding(game):
             return self._scores(game, player)
 
     def _scores(self, game: UnionPacificGame, player: str) -> list[tuple[Any, float]]:
@@ -437,15 +475,17 @@ class HeuristicBot:
 class _Deciding:
     """While a ``HeuristicBot`` chooses one move: its estimates are remembered, then forgotten."""
 
-    __slots__ = ("bot", "outer")
+    __slots__ = ("bot", "game", "outer")
 
-    def __init__(self, bot: HeuristicBot) -> None:
-        self.bot = bot
+    def __init__(self, bot: HeuristicBot, game: UnionPacificGame) -> None:
+        self.bot, self.game = bot, game
 
     def __enter__(self) -> None:
-        self.outer = self.bot._decision
+        bot = self.bot
+        self.outer = bot._decision
         if self.outer is None:
-            self.bot._decision = {}
+            bot._decision = {}  # holdings per company key
+            bot._payout_memo, bot._estimates = _game_memos(self.game)
 
     def __exit__(self, *exc: object) -> None:
         self.bot._decision = self.outer
