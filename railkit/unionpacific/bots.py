@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import weakref
 from collections.abc import Callable
+from itertools import repeat
 from typing import Any
 
 from railkit.bots import Bot, RandomBot, play_game
@@ -77,16 +78,17 @@ def draws_before_next_dividend(game: UnionPacificGame, known_draws: int | None =
 # Payouts and estimates are pure functions of their inputs (seats, sizes, holdings per seat), so every
 # HeuristicBot of one game shares one memo of them: what one bot worked out, the next one reads.
 # Per game (not per process), so that a game costs the same whatever was played before it.
+_COUNTS = ("counts",)  # where a decision keeps _all_counts
 _UP_LAST = max(UP_TABLE)  # the last (largest) column of UP's payout table
-_GAME_MEMOS: weakref.WeakKeyDictionary[UnionPacificGame, tuple[dict[Any, Any], dict[Any, Any]]] = (
-    weakref.WeakKeyDictionary())
+_Memos = tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]]
+_GAME_MEMOS: weakref.WeakKeyDictionary[UnionPacificGame, _Memos] = weakref.WeakKeyDictionary()
 
 
-def _game_memos(game: UnionPacificGame) -> tuple[dict[Any, Any], dict[Any, Any]]:
-    """The (payouts, estimates) memos the bots of ``game`` share."""
+def _game_memos(game: UnionPacificGame) -> _Memos:
+    """The (payouts, gains, stakes) memos the bots of ``game`` share."""
     memos = _GAME_MEMOS.get(game)
     if memos is None:
-        memos = _GAME_MEMOS[game] = ({}, {})
+        memos = _GAME_MEMOS[game] = ({}, {}, {})
     return memos
 
 
@@ -105,7 +107,8 @@ class HeuristicBot:
         # they depend on (my seat, the company's size, the holdings per seat), and while one move is being
         # chosen (the state cannot change meanwhile) the holdings and my seat worked out once.
         self._payout_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
-        self._estimates: dict[tuple[Any, ...], float] = {}  # _gain and _stake by everything they depend on
+        self._estimates: dict[tuple[Any, ...], float] = {}  # _gain by everything it depends on
+        self._stake_memo: dict[tuple[Any, ...], float] = {}  # _stake by everything it depends on
         self._rarities: dict[tuple[Any, str], float] = {}  # _rarity per (board, card)
         self._decision: dict[Any, Any] | None = None
         self._builds_seen: tuple[Any, int, int] = (None, 0, 0)  # (log, its length, builds in it) last counted
@@ -146,15 +149,26 @@ class HeuristicBot:
 
     def _counts(self, game: UnionPacificGame, key: str) -> tuple[int, ...]:
         """The table shares of ``key`` per player, in seating order (once per decision)."""
+        known = self._all_counts(game).get(key)
+        if known is not None:
+            return known
+        table = game._state.table
+        return tuple([table[p].get(key, 0) for p in game.players])
+
+    def _all_counts(self, game: UnionPacificGame) -> dict[str, tuple[int, ...]]:
+        """``_counts`` of every company and of UP, worked out together (once per decision)."""
         decision = self._decision
         if decision is not None:
-            known = decision.get(key)
+            known = decision.get(_COUNTS)
             if known is not None:
                 return known  # type: ignore[no-any-return]
         table = game._state.table
-        counts = tuple([table[p].get(key, 0) for p in game.players])
+        keys = (*game.company_order, UP)
+        zeros = (0,) * len(keys)
+        counts = dict(zip(keys, zip(*[map(table[p].get, keys, zeros) for p in game.players], strict=True),
+                          strict=True))
         if decision is not None:
-            decision[key] = counts
+            decision[_COUNTS] = counts
         return counts
 
     def _seat(self, game: UnionPacificGame, me: str) -> int:
@@ -171,23 +185,20 @@ class HeuristicBot:
 
     def _gain(self, game: UnionPacificGame, me: str, key: str, extra: int, value_bonus: int = 0) -> float:
         """Money I gain at one payout by having ``extra`` more table shares of ``key``."""
-        decision = self._decision
-        asked = (me, key, extra, value_bonus)
-        if decision is not None:
-            known = decision.get(asked)
-            if known is not None:
-                return known  # type: ignore[no-any-return]
-        counts = self._counts(game, key)
-        seat = game.players.index(me)
         # what the gain depends on: UP's payout number, or the company's value; the holdings
         size = -self._next_up_number(game) if key == UP else game._state.net.on_board(key) + 1 + value_bonus
+        return self._gain_of(game.players.index(me), size, extra, self._counts(game, key))
+
+    def _gain_of(self, seat: int, size: int, extra: int, counts: tuple[int, ...]) -> float:
+        """``_gain`` from what it depends on: my seat, the company's value (minus UP's payout number for UP),
+        the extra shares and the holdings per seat."""
         inputs = (seat, size, extra, counts)
         gain = self._estimates.get(inputs)
         if gain is None:
             more = list(counts)
             more[seat] += extra
             after_counts = tuple(more)
-            if key == UP:
+            if size < 0:  # UP
                 number = -size
                 later = _UP_LAST  # UP pays more later; weigh the remaining columns
                 pay = self._up_pay
@@ -197,8 +208,6 @@ class HeuristicBot:
             else:
                 gain = self._company_pay(size, after_counts)[seat] - self._company_pay(size, counts)[seat]
             self._remember(inputs, gain)
-        if decision is not None:
-            decision[asked] = gain
         return gain
 
     def _rise(self, value: int, counts: tuple[int, ...]) -> tuple[int, ...]:
@@ -214,8 +223,8 @@ class HeuristicBot:
     def _stake_of(self, seat: int, value: int, hand: int, counts: tuple[int, ...]) -> float:
         """``_stake`` from what it depends on: my seat, the company's value, my shares of it in hand and
         on the table per seat."""
-        inputs = ("stake", seat, value, hand, counts)
-        stake = self._estimates.get(inputs)
+        inputs = (seat, value, hand, counts)
+        stake = self._stake_memo.get(inputs)
         if stake is None:
             future = list(counts)
             future[seat] += hand  # shares I can still lay down count for later payouts
@@ -223,7 +232,9 @@ class HeuristicBot:
             rise = self._rise(value, counts)
             others = max((r for p, r in enumerate(rise) if p != seat), default=0)
             stake = mine - 0.6 * others
-            self._remember(inputs, stake)
+            if len(self._stake_memo) >= 8192:
+                self._stake_memo.clear()
+            self._stake_memo[inputs] = stake
         return stake
 
     def _stake(self, game: UnionPacificGame, me: str, key: str) -> float:
@@ -237,19 +248,36 @@ class HeuristicBot:
         seat = game.players.index(me)
         hand = state.share_hand[me]
         on_board = state.net.on_board
-        counts = self._counts
-        stake_of = self._stake_of
-        return {key: stake_of(seat, on_board(key) + 1, hand.get(key, 0), counts(game, key))
-                for key in game.company_order}
+        counts = self._all_counts(game)
+        memo = self._stake_memo
+        stakes = {}
+        for key in game.company_order:
+            value, held, holdings = on_board(key) + 1, hand.get(key, 0), counts[key]
+            stake = memo.get((seat, value, held, holdings))
+            stakes[key] = self._stake_of(seat, value, held, holdings) if stake is None else stake
+        return stakes
 
     def _share_worth(self, game: UnionPacificGame, me: str, card: str) -> float:
         """What one more share of ``card`` in hand is worth to me (to be laid down later)."""
+        state = game._state
+        seat = game.players.index(me)
+        hand = state.share_hand[me].get(card, 0)
+        counts = self._counts(game, card)
         if card == UP:
-            held = game._state.share_hand[me].get(UP, 0)
-            return 1.0 + self._gain(game, me, UP, held + 1) - self._gain(game, me, UP, held)
-        hand = game._state.share_hand[me].get(card, 0)
-        growth = min(6, game._state.net.supply[card]) * 0.5
-        return self._gain(game, me, card, hand + 1, int(growth)) - self._gain(game, me, card, hand, int(growth)) + 0.2
+            size = -self._next_up_number(game)
+        else:
+            growth = min(6, state.net.supply[card]) * 0.5
+            size = state.net.on_board(card) + 1 + int(growth)
+        inputs = ("worth", seat, size, hand, counts)
+        worth = self._estimates.get(inputs)
+        if worth is None:
+            gain = self._gain_of
+            if card == UP:
+                worth = 1.0 + gain(seat, size, hand + 1, counts) - gain(seat, size, hand, counts)
+            else:
+                worth = gain(seat, size, hand + 1, counts) - gain(seat, size, hand, counts) + 0.2
+            self._remember(inputs, worth)
+        return worth
 
     def _soon(self, game: UnionPacificGame) -> float:
         """Rough chance that the next dividend comes before my next turn."""
@@ -266,7 +294,8 @@ class HeuristicBot:
     # choosing ---------------------------------------------------------------------------
     def choose(self, game: UnionPacificGame, player: str) -> Any:
         with self._deciding(game):
-            return self._choose(game, player)
+            # picked from this player's legal moves now: ``apply`` of it right after skips ``check``
+            return game._legal_draw(self._choose(game, player))
 
     def _choose(self, game: UnionPacificGame, player: str) -> Any:
         state = game._state
@@ -331,6 +360,26 @@ class HeuristicBot:
                 score += max(0.0, stakes[key] if stakes is not None else self._stake(game, me, key)) + 0.1
         return score
 
+    def _track_keeps(self, game: UnionPacificGame, cards: set[str], stakes: dict[str, float]) -> dict[str, float]:
+        """``_track_keep`` of each of ``cards``, with the stakes known: the open sections per company found
+        once for all the cards."""
+        net = game._state.net
+        supply, frontier, free, type_mask = net.supply, net.frontier, net.free_mask, net.idx.type_mask
+        # the companies that may build (UP-B2f), with where and what keeping a card for them adds
+        open_ = [(frontier[key] & free, max(0.0, stakes[key]) + 0.1) for key in game.company_order if supply[key] > 0]
+        keeps = {}
+        for card in cards:
+            if card == GENERAL:
+                keeps[card] = 100.0
+                continue
+            score = 0.2 * self._rarity(game, card)
+            usable = type_mask.get(card, 0)
+            for mask, more in open_:
+                if mask & usable:
+                    score += more
+            keeps[card] = score
+        return keeps
+
     def _choose_turn(self, game: UnionPacificGame, me: str, actions: list[Any]) -> Any:
         for a in actions:
             if isinstance(a, DiscardUnusable):
@@ -370,16 +419,22 @@ class HeuristicBot:
         at = 0
         for count, card, key, _mask in moves.builds:
             fixed = stakes[key] * left - 0.7 * self._rarity(game, card) ** 2
-            for i in range(at, at + count):
-                score = fixed + noise() * 0.05 + after_build
-                if best_build < 0 or score > build_score:
-                    best_build, build_score = i, score
+            # The group's best as a scan in list order finds it: the score grows with the draw, so it is the
+            # largest draw's, at the first draw that scores as much (a smaller one may round to the same).
+            draws = [noise() for _ in repeat(None, count)]
+            top = max(draws)
+            first = draws.index(top)
+            score = fixed + top * 0.05 + after_build
+            if first and fixed + max(draws[:first]) * 0.05 + after_build == score:
+                first = next(j for j, x in enumerate(draws) if fixed + x * 0.05 + after_build == score)
+            if best_build < 0 or score > build_score:
+                best_build, build_score = at + first, score
             at += count
         choices = moves.invests
         best_invest, invest_score = -1, float("-inf")
         if choices:
-            keep = {c: self._track_keep(game, me, c, stakes) for c in game._state.track_hand[me]}
-            gains = [self._invest_gain(game, me, cards) for cards in choices]
+            keep = self._track_keeps(game, set(track), stakes)
+            gains = self._invest_gains(game, me, choices)
             weight = self.INVEST_BASE + self.SOON_WEIGHT * soon
             later = 1 + self.LATER_PAYOUTS * (left - 1)
             i = moves.n_builds
@@ -397,6 +452,23 @@ class HeuristicBot:
     def _invest_gain(self, game: UnionPacificGame, me: str, cards: tuple[str, ...]) -> float:
         """What laying ``cards`` on the table gains me at one payout."""
         return sum(self._gain(game, me, k, cards.count(k)) for k in set(cards))
+
+    def _invest_gains(self, game: UnionPacificGame, me: str, choices: list[tuple[str, ...]]) -> list[float]:
+        """``_invest_gain`` of each of ``choices``."""
+        seat = game.players.index(me)
+        counts = self._all_counts(game)
+        on_board = game._state.net.on_board
+        up_size = -self._next_up_number(game)
+        gain_of = self._gain_of
+        gains = []
+        for cards in choices:
+            if len(cards) == 1 or cards[0] == cards[1]:  # one company's shares
+                key = cards[0]
+                gains.append(gain_of(seat, up_size if key == UP else on_board(key) + 1, len(cards), counts[key]))
+            else:  # one share each of two companies, summed as _invest_gain does
+                gains.append(sum(gain_of(seat, up_size if k == UP else on_board(k) + 1, 1, counts[k])
+                                 for k in set(cards)))
+        return gains
 
     def _turn_scores(self, game: UnionPacificGame, me: str, builds: list[Build], invests: list[Invest],
                      noise: Callable[[], float]) -> tuple[list[tuple[Build, float]], list[tuple[Invest, float]]]:
@@ -485,7 +557,7 @@ class _Deciding:
         self.outer = bot._decision
         if self.outer is None:
             bot._decision = {}  # holdings per company key
-            bot._payout_memo, bot._estimates = _game_memos(self.game)
+            bot._payout_memo, bot._estimates, bot._stake_memo = _game_memos(self.game)
 
     def __exit__(self, *exc: object) -> None:
         self.bot._decision = self.outer
