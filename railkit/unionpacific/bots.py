@@ -414,22 +414,26 @@ class HeuristicBot:
             [0.8] + [self._share_worth(game, me, c) for c in game._state.display if c is not None]
         )
         after_build = draw_bonus * (1.0 - 0.5 * soon)  # a build also draws a share (UP-B3)
+        # One draw per build, in list order, all drawn first (the same draws as one per build scored).
         noise = self.rng.random
+        draws = [noise() for _ in repeat(None, moves.n_builds)]
         best_build, build_score = -1, float("-inf")
         at = 0
         for count, card, key, _mask in moves.builds:
+            end = at + count
             fixed = stakes[key] * left - 0.7 * self._rarity(game, card) ** 2
-            # The group's best as a scan in list order finds it: the score grows with the draw, so it is the
-            # largest draw's, at the first draw that scores as much (a smaller one may round to the same).
-            draws = [noise() for _ in repeat(None, count)]
-            top = max(draws)
-            first = draws.index(top)
-            score = fixed + top * 0.05 + after_build
-            if first and fixed + max(draws[:first]) * 0.05 + after_build == score:
-                first = next(j for j, x in enumerate(draws) if fixed + x * 0.05 + after_build == score)
-            if best_build < 0 or score > build_score:
-                best_build, build_score = at + first, score
-            at += count
+            # The score grows with the draw (a draw is < 1): a group that cannot beat the best so far is
+            # skipped; otherwise its best is the largest draw's score, at the first draw that scores as
+            # much (a smaller draw may round to the same score), as a scan in list order finds it.
+            if best_build < 0 or fixed + 0.05 + after_build > build_score:
+                top = max(draws[at:end])
+                first = draws.index(top, at, end)
+                score = fixed + top * 0.05 + after_build
+                if first > at and fixed + max(draws[at:first]) * 0.05 + after_build == score:
+                    first = next(j for j in range(at, end) if fixed + draws[j] * 0.05 + after_build == score)
+                if best_build < 0 or score > build_score:
+                    best_build, build_score = first, score
+            at = end
         choices = moves.invests
         best_invest, invest_score = -1, float("-inf")
         if choices:
