@@ -8,6 +8,7 @@ deck count only when it is public (UP-V3), otherwise an estimate from the public
 
 from __future__ import annotations
 
+import functools
 import random
 import weakref
 from collections.abc import Callable
@@ -43,6 +44,17 @@ def _initial_deck_cards(game: UnionPacificGame) -> int:
     return total - 4 * len(game.players) - 4  # UP-S4 hands and the UP-S6 display
 
 
+def _deck_layout(option: Any, remaining_cards: int, players: int, safe_round: bool) -> tuple[Any, ...]:
+    """``deck_layout``, remembered (a pure function of a few numbers, asked at every decision)."""
+    try:
+        return _remembered_layout(option, remaining_cards, players, safe_round)
+    except TypeError:  # an option that cannot be a key
+        return deck_layout(option, remaining_cards, players, safe_round)
+
+
+_remembered_layout = functools.lru_cache(maxsize=64)(deck_layout)
+
+
 def draws_before_next_dividend(game: UnionPacificGame, known_draws: int | None = None) -> float:
     """Expected share-deck draws before the next dividend card, from public knowledge.
 
@@ -55,7 +67,7 @@ def draws_before_next_dividend(game: UnionPacificGame, known_draws: int | None =
     opts = game.options
     n = len(game.players)
     try:
-        piles = deck_layout(opts["deck"], _initial_deck_cards(game), n, opts["safe_round"])
+        piles = _deck_layout(opts["deck"], _initial_deck_cards(game), n, opts["safe_round"])
     except RuleError:  # an unusual board: fall back to "somewhere in what is left"
         return 20.0
     drawn = game._state.share_draws if opts["countable_deck"] or known_draws is None else known_draws
