@@ -431,9 +431,11 @@ class HeuristicBot:
         draws = [noise() for _ in repeat(None, moves.n_builds)]
         best_build, build_score = -1, float("-inf")
         at = 0
+        # spending a rare card costs more: 0.7 for a general card, little for a common type
+        spend = {card: 0.7 * self._rarity(game, card) ** 2 for card in set(track)}
         for count, card, key, _mask in moves.builds:
             end = at + count
-            fixed = stakes[key] * left - 0.7 * self._rarity(game, card) ** 2
+            fixed = stakes[key] * left - spend[card]
             # The score grows with the draw (a draw is < 1): a group that cannot beat the best so far is
             # skipped; otherwise its best is the largest draw's score, at the first draw that scores as
             # much (a smaller draw may round to the same score), as a scan in list order finds it.
