@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import random
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import repeat
 from typing import Any
 
@@ -31,7 +31,7 @@ from railkit.unionpacific.board import GENERAL
 from railkit.unionpacific.game import UnionPacificGame
 from railkit.unionpacific.moves import ActionStepMoves
 from railkit.unionpacific.payouts import UP_TABLE, company_payout, union_pacific_payout
-from railkit.unionpacific.sharedeck import deck_layout
+from railkit.unionpacific.sharedeck import Pile, deck_layout
 from railkit.unionpacific.state import UP
 
 __all__ = ["Bot", "HeuristicBot", "RandomBot", "play_game", "draws_before_next_dividend"]
@@ -44,7 +44,7 @@ def _initial_deck_cards(game: UnionPacificGame) -> int:
     return total - 4 * len(game.players) - 4  # UP-S4 hands and the UP-S6 display
 
 
-def _deck_layout(option: Any, remaining_cards: int, players: int, safe_round: bool) -> tuple[Any, ...]:
+def _deck_layout(option: str, remaining_cards: int, players: int, safe_round: bool) -> tuple[Pile, ...]:
     """``deck_layout``, remembered (a pure function of a few numbers, asked at every decision)."""
     try:
         return _remembered_layout(option, remaining_cards, players, safe_round)
@@ -230,7 +230,7 @@ class HeuristicBot:
             now, before = self._company_pay(value + 1, counts), self._company_pay(value, counts)
             rise = tuple([a - b for a, b in zip(now, before, strict=True)])
             self._payout_memo[key] = rise
-        return rise  # type: ignore[no-any-return]
+        return rise
 
     def _stake_of(self, seat: int, value: int, hand: int, counts: tuple[int, ...]) -> float:
         """``_stake`` from what it depends on: my seat, the company's value, my shares of it in hand and
@@ -271,25 +271,40 @@ class HeuristicBot:
 
     def _share_worth(self, game: UnionPacificGame, me: str, card: str) -> float:
         """What one more share of ``card`` in hand is worth to me (to be laid down later)."""
+        return self._share_worths(game, me, (card,))[0]
+
+    def _share_worths(self, game: UnionPacificGame, me: str, cards: Iterable[str | None]) -> list[float]:
+        """``_share_worth`` of each of ``cards`` (``None``, an empty place, is skipped)."""
         state = game._state
         seat = game.players.index(me)
-        hand = state.share_hand[me].get(card, 0)
-        counts = self._counts(game, card)
-        if card == UP:
-            size = -self._next_up_number(game)
-        else:
-            growth = min(6, state.net.supply[card]) * 0.5
-            size = state.net.on_board(card) + 1 + int(growth)
-        inputs = ("worth", seat, size, hand, counts)
-        worth = self._estimates.get(inputs)
-        if worth is None:
-            gain = self._gain_of
+        hand = state.share_hand[me]
+        all_counts = self._all_counts(game)
+        supply, on_board = state.net.supply, state.net.on_board
+        estimates = self._estimates
+        worths = []
+        for card in cards:
+            if card is None:
+                continue
+            held = hand.get(card, 0)
+            counts = all_counts.get(card)
+            if counts is None:
+                counts = self._counts(game, card)
             if card == UP:
-                worth = 1.0 + gain(seat, size, hand + 1, counts) - gain(seat, size, hand, counts)
+                size = -self._next_up_number(game)
             else:
-                worth = gain(seat, size, hand + 1, counts) - gain(seat, size, hand, counts) + 0.2
-            self._remember(inputs, worth)
-        return worth
+                growth = min(6, supply[card]) * 0.5
+                size = on_board(card) + 1 + int(growth)
+            inputs = ("worth", seat, size, held, counts)
+            worth = estimates.get(inputs)
+            if worth is None:
+                gain = self._gain_of
+                if card == UP:
+                    worth = 1.0 + gain(seat, size, held + 1, counts) - gain(seat, size, held, counts)
+                else:
+                    worth = gain(seat, size, held + 1, counts) - gain(seat, size, held, counts) + 0.2
+                self._remember(inputs, worth)
+            worths.append(worth)
+        return worths
 
     def _soon(self, game: UnionPacificGame) -> float:
         """Rough chance that the next dividend comes before my next turn."""
@@ -335,7 +350,14 @@ class HeuristicBot:
         return self._share_worth(game, me, game._state.display[int(a.source[-1])])  # type: ignore[arg-type]
 
     def _choose_draw(self, game: UnionPacificGame, me: str, actions: list[Any]) -> Any:
-        return max(actions, key=lambda a: (self._draw_worth(game, me, a), self.rng.random()))
+        # each draw's worth as _draw_worth has it, the known shares' worked out together
+        display = game._state.display
+        cards = [None if a.source == "deck" else UP if a.source == "up" else display[int(a.source[-1])]
+                 for a in actions]
+        known = iter(self._share_worths(game, me, cards))
+        worths = [0.8 if card is None else next(known) for card in cards]
+        noise = self.rng.random
+        return actions[max(range(len(actions)), key=lambda i: (worths[i], noise()))]
 
     END_TURN_MARGIN = 1.0  # an exchange must gain this much over keeping the share
 
@@ -423,7 +445,7 @@ class HeuristicBot:
         left = self._payouts_left(game)
         stakes = self._stakes(game, me)
         draw_bonus = max(
-            [0.8] + [self._share_worth(game, me, c) for c in game._state.display if c is not None]
+            [0.8, *self._share_worths(game, me, game._state.display)]
         )
         after_build = draw_bonus * (1.0 - 0.5 * soon)  # a build also draws a share (UP-B3)
         # One draw per build, in list order, all drawn first (the same draws as one per build scored).
@@ -495,7 +517,7 @@ class HeuristicBot:
         left = self._payouts_left(game)
         stakes = {key: self._stake(game, me, key) for key in game.company_order}
         draw_bonus = max(
-            [0.8] + [self._share_worth(game, me, c) for c in game._state.display if c is not None]
+            [0.8, *self._share_worths(game, me, game._state.display)]
         )
         after_build = draw_bonus * (1.0 - 0.5 * soon)  # a build also draws a share (UP-B3)
         scored_builds: list[tuple[Build, float]] = []
