@@ -499,15 +499,18 @@ class HeuristicBot:
         counts = self._all_counts(game)
         on_board = game._state.net.on_board
         up_size = -self._next_up_number(game)
-        gain_of = self._gain_of
+        # per company in hand: its size for _gain_of and its holdings
+        sized = {key: (up_size if key == UP else on_board(key) + 1, counts[key])
+                 for key in game._state.share_hand[me]}
+        estimates, gain_of = self._estimates, self._gain_of
         gains = []
         for cards in choices:
             if len(cards) == 1 or cards[0] == cards[1]:  # one company's shares
-                key = cards[0]
-                gains.append(gain_of(seat, up_size if key == UP else on_board(key) + 1, len(cards), counts[key]))
+                size, holdings = sized[cards[0]]
+                gain = estimates.get((seat, size, len(cards), holdings))
+                gains.append(gain_of(seat, size, len(cards), holdings) if gain is None else gain)
             else:  # one share each of two companies, summed as _invest_gain does
-                gains.append(sum(gain_of(seat, up_size if k == UP else on_board(k) + 1, 1, counts[k])
-                                 for k in set(cards)))
+                gains.append(sum(gain_of(seat, sized[k][0], 1, sized[k][1]) for k in set(cards)))
         return gains
 
     def _turn_scores(self, game: UnionPacificGame, me: str, builds: list[Build], invests: list[Invest],
