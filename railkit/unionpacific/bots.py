@@ -321,14 +321,19 @@ class HeuristicBot:
     # choosing ---------------------------------------------------------------------------
     def choose(self, game: UnionPacificGame, player: str) -> Any:
         with self._deciding(game):
-            # picked from this player's legal moves now: ``apply`` of it right after skips ``check``
-            return game._legal_draw(self._choose(game, player))
+            return self._choose(game, player)
 
     def _choose(self, game: UnionPacificGame, player: str) -> Any:
         state = game._state
         if state.step == "action" and not state.is_over and player == state.players[state.turn_index]:
             return self._choose_action_step(game, player)
         actions = game.legal_actions(player)
+        action = self._choose_among(game, player, actions)
+        if any(a is action for a in actions):  # one of the legal moves now: ``apply`` of it skips ``check``
+            game._legal_draw(action)
+        return action
+
+    def _choose_among(self, game: UnionPacificGame, player: str, actions: list[Any]) -> Any:
         if len(actions) == 1:
             return actions[0]
         step = game._state.step
@@ -433,14 +438,14 @@ class HeuristicBot:
     def _choose_action_step(self, game: UnionPacificGame, me: str) -> Any:
         """``_choose_turn`` over ``legal_actions``, the same choice and the same random draws, without making
         the moves: the builds are scored per (card, company) from their count, noise drawn for each in list
-        order; only the move chosen is made."""
+        order; only the move chosen is made (one of the legal moves now: ``apply`` of it skips ``check``)."""
         moves = ActionStepMoves(game._state, game._cache, me)
         if len(moves) <= 1 or moves.discards:
-            return moves[0]  # the only move; or the first discard of a dead card, which is free
+            return game._legal_draw(moves[0])  # the only move; or the first discard of a dead card, free
         track = moves.track
         if not moves.n_builds and not moves.n_choices:
             keeps = [self._track_keep(game, me, d) for d in track]
-            return moves[keeps.index(min(keeps))]  # the first pass that keeps the most (as min does)
+            return game._legal_draw(moves[keeps.index(min(keeps))])  # the first pass that keeps the most
         soon = self._soon(game)
         left = self._payouts_left(game)
         stakes = self._stakes(game, me)
@@ -486,8 +491,8 @@ class HeuristicBot:
                         best_invest, invest_score = i, score
                     i += 1
         if best_build < 0 or (best_invest >= 0 and invest_score >= build_score):
-            return moves[best_invest]
-        return moves[best_build]
+            return game._legal_draw(moves[best_invest])
+        return game._legal_draw(moves[best_build])
 
     def _invest_gain(self, game: UnionPacificGame, me: str, cards: tuple[str, ...]) -> float:
         """What laying ``cards`` on the table gains me at one payout."""
