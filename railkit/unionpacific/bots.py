@@ -8,8 +8,11 @@ deck count only when it is public (UP-V3), otherwise an estimate from the public
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Iterable
+from itertools import repeat
 from typing import Any
 
 from railkit.bots import Bot, RandomBot, play_game
@@ -28,7 +31,7 @@ from railkit.unionpacific.board import GENERAL
 from railkit.unionpacific.game import UnionPacificGame
 from railkit.unionpacific.moves import ActionStepMoves
 from railkit.unionpacific.payouts import UP_TABLE, company_payout, union_pacific_payout
-from railkit.unionpacific.sharedeck import deck_layout
+from railkit.unionpacific.sharedeck import Pile, deck_layout
 from railkit.unionpacific.state import UP
 
 __all__ = ["Bot", "HeuristicBot", "RandomBot", "play_game", "draws_before_next_dividend"]
@@ -39,6 +42,17 @@ def _initial_deck_cards(game: UnionPacificGame) -> int:
     """Company shares that went into the share deck at setup (public: it follows from the rules)."""
     total = sum(c.shares for c in game.board.companies)
     return total - 4 * len(game.players) - 4  # UP-S4 hands and the UP-S6 display
+
+
+def _deck_layout(option: str, remaining_cards: int, players: int, safe_round: bool) -> tuple[Pile, ...]:
+    """``deck_layout``, remembered (a pure function of a few numbers, asked at every decision)."""
+    try:
+        return _remembered_layout(option, remaining_cards, players, safe_round)
+    except TypeError:  # an option that cannot be a key
+        return deck_layout(option, remaining_cards, players, safe_round)
+
+
+_remembered_layout = functools.lru_cache(maxsize=64)(deck_layout)
 
 
 def draws_before_next_dividend(game: UnionPacificGame, known_draws: int | None = None) -> float:
@@ -53,7 +67,7 @@ def draws_before_next_dividend(game: UnionPacificGame, known_draws: int | None =
     opts = game.options
     n = len(game.players)
     try:
-        piles = deck_layout(opts["deck"], _initial_deck_cards(game), n, opts["safe_round"])
+        piles = _deck_layout(opts["deck"], _initial_deck_cards(game), n, opts["safe_round"])
     except RuleError:  # an unusual board: fall back to "somewhere in what is left"
         return 20.0
     drawn = game._state.share_draws if opts["countable_deck"] or known_draws is None else known_draws
@@ -73,6 +87,23 @@ def draws_before_next_dividend(game: UnionPacificGame, known_draws: int | None =
 
 
 # -- the heuristic player ----------------------------------------------------------------
+# Payouts and estimates are pure functions of their inputs (seats, sizes, holdings per seat), so every
+# HeuristicBot of one game shares one memo of them: what one bot worked out, the next one reads.
+# Per game (not per process), so that a game costs the same whatever was played before it.
+_COUNTS = ("counts",)  # where a decision keeps _all_counts
+_UP_LAST = max(UP_TABLE)  # the last (largest) column of UP's payout table
+_Memos = tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]]
+_GAME_MEMOS: weakref.WeakKeyDictionary[UnionPacificGame, _Memos] = weakref.WeakKeyDictionary()
+
+
+def _game_memos(game: UnionPacificGame) -> _Memos:
+    """The (payouts, gains, stakes) memos the bots of ``game`` share."""
+    memos = _GAME_MEMOS.get(game)
+    if memos is None:
+        memos = _GAME_MEMOS[game] = ({}, {}, {})
+    return memos
+
+
 class HeuristicBot:
     """Builds for companies it leads or co-leads, invests to take or defend majorities when a
     dividend may be near, draws the share that helps it most, and swaps weak shares for UP."""
@@ -84,32 +115,34 @@ class HeuristicBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
-        # Speed only, never what is chosen: payouts by their inputs (pure functions), and while one move is
-        # being chosen (the state cannot change meanwhile) each estimate worked out once.
-        self._payout_memo: dict[tuple[Any, ...], dict[str, int]] = {}
-        self._estimates: dict[tuple[Any, ...], float] = {}  # _gain and _stake by everything they depend on
+        # Speed only, never what is chosen: payouts by their inputs (pure functions), estimates by everything
+        # they depend on (my seat, the company's size, the holdings per seat), and while one move is being
+        # chosen (the state cannot change meanwhile) the holdings and my seat worked out once.
+        self._payout_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
+        self._estimates: dict[tuple[Any, ...], float] = {}  # _gain by everything it depends on
+        self._stake_memo: dict[tuple[Any, ...], float] = {}  # _stake by everything it depends on
         self._rarities: dict[tuple[Any, str], float] = {}  # _rarity per (board, card)
-        self._decision: dict[tuple[Any, ...], Any] | None = None
+        self._decision: dict[Any, Any] | None = None
         self._builds_seen: tuple[Any, int, int] = (None, 0, 0)  # (log, its length, builds in it) last counted
 
-    def _company_payout(self, value: int, shares: dict[str, int]) -> dict[str, int]:
-        """``company_payout``, remembered (the result is only read)."""
-        key = (value, *shares.items())
+    def _company_pay(self, value: int, counts: tuple[int, ...]) -> tuple[int, ...]:
+        """``company_payout`` per seat, for the holdings per seat ``counts`` (remembered; it is pure)."""
+        key = (value, counts)
         paid = self._payout_memo.get(key)
         if paid is None:
             if len(self._payout_memo) >= 8192:
                 self._payout_memo.clear()
-            paid = self._payout_memo[key] = company_payout(value, shares)
+            paid = self._payout_memo[key] = tuple(company_payout(value, dict(enumerate(counts))).values())
         return paid
 
-    def _up_payout(self, number: int, shares: dict[str, int]) -> dict[str, int]:
-        """``union_pacific_payout``, remembered (the result is only read)."""
-        key = (-number, *shares.items())  # negative: never a company value
+    def _up_pay(self, number: int, counts: tuple[int, ...]) -> tuple[int, ...]:
+        """``union_pacific_payout`` per seat, for the holdings per seat ``counts`` (remembered; it is pure)."""
+        key = (-number, counts)  # negative: never a company value
         paid = self._payout_memo.get(key)
         if paid is None:
             if len(self._payout_memo) >= 8192:
                 self._payout_memo.clear()
-            paid = self._payout_memo[key] = union_pacific_payout(number, shares)
+            paid = self._payout_memo[key] = tuple(union_pacific_payout(number, dict(enumerate(counts))).values())
         return paid
 
     def _remember(self, inputs: tuple[Any, ...], estimate: float) -> None:
@@ -117,9 +150,10 @@ class HeuristicBot:
             self._estimates.clear()
         self._estimates[inputs] = estimate
 
-    def _deciding(self) -> _Deciding:
-        """``with self._deciding():`` around choosing one move: estimates are remembered until it is made."""
-        return _Deciding(self)
+    def _deciding(self, game: UnionPacificGame) -> _Deciding:
+        """``with self._deciding(game):`` around choosing one move: holdings are remembered until it is
+        made, and the memos are those the bots of ``game`` share."""
+        return _Deciding(self, game)
 
     # the estimates -------------------------------------------------------------------------
     def _holdings(self, game: UnionPacificGame, key: str) -> dict[str, int]:
@@ -127,16 +161,30 @@ class HeuristicBot:
 
     def _counts(self, game: UnionPacificGame, key: str) -> tuple[int, ...]:
         """The table shares of ``key`` per player, in seating order (once per decision)."""
+        known = self._all_counts(game).get(key)
+        if known is not None:
+            return known
+        table = game._state.table
+        return tuple([table[p].get(key, 0) for p in game.players])
+
+    def _all_counts(self, game: UnionPacificGame) -> dict[str, tuple[int, ...]]:
+        """``_counts`` of every company and of UP, worked out together (once per decision)."""
         decision = self._decision
         if decision is not None:
-            known = decision.get(("counts", key))
+            known = decision.get(_COUNTS)
             if known is not None:
                 return known  # type: ignore[no-any-return]
         table = game._state.table
-        counts = tuple([table[p].get(key, 0) for p in game.players])
+        keys = (*game.company_order, UP)
+        zeros = (0,) * len(keys)
+        counts = dict(zip(keys, zip(*[map(table[p].get, keys, zeros) for p in game.players], strict=True),
+                          strict=True))
         if decision is not None:
-            decision["counts", key] = counts
+            decision[_COUNTS] = counts
         return counts
+
+    def _seat(self, game: UnionPacificGame, me: str) -> int:
+        return game.players.index(me)
 
     def _value(self, game: UnionPacificGame, key: str) -> int:
         return game._state.net.on_board(key) + 1
@@ -145,73 +193,118 @@ class HeuristicBot:
         return game._state.max_payouts - len(game._state.payouts)
 
     def _next_up_number(self, game: UnionPacificGame) -> int:
-        return min(len(game._state.payouts) + 1, max(UP_TABLE))
+        return min(len(game._state.payouts) + 1, _UP_LAST)
 
     def _gain(self, game: UnionPacificGame, me: str, key: str, extra: int, value_bonus: int = 0) -> float:
         """Money I gain at one payout by having ``extra`` more table shares of ``key``."""
-        decision = self._decision
-        if decision is not None:
-            known = decision.get(("gain", me, key, extra, value_bonus))
-            if known is not None:
-                return known  # type: ignore[no-any-return]
-        counts = self._counts(game, key)
         # what the gain depends on: UP's payout number, or the company's value; the holdings
-        size = -self._next_up_number(game) if key == UP else self._value(game, key) + value_bonus
-        inputs = ("gain", me, size, extra, game.players, counts)
+        size = -self._next_up_number(game) if key == UP else game._state.net.on_board(key) + 1 + value_bonus
+        return self._gain_of(game.players.index(me), size, extra, self._counts(game, key))
+
+    def _gain_of(self, seat: int, size: int, extra: int, counts: tuple[int, ...]) -> float:
+        """``_gain`` from what it depends on: my seat, the company's value (minus UP's payout number for UP),
+        the extra shares and the holdings per seat."""
+        inputs = (seat, size, extra, counts)
         gain = self._estimates.get(inputs)
         if gain is None:
-            shares = dict(zip(game.players, counts, strict=True))
-            if key == UP:
+            more = list(counts)
+            more[seat] += extra
+            after_counts = tuple(more)
+            if size < 0:  # UP
                 number = -size
-                later = max(UP_TABLE)  # UP pays more later; weigh the remaining columns
-                before = self._up_payout(number, shares)[me] + self._up_payout(later, shares)[me]
-                shares[me] += extra
-                after = self._up_payout(number, shares)[me] + self._up_payout(later, shares)[me]
+                later = _UP_LAST  # UP pays more later; weigh the remaining columns
+                pay = self._up_pay
+                before = pay(number, counts)[seat] + pay(later, counts)[seat]
+                after = pay(number, after_counts)[seat] + pay(later, after_counts)[seat]
                 gain = (after - before) / 2
             else:
-                before_company = self._company_payout(size, shares)[me]
-                shares[me] += extra
-                gain = self._company_payout(size, shares)[me] - before_company
+                gain = self._company_pay(size, after_counts)[seat] - self._company_pay(size, counts)[seat]
             self._remember(inputs, gain)
-        if decision is not None:
-            decision["gain", me, key, extra, value_bonus] = gain
         return gain
+
+    def _rise(self, value: int, counts: tuple[int, ...]) -> tuple[int, ...]:
+        """What one more train (the value ``value`` -> ``value + 1``) adds to each seat's payout."""
+        key = ("rise", value, counts)
+        rise = self._payout_memo.get(key)
+        if rise is None:
+            now, before = self._company_pay(value + 1, counts), self._company_pay(value, counts)
+            rise = tuple([a - b for a, b in zip(now, before, strict=True)])
+            self._payout_memo[key] = rise
+        return rise
+
+    def _stake_of(self, seat: int, value: int, hand: int, counts: tuple[int, ...]) -> float:
+        """``_stake`` from what it depends on: my seat, the company's value, my shares of it in hand and
+        on the table per seat."""
+        inputs = (seat, value, hand, counts)
+        stake = self._stake_memo.get(inputs)
+        if stake is None:
+            future = list(counts)
+            future[seat] += hand  # shares I can still lay down count for later payouts
+            mine = self._rise(value, tuple(future))[seat]
+            rise = self._rise(value, counts)
+            others = max((r for p, r in enumerate(rise) if p != seat), default=0)
+            stake = mine - 0.6 * others
+            if len(self._stake_memo) >= 8192:
+                self._stake_memo.clear()
+            self._stake_memo[inputs] = stake
+        return stake
 
     def _stake(self, game: UnionPacificGame, me: str, key: str) -> float:
         """How much one more train of ``key`` is worth to me, relative to the others."""
-        decision = self._decision
-        if decision is not None:
-            known = decision.get(("stake", me, key))
-            if known is not None:
-                return known  # type: ignore[no-any-return]
-        counts = self._counts(game, key)
-        hand = game._state.share_hand[me].get(key, 0)
-        value = self._value(game, key)
-        inputs = ("stake", me, value, hand, game.players, counts)
-        stake = self._estimates.get(inputs)
-        if stake is None:
-            shares = dict(zip(game.players, counts, strict=True))
-            shares_future = dict(shares)
-            shares_future[me] += hand  # shares I can still lay down count for later payouts
-            payout = self._company_payout
-            mine = payout(value + 1, shares_future)[me] - payout(value, shares_future)[me]
-            now = payout(value + 1, shares)
-            before = payout(value, shares)
-            others = max((now[p] - before[p] for p in game.players if p != me), default=0)
-            stake = mine - 0.6 * others
-            self._remember(inputs, stake)
-        if decision is not None:
-            decision["stake", me, key] = stake
-        return stake
+        return self._stake_of(game.players.index(me), game._state.net.on_board(key) + 1,
+                              game._state.share_hand[me].get(key, 0), self._counts(game, key))
+
+    def _stakes(self, game: UnionPacificGame, me: str) -> dict[str, float]:
+        """``_stake`` of every company, in summary-card order."""
+        state = game._state
+        seat = game.players.index(me)
+        hand = state.share_hand[me]
+        on_board = state.net.on_board
+        counts = self._all_counts(game)
+        memo = self._stake_memo
+        stakes = {}
+        for key in game.company_order:
+            value, held, holdings = on_board(key) + 1, hand.get(key, 0), counts[key]
+            stake = memo.get((seat, value, held, holdings))
+            stakes[key] = self._stake_of(seat, value, held, holdings) if stake is None else stake
+        return stakes
 
     def _share_worth(self, game: UnionPacificGame, me: str, card: str) -> float:
         """What one more share of ``card`` in hand is worth to me (to be laid down later)."""
-        if card == UP:
-            held = game._state.share_hand[me].get(UP, 0)
-            return 1.0 + self._gain(game, me, UP, held + 1) - self._gain(game, me, UP, held)
-        hand = game._state.share_hand[me].get(card, 0)
-        growth = min(6, game._state.net.supply[card]) * 0.5
-        return self._gain(game, me, card, hand + 1, int(growth)) - self._gain(game, me, card, hand, int(growth)) + 0.2
+        return self._share_worths(game, me, (card,))[0]
+
+    def _share_worths(self, game: UnionPacificGame, me: str, cards: Iterable[str | None]) -> list[float]:
+        """``_share_worth`` of each of ``cards`` (``None``, an empty place, is skipped)."""
+        state = game._state
+        seat = game.players.index(me)
+        hand = state.share_hand[me]
+        all_counts = self._all_counts(game)
+        supply, on_board = state.net.supply, state.net.on_board
+        estimates = self._estimates
+        worths = []
+        for card in cards:
+            if card is None:
+                continue
+            held = hand.get(card, 0)
+            counts = all_counts.get(card)
+            if counts is None:
+                counts = self._counts(game, card)
+            if card == UP:
+                size = -self._next_up_number(game)
+            else:
+                growth = min(6, supply[card]) * 0.5
+                size = on_board(card) + 1 + int(growth)
+            inputs = ("worth", seat, size, held, counts)
+            worth = estimates.get(inputs)
+            if worth is None:
+                gain = self._gain_of
+                if card == UP:
+                    worth = 1.0 + gain(seat, size, held + 1, counts) - gain(seat, size, held, counts)
+                else:
+                    worth = gain(seat, size, held + 1, counts) - gain(seat, size, held, counts) + 0.2
+                self._remember(inputs, worth)
+            worths.append(worth)
+        return worths
 
     def _soon(self, game: UnionPacificGame) -> float:
         """Rough chance that the next dividend comes before my next turn."""
@@ -227,7 +320,7 @@ class HeuristicBot:
 
     # choosing ---------------------------------------------------------------------------
     def choose(self, game: UnionPacificGame, player: str) -> Any:
-        with self._deciding():
+        with self._deciding(game):
             return self._choose(game, player)
 
     def _choose(self, game: UnionPacificGame, player: str) -> Any:
@@ -235,6 +328,12 @@ class HeuristicBot:
         if state.step == "action" and not state.is_over and player == state.players[state.turn_index]:
             return self._choose_action_step(game, player)
         actions = game.legal_actions(player)
+        action = self._choose_among(game, player, actions)
+        if any(a is action for a in actions):  # one of the legal moves now: ``apply`` of it skips ``check``
+            game._legal_draw(action)
+        return action
+
+    def _choose_among(self, game: UnionPacificGame, player: str, actions: list[Any]) -> Any:
         if len(actions) == 1:
             return actions[0]
         step = game._state.step
@@ -256,7 +355,14 @@ class HeuristicBot:
         return self._share_worth(game, me, game._state.display[int(a.source[-1])])  # type: ignore[arg-type]
 
     def _choose_draw(self, game: UnionPacificGame, me: str, actions: list[Any]) -> Any:
-        return max(actions, key=lambda a: (self._draw_worth(game, me, a), self.rng.random()))
+        # each draw's worth as _draw_worth has it, the known shares' worked out together
+        display = game._state.display
+        cards = [None if a.source == "deck" else UP if a.source == "up" else display[int(a.source[-1])]
+                 for a in actions]
+        known = iter(self._share_worths(game, me, cards))
+        worths = [0.8 if card is None else next(known) for card in cards]
+        noise = self.rng.random
+        return actions[max(range(len(actions)), key=lambda i: (worths[i], noise()))]
 
     END_TURN_MARGIN = 1.0  # an exchange must gain this much over keeping the share
 
@@ -293,6 +399,26 @@ class HeuristicBot:
                 score += max(0.0, stakes[key] if stakes is not None else self._stake(game, me, key)) + 0.1
         return score
 
+    def _track_keeps(self, game: UnionPacificGame, cards: set[str], stakes: dict[str, float]) -> dict[str, float]:
+        """``_track_keep`` of each of ``cards``, with the stakes known: the open sections per company found
+        once for all the cards."""
+        net = game._state.net
+        supply, frontier, free, type_mask = net.supply, net.frontier, net.free_mask, net.idx.type_mask
+        # the companies that may build (UP-B2f), with where and what keeping a card for them adds
+        open_ = [(frontier[key] & free, max(0.0, stakes[key]) + 0.1) for key in game.company_order if supply[key] > 0]
+        keeps = {}
+        for card in cards:
+            if card == GENERAL:
+                keeps[card] = 100.0
+                continue
+            score = 0.2 * self._rarity(game, card)
+            usable = type_mask.get(card, 0)
+            for mask, more in open_:
+                if mask & usable:
+                    score += more
+            keeps[card] = score
+        return keeps
+
     def _choose_turn(self, game: UnionPacificGame, me: str, actions: list[Any]) -> Any:
         for a in actions:
             if isinstance(a, DiscardUnusable):
@@ -312,36 +438,48 @@ class HeuristicBot:
     def _choose_action_step(self, game: UnionPacificGame, me: str) -> Any:
         """``_choose_turn`` over ``legal_actions``, the same choice and the same random draws, without making
         the moves: the builds are scored per (card, company) from their count, noise drawn for each in list
-        order; only the move chosen is made."""
+        order; only the move chosen is made (one of the legal moves now: ``apply`` of it skips ``check``)."""
         moves = ActionStepMoves(game._state, game._cache, me)
         if len(moves) <= 1 or moves.discards:
-            return moves[0]  # the only move; or the first discard of a dead card, which is free
+            return game._legal_draw(moves[0])  # the only move; or the first discard of a dead card, free
         track = moves.track
         if not moves.n_builds and not moves.n_choices:
             keeps = [self._track_keep(game, me, d) for d in track]
-            return moves[keeps.index(min(keeps))]  # the first pass that keeps the most (as min does)
+            return game._legal_draw(moves[keeps.index(min(keeps))])  # the first pass that keeps the most
         soon = self._soon(game)
         left = self._payouts_left(game)
-        stakes = {key: self._stake(game, me, key) for key in game.company_order}
+        stakes = self._stakes(game, me)
         draw_bonus = max(
-            [0.8] + [self._share_worth(game, me, c) for c in game._state.display if c is not None]
+            [0.8, *self._share_worths(game, me, game._state.display)]
         )
         after_build = draw_bonus * (1.0 - 0.5 * soon)  # a build also draws a share (UP-B3)
+        # One draw per build, in list order, all drawn first (the same draws as one per build scored).
         noise = self.rng.random
+        draws = [noise() for _ in repeat(None, moves.n_builds)]
         best_build, build_score = -1, float("-inf")
         at = 0
+        # spending a rare card costs more: 0.7 for a general card, little for a common type
+        spend = {card: 0.7 * self._rarity(game, card) ** 2 for card in set(track)}
         for count, card, key, _mask in moves.builds:
-            fixed = stakes[key] * left - 0.7 * self._rarity(game, card) ** 2
-            for i in range(at, at + count):
-                score = fixed + noise() * 0.05 + after_build
+            end = at + count
+            fixed = stakes[key] * left - spend[card]
+            # The score grows with the draw (a draw is < 1): a group that cannot beat the best so far is
+            # skipped; otherwise its best is the largest draw's score, at the first draw that scores as
+            # much (a smaller draw may round to the same score), as a scan in list order finds it.
+            if best_build < 0 or fixed + 0.05 + after_build > build_score:
+                top = max(draws[at:end])
+                first = draws.index(top, at, end)
+                score = fixed + top * 0.05 + after_build
+                if first > at and fixed + max(draws[at:first]) * 0.05 + after_build == score:
+                    first = next(j for j in range(at, end) if fixed + draws[j] * 0.05 + after_build == score)
                 if best_build < 0 or score > build_score:
-                    best_build, build_score = i, score
-            at += count
+                    best_build, build_score = first, score
+            at = end
         choices = moves.invests
         best_invest, invest_score = -1, float("-inf")
         if choices:
-            keep = {c: self._track_keep(game, me, c, stakes) for c in game._state.track_hand[me]}
-            gains = [self._invest_gain(game, me, cards) for cards in choices]
+            keep = self._track_keeps(game, set(track), stakes)
+            gains = self._invest_gains(game, me, choices)
             weight = self.INVEST_BASE + self.SOON_WEIGHT * soon
             later = 1 + self.LATER_PAYOUTS * (left - 1)
             i = moves.n_builds
@@ -353,12 +491,32 @@ class HeuristicBot:
                         best_invest, invest_score = i, score
                     i += 1
         if best_build < 0 or (best_invest >= 0 and invest_score >= build_score):
-            return moves[best_invest]
-        return moves[best_build]
+            return game._legal_draw(moves[best_invest])
+        return game._legal_draw(moves[best_build])
 
     def _invest_gain(self, game: UnionPacificGame, me: str, cards: tuple[str, ...]) -> float:
         """What laying ``cards`` on the table gains me at one payout."""
         return sum(self._gain(game, me, k, cards.count(k)) for k in set(cards))
+
+    def _invest_gains(self, game: UnionPacificGame, me: str, choices: list[tuple[str, ...]]) -> list[float]:
+        """``_invest_gain`` of each of ``choices``."""
+        seat = game.players.index(me)
+        counts = self._all_counts(game)
+        on_board = game._state.net.on_board
+        up_size = -self._next_up_number(game)
+        # per company in hand: its size for _gain_of and its holdings
+        sized = {key: (up_size if key == UP else on_board(key) + 1, counts[key])
+                 for key in game._state.share_hand[me]}
+        estimates, gain_of = self._estimates, self._gain_of
+        gains = []
+        for cards in choices:
+            if len(cards) == 1 or cards[0] == cards[1]:  # one company's shares
+                size, holdings = sized[cards[0]]
+                gain = estimates.get((seat, size, len(cards), holdings))
+                gains.append(gain_of(seat, size, len(cards), holdings) if gain is None else gain)
+            else:  # one share each of two companies, summed as _invest_gain does
+                gains.append(sum(gain_of(seat, sized[k][0], 1, sized[k][1]) for k in set(cards)))
+        return gains
 
     def _turn_scores(self, game: UnionPacificGame, me: str, builds: list[Build], invests: list[Invest],
                      noise: Callable[[], float]) -> tuple[list[tuple[Build, float]], list[tuple[Invest, float]]]:
@@ -367,7 +525,7 @@ class HeuristicBot:
         left = self._payouts_left(game)
         stakes = {key: self._stake(game, me, key) for key in game.company_order}
         draw_bonus = max(
-            [0.8] + [self._share_worth(game, me, c) for c in game._state.display if c is not None]
+            [0.8, *self._share_worths(game, me, game._state.display)]
         )
         after_build = draw_bonus * (1.0 - 0.5 * soon)  # a build also draws a share (UP-B3)
         scored_builds: list[tuple[Build, float]] = []
@@ -399,7 +557,7 @@ class HeuristicBot:
         """Every legal move of ``player`` now with how much this player values it (higher is better), by
         the same estimates as ``choose`` without its random tie-breaks. Scores compare moves of one
         step only. Used to review a learner's moves (``railkit.unionpacific.review``)."""
-        with self._deciding():
+        with self._deciding(game):
             return self._scores(game, player)
 
     def _scores(self, game: UnionPacificGame, player: str) -> list[tuple[Any, float]]:
@@ -437,15 +595,17 @@ class HeuristicBot:
 class _Deciding:
     """While a ``HeuristicBot`` chooses one move: its estimates are remembered, then forgotten."""
 
-    __slots__ = ("bot", "outer")
+    __slots__ = ("bot", "game", "outer")
 
-    def __init__(self, bot: HeuristicBot) -> None:
-        self.bot = bot
+    def __init__(self, bot: HeuristicBot, game: UnionPacificGame) -> None:
+        self.bot, self.game = bot, game
 
     def __enter__(self) -> None:
-        self.outer = self.bot._decision
+        bot = self.bot
+        self.outer = bot._decision
         if self.outer is None:
-            self.bot._decision = {}
+            bot._decision = {}  # holdings per company key
+            bot._payout_memo, bot._estimates, bot._stake_memo = _game_memos(self.game)
 
     def __exit__(self, *exc: object) -> None:
         self.bot._decision = self.outer

@@ -58,3 +58,30 @@ def test_a_quiet_game_explains_its_payouts_as_a_narrated_one_when_read(players):
         assert [str(e) for e in q.explanations] == [str(e) for e in n.explanations]
     assert quiet.narrative == loud.narrative
     assert all(type(e) is not str or e == n for e, n in zip(quiet.narrative, loud.narrative, strict=True))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_heuristic_move_skips_only_its_own_check(seed):
+    """A HeuristicBot's move is one of the legal moves, so ``apply`` of it skips the second check; any other
+    action made right after ``choose`` is still checked and refused (here: another player's turn)."""
+    import dataclasses
+
+    from railkit.errors import RuleError
+    from railkit.unionpacific.bots import HeuristicBot
+    game = new_game(3, seed=seed)
+    bots = {p: HeuristicBot(i) for i, p in enumerate(game.players)}
+    refused = 0
+    while not game.is_over:
+        player = game.players_to_act()[0]
+        action = bots[player].choose(game, player)
+        assert game.is_legal(action)
+        if game._state.step == "action" and refused < 3:
+            other = game.players[(game.players.index(player) + 1) % len(game.players)]
+            before = game.state_dict()
+            with pytest.raises(RuleError):
+                game.apply(dataclasses.replace(action, player=other))
+            assert game.state_dict() == before
+            refused += 1
+            action = bots[player].choose(game, player)
+        game.apply(action)
+    assert refused == 3
