@@ -45,7 +45,7 @@ from railkit.ui.unionpacific.common import (
     company_html,
     section_label,
 )
-from railkit.ui.widgets import choose, html_box, row
+from railkit.ui.widgets import html_box, row
 from railkit.unionpacific import TRACK_TYPES, PlacementExplanation, explain_placement, legal_sections, placement_error
 
 MAP_HEIGHT = 560
@@ -99,8 +99,7 @@ class BuildingApp(App):
 
     def _build_sandbox(self) -> widgets.Widget:
         wide = {"description_width": "110px"}
-        # index 0: the "— pick … —" option shows (value None would leave the box blank)
-        self.company = widgets.Dropdown(options=self._company_options(tr("— pick a company —")), index=0,
+        self.company = widgets.Dropdown(options=self._company_options(tr("— pick a company —")), value=None,
                                         description=tr("Company"), style=wide,
                                         layout=widgets.Layout(width="430px"))
         self.card = widgets.ToggleButtons(
@@ -108,7 +107,7 @@ class BuildingApp(App):
             description=tr("Track card"), style={**wide, "button_width": "118px"},
             tooltips=[tr("Play a {card} card (UP-B1)", card=card_label(self.board, c)) for c in TRACK_CARDS],
         )
-        self.section = widgets.Dropdown(options=self._section_options(), index=0, description=tr("Section"),
+        self.section = widgets.Dropdown(options=self._section_options(), value=None, description=tr("Section"),
                                         style=wide, layout=widgets.Layout(width="430px"))
         self.company.add_class("railkit-company")
         self.card.add_class("railkit-card")
@@ -188,7 +187,7 @@ class BuildingApp(App):
         self._quiet += 1
         try:
             self.section.options = self._section_options(legal)
-            choose(self.section, keep)
+            self.section.value = keep
         finally:
             self._quiet -= 1
 
@@ -320,9 +319,9 @@ class BuildingApp(App):
         """Set the three pickers at once, with one refresh."""
         self._quiet += 1
         try:
-            choose(self.company, company)
+            self.company.value = company
             self.card.value = card
-            choose(self.section, section)
+            self.section.value = section
         finally:
             self._quiet -= 1
         self.refresh()
