@@ -78,6 +78,12 @@ def tmp_binder(folder: str | None) -> Callable[[], bool]:
     return bind
 
 
+def under_tmp(paths: Iterable[Path | None]) -> bool:
+    """Whether any of ``paths`` lies in /tmp, which a private /tmp mount would hide."""
+    tmp = Path("/tmp").resolve()
+    return any(path is not None and (path.resolve() == tmp or tmp in path.resolve().parents) for path in paths)
+
+
 def limit_address_space(limit: int | None, then: Callable[[], None], processes: int = 0, cpu_seconds: int = 0,
                         nice: int = 0, tmp: str | None = None) -> Callable[[], None]:
     """A preexec function: cap the address space at ``limit`` bytes, the processes of the (new) Unix
@@ -113,9 +119,17 @@ class MemoryLimitMixin(HasTraits):
     nice = Integer(10, config=True, help="Niceness of learners' processes (the hub keeps priority).")
 
     def make_preexec_fn(self, name: str) -> Callable[[], None]:
+        tmp = self.private_tmp_dir()
+        needed = [Path(self.cmd[0]) if self.cmd else None, Path(__file__).resolve()]  # type: ignore[attr-defined]
+        if tmp and under_tmp(needed):
+            # Mounting the learner's folder on /tmp would hide the server's own program (an installation
+            # or checkout under /tmp): the server could not start. TMPDIR still points to the folder.
+            self.log.warning("railkit is installed under /tmp: learners' servers keep the shared /tmp "  # type: ignore[attr-defined]
+                             "(TMPDIR is still their own); install elsewhere for a private /tmp")
+            tmp = None
         return limit_address_space(self.mem_limit, super().make_preexec_fn(name),  # type: ignore[misc]
                                    processes=self.process_limit, cpu_seconds=self.cpu_seconds_limit, nice=self.nice,
-                                   tmp=self.private_tmp_dir())
+                                   tmp=tmp)
 
     def private_tmp_dir(self) -> str | None:
         """The learner's own folder to mount on /tmp (made by ``start``)."""
