@@ -490,6 +490,39 @@ def fill(page, css: str, value: str) -> None:
     field.press("Tab")
 
 
+def dropdown_labels(page, selector: str) -> list[str]:
+    """The option labels of a dropdown (ipywidgets writes spaces as no-break spaces)."""
+    labels = page.eval_on_selector(selector, "s => Array.from(s.options).map(o => o.text)")
+    return [label.replace("\xa0", " ") for label in labels]
+
+
+def first_marked(page, selector: str) -> int:
+    """Index of the first dropdown option marked ✔ (legal), or -1."""
+    return next((i for i, label in enumerate(dropdown_labels(page, selector)) if label.startswith("✔ ")), -1)
+
+
+def kk_one_move(page, turn: int, bid: int = 0) -> bool:
+    """Make the move kk_play asks for (a bid of ``bid``, the first card, or build/pass by turn) and wait until
+    the app has answered: the game log grows with every move (the message alone can repeat, e.g. two passes
+    in a row). False when no move is asked for (the game is over)."""
+    before = page.inner_text(".railkit-kk-log summary")
+    if page.is_visible(".railkit-kk-bid"):
+        fill(page, ".railkit-kk-bid", str(bid))
+        page.click(".railkit-kk-bid-button")
+    elif page.is_visible(".railkit-kk-choose button.kk-take"):
+        page.locator(".railkit-kk-choose button.kk-take").first.click()
+    elif page.is_visible(".railkit-kk-build-box"):
+        if page.is_enabled(".railkit-kk-build") and turn % 2 == 0:
+            page.click(".railkit-kk-build")
+        else:
+            page.click(".railkit-kk-pass")
+    else:
+        return False
+    page.wait_for_function("(old) => document.querySelector('.railkit-kk-log summary').innerText !== old",
+                           arg=before, timeout=STEP_DEADLINE_MS)
+    return True
+
+
 def shot(page, name: str, selector: str = ".railkit-app") -> None:
     """Screenshot the viewport into ``ARTIFACTS/name`` with ``selector`` scrolled to its top (Voila scrolls
     inside a container, so a full-page screenshot would only show the lesson text)."""

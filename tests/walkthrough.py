@@ -25,7 +25,9 @@ from conftest import (  # noqa: E402 - the test helpers live beside this script
     ARTIFACTS,
     CHROMIUM,
     NOTEBOOKS_DIR,
+    dropdown_labels,
     fill,
+    kk_one_move,
     make_offline_page,
     open_app,
     page_errors,
@@ -52,28 +54,6 @@ def shown_errors(page) -> list[str]:
     return found
 
 
-def kk_move(page, turn: int) -> bool:
-    """One learner's move in kk_play; False when there is none (the game is over)."""
-    if visible(page, ".railkit-kk-bid"):
-        fill(page, ".railkit-kk-bid", str(turn % 11))
-        page.click(".railkit-kk-bid-button")
-    elif visible(page, ".railkit-kk-choose button.kk-take"):
-        page.locator(".railkit-kk-choose button.kk-take").first.click()
-    elif visible(page, ".railkit-kk-build-box"):
-        if page.is_enabled(".railkit-kk-build") and turn % 2 == 0:
-            page.click(".railkit-kk-build")
-        else:
-            page.click(".railkit-kk-pass")
-    else:
-        return False
-    wait_for_kernel(page)
-    return True
-
-
-def options(page, css: str) -> list[str]:
-    return [o.replace("\xa0", " ") for o in page.eval_on_selector(css, "s => Array.from(s.options).map(o => o.text)")]
-
-
 def up_build(page) -> bool:
     """Build the first legal section with the first card that has one; False if no card does."""
     page.locator(".railkit-action-mode button").first.click()  # the first mode offered is building
@@ -82,12 +62,12 @@ def up_build(page) -> bool:
     for i in range(cards.count()):
         cards.nth(i).click()
         wait_for_kernel(page)
-        company = next((k for k, o in enumerate(options(page, ".railkit-company select")) if o.startswith("✔ ")), -1)
+        company = next((k for k, o in enumerate(dropdown_labels(page, ".railkit-company select")) if o.startswith("✔ ")), -1)
         if company < 0:
             continue
         page.select_option(".railkit-company select", index=company)
         wait_for_kernel(page)
-        section = next((k for k, o in enumerate(options(page, ".railkit-section select")) if o.startswith("✔ ")), -1)
+        section = next((k for k, o in enumerate(dropdown_labels(page, ".railkit-section select")) if o.startswith("✔ ")), -1)
         if section < 0:
             continue
         page.select_option(".railkit-section select", index=section)
@@ -121,7 +101,7 @@ def up_move(page) -> bool:
         if page.locator(".railkit-action-mode button").count() > 1:
             invest.click()
             wait_for_kernel(page)
-        if visible(page, ".railkit-invest") and len(options(page, ".railkit-invest-pick select")) > 1:
+        if visible(page, ".railkit-invest") and len(dropdown_labels(page, ".railkit-invest-pick select")) > 1:
             page.select_option(".railkit-invest-pick select", index=1)
             page.select_option(".railkit-invest-discard select", index=1)
             page.click(".railkit-invest")
@@ -137,7 +117,7 @@ def play(page, lesson: str, limit: int = 400) -> int:
     """Moves until the game is over (or an error shows); returns how many the learner made."""
     turns = 0
     while turns < limit:
-        made = kk_move(page, turns) if lesson == "kk_play" else up_move(page)
+        made = kk_one_move(page, turns, bid=turns % 11) if lesson == "kk_play" else up_move(page)
         if not made or shown_errors(page):
             return turns
         turns += 1

@@ -3,33 +3,13 @@ Chromium with every non-loopback request aborted. Bid, choose, then build or pas
 computer players move; undo a move; answer the cost exercise."""
 
 import pytest
-from conftest import fill, open_app, page_errors, shot, wait_text, wait_until_idle
+from conftest import fill, kk_one_move, open_app, page_errors, shot, wait_text, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 
 def message(page) -> str:
     return page.inner_text(".railkit-message")
-
-
-def one_move(page, turn: int) -> None:
-    """Make the move the page asks for; wait until the app has answered (the game log grows with every move;
-    the message alone can repeat, e.g. two passes in a row)."""
-    before = page.inner_text(".railkit-kk-log summary")
-    if page.is_visible(".railkit-kk-bid"):
-        fill(page, ".railkit-kk-bid", "0")  # always allowed (KK-A2); building may have spent the money
-        page.click(".railkit-kk-bid-button")
-    elif page.is_visible(".railkit-kk-choose"):
-        page.locator(".railkit-kk-choose button.kk-take").first.click()
-    elif page.is_visible(".railkit-kk-build-box"):
-        if page.is_enabled(".railkit-kk-build") and turn % 2 == 0:
-            page.click(".railkit-kk-build")
-        else:
-            page.click(".railkit-kk-pass")
-    else:
-        return
-    page.wait_for_function("(old) => document.querySelector('.railkit-kk-log summary').innerText !== old",
-                           arg=before, timeout=60000)
 
 
 def test_play_flow_offline(voila_server, offline_page):
@@ -60,7 +40,7 @@ def test_play_flow_offline(voila_server, offline_page):
     shot(page, "kk_play_build.png", ".railkit-kk-status")
 
     for turn in range(6):
-        one_move(page, turn)
+        kk_one_move(page, turn)
         if "The game is over" in message(page):
             break
     assert page_errors(page) == []

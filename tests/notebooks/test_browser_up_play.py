@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from conftest import ARTIFACTS, open_app, page_errors, painted, wait_for_kernel, wait_until_idle
+from conftest import ARTIFACTS, first_marked, open_app, page_errors, painted, wait_for_kernel, wait_until_idle
 
 from railkit.unionpacific import DrawShare, new_game
 from railkit.unionpacific.bots import HeuristicBot, RandomBot, play_game
@@ -20,17 +20,6 @@ def wait_text(page, selector: str, text: str, timeout: float = 30000) -> None:
     page.wait_for_function(
         "([sel, text]) => { const el = document.querySelector(sel); return el && el.innerText.includes(text); }",
         arg=[selector, text], timeout=timeout)
-
-
-def options(page, selector: str) -> list[str]:
-    """The option labels of a dropdown (ipywidgets writes spaces as no-break spaces)."""
-    labels = page.eval_on_selector(selector, "s => Array.from(s.options).map(o => o.text)")
-    return [label.replace("\xa0", " ") for label in labels]
-
-
-def first_marked(page, selector: str) -> int:
-    """Index of the first option marked ✔ (legal), or -1."""
-    return next((i for i, label in enumerate(options(page, selector)) if label.startswith("✔ ")), -1)
 
 
 def save_before_a_payout() -> str:
