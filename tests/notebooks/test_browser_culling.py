@@ -19,10 +19,13 @@ import pytest
 from conftest import (
     ARTIFACTS,
     NOTEBOOKS_DIR,
+    VENV_BIN,
+    free_port,
     kernel_pids,
     make_offline_page,
     open_app,
     page_errors,
+    start_server,
     start_voila,
     wait_for_pools,
     wait_text,
@@ -109,5 +112,37 @@ def test_a_lesson_whose_kernel_has_gone_says_it_went_to_sleep(browser, tmp_path)
         finally:
             context.close()
         assert not blocked
+    finally:
+        server.stop()
+
+
+def test_a_page_closing_frees_its_kernel_at_once_under_make_run(browser, tmp_path):
+    """``make run`` (the room) sets the ``_xsrf`` cookie, so the page's shut-down request on closing is
+    accepted: the kernel goes within seconds, long before the project's 5-minute cull timeout."""
+    folder = tmp_path / "lessons"
+    folder.mkdir()
+    shutil.copy(NOTEBOOKS_DIR / LESSON, folder)
+    shutil.copy(NOTEBOOKS_DIR / "voila.json", folder)  # cull_idle_timeout 300 s: only the page's request is fast
+    port = free_port()
+    cmd = [str(VENV_BIN / "python"), "-m", "railkit.ui.voila_template.room", "--no-browser", "--Voila.ip=127.0.0.1",
+           f"--port={port}", "."]
+    server = start_server(cmd, folder, f"http://127.0.0.1:{port}", "/voila/tree", ARTIFACTS / "voila_closing.log")
+    try:
+        wait_for_pools(server, [LESSON], timeout=120)
+        wait_until_idle(server)
+        context, page, blocked = make_offline_page(browser)
+        try:
+            open_app(page, server.url(LESSON))
+            wait_for_kernels(server, 2, within=60)  # the page's kernel and the refilled pool
+            # Leaving the page runs its beforeunload, which sends the shut-down request as a beacon. Playwright's
+            # request interception (the offline check, done by now) would drop a beacon sent while unloading.
+            page.unroute("**/*")
+            page.goto("about:blank")
+            seconds = wait_for_kernels(server, 1, within=30)
+        finally:
+            context.close()
+        assert not blocked
+        assert "_xsrf' argument missing" not in server.log()
+        print(f"kernel shut down {seconds:.1f} s after its page closed")
     finally:
         server.stop()

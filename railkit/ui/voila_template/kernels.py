@@ -7,8 +7,10 @@ while a page is still connecting.
 A notebook asking for ``python3`` gets ``railkit-lesson`` (``lesson_kernel``: the same ipykernel without
 its debugger, ~8 MB less per learner) when that spec is installed, else ``python3`` as before.
 
-Voila cannot shut a kernel down when its page closes (the unload request fails an xsrf check), so every
-closed lesson would keep its ~90 MB kernel until culled. The culler (``MappingKernelManager.cull_*`` in
+A closing page asks Voila to shut its kernel down; that request fails an xsrf check unless the page's
+handler set the ``_xsrf`` cookie (``room`` does, so ``make run`` frees a closed lesson's kernel at once).
+Where that request fails or never comes (a plain ``voila``, a crashed browser, a laptop going to sleep), a
+closed lesson would keep its ~90 MB kernel. The culler (``MappingKernelManager.cull_*`` in
 voila.json, ``cull_connected: false``) removes kernels without a connection that have been idle for
 ``cull_idle_timeout`` seconds. Two cases need care:
 

@@ -153,6 +153,10 @@ class RoomVoilaHandler(TornadoVoilaHandler):
             self.set_header("Cache-Control", "no-store")
             self.finish(FULL_PAGE.read_bytes())
             return
+        # Reading the token sets the ``_xsrf`` cookie. Voila's page sends it back when it closes, asking to
+        # shut its kernel down; without the cookie that request got "403 '_xsrf' argument missing" and the
+        # closed lesson's kernel kept its memory until the culler came.
+        _ = self.xsrf_token
         self._visitor_kernels = kernels = _VisitorKernels(manager, room, visitor)
         started = time.monotonic()
         try:
