@@ -55,7 +55,7 @@ run: venv
 	class_args=$$($(BIN)/python -m railkit.ui.voila_template.class_config "$(CLASS)" "$(LESSON)") || exit 1; \
 	$(BIN)/python -m railkit.tables --host 127.0.0.1 --port $(TABLES_PORT) --db "$(or $(DB),$(TABLES_DB))" & \
 	tables=$$!; trap 'kill $$tables 2>/dev/null' EXIT INT TERM; \
-	cd notebooks && RAILKIT_TABLES_URL=http://127.0.0.1:$(TABLES_PORT) \
+	cd notebooks && RAILKIT_TABLES_URL=http://127.0.0.1:$(TABLES_PORT) RAILKIT_SAVES_DIR=$(abspath .railkit)/games \
 	  $(if $(BOARD),RAILKIT_UP_BOARD="$(abspath $(BOARD))") $(if $(DECK),RAILKIT_KK_DECK="$(abspath $(DECK))") \
 	  ../$(BIN)/python -m railkit.ui.voila_template.room --no-browser --Voila.ip=$(HOST) --port=$(PORT) $$class_args $(VOILA_ARGS) .
 

@@ -34,6 +34,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -65,6 +66,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "tables"))
 pytest_plugins = ["tables_fixtures"]
 
 ROOT = Path(__file__).resolve().parent.parent
+# The play lessons keep their games in files (railkit.ui.autosave): tests, and the servers they start, keep
+# them in a throwaway folder instead of the home folder.
+os.environ.setdefault("RAILKIT_SAVES_DIR", tempfile.mkdtemp(prefix="railkit-games-"))
 NOTEBOOKS_DIR = ROOT / "notebooks"
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = Path(os.environ.get("RAILKIT_CHROMIUM", "/usr/lib/chromium/chromium"))

@@ -3,7 +3,7 @@ Chromium with every non-loopback request aborted. Bid, choose, then build or pas
 computer players move; undo a move; answer the cost exercise."""
 
 import pytest
-from conftest import fill, kk_one_move, open_app, page_errors, shot, wait_text, wait_until_idle
+from conftest import APP_DEADLINE_S, fill, kk_one_move, open_app, page_errors, shot, wait_text, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
@@ -49,6 +49,14 @@ def test_play_flow_offline(voila_server, offline_page):
     page.click(".railkit-kk-undo")
     wait_text(page, ".railkit-message", "Taken back")
     assert page_errors(page) == []
+
+    # A reload brings the same game back (the address carries its key, ?game=...).
+    page.wait_for_function("() => new URL(location.href).searchParams.get('game')")
+    played = page.inner_text(".railkit-kk-log summary")
+    page.reload()
+    page.wait_for_selector(".railkit-app", timeout=APP_DEADLINE_S * 1000)
+    wait_text(page, ".railkit-message", "Your game is back where you left it")
+    assert page.inner_text(".railkit-kk-log summary") == played
 
     page.click(".lm-TabBar-tab:has-text('Exercise')")
     page.wait_for_selector(".railkit-kk-exercise-situation", state="visible")

@@ -31,6 +31,7 @@ import ipywidgets as widgets
 from railkit.capecairo import Bid, Build, CapeToCairoGame, Choose, Pass, explain_build
 from railkit.session import Session, SessionError
 from railkit.ui.app import InputError, guarded, legend_html
+from railkit.ui.autosave import GameKeeper, KeepsGame
 from railkit.ui.capecairo import club_deck
 from railkit.ui.capecairo.common import (
     KK_STYLE,
@@ -54,7 +55,7 @@ from railkit.ui.capecairo.play.together import KK_TABLE
 from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.i18n import render, tr
-from railkit.ui.learner import name_from_address
+from railkit.ui.learner import follow_page_address, name_from_address
 from railkit.ui.saves import SaveFile, SaveLoadPanel
 from railkit.ui.table_play import TablePlayPanel
 from railkit.ui.widgets import button, html_box, row
@@ -62,7 +63,7 @@ from railkit.ui.widgets import button, html_box, row
 LENGTHS = (8, 5, 3)  # win_crossings: the full game (KK-E1) and two short teaching games
 
 
-class KkPlayApp(KkSessionApp):
+class KkPlayApp(KeepsGame, KkSessionApp):
     """A complete game of Vom Kap bis Kairo against computer players, and the cost exercise."""
 
     title = "Vom Kap bis Kairo: play a game"
@@ -75,18 +76,21 @@ class KkPlayApp(KkSessionApp):
         self.session: KkSession | None = None
         self.last_events: list[str] = []  # what happened since the learner's last move
         self._start = (players, win_crossings)
+        self.keeper = GameKeeper("kk_play")  # the game survives a reload (railkit.ui.autosave)
         super().__init__()
         self.on_new_game()
         self.exercise.on_new_question()
         if name is None:
             self.greet_learner()
+        self.resume_kept_game()  # the address of a reloaded page names its game
+        follow_page_address(lambda _found: self.resume_kept_game())  # a pre-rendered page learns it later
 
     # ------------------------------------------------------------------ building the widgets
     def build(self) -> widgets.Widget:
         m = self.messages
         players, length = self._start
         self.start = StartPanel(m, players, tr("Start again: everyone at £100, a freshly shuffled deck (KK-S1)"),
-                                self.on_new_game, name_width="250px", players_width="270px", new_width="auto",
+                                self.on_new_game_pressed, name_width="250px", players_width="270px", new_width="auto",
                                 name=self._learner[0])
         self.start.seat.value, self.start.others.value = self._learner[1], self._learner[2]
         self.length = widgets.Dropdown(
@@ -138,7 +142,7 @@ class KkPlayApp(KkSessionApp):
         # a message belongs to the tab it was made on: switching tabs clears it
         self.tabs.observe(lambda _c: self.clear_message(), names="selected_index")
         self.legend = html_box("railkit-legend", self._legend_html())
-        return widgets.VBox([widgets.HTML(KK_STYLE), self.club.banner, self.tabs, self.legend])
+        return widgets.VBox([widgets.HTML(KK_STYLE), self.club.banner, self.tabs, self.legend, self.keeper.mark])
 
     @guarded
     def on_club_deck(self, club: ClubFile | None) -> None:
@@ -191,6 +195,12 @@ class KkPlayApp(KkSessionApp):
     def _check_paused(self) -> None:
         if self._session().paused:
             raise SessionError(tr("the computer players did not finish their moves; undo or start a new game"))
+
+    @guarded
+    def on_new_game_pressed(self) -> None:
+        """The learner's “New game”: asks once before a game in progress is thrown away."""
+        if self.confirm_new_game():
+            self.on_new_game()
 
     @guarded
     def on_new_game(self) -> None:
@@ -332,6 +342,7 @@ class KkPlayApp(KkSessionApp):
         session = self.session
         if session is None:
             return
+        self.keep_game()
         v, you, game = self.view(), self.you, self.game
         if v.phase == "over":
             result = game.result()

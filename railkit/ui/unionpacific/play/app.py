@@ -30,6 +30,7 @@ import ipywidgets as widgets
 
 from railkit.session import Session, seat_bots
 from railkit.ui.app import App, InputError, guarded
+from railkit.ui.autosave import GameKeeper, KeepsGame
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.first_paint import defer_first_show
 from railkit.ui.i18n import tr
@@ -62,7 +63,7 @@ MAX_BOT_ACTIONS = 200  # per click: the page never waits for more than a moment
 log = logging.getLogger(__name__)
 
 
-class PlayApp(App):
+class PlayApp(KeepsGame, App):
     """A whole game of Union Pacific against computer players or hot seat (see the module docstring).
 
     ``name``: the learner's name (default: the page address's ``?name=``, else “You”); ``seat``: the
@@ -80,6 +81,7 @@ class PlayApp(App):
         self.rng = random.Random(seed)
         self.session: Session[UnionPacificGame] | None = None
         self.new_payout = False  # the last change paid out
+        self.keeper = GameKeeper("up_play")  # the game survives a reload (railkit.ui.autosave)
         super().__init__()
         # The learner is named once, in the page address (?name=Kim); without one they are “You”.
         address = name_from_address()
@@ -90,11 +92,13 @@ class PlayApp(App):
             if address.problem:
                 self.show_error(address.problem)
             self.follow_page_address()
+        self.resume_kept_game()  # the address of a reloaded page names its game
+        follow_page_address(lambda _found: self.resume_kept_game())  # a pre-rendered page learns it later
 
     # ================================================================== widgets
     def build(self) -> widgets.Widget:
         m, board = self.messages, self.board
-        self.setup = NewGamePanel(m, on_start=self.on_new_game)
+        self.setup = NewGamePanel(m, on_start=self.on_new_game_pressed)
         self.status = StatusPanel(m, on_show_hand=self.on_show_hand)
         self.hand = HandPanel(board)
         self.moves = MovesPanel(board, act=self.act)
@@ -136,7 +140,7 @@ class PlayApp(App):
             play_columns(self.hand.widget, self.moves.widget, self.moves.build.map_view.widget, self.table.widget,
                          self.events.widget),
             self.companies.widget, self.payouts.widget, self.log.widget,
-            self.setup.widget, self.together_box, self.saves.widget, self.club.widget, legend,
+            self.setup.widget, self.together_box, self.saves.widget, self.club.widget, legend, self.keeper.mark,
         ])
 
     @guarded
@@ -191,6 +195,7 @@ class PlayApp(App):
         self.exercise.refresh(session.game.state.payouts)
         self.undo_button.disabled = session.last_human_move() is None
         set_shown(self.continue_button, session.paused)
+        self.keep_game()
 
     def on_exercise_change(self) -> None:
         """An answer (or “Show the answer”) revealed a payout: show it, and say what comes next."""
@@ -246,6 +251,11 @@ class PlayApp(App):
         return tr("Your move: {step}.", step=step)
 
     # ================================================================== starting, acting
+    @guarded
+    def on_new_game_pressed(self) -> bool:
+        """The learner's “Start”: asks once before a game in progress is thrown away."""
+        return self.confirm_new_game() and bool(self.on_new_game())
+
     @guarded
     def on_new_game(self) -> bool:
         spec = self.setup.read(self.rng)

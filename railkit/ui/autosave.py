@@ -1,0 +1,187 @@
+"""Nothing lost on reload: a play lesson keeps its game in a file while it is played.
+
+Each game on screen has a random key; the page carries it in its address (``?game=…``: the template's
+script copies it from the hidden ``.railkit-game-key`` mark, as it does a table seat). After a reload, Back
+and Forward, a reopened tab or a restarted kernel, the lesson finds the key in the address and replays the
+kept game (a save, so the same checks as “Load” apply). The key is the only way to a kept game, so learners
+sharing one server cannot open each other's games.
+
+The files live in ``RAILKIT_SAVES_DIR`` (``make run`` sets ``.railkit/games``), else ``~/.railkit/games``
+(Binder, JupyterLab, the class hub: the learner's own home). Games untouched for ``KEEP_DAYS`` days are
+removed. In the browser-only static site there is no file to keep (Pyodide's files vanish with the page):
+there the lesson works as before and “Save and load” is the way to keep a game.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import os
+import re
+import secrets
+import sys
+import time
+from pathlib import Path
+from urllib.parse import parse_qs
+
+import ipywidgets as widgets
+
+from railkit.game import MAX_SAVE_BYTES
+
+__all__ = ["KEEP_DAYS", "SAVES_VARIABLE", "GameKeeper", "game_key_from_query", "saves_folder"]
+
+SAVES_VARIABLE = "RAILKIT_SAVES_DIR"
+KEEP_DAYS = 30
+KEY_PATTERN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")  # what ``secrets.token_urlsafe`` gives; nothing else is read
+LESSON_PATTERN = re.compile(r"^[a-z_]{1,32}$")
+log = logging.getLogger(__name__)
+
+
+def saves_folder() -> Path | None:
+    """Where kept games live, or None where no file outlives the page (the static site's Pyodide)."""
+    if sys.platform == "emscripten":
+        return None
+    chosen = os.environ.get(SAVES_VARIABLE, "").strip()
+    return Path(chosen) if chosen else Path.home() / ".railkit" / "games"
+
+
+def game_key_from_query(query: str | None = None) -> str | None:
+    """The ``?game=`` key of the page address, if it is one this module could have made."""
+    if query is None:
+        query = os.environ.get("QUERY_STRING", "")
+    try:
+        values = parse_qs(str(query).lstrip("?"), max_num_fields=20).get("game", [])
+    except ValueError:  # too many fields: a hostile address keeps nothing
+        return None
+    return values[0] if len(values) == 1 and KEY_PATTERN.match(values[0]) else None
+
+
+class GameKeeper:
+    """The kept game of one lesson page: ``keep(text)`` after every move, ``kept()`` after a reload."""
+
+    def __init__(self, lesson: str, folder: Path | None = None, key: str | None = None) -> None:
+        if not LESSON_PATTERN.match(lesson):
+            raise ValueError(f"a lesson name of lower-case letters and '_', not {lesson!r}")
+        self.lesson = lesson
+        self.folder = saves_folder() if folder is None else folder
+        self.key = key if key is not None and KEY_PATTERN.match(key) else secrets.token_urlsafe(18)
+        self.mark = widgets.HTML()
+        self.mark.add_class("railkit-game-key")
+        self._show_key()
+
+    def _show_key(self) -> None:
+        self.mark.value = (f"<span class='railkit-game-key-mark' hidden data-game='{html.escape(self.key, True)}'>"
+                           "</span>") if self.folder is not None else ""
+
+    @property
+    def path(self) -> Path | None:
+        return None if self.folder is None else self.folder / f"{self.lesson}-{self.key}.json"
+
+    def adopt(self, key: str) -> None:
+        """Follow the key of the page address (a reload): the game kept under it is this page's now."""
+        if KEY_PATTERN.match(key):
+            self.key = key
+            self._show_key()
+
+    def renew(self) -> None:
+        """A new game: a new key, so the address of the old one still opens the old one."""
+        self.key = secrets.token_urlsafe(18)
+        self._show_key()
+
+    def kept(self) -> str | None:
+        """The kept game's text, or None (no file, too large, unreadable)."""
+        path = self.path
+        try:
+            if path is None or not path.is_file() or path.stat().st_size > MAX_SAVE_BYTES:
+                return None
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            log.warning("kept game %s could not be read", path, exc_info=True)
+            return None
+
+    def keep(self, text: str) -> bool:
+        """Write the game (atomically: a crash leaves the old file or the new one). Never raises: a full disk
+        must not stop the lesson. True when written."""
+        path = self.path
+        if path is None or len(text.encode("utf-8")) > MAX_SAVE_BYTES:
+            return False
+        try:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            draft = path.with_suffix(f".{os.getpid()}.tmp")
+            draft.write_text(text, encoding="utf-8")
+            os.replace(draft, path)
+            self._tidy()
+            return True
+        except OSError:
+            log.warning("the game could not be kept in %s", path, exc_info=True)
+            return False
+
+    def _tidy(self) -> None:
+        """Remove this lesson's games nobody has touched for ``KEEP_DAYS`` days (at most once an hour)."""
+        assert self.folder is not None
+        stamp = self.folder / ".tidied"
+        now = time.time()
+        try:
+            if stamp.exists() and now - stamp.stat().st_mtime < 3600:
+                return
+            stamp.touch()
+            for old in self.folder.glob("*.json"):
+                if now - old.stat().st_mtime > KEEP_DAYS * 86400:
+                    old.unlink(missing_ok=True)
+        except OSError:
+            log.debug("tidying %s failed", self.folder, exc_info=True)
+
+
+class KeepsGame:
+    """For a play lesson (an ``App`` with ``session``, ``save_file()`` and ``load_save()``): keep the game after
+    every change, bring it back from the page address, and ask before “New game” throws one away."""
+
+    keeper: GameKeeper
+    _new_game_asked: bool = False
+
+    def keep_game(self) -> None:
+        self._new_game_asked = False  # the game changed since “New game” asked: ask again next time
+        session = getattr(self, "session", None)
+        if session is not None and session.last_human_move() is not None:
+            self.keeper.keep(self.save_file().text)  # type: ignore[attr-defined]
+
+    def resume_kept_game(self) -> bool:
+        """The page address holds a kept game's key: replay that game. True when it came back."""
+        from railkit.errors import SaveFileError
+        from railkit.ui.i18n import tr
+
+        key = game_key_from_query()
+        if key is None:
+            return False
+        self.keeper.adopt(key)
+        text = self.keeper.kept()
+        if text is None:
+            return False
+        try:
+            words = self.load_save(text)  # type: ignore[attr-defined]
+        except SaveFileError as problem:
+            self.keeper.renew()
+            self.show_error(tr("The game kept for this page could not be brought back ({problem}); "  # type: ignore[attr-defined]
+                               "a new game is on screen.", problem=str(problem)))
+            return False
+        self.show_info(tr("Your game is back where you left it. {loaded}", loaded=words))  # type: ignore[attr-defined]
+        return True
+
+    def confirm_new_game(self) -> bool:
+        """True when “New game” may start: no game in progress, or the learner pressed it a second time."""
+        from railkit.ui.app import InputError
+        from railkit.ui.i18n import trn
+
+        session = getattr(self, "session", None)
+        in_progress = (session is not None and session.last_human_move() is not None
+                       and not session.game.is_over)
+        if in_progress and session is not None and not self._new_game_asked:
+            self._new_game_asked = True
+            raise InputError(trn("A new game throws this one away ({n} move so far). Press the button again to "
+                                 "start a new game, or keep this one with “Save and load” first.",
+                                 "A new game throws this one away ({n} moves so far). Press the button again to "
+                                 "start a new game, or keep this one with “Save and load” first.",
+                                 len(session.game.log), n=len(session.game.log)))
+        self._new_game_asked = False
+        self.keeper.renew()
+        return True

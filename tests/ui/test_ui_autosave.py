@@ -1,0 +1,115 @@
+"""Nothing lost on reload (railkit.ui.autosave): the play lessons keep their game under a key that the page
+carries in its address; a new page with that address gets the same game back, any other page does not."""
+
+import pytest
+from test_ui_kk_play import play_one_move
+from test_ui_up_play import act, first_legal
+
+from railkit.ui.autosave import KEEP_DAYS, GameKeeper, game_key_from_query
+from railkit.ui.capecairo.play import KkPlayApp
+from railkit.ui.unionpacific.play import PlayApp
+
+
+@pytest.fixture(autouse=True)
+def own_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("RAILKIT_SAVES_DIR", str(tmp_path / "games"))
+    monkeypatch.delenv("QUERY_STRING", raising=False)
+    return tmp_path / "games"
+
+
+def reload_with(monkeypatch, key: str) -> None:
+    """What a reload gives the new kernel: the page's address, ``?game=`` included."""
+    monkeypatch.setenv("QUERY_STRING", f"name=Alex&game={key}")
+
+
+def test_up_play_a_reload_brings_the_game_back_where_it_was(monkeypatch):
+    app = PlayApp(seed=7, players=4, game_number=11, name="Alex")
+    for _ in range(6):
+        act(app, first_legal(app))
+    log, key = app.game.log, app.keeper.key
+    assert f"data-game='{key}'" in app.keeper.mark.value  # the page writes it into its address
+    reload_with(monkeypatch, key)
+    again = PlayApp(seed=8, players=4, name="Alex")
+    assert again.game.log == log and again.game.seed == 11
+    assert "Your game is back where you left it" in again.message_text
+    assert again.keeper.key == key
+
+
+def test_kk_play_a_reload_brings_the_game_back_and_a_stranger_gets_a_new_one(monkeypatch):
+    import random
+
+    app = KkPlayApp(seed=3)
+    rng = random.Random(1)
+    for _ in range(4):
+        play_one_move(app, rng)
+    log = app.game.log
+    reload_with(monkeypatch, app.keeper.key)
+    assert KkPlayApp(seed=9).game.log == log
+    reload_with(monkeypatch, "A" * 24)  # a well-formed key nobody's game has
+    stranger = KkPlayApp(seed=9)
+    assert stranger.game.log != log and "back where you left it" not in stranger.message_text
+
+
+def test_a_game_without_a_move_of_the_learner_is_not_kept(own_folder):
+    PlayApp(seed=7, players=4, game_number=11, name="Alex")
+    assert not own_folder.exists() or not list(own_folder.glob("*.json"))
+
+
+@pytest.mark.parametrize("query", ["game=../../etc/passwd", "game=short", "game=a&game=b", "game=" + "x" * 65,
+                                   "&".join(f"f{i}=1" for i in range(50))])
+def test_only_keys_this_module_makes_are_read_from_the_address(query):
+    assert game_key_from_query(query) is None
+
+
+def test_a_broken_kept_file_is_refused_in_words_and_a_new_game_goes_on(monkeypatch, own_folder):
+    own_folder.mkdir(parents=True)
+    key = "B" * 24
+    (own_folder / f"up_play-{key}.json").write_text("{not json")
+    reload_with(monkeypatch, key)
+    app = PlayApp(seed=7, players=4, name="Alex")
+    assert "could not be brought back" in app.message_text and app.message_kind == "error"
+    assert app.keeper.key != key and app.session.last_human_move() is None  # a fresh deal
+
+
+def test_a_kept_game_that_cannot_be_written_never_stops_the_lesson(monkeypatch, tmp_path):
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    monkeypatch.setenv("RAILKIT_SAVES_DIR", str(blocked / "games"))  # a folder inside a file: cannot exist
+    app = PlayApp(seed=7, players=4, game_number=11, name="Alex")
+    act(app, first_legal(app))
+    assert app.message_kind != "error" and len(app.game.log) >= 1
+
+
+def test_new_game_asks_once_before_throwing_a_game_in_progress_away():
+    app = PlayApp(seed=7, players=4, game_number=11, name="Alex")
+    act(app, first_legal(app))
+    log, key = app.game.log, app.keeper.key
+    app.setup.start_button.click()
+    assert app.game.log == log and app.message_kind == "error" and "throws this one away" in app.message_text
+    app.setup.start_button.click()
+    assert app.game.log != log and app.keeper.key != key  # the old game keeps its own key and file
+
+
+def test_kk_new_game_asks_first_too():
+    import random
+
+    app = KkPlayApp(seed=3)
+    play_one_move(app, random.Random(1))
+    log = app.game.log
+    app.start.new_button.click()
+    assert app.game.log == log and "throws this one away" in app.message_text
+    app.start.new_button.click()
+    assert app.game.log != log
+
+
+def test_games_untouched_for_a_month_are_tidied_away(own_folder):
+    import os
+    import time
+
+    own_folder.mkdir(parents=True)
+    old = own_folder / ("up_play-" + "C" * 24 + ".json")
+    old.write_text("{}")
+    past = time.time() - (KEEP_DAYS + 1) * 86400
+    os.utime(old, (past, past))
+    assert GameKeeper("up_play", folder=own_folder).keep("{}")
+    assert not old.exists()
