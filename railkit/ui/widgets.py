@@ -72,6 +72,10 @@ def choose(widget: Any, value: Any) -> None:
     """Select ``value``; None selects a leading “— pick … —” option when there is one, so it shows."""
     options = list(widget.options)
     if value is None and options and options[0][1] is None:
+        # ipywidgets maps a value of None to "no selection" (index None), also when index 0 is set while another
+        # option is selected: clear the value first, then select the placeholder (its value is None already).
+        if widget.value is not None:
+            widget.value = None
         if widget.index != 0:
             widget.index = 0
     elif widget.value != value or (value is None and widget.index is not None):

@@ -71,11 +71,12 @@ def test_dividends_flow_tie_case_offline(voila_server, offline_page):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "up_dividends_tie_case.png"), full_page=True)
 
-    # Bad input: a clear message, and the amounts shown stay as they were.
+    # Bad input: a clear message; the old payout, which no longer matches the fields, goes; what was typed stays.
     set_field(page, "Company value", "eight", css=".railkit-value")
     page.click(".railkit-pay")
     page.wait_for_selector(".railkit-msg.error", timeout=10000)
     assert re.search(r"whole number", page.inner_text(".railkit-msg.error"))
-    assert amounts_on_page(page) == {"Ann": 6, "Ben": 6, "Cleo": 0}
+    page.wait_for_function("() => document.querySelector('.railkit-result').innerText.includes('No payout shown')")
+    assert amounts_on_page(page) == {} and page.input_value(".railkit-value input") == "eight"
     assert page_errors(page) == []
     page.screenshot(path=str(ARTIFACTS / "up_dividends_bad_input.png"), full_page=True)

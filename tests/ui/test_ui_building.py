@@ -36,6 +36,11 @@ def test_starts_with_the_UP_S1_starting_trains_and_asks_for_a_choice(app):
     assert app.legal == [] and app.highlighted == [] and highlight_trace(app) is None
     assert app.message_kind == "info" and "company and a track card" in app.message_text
     assert "starting trains (UP-S1)" in app.map_view.figure.layout.title.text
+    # the pickers show what to do, not a blank box
+    assert (app.company.label, app.section.label) == ("— pick a company —", "— pick a section —")
+    app.set_choice("BNL", "plains", None)
+    app.set_choice(None, None, None)
+    assert (app.company.label, app.section.label) == ("— pick a company —", "— pick a section —")
 
 
 @pytest.mark.parametrize("company", ["BNL", "DM", "EPRG", "KCCL"])

@@ -76,10 +76,11 @@ def test_empty_field_counts_as_no_shares_but_empty_value_is_an_error(app):
     ("share", "abc", "whole number"),
     ("value", "99", "cannot be more than"),
 ])
-def test_bad_input_shows_a_message_and_changes_nothing(app, field, text, words):
+def test_bad_input_shows_a_message_and_clears_the_old_result(app, field, text, words):
+    """A refused value keeps what was typed but takes away the old payout, which no longer matches the fields."""
     fill(app, value=7, shares=(3, 3, 3, 1))
     app.on_pay()
-    before = (app.result_html.value, app.steps_box.value, app.figure.renders, app.explanation, app.calculated)
+    shown = app.result_html.value
     if field == "value":
         app.value_field.value = text
     else:
@@ -87,7 +88,12 @@ def test_bad_input_shows_a_message_and_changes_nothing(app, field, text, words):
     assert app.on_pay() is None
     assert app.message_kind == "error" and words in app.message_text
     assert "Traceback" not in app.message.value
-    assert (app.result_html.value, app.steps_box.value, app.figure.renders, app.explanation, app.calculated) == before
+    assert app.explanation is None and app.calculated is None and app.figure.figure is None
+    assert "No payout shown" in app.result_html.value and app.steps_box.value == ""
+    assert (app.value_field.value if field == "value" else app.share_fields[2].value) == text  # nothing typed is lost
+    fill(app, value=7, shares=(3, 3, 3, 1))
+    app.on_pay()
+    assert app.result_html.value == shown
 
 
 def test_hidden_players_do_not_count(app):

@@ -45,7 +45,7 @@ from railkit.ui.unionpacific.common import (
     company_html,
     section_label,
 )
-from railkit.ui.widgets import html_box, row
+from railkit.ui.widgets import choose, html_box, row
 from railkit.unionpacific import TRACK_TYPES, PlacementExplanation, explain_placement, legal_sections, placement_error
 
 MAP_HEIGHT = 560
@@ -99,7 +99,8 @@ class BuildingApp(App):
 
     def _build_sandbox(self) -> widgets.Widget:
         wide = {"description_width": "110px"}
-        self.company = widgets.Dropdown(options=self._company_options(tr("— pick a company —")), value=None,
+        # index 0, not value None: the "— pick … —" option shows (value None would leave the box blank)
+        self.company = widgets.Dropdown(options=self._company_options(tr("— pick a company —")), index=0,
                                         description=tr("Company"), style=wide,
                                         layout=widgets.Layout(width="430px"))
         self.card = widgets.ToggleButtons(
@@ -107,7 +108,7 @@ class BuildingApp(App):
             description=tr("Track card"), style={**wide, "button_width": "118px"},
             tooltips=[tr("Play a {card} card (UP-B1)", card=card_label(self.board, c)) for c in TRACK_CARDS],
         )
-        self.section = widgets.Dropdown(options=self._section_options(), value=None, description=tr("Section"),
+        self.section = widgets.Dropdown(options=self._section_options(), index=0, description=tr("Section"),
                                         style=wide, layout=widgets.Layout(width="430px"))
         self.company.add_class("railkit-company")
         self.card.add_class("railkit-card")
@@ -187,7 +188,7 @@ class BuildingApp(App):
         self._quiet += 1
         try:
             self.section.options = self._section_options(legal)
-            self.section.value = keep
+            choose(self.section, keep)
         finally:
             self._quiet -= 1
 
@@ -319,9 +320,9 @@ class BuildingApp(App):
         """Set the three pickers at once, with one refresh."""
         self._quiet += 1
         try:
-            self.company.value = company
+            choose(self.company, company)
             self.card.value = card
-            self.section.value = section
+            choose(self.section, section)
         finally:
             self._quiet -= 1
         self.refresh()

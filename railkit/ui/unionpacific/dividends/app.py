@@ -222,8 +222,18 @@ class DividendsApp(App):
 
     @guarded
     def on_pay(self) -> payouts.PayoutExplanation[str]:
-        mode, number, shares = self.read_calculator()
-        explanation = explain(mode, number, shares)
+        try:
+            mode, number, shares = self.read_calculator()
+            explanation = explain(mode, number, shares)
+        except Exception:
+            # A refused value: the old table and chart no longer match the fields, so they go (the fields
+            # keep what was typed); the message says what to correct.
+            self.explanation = self.calculated = None
+            hint = tr("No payout shown: correct the field named above, then press Pay out.")
+            self.result_html.value = f"<p class='railkit-muted'>{hint}</p>"
+            self.steps_box.value = ""
+            self.figure.clear()
+            raise
         # Everything checked and computed: only now change what is shown.
         self.explanation = explanation
         self.calculated = (mode, number, shares)
