@@ -5,21 +5,28 @@ exactly those answers; without a server, or with one that is down, the lessons w
 from __future__ import annotations
 
 import csv
+import html
 import io
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tables_client import ServerProcess, free_port
+from tables_client import ServerProcess, call, free_port
 from test_tables_teacher import teacher
 
 from railkit.tables.records import CSV_COLUMNS
 from railkit.ui import lesson_record
 from railkit.ui.capecairo.auction import KkAuctionApp
+from railkit.ui.teacher import TeacherApp
 from railkit.ui.unionpacific.building import BuildingApp
 
 pytestmark = pytest.mark.server
+
+
+def text(value: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", value)).split())
 
 
 @pytest.fixture
@@ -121,3 +128,44 @@ def test_RECORDS_no_name_no_server_or_a_dead_server_records_nothing_and_the_less
     assert app.quiz.score == [1, 2] and app.message_kind == "ok"
     assert lesson_record.wait_sent()
     assert teacher(process, "learners", key)[1] == {"learners": []}
+
+
+def test_TEACHER_the_teachers_page_shows_learners_exercises_and_tables_with_the_key_only(
+        server: tuple[ServerProcess, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    process, key = server
+    base_url = f"http://127.0.0.1:{process.port}"
+    for name, rights in (("Kim", [True, True]), ("Ann", [False])):
+        monkeypatch.setenv("QUERY_STRING", f"name={name}")
+        monkeypatch.setattr(lesson_record, "_visits", {})
+        answer_rounds(KkAuctionApp(seed=5), rights)
+    assert lesson_record.wait_sent()
+    call("POST", f"{base_url}/api/tables", {"game": "cape_to_cairo", "seats": ["Kim", "Ann"], "take": "Kim"})
+    monkeypatch.setenv("QUERY_STRING", "key=" + "x" * 30)  # a wrong key in the address: nothing shown
+    wrong = TeacherApp(base_url)
+    assert not wrong.loaded and wrong.message_kind == "error" and "not the teacher key" in wrong.message_text
+    monkeypatch.setenv("QUERY_STRING", f"key={key}&lang=en")
+    page = TeacherApp(base_url)
+    assert page.loaded and page.message_kind == "ok", page.message_text
+    learners = text(page.learners_html.value)
+    assert learners.index("Ann") < learners.index("Kim")  # by name
+    assert "2/2 (100 %)" in learners and "0/1 (0 %)" in learners and "KK-A4 ×1" in learners
+    page.sort.value = "first_try_rate"
+    learners = text(page.learners_html.value)
+    assert learners.index("Kim") < learners.index("Ann")
+    exercises = text(page.exercises_html.value)
+    assert "choosing_order" in exercises and "2/3 (67 %)" in exercises
+    tables = text(page.tables_html.value)
+    assert "Kim (learner)" in tables and "Ann (open)" in tables
+    page.learner_filter.value = "Ann"
+    page.on_refresh()
+    assert "Kim" not in text(page.learners_html.value) and "0/1" in text(page.exercises_html.value)
+    page.on_export()
+    assert "railkit-answers.csv (4 answers)" in text(page.csv_link.value)
+    page.on_forget()  # not confirmed: nothing goes
+    assert page.message_kind == "error" and len(teacher(process, "learners", key)[1]["learners"]) == 2
+    page.forget_confirm.value = True
+    page.on_forget()
+    assert page.message_kind == "ok" and "6 records and 1 table were" in page.message_text
+    assert teacher(process, "learners", key)[1] == {"learners": []}
+    assert teacher(process, "tables", key)[1] == {"tables": []}
+    assert "No answers recorded yet" in text(page.learners_html.value)
