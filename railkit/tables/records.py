@@ -37,7 +37,7 @@ __all__ = ["CSV_COLUMNS", "EVENTS", "LESSON_IDS", "MAX_RECORDS", "MAX_RECORDS_PE
 
 EVENTS = ("opened", "finished", "answer")
 LESSON_IDS = frozenset(x.id for x in LESSONS)
-MAX_RECORDS = 500_000  # RECORDS-COUNT: a class of 40 answering one exercise a minute for a term stays far below
+MAX_RECORDS = 200_000  # RECORDS-COUNT: 30 learners answering 2,000 exercises each in a term stay far below
 MAX_RECORDS_PER_LEARNER = 20_000  # RECORDS-COUNT: per learner name
 MAX_RULES = 8  # rule IDs one answer may name
 MAX_COUNT = 1000  # attempt, hints and why: more is no real learner's number
@@ -69,7 +69,7 @@ rk_records = SqlTable(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Record:
     """One event, checked (``parse_record``) or read back from the database."""
 
@@ -172,6 +172,8 @@ class Records:
         self._server_limiter = RateLimiter(self.limits.per_server_per_second)
         self._counts: dict[str, int] | None = None  # records per learner, read once then kept
         self._total = 0
+        self._cache: list[Record] = []  # every record read so far, in id order (the teacher's reports)
+        self._cache_last = 0  # the id of the last one
 
     def _load_counts(self) -> dict[str, int]:
         if self._counts is None:
@@ -207,17 +209,31 @@ class Records:
         self._total += 1
 
     def all(self) -> list[Record]:
-        """Every record in the order they came."""
+        """Every record in the order they came. Records are only ever added or all deleted, so what was read
+        before is kept and only newer rows are read (another server process may have added them too)."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(rk_records).order_by(rk_records.c.id)).all()
-        return [Record(r.learner, r.lesson, r.event, r.visit, r.exercise, r.right, r.attempt, r.hints, r.why,
-                       r.seconds, tuple(r.rules or ()), _utc(r.at)) for r in rows]
+            count, last = conn.execute(select(func.count(), func.max(rk_records.c.id))).one()
+            if count == len(self._cache) and (last or 0) == self._cache_last:
+                return list(self._cache)
+            newer = int(count) - len(self._cache)
+            query = select(rk_records).order_by(rk_records.c.id)
+            if self._cache and newer > 0:  # unless a forget came between: then everything again
+                rows = conn.execute(query.where(rk_records.c.id > self._cache_last)).all()
+                if len(rows) != newer:
+                    self._cache, rows = [], conn.execute(query).all()
+            else:
+                self._cache, rows = [], conn.execute(query).all()
+        self._cache.extend(Record(r.learner, r.lesson, r.event, r.visit, r.exercise, r.right, r.attempt, r.hints,
+                                  r.why, r.seconds, tuple(r.rules or ()), _utc(r.at)) for r in rows)
+        self._cache_last = int(rows[-1].id) if rows else self._cache_last if self._cache else 0
+        return list(self._cache)
 
     def forget(self) -> int:
         """Delete every record; how many there were."""
         with self.engine.begin() as conn:
             gone = conn.execute(delete(rk_records)).rowcount
         self._counts, self._total = None, 0
+        self._cache, self._cache_last = [], 0
         self._limiters.clear()
         return int(gone or 0)
 

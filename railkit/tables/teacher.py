@@ -10,6 +10,7 @@ seat or creator token is never a teacher key (a different random word, compared 
 * ``GET /api/teacher/exercises[?lesson=&learner=]``: per exercise, the class's right-at-first-try rate, hardest first.
 * ``GET /api/teacher/tables[?stalled=SECONDS]``: every table: game, seats and holders, whose turn and for how
   long, moves so far, finished, stalled (no move for ``stalled`` seconds, default 300).
+* ``GET /api/teacher/class[?lesson=&learner=&stalled=]``: the three above in one answer (the teacher's page).
 * ``GET /api/teacher/records.csv``: the answers as CSV (``railkit.tables.records.CSV_COLUMNS``).
 * ``POST /api/teacher/forget`` ``{"confirm": "forget this class"}``: delete every record and every table.
 
@@ -183,6 +184,13 @@ def _query_filters(request: Request) -> tuple[str | None, str | None]:
     return lesson, None if learner is None else check_learner(learner)
 
 
+def _stalled(request: Request) -> int:
+    raw = request.query_params.get("stalled", str(STALLED_SECONDS))
+    if not raw.isdigit() or not 10 <= int(raw) <= 7 * 24 * 3600:
+        raise ProtocolError("bad_message", "TEACHER-STALLED", "\"stalled\" is a number of seconds from 10 to 604800")
+    return int(raw)
+
+
 def teacher_routes(server: TableServer, records: Records, key: str | None) -> list[Route]:
     """The teacher's endpoints; with no ``key`` they refuse everyone."""
 
@@ -205,11 +213,15 @@ def teacher_routes(server: TableServer, records: Records, key: str | None) -> li
 
     async def tables(request: Request) -> JSONResponse:
         check(request)
-        raw = request.query_params.get("stalled", str(STALLED_SECONDS))
-        if not raw.isdigit() or not 10 <= int(raw) <= 7 * 24 * 3600:
-            raise ProtocolError("bad_message", "TEACHER-STALLED", "\"stalled\" is a number of seconds from 10 to "
-                                                                  "604800")
-        return JSONResponse({"tables": table_report(server, int(raw))})
+        return JSONResponse({"tables": table_report(server, _stalled(request))})
+
+    async def whole_class(request: Request) -> JSONResponse:
+        check(request)
+        lesson, learner = _query_filters(request)
+        stalled = _stalled(request)
+        chosen = _filtered(records.all(), lesson, learner)
+        return JSONResponse({"learners": learner_report(chosen), "exercises": exercise_report(chosen),
+                             "tables": table_report(server, stalled)})
 
     async def export(request: Request) -> Response:
         check(request)
@@ -230,6 +242,7 @@ def teacher_routes(server: TableServer, records: Records, key: str | None) -> li
         Route("/api/teacher/learners", learners, methods=["GET"]),
         Route("/api/teacher/exercises", exercises, methods=["GET"]),
         Route("/api/teacher/tables", tables, methods=["GET"]),
+        Route("/api/teacher/class", whole_class, methods=["GET"]),
         Route("/api/teacher/records.csv", export, methods=["GET"]),
         Route("/api/teacher/forget", forget, methods=["POST"]),
     ]

@@ -199,12 +199,8 @@ class TeacherApp(App):
         if learner:
             learner = check_name(learner, tr("Learner"))
 
-        def fetch(client: TeacherClient) -> dict[str, list[dict[str, Any]]]:
-            return {"learners": client.get("learners", lesson=lesson, learner=learner)["learners"],
-                    "exercises": client.get("exercises", lesson=lesson, learner=learner)["exercises"],
-                    "tables": client.get("tables")["tables"]}
-
-        self.data = self._ask(fetch)
+        found = self._ask(lambda c: c.get("class", lesson=lesson, learner=learner))
+        self.data = {k: list(found[k]) for k in ("learners", "exercises", "tables")}
         self.loaded = True
         self.refresh()
         stalled = sum(1 for t in self.data["tables"] if t["stalled"])

@@ -198,6 +198,10 @@ def test_TEACHER_the_csv_has_one_row_per_answer_and_forget_needs_its_words(start
     server.start()
     assert teacher(server, "tables", key)[1] == {"tables": []}
     assert len(list(csv.reader(io.StringIO(teacher(server, "records.csv", key)[1])))) == 1
+    assert record(server, learner="Ben")[0] == 201  # a new class starts from nothing
+    _, out = teacher(server, "class", key)
+    assert [r["learner"] for r in out["learners"]] == ["Ben"] and out["tables"] == []
+    assert [(e["exercise"], e["first_tries"]) for e in out["exercises"]] == [("first_k", 1)]
 
 
 def test_TEACHER_KEY_the_key_comes_from_the_environment_and_a_weak_one_stops_the_server(
