@@ -19,6 +19,7 @@ from test_tables_teacher import teacher
 from railkit.tables.records import CSV_COLUMNS
 from railkit.ui import lesson_record
 from railkit.ui.capecairo.auction import KkAuctionApp
+from railkit.ui.capecairo.play import KkPlayApp
 from railkit.ui.teacher import TeacherApp
 from railkit.ui.unionpacific.building import BuildingApp
 
@@ -169,3 +170,25 @@ def test_TEACHER_the_teachers_page_shows_learners_exercises_and_tables_with_the_
     assert teacher(process, "learners", key)[1] == {"learners": []}
     assert teacher(process, "tables", key)[1] == {"tables": []}
     assert "No answers recorded yet" in text(page.learners_html.value)
+
+
+def test_RECORDS_an_answer_carries_the_Why_explanations_opened_before_it(
+        server: tuple[ServerProcess, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    process, key = server
+    monkeypatch.setenv("QUERY_STRING", "name=Kim")
+    app = KkPlayApp(seed=4)
+    for _ in range(2):  # the “Why? (hint)” box opened twice, closed in between
+        app.hint_button.value = True
+        app.hint_button.value = False
+    exercise = app.exercise
+    e = exercise.question.explanation
+    exercise.pieces_field.value, exercise.cost_field.value = str(e.to_buy), str(e.cost + 1)
+    exercise.afford.value = e.can_afford
+    assert exercise.on_check() is False
+    exercise.cost_field.value = str(e.cost)
+    assert exercise.on_check() is True
+    assert lesson_record.wait_sent()
+    rows = [dict(zip(CSV_COLUMNS, r, strict=True)) for r in list(csv.reader(io.StringIO(
+        teacher(process, "records.csv", key)[1])))[1:]]
+    assert [(r["lesson"], r["exercise"], r["right"], r["attempt"], r["why"]) for r in rows] == [
+        ("kk_play", "build_cost", "0", "1", "2"), ("kk_play", "build_cost", "1", "2", "0")]
