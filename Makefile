@@ -49,11 +49,17 @@ LESSON ?=
 # it; the lessons' kernels find it through RAILKIT_TABLES_URL. Its games are kept in $(TABLES_DB) (SQLite,
 # .railkit/ in the checkout) unless `make run DB=postgresql://...`.
 TABLES_DB ?= sqlite:///$(abspath .railkit)/tables.sqlite
+# The teacher key (README, "The teacher's room"): made in .railkit/ on the first `make run` and printed with the
+# teacher's page link at every start; RAILKIT_TEACHER_KEY overrides it.
+TEACHER_KEY_FILE ?= $(abspath .railkit)/teacher.key
 run: venv
 	@echo "Serving the railkit apps at http://$(HOST):$(PORT)/voila/render/index.ipynb (Ctrl-C to stop)"
 	@mkdir -p .railkit
 	class_args=$$($(BIN)/python -m railkit.ui.voila_template.class_config "$(CLASS)" "$(LESSON)") || exit 1; \
-	$(BIN)/python -m railkit.tables --host 127.0.0.1 --port $(TABLES_PORT) --db "$(or $(DB),$(TABLES_DB))" & \
+	key=$$($(BIN)/python -m railkit.tables.teacher "$(TEACHER_KEY_FILE)") || exit 1; \
+	echo "The teacher's room (keep this link to yourself): http://$(HOST):$(PORT)/voila/render/teacher/teacher.ipynb?key=$$key"; \
+	$(BIN)/python -m railkit.tables --host 127.0.0.1 --port $(TABLES_PORT) --db "$(or $(DB),$(TABLES_DB))" \
+	  --teacher-key-file "$(TEACHER_KEY_FILE)" & \
 	tables=$$!; trap 'kill $$tables 2>/dev/null' EXIT INT TERM; \
 	cd notebooks && RAILKIT_TABLES_URL=http://127.0.0.1:$(TABLES_PORT) RAILKIT_SAVES_DIR=$(abspath .railkit)/games \
 	  $(if $(BOARD),RAILKIT_UP_BOARD="$(abspath $(BOARD))") $(if $(DECK),RAILKIT_KK_DECK="$(abspath $(DECK))") \

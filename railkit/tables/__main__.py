@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import argparse
 import logging
+from pathlib import Path
 
 import uvicorn
 
 from railkit.tables.protocol import MAX_MESSAGE_BYTES, Limits
+from railkit.tables.records import RecordLimits
 from railkit.tables.server import create_app
 from railkit.tables.store import Store, database_url
+from railkit.tables.teacher import KEY_FILE_NAME, KeyProblem, load_key
+
+
+def key_file_beside(url: str) -> Path | None:
+    """A SQLite database's folder keeps the teacher key too; elsewhere the default place does."""
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        return Path(url[len("sqlite:///"):]).parent / KEY_FILE_NAME
+    return None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -18,12 +28,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=8867)
     parser.add_argument("--db", default=None, help="database URL: sqlite:///PATH or postgresql://...; default "
                                                    "$RAILKIT_DB, else tables.sqlite in $RAILKIT_DATA")
+    parser.add_argument("--teacher-key-file", type=Path, default=None,
+                        help="where the teacher key is kept (made there on first start); default teacher.key beside a SQLite "
+                             "database, else in $RAILKIT_DATA; $RAILKIT_TEACHER_KEY overrides it")
     parser.add_argument("--max-tables", type=int, default=Limits.max_tables)
     parser.add_argument("--actions-per-second", type=float, default=Limits.actions_per_second)
+    parser.add_argument("--records-per-second", type=float, default=RecordLimits.per_learner_per_second,
+                        help="learning records a learner may send a second (RECORDS-RATE)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     limits = Limits(max_tables=args.max_tables, actions_per_second=args.actions_per_second)
-    app = create_app(Store(database_url(args.db)), limits)
+    try:
+        key = load_key(args.teacher_key_file or key_file_beside(database_url(args.db)))
+    except KeyProblem as exc:
+        parser.exit(2, f"{exc}\n")
+    app = create_app(Store(database_url(args.db)), limits, teacher_key=key,
+                     record_limits=RecordLimits(per_learner_per_second=args.records_per_second))
     # The WebSocket frame limit sits above the protocol's own, so a message a little too big gets an
     # answer in words (TABLES-SIZE) and only a much bigger one closes the connection (1009).
     # No per-message compression: the clients are the lessons' kernels on the same machine or network, and

@@ -9,6 +9,8 @@ HTTP (JSON bodies of at most ``MAX_MESSAGE_BYTES``):
   open seat of that name, or gives the learner's name to a seat that has not moved yet.
 * ``GET /api/tables/{code}`` -> who holds which seat, the log length, whether it is over.
 * ``POST /api/tables/{code}/bot`` ``{"creator_token", "seat", "bot": true|false}``.
+* ``POST /api/records`` one event of a learner's lesson (``railkit.tables.records``) -> 201 ``{"ok": true}``.
+* ``/api/teacher/...``: the teacher's reports, with the teacher key only (``railkit.tables.teacher``).
 
 WebSocket ``/api/tables/{code}/ws``: see ``railkit.tables.protocol``. On PostgreSQL several processes
 may serve the same tables; ``railkit.tables.listen`` carries each one's changes to the others. A token, never a name, says
@@ -47,8 +49,10 @@ from railkit.tables.protocol import (
     parse_message,
     parse_object,
 )
+from railkit.tables.records import RecordLimits, Records, parse_record
 from railkit.tables.store import Conflict, SeatRow, Store, TableRow, token_hash
 from railkit.tables.table import Table, message_json
+from railkit.tables.teacher import teacher_routes
 
 __all__ = ["TableServer", "create_app"]
 
@@ -68,8 +72,9 @@ class Watcher:
 class TableServer:
     """Every table this process serves, rebuilt from the database at start."""
 
-    def __init__(self, store: Store, limits: Limits) -> None:
+    def __init__(self, store: Store, limits: Limits, records: Records | None = None) -> None:
         self.store = store
+        self.records = records or Records(store.engine)
         self.limits = limits
         self.tables: dict[str, Table] = {}
         self.watchers: dict[str, set[Watcher]] = {}
@@ -197,6 +202,29 @@ class TableServer:
             await self.broadcast(table)
         return JSONResponse(table.summary())
 
+    async def record(self, request: Request) -> JSONResponse:
+        """One event of a learner's lesson, checked and stored (``railkit.tables.records``)."""
+        self.records.add(parse_record(await _body(request)))
+        return JSONResponse({"ok": True}, status_code=201)
+
+    async def body(self, request: Request) -> dict[str, Any]:
+        return await _body(request)
+
+    async def forget_tables(self) -> int:
+        """Every table goes: its watchers are told and closed, its rows deleted; how many there were."""
+        async with self.create_lock:
+            for code, watchers in list(self.watchers.items()):
+                for watcher in list(watchers):
+                    try:
+                        await _send_error(watcher.socket, ProtocolError("no_table", "TABLES-CODE", "the teacher "
+                                                                        "closed this table"), None)
+                        await watcher.socket.close(code=4404)
+                    except Exception:  # noqa: BLE001 - a socket already gone
+                        pass
+                self.watchers.pop(code, None)
+            self.tables.clear()
+            return self.store.forget_tables()
+
     # -- WebSocket -------------------------------------------------------------------------------
     async def socket(self, websocket: WebSocket) -> None:
         await websocket.accept()
@@ -305,7 +333,8 @@ async def _body(request: Request) -> dict[str, Any]:
     return parse_object(b"".join(chunks))
 
 
-_STATUS = {"no_table": 404, "not_creator": 403, "seat_taken": 409, "no_seat": 409, "limit": 429, "too_big": 413}
+_STATUS = {"no_table": 404, "not_creator": 403, "not_teacher": 403, "too_fast": 429, "seat_taken": 409,
+           "no_seat": 409, "limit": 429, "too_big": 413}
 
 
 async def _protocol_error(request: Request, exc: Exception) -> JSONResponse:
@@ -315,8 +344,10 @@ async def _protocol_error(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(error(exc.code, exc.rule, exc.message), status_code=_STATUS.get(exc.code, 400))
 
 
-def create_app(store: Store, limits: Limits | None = None) -> Starlette:
-    server = TableServer(store, limits or Limits())
+def create_app(store: Store, limits: Limits | None = None, teacher_key: str | None = None,
+               record_limits: RecordLimits | None = None) -> Starlette:
+    """The server's app; without ``teacher_key`` the teacher's endpoints refuse everyone."""
+    server = TableServer(store, limits or Limits(), Records(store.engine, record_limits))
     store.origin = store.origin or secrets.token_hex(8)
 
     @asynccontextmanager
@@ -339,6 +370,8 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
             Route("/api/tables/{code}/join", server.join, methods=["POST"]),
             Route("/api/tables/{code}/bot", server.bot, methods=["POST"]),
             WebSocketRoute("/api/tables/{code}/ws", server.socket),
+            Route("/api/records", server.record, methods=["POST"]),
+            *teacher_routes(server, server.records, teacher_key),
         ],
         exception_handlers={ProtocolError: _protocol_error, RuleError: _protocol_error},
         lifespan=lifespan,

@@ -31,6 +31,7 @@ from sqlalchemy import (
     String,
     Table,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -196,6 +197,22 @@ class Store:
             conn.execute(update(rk_seats).where(rk_seats.c.table_id == table_id, rk_seats.c.seat == seat)
                          .values(seat=name))
             self._notify(conn, code)
+
+    def activity(self) -> dict[int, datetime]:
+        """Each table's last change: its last move, else its creation (UTC)."""
+        with self.engine.connect() as conn:
+            out = {r.id: r.created for r in conn.execute(select(rk_tables.c.id, rk_tables.c.created))}
+            for r in conn.execute(select(rk_actions.c.table_id, func.max(rk_actions.c.at).label("at"))
+                                  .group_by(rk_actions.c.table_id)):
+                out[r.table_id] = r.at
+        return {k: v if v.tzinfo is not None else v.replace(tzinfo=UTC) for k, v in out.items()}
+
+    def forget_tables(self) -> int:
+        """Delete every table, its seats and its moves; how many tables there were."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(rk_actions))
+            conn.execute(delete(rk_seats))
+            return int(conn.execute(delete(rk_tables)).rowcount or 0)
 
     def load(self, code: str | None = None) -> list[TableRow]:
         """Every table (or the one with ``code``) with its seats and its log in order."""

@@ -35,7 +35,7 @@ from railkit.errors import InputError, RailkitError, RuleError, SaveFileError
 from railkit.game import MAX_NAME_LENGTH
 from railkit.messages import Message
 from railkit.session import save_problem
-from railkit.ui import language
+from railkit.ui import language, lesson_record
 from railkit.ui.i18n import render, tr
 
 
@@ -301,6 +301,10 @@ class App:
             language.use_page_language(only_if_asked=True)
             language.on_language_change(self._relanguage)
             language.follow_page_language()
+            try:  # the record of learning (railkit.ui.lesson_record): never in the lesson's way
+                lesson_record.lesson_opened(lesson_record.lesson_of(type(self)))
+            except Exception:  # noqa: BLE001
+                log.exception("railkit: the lesson's opening was not recorded")
         self.messages = Messages()
         self.message = self.messages.widget
         self.widget = widgets.VBox(self._frame(self.build()))

@@ -17,6 +17,7 @@ from railkit.lessons import LESSONS
 from railkit.locale import LOCALE_DIR
 from railkit.ui import i18n, language
 from railkit.ui.index import IndexApp
+from railkit.ui.teacher import TeacherApp
 from railkit.ui.unionpacific.dividends import DividendsApp
 from railkit.ui.unionpacific.play import PlayApp
 from railkit.ui.unionpacific.setup import SetupApp
@@ -27,13 +28,30 @@ LANGUAGES = ("fi", "hu", "es")
 # The seed and players each lesson app of railkit/lessons.py is built with (not named here: seed=3 alone).
 SETTINGS = {"up_play": {"seed": 3, "players": 3, "game_number": 2}, "kk_auction": {"seed": 3, "players": 3},
             "kk_play": {"seed": 3, "players": 3}}
-APPS = {"index": lambda: IndexApp(),
+
+
+def teacher_with_a_class() -> TeacherApp:
+    """The teacher's page showing a learner, an exercise and a stalled table (no server needed)."""
+    app = TeacherApp()
+    app.data = {"learners": [{"learner": "Ann", "started": ["up_setup"], "finished": [], "answers": 2, "first_tries": 2,
+                              "first_try_right": 1, "wrong_rules": [["UP-S7", 1]], "last_seen": None}],
+                "exercises": [{"lesson": "up_setup", "exercise": "bottom", "learners": 1, "answers": 2,
+                               "first_tries": 2, "first_try_right": 1, "rules": ["UP-S7"], "rate": 0.5}],
+                "tables": [{"table": "ABC234", "game": "cape_to_cairo", "moves": 3, "is_over": False,
+                            "seats": [{"seat": "Ann", "holder": "human"}, {"seat": "Ben", "holder": "open"}],
+                            "to_move": ["Ben"], "waiting_seconds": 40, "last_change": None, "stalled": True}]}
+    app.loaded = True
+    app.refresh()
+    return app
+
+
+APPS = {"index": lambda: IndexApp(), "teacher": teacher_with_a_class,
         **{x.id: (lambda x=x: x.load()(**SETTINGS.get(x.id, {"seed": 3}))) for x in LESSONS}}
 # Words every language prints as they are: the games', companies', cities' and languages' names, the
 # computer players' names, units and abbreviations.
 _BOARD = load_board()
 NAMES = ({"English", "suomi", "magyar", "español", "Union Pacific", "Vom Kap bis Kairo", "railkit", "UP", "KK",
-          "Ann", "Ben", "Cleo", "Dev", "Eva", "Finn"}
+          "Ann", "Ben", "Cleo", "Dev", "Eva", "Finn", "ABC234", "cape_to_cairo", "bottom"}
          | {c.name for c in _BOARD.companies} | {c.key for c in _BOARD.companies} | {c.name for c in _BOARD.cities.values()})
 
 

@@ -18,6 +18,7 @@ from railkit.capecairo import explain_auction_order
 from railkit.ui.app import InputError, Messages, Panel, Score, guarded, verdict_html
 from railkit.ui.capecairo.common import ordinal, pounds
 from railkit.ui.i18n import render, tr
+from railkit.ui.lesson_record import ExerciseRecord
 from railkit.ui.widgets import button, html_box, row
 
 QUIZ_NAMES = ("Ann", "Ben", "Cleo", "Dev")
@@ -150,6 +151,7 @@ class QuizPanel(Panel):
         self.rng = rng
         self.question: OrderQuestion | None = None
         self.score = Score()
+        self.learning = ExerciseRecord("kk_auction", "choosing_order", ("KK-A4", "KK-A5"))
         self.new_button = button(tr("New situation"), "railkit-kk-quiz-new", "random", "info",
                                  tr("Deal other bids, money and draws"), None)
         self.new_button.on_click(lambda _b: self.on_new_question())
@@ -176,6 +178,7 @@ class QuizPanel(Panel):
     def set_question(self, question: OrderQuestion) -> None:
         self.question = question
         self.score.next_question()
+        self.learning.question()
         self.situation.value = question_html(question)
         options = [("—", None)] + [(p, p) for p in question.players]
         for i, field in enumerate(self.place_fields):
@@ -222,6 +225,7 @@ class QuizPanel(Panel):
             f"<b>{tr('How the order is settled:')}</b><ol class='railkit-steps'>{steps}</ol>")
         all_right = all(right)
         self.score.record(all_right)
+        self.learning.answer(all_right)
         self.score_html.value = tr("Score: {right} of {total} situations right first time.",
                                    right=self.score.right, total=self.score.total)
         if all_right:

@@ -56,6 +56,7 @@ from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.i18n import render, tr
 from railkit.ui.learner import follow_page_address, name_from_address
+from railkit.ui.lesson_record import game_finished, note_why
 from railkit.ui.saves import SaveFile, SaveLoadPanel
 from railkit.ui.table_play import TablePlayPanel
 from railkit.ui.widgets import button, html_box, row
@@ -116,7 +117,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
                                                 tooltip=tr("Explain the moves you may make now, with rule IDs"),
                                                 layout=widgets.Layout(width="auto"))
         self.hint_button.add_class("railkit-kk-hint-button")
-        self.hint_button.observe(lambda _c: self.show_hint(), names="value")
+        self.hint_button.observe(self._on_hint_toggle, names="value")
         self.hint_html = html_box("railkit-kk-hint")
         self.review_html = html_box("railkit-kk-review")
         self.events_html = html_box("railkit-kk-events")
@@ -226,6 +227,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
 
     def _after_move(self, done: str) -> None:
         if self.game.is_over:
+            game_finished("kk_play")
             self.show_ok(tr("{done} The game is over: {result}", done=done, result=render(self.game.result().words)))
         else:
             self.show_ok(tr("{done} Now: {next}", done=done, next=self._next_text()))
@@ -330,6 +332,11 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         return ""
 
     # ------------------------------------------------------------------ showing
+    def _on_hint_toggle(self, change: dict[str, Any]) -> None:
+        if change.get("new"):
+            note_why("kk_play")  # the record of learning counts the explanations opened
+        self.show_hint()
+
     def show_hint(self) -> None:
         """The “Why?” box: the legal choices of the prompt on screen, from the engine (KK-A, KK-B)."""
         if self.session is None or not self.hint_button.value:

@@ -19,6 +19,7 @@ from railkit.capecairo.game import TRACK_PRICE  # KK-B2 (4): the engine's price 
 from railkit.ui.app import InputError, Messages, Panel, Score, guarded, parse_whole, verdict_html
 from railkit.ui.capecairo.common import as_learner, card_html, cards_html, line_html, pounds, terrain_name
 from railkit.ui.i18n import tr
+from railkit.ui.lesson_record import ExerciseRecord
 from railkit.ui.widgets import button, html_box, row
 
 EXERCISE_NAMES = ("Ann", "Ben", "Cleo", "Dev")
@@ -129,6 +130,7 @@ class ExercisePanel(Panel):
         self.rng = rng
         self.question: BuildQuestion | None = None
         self.score = Score()
+        self.learning = ExerciseRecord("kk_play", "build_cost", ("KK-B2", "KK-C3", "KK-C5"))
         self.situation = html_box("railkit-kk-exercise-situation")
         wide = {"description_width": "140px"}
         self.pieces_field = widgets.Text(description=tr("Pieces to buy"), placeholder="?", style=wide,
@@ -158,6 +160,7 @@ class ExercisePanel(Panel):
     def set_question(self, question: BuildQuestion) -> None:
         self.question = question
         self.score.next_question()
+        self.learning.question()
         self.situation.value = build_question_html(question)
         self.pieces_field.value = ""
         self.cost_field.value = ""
@@ -198,6 +201,7 @@ class ExercisePanel(Panel):
             f"<th>{tr('the engine says')}</th><th></th></tr>{body}</table>" + explanation_html(e, title=False))
         all_right = all(right.values())
         self.score.record(all_right)
+        self.learning.answer(all_right)
         self.score_html.value = tr("Score: {right} of {total} situations right first time.",
                                    right=self.score.right, total=self.score.total)
         if all_right:

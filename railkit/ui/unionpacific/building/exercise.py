@@ -16,6 +16,7 @@ import ipywidgets as widgets
 from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.i18n import tr
+from railkit.ui.lesson_record import ExerciseRecord
 from railkit.ui.map_clicks import MapClicks
 from railkit.ui.unionpacific.board_map import building_map
 from railkit.ui.unionpacific.building.position import Situation, random_situation, rulebook_situation, why_text
@@ -38,6 +39,7 @@ class ExercisePanel(Panel):
         self.checked = False
         self.result: dict[str, bool] | None = None  # section -> the learner was right
         self.score = [0, 0]
+        self.record = ExerciseRecord("up_building", "legal_sections", ("UP-B2",))
         self.drawn = False  # the map shows the situation on screen
         self.intro = html_box("railkit-exercise-situation")
         self.candidate_boxes: list[widgets.Checkbox] = []
@@ -67,6 +69,7 @@ class ExercisePanel(Panel):
         board = self.board
         self.situation = situation
         self.checked = False
+        self.record.question()
         self.result = None
         self.candidate_boxes = [
             widgets.Checkbox(value=False, description=f"{i}. {section_label(board, board.sections[sid])}",
@@ -141,6 +144,9 @@ class ExercisePanel(Panel):
                                 "then press Check."))
         result = {sid: (sid in ticked) == (sid in s.legal) for sid in s.candidates}
         all_right = all(result.values())
+        broken = [c.rule for sid in s.candidates if not result[sid]  # the conditions the wrong sections fail
+                  for c in (s.explanation(self.board, sid).failed or ())] or ["UP-B2"]
+        self.record.answer(all_right, broken)
         if not self.checked:  # the first check of a situation counts for the score
             self.score[1] += 1
             self.score[0] += int(all_right)

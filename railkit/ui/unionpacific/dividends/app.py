@@ -25,6 +25,7 @@ from railkit.ui.app import App, InputError, guarded, legend_html, parse_whole
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
 from railkit.ui.learner import default_learner, greet_learner
+from railkit.ui.lesson_record import ExerciseRecord
 from railkit.ui.unionpacific.club_board import lesson_board
 from railkit.ui.unionpacific.common import steps_html
 from railkit.ui.unionpacific.dividends.examples import (
@@ -45,6 +46,8 @@ MAX_PLAYERS = len(PLAYER_NAMES)
 MIN_PLAYERS = 2
 MAX_SHARES = 20  # UP has 20 share cards; the largest railway company 18 (UP-C1)
 MAX_VALUE = 24  # green: 23 trains + 1 for its headquarters (UP-C1, UP-D2)
+COMPANY_RULES = ("UP-D3", "UP-D4", "UP-D5", "UP-D6")  # a railway company pays its shareholders
+UP_RULES = ("UP-D9", "UP-D10", "UP-D11")  # Union Pacific pays by its table
 
 
 class DividendsApp(App):
@@ -62,6 +65,7 @@ class DividendsApp(App):
         self.quiz_situation: tuple[str, int, dict[str, int]] | None = None
         self.quiz_answers: dict[str, int] | None = None  # the right amounts of the dealt situation
         self.quiz_score = [0, 0]  # right, checked
+        self.learning = ExerciseRecord("up_dividends", "company_payout", COMPANY_RULES)
         self.quiz_checked = False
         self.learner = default_learner()  # a shareholder in every quiz situation
         super().__init__()
@@ -291,6 +295,8 @@ class DividendsApp(App):
         self.quiz_situation = (mode, number, shares)
         self.quiz_answers = amounts(mode, number, shares)
         self.quiz_checked = False
+        up = mode == UNION_PACIFIC
+        self.learning.question("up_payout" if up else "company_payout", UP_RULES if up else COMPANY_RULES)
         what = (tr("A railway company worth {value} pays out.", value=number) if mode == COMPANY
                 else tr("Union Pacific pays out: payout {n} of the game.", n=number))
         you = f" <span class='railkit-muted'>{tr('(you)')}</span>"
@@ -318,6 +324,7 @@ class DividendsApp(App):
                  for p, f in zip(shares, self.answer_fields, strict=False)}
         right = {p: typed[p] == self.quiz_answers[p] for p in shares}
         all_right = all(right.values())
+        self.learning.answer(all_right)
         if not self.quiz_checked:  # the first check of a situation counts for the score
             self.quiz_score[1] += 1
             self.quiz_score[0] += int(all_right)

@@ -35,6 +35,7 @@ from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, t
 from railkit.ui.first_paint import defer_first_show
 from railkit.ui.i18n import tr
 from railkit.ui.learner import LearnerName, follow_page_address, name_from_address
+from railkit.ui.lesson_record import game_finished
 from railkit.ui.saves import SaveFile, SaveLoadPanel
 from railkit.ui.table_play import TablePlayPanel
 from railkit.ui.unionpacific import club_board
@@ -237,6 +238,7 @@ class PlayApp(KeepsGame, App):
         session = self._session()
         game = session.game
         if game.is_over:
+            game_finished("up_play")
             if self.exercise.hidden:  # the final money would give the exercise's answer away
                 return tr("The game is over (UP-D12): answer the payout exercise to see the final money.")
             return final_words(game.result(), session.you)

@@ -18,9 +18,13 @@ import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, guarded, parse_whole, verdict_html
 from railkit.ui.i18n import tr
+from railkit.ui.lesson_record import ExerciseRecord
 from railkit.ui.unionpacific.common import company_name, steps_html
 from railkit.ui.widgets import button, html_box, row, set_shown, set_value
 from railkit.unionpacific import UP, UP_TABLE, Board, PayoutRecord
+
+COMPANY_RULES = ("UP-D3", "UP-D4", "UP-D5", "UP-D6")  # a railway company's payout
+UP_RULES = ("UP-D9", "UP-D10", "UP-D11")  # Union Pacific's payout
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,7 @@ class ExercisePanel(Panel):
         self.question: PayoutQuestion | None = None
         self.hidden: set[int] = set()
         self.score = [0, 0]
+        self.learning = ExerciseRecord("up_play", "payout_company", COMPANY_RULES)
         self.records: Sequence[PayoutRecord] = ()  # the game's payouts, for revealing
         self.you: str | None = None  # the learner (None in hot seat): the steps speak to them
         self.quiz_html = html_box("railkit-quiz")
@@ -137,6 +142,8 @@ class ExercisePanel(Panel):
         question = make_question(self.board, record, total, humans, self.rng, you)
         self.question = question
         if question is not None:
+            up = question.subject == UP
+            self.learning.question("payout_up" if up else "payout_company", UP_RULES if up else COMPANY_RULES)
             self.hidden.add(question.number)
             self.answer.value = ""
             self.feedback.value = ""
@@ -160,6 +167,7 @@ class ExercisePanel(Panel):
             raise InputError(tr("There is no payout question now; one comes with the next payout."))
         typed = parse_whole(self.answer.value, tr("Your answer"), minimum=0, maximum=1000)
         right = typed == q.answer
+        self.learning.answer(right)
         if q.number in self.hidden:  # the first answer counts for the score
             self.score[1] += 1
             self.score[0] += int(right)

@@ -20,6 +20,7 @@ import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.i18n import tr, trn
+from railkit.ui.lesson_record import note_hint
 from railkit.ui.unionpacific.common import card_label, company_name, engine_text
 from railkit.ui.unionpacific.play.build import BuildPanel
 from railkit.ui.unionpacific.play.html import share_words, text_colour, why_html
@@ -287,6 +288,7 @@ class MovesPanel(Panel):
         if screen is None or not screen.may_act or screen.acting is None:
             raise InputError(tr("There is no move to give a hint for now."))
         player, game = screen.acting, screen.game
+        note_hint("up_play")
         scored = HeuristicBot(0).scores(game, player)
         if not scored:
             raise InputError(tr("There is no move to give a hint for now."))

@@ -12,6 +12,7 @@ import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, Score, guarded, parse_whole, verdict_html
 from railkit.ui.i18n import tr
+from railkit.ui.lesson_record import ExerciseRecord
 from railkit.ui.unionpacific.common import DECKS, option_name
 from railkit.ui.unionpacific.setup.deck import cards_above_dividend, layout, piles_table_html, safe_bottom
 from railkit.ui.widgets import button, html_box, row
@@ -31,6 +32,7 @@ class Question:
     answer: int | bool
     explanation: str
     piles: tuple[Pile, ...] = ()
+    topic: str = ""  # make_question's kind: the exercise's name in the record of learning
 
 
 def _ordinal(k: int) -> str:
@@ -52,19 +54,19 @@ def make_question(kind: str, deck: str, players: int, safe_round: bool = False, 
         else:
             why = tr("The first pile holding a dividend card starts at card {p}, so none of the first {k} cards "
                      "can be a dividend card.", p=earliest, k=k)
-        return Question(deck, safe_round, players, "yes_no", text, possible, why, piles)
+        return Question(deck, safe_round, players, "yes_no", text, possible, why, piles, kind)
     if kind == "above":
         answer = cards_above_dividend(piles, k)
         text = tr("{where}: how many cards lie above the earliest position the {nth} dividend card can have?",
                   where=where, nth=_ordinal(k))
         why = tr("At the earliest, the {nth} dividend card is card {p}, so {a} cards lie above it.",
                  nth=_ordinal(k), p=answer + 1, a=answer)
-        return Question(deck, safe_round, players, "number", text, answer, why, piles)
+        return Question(deck, safe_round, players, "number", text, answer, why, piles, kind)
     if kind == "bottom":
         answer = safe_bottom(piles)
         text = tr("{where}: how many cards at the bottom of the deck can never be a dividend card?", where=where)
         why = tr("Below the last pile that holds a dividend card lie {a} cards.", a=answer)
-        return Question(deck, safe_round, players, "number", text, answer, why, piles)
+        return Question(deck, safe_round, players, "number", text, answer, why, piles, kind)
     raise ValueError(f"unknown question kind {kind!r}")
 
 
@@ -90,6 +92,7 @@ class QuizPanel(Panel):
         self.question: Question | None = None
         self.question_right: bool | None = None
         self.score = Score()
+        self.record = ExerciseRecord("up_setup", "first_k", ("UP-S7",))  # the share deck's piles
         self.question_html = html_box("railkit-question")
         self.yes_no = widgets.ToggleButtons(options=[(tr("Yes"), True), (tr("No"), False)], value=None,
                                             description="", style={"button_width": "90px"})
@@ -111,6 +114,7 @@ class QuizPanel(Panel):
     def set_question(self, question: Question) -> None:
         self.question = question
         self.score.next_question()
+        self.record.question(question.topic or None)
         self.question_right = None
         self.question_html.value = f"<p><b>{html.escape(question.text)}</b></p>"
         self.yes_no.value = None
@@ -142,6 +146,7 @@ class QuizPanel(Panel):
             shown, right_text = str(given), str(q.answer)
         right = given == q.answer
         self.score.record(right)
+        self.record.answer(right)
         self.question_right = right
         answered = tr("You answered {given}; the answer is {answer}.", given=html.escape(shown),
                       answer=html.escape(right_text))

@@ -1,0 +1,260 @@
+"""The teacher's side of the table server: the teacher key and the reports only the teacher may read.
+
+Every ``/api/teacher/...`` request carries the teacher key (header ``X-Railkit-Teacher-Key: KEY`` or
+``Authorization: Bearer KEY``). The key is ``$RAILKIT_TEACHER_KEY`` or a random word kept in a file of the
+server's data folder (made on first start, readable by its owner only); ``make run`` prints it. A learner's
+seat or creator token is never a teacher key (a different random word, compared in constant time).
+
+* ``GET /api/teacher/learners[?lesson=&learner=]``: per learner, lessons started and finished, answers, answers
+  right at the first try, the rule IDs they most often got wrong.
+* ``GET /api/teacher/exercises[?lesson=&learner=]``: per exercise, the class's right-at-first-try rate, hardest first.
+* ``GET /api/teacher/tables[?stalled=SECONDS]``: every table: game, seats and holders, whose turn and for how
+  long, moves so far, finished, stalled (no move for ``stalled`` seconds, default 300).
+* ``GET /api/teacher/class[?lesson=&learner=&stalled=]``: the three above in one answer (the teacher's page).
+* ``GET /api/teacher/records.csv``: the answers as CSV (``railkit.tables.records.CSV_COLUMNS``).
+* ``POST /api/teacher/forget`` ``{"confirm": "forget this class"}``: delete every record and every table.
+
+``python -m railkit.tables.teacher KEY_FILE`` prints the key (making it first when there is none).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from railkit.tables.protocol import ProtocolError
+from railkit.tables.records import LESSON_IDS, Record, Records, check_learner, csv_text
+
+if TYPE_CHECKING:
+    from railkit.tables.server import TableServer
+
+__all__ = ["FORGET_WORDS", "KEY_HEADER", "KEY_VARIABLE", "STALLED_SECONDS", "exercise_report", "learner_report",
+           "load_key", "teacher_routes"]
+
+KEY_VARIABLE = "RAILKIT_TEACHER_KEY"
+KEY_FILE_NAME = "teacher.key"
+KEY_HEADER = "X-Railkit-Teacher-Key"
+MIN_KEY_LENGTH = 16
+MAX_KEY_LENGTH = 200
+STALLED_SECONDS = 300  # a table with no move for five minutes is highlighted as stalled
+FORGET_WORDS = "forget this class"
+TOP_RULES = 3
+
+
+class KeyProblem(ValueError):
+    """The teacher key given to the server is unusable (too short, control characters)."""
+
+
+def _checked(key: str, where: str) -> str:
+    key = key.strip()
+    if not MIN_KEY_LENGTH <= len(key) <= MAX_KEY_LENGTH or not key.isprintable() or " " in key:
+        raise KeyProblem(f"TEACHER-KEY: the teacher key in {where} must be {MIN_KEY_LENGTH} to {MAX_KEY_LENGTH} "
+                         "printable characters without spaces")
+    return key
+
+
+def default_key_file() -> Path:
+    return Path(os.environ.get("RAILKIT_DATA") or Path.home() / ".local" / "share" / "railkit") / KEY_FILE_NAME
+
+
+def load_key(key_file: Path | None = None) -> str:
+    """``$RAILKIT_TEACHER_KEY``, else the key in ``key_file`` (default: ``teacher.key`` in ``$RAILKIT_DATA``),
+    made there at random (mode 0600) when the file does not exist. ``KeyProblem`` for an unusable key."""
+    given = os.environ.get(KEY_VARIABLE)
+    if given:
+        return _checked(given, f"${KEY_VARIABLE}")
+    path = key_file or default_key_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return _checked(path.read_text(encoding="utf-8", errors="replace")[: MAX_KEY_LENGTH + 2], str(path))
+    key = secrets.token_urlsafe(24)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(key + "\n")
+    return key
+
+
+# -- reports (plain functions of the records, so the tests and the benchmark call them directly) -------------
+def _filtered(records: Iterable[Record], lesson: str | None, learner: str | None) -> list[Record]:
+    return [r for r in records if (lesson is None or r.lesson == lesson) and (learner is None or r.learner == learner)]
+
+
+def learner_report(records: Iterable[Record]) -> list[dict[str, Any]]:
+    """One row per learner (sorted by name): lessons started and finished, answers, first tries and how many
+    were right, the rule IDs most often in a wrong answer, the last time seen."""
+    rows: dict[str, dict[str, Any]] = {}
+    wrong: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in records:
+        row = rows.setdefault(r.learner, {"learner": r.learner, "started": set(), "finished": set(), "answers": 0,
+                                          "first_tries": 0, "first_try_right": 0, "last_seen": None})
+        row["started"].add(r.lesson)
+        if r.event == "finished":
+            row["finished"].add(r.lesson)
+        elif r.event == "answer":
+            row["answers"] += 1
+            if r.attempt == 1:
+                row["first_tries"] += 1
+                row["first_try_right"] += int(bool(r.right))
+            if not r.right:
+                wrong[r.learner].update(r.rules)
+        if r.at is not None and (row["last_seen"] is None or r.at > row["last_seen"]):
+            row["last_seen"] = r.at
+    out: list[dict[str, Any]] = []
+    for name in sorted(rows, key=str.casefold):
+        row = rows[name]
+        out.append({**row, "started": sorted(row["started"]), "finished": sorted(row["finished"]),
+                    "wrong_rules": [[rule, n] for rule, n in _top(wrong[name])],
+                    "last_seen": row["last_seen"].isoformat(timespec="seconds") if row["last_seen"] else None})
+    return out
+
+
+def _top(counts: Counter[str]) -> list[tuple[str, int]]:
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:TOP_RULES]
+
+
+def exercise_report(records: Iterable[Record]) -> list[dict[str, Any]]:
+    """One row per (lesson, exercise) answered: learners, first tries, right at the first try and the rate;
+    the hardest (lowest rate, then most tried) first."""
+    stats: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in records:
+        if r.event != "answer" or r.exercise is None:
+            continue
+        row = stats.setdefault((r.lesson, r.exercise), {"lesson": r.lesson, "exercise": r.exercise, "learners": set(),
+                                                        "answers": 0, "first_tries": 0, "first_try_right": 0,
+                                                        "rules": Counter()})
+        row["learners"].add(r.learner)
+        row["answers"] += 1
+        row["rules"].update(r.rules)
+        if r.attempt == 1:
+            row["first_tries"] += 1
+            row["first_try_right"] += int(bool(r.right))
+    out: list[dict[str, Any]] = []
+    for row in stats.values():
+        tries = row["first_tries"]
+        out.append({**row, "learners": len(row["learners"]), "rules": [rule for rule, _ in row["rules"].most_common()],
+                    "rate": round(row["first_try_right"] / tries, 3) if tries else None})
+    out.sort(key=lambda r: (2.0 if r["rate"] is None else r["rate"], -r["first_tries"], r["lesson"], r["exercise"]))
+    return out
+
+
+def table_report(server: TableServer, stalled_after: float, now: datetime | None = None) -> list[dict[str, Any]]:
+    """Every table the server holds: public facts only (no seat's hand, no token)."""
+    now = now or datetime.now(UTC)
+    last = server.store.activity()
+    out: list[dict[str, Any]] = []
+    for table in server.tables.values():
+        game = table.game
+        since = last.get(table.id)
+        waiting = max(0.0, (now - since).total_seconds()) if since else 0.0
+        to_move = [] if game.is_over else list(game.players_to_act())
+        out.append({"table": table.code, "game": table.kind.name, "moves": table.seq, "is_over": game.is_over,
+                    "seats": [{"seat": name, "holder": seat.holder} for name, seat in table.seats.items()],
+                    "to_move": to_move, "waiting_seconds": round(waiting),
+                    "last_change": since.isoformat(timespec="seconds") if since else None,
+                    "stalled": not game.is_over and waiting >= stalled_after})
+    out.sort(key=lambda t: (not t["stalled"], t["is_over"], -t["waiting_seconds"], t["table"]))
+    return out
+
+
+# -- HTTP ----------------------------------------------------------------------------------------------------
+def given_key(request: Request) -> str:
+    key = request.headers.get(KEY_HEADER, "")
+    if not key:
+        auth = request.headers.get("Authorization", "")
+        key = auth[7:] if auth[:7].lower() == "bearer " else ""
+    return key.strip()[:MAX_KEY_LENGTH + 1]
+
+
+def _query_filters(request: Request) -> tuple[str | None, str | None]:
+    lesson = request.query_params.get("lesson") or None
+    if lesson is not None and lesson not in LESSON_IDS:
+        raise ProtocolError("bad_message", "RECORDS-LESSON", f"\"lesson\" is one of {', '.join(sorted(LESSON_IDS))}")
+    learner = request.query_params.get("learner") or None
+    return lesson, None if learner is None else check_learner(learner)
+
+
+def _stalled(request: Request) -> int:
+    raw = request.query_params.get("stalled", str(STALLED_SECONDS))
+    if not raw.isdigit() or not 10 <= int(raw) <= 7 * 24 * 3600:
+        raise ProtocolError("bad_message", "TEACHER-STALLED", "\"stalled\" is a number of seconds from 10 to 604800")
+    return int(raw)
+
+
+def teacher_routes(server: TableServer, records: Records, key: str | None) -> list[Route]:
+    """The teacher's endpoints; with no ``key`` they refuse everyone."""
+
+    def check(request: Request) -> None:
+        if key is None:
+            raise ProtocolError("not_teacher", "TEACHER-KEY", "this server was started without a teacher key")
+        if not secrets.compare_digest(given_key(request).encode(), key.encode()):
+            raise ProtocolError("not_teacher", "TEACHER-KEY", f"the teacher's pages need the teacher key (header "
+                                                              f"{KEY_HEADER}); `make run` prints it")
+
+    async def learners(request: Request) -> JSONResponse:
+        check(request)
+        lesson, learner = _query_filters(request)
+        return JSONResponse({"learners": learner_report(_filtered(records.all(), lesson, learner))})
+
+    async def exercises(request: Request) -> JSONResponse:
+        check(request)
+        lesson, learner = _query_filters(request)
+        return JSONResponse({"exercises": exercise_report(_filtered(records.all(), lesson, learner))})
+
+    async def tables(request: Request) -> JSONResponse:
+        check(request)
+        return JSONResponse({"tables": table_report(server, _stalled(request))})
+
+    async def whole_class(request: Request) -> JSONResponse:
+        check(request)
+        lesson, learner = _query_filters(request)
+        stalled = _stalled(request)
+        chosen = _filtered(records.all(), lesson, learner)
+        return JSONResponse({"learners": learner_report(chosen), "exercises": exercise_report(chosen),
+                             "tables": table_report(server, stalled)})
+
+    async def export(request: Request) -> Response:
+        check(request)
+        return Response(csv_text(records.all()), media_type="text/csv; charset=utf-8",
+                        headers={"Content-Disposition": "attachment; filename=railkit-answers.csv"})
+
+    async def forget(request: Request) -> JSONResponse:
+        check(request)
+        body = await server.body(request)
+        if body.get("confirm") != FORGET_WORDS:
+            raise ProtocolError("bad_message", "TEACHER-CONFIRM", f"to delete every record and table, send "
+                                                                  f"{{\"confirm\": \"{FORGET_WORDS}\"}}")
+        gone_records = records.forget()
+        gone_tables = await server.forget_tables()
+        return JSONResponse({"records": gone_records, "tables": gone_tables})
+
+    return [
+        Route("/api/teacher/learners", learners, methods=["GET"]),
+        Route("/api/teacher/exercises", exercises, methods=["GET"]),
+        Route("/api/teacher/tables", tables, methods=["GET"]),
+        Route("/api/teacher/class", whole_class, methods=["GET"]),
+        Route("/api/teacher/records.csv", export, methods=["GET"]),
+        Route("/api/teacher/forget", forget, methods=["POST"]),
+    ]
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        print(load_key(Path(args[0]) if args else None))
+    except KeyProblem as exc:
+        sys.exit(str(exc))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,301 @@
+"""The teacher's page (``notebooks/teacher/teacher.ipynb``): the class's progress and tables, for the teacher only.
+
+It is no lesson (``railkit.lessons`` does not list it, the learners' index does not link it) and shows
+nothing without the teacher key (``make run`` prints it; ``?key=`` in the page address or typed in). Its
+kernel asks the table server's teacher endpoints (``railkit.tables.teacher``) with the key:
+
+* every learner: lessons started and finished, answers right at the first try, the rules most often wrong;
+* the class's hardest exercises (lowest right-at-first-try rate first);
+* every table: game, seats and who holds them, whose turn and for how long, moves, stalled tables first;
+* filtering by lesson and learner, sorting the learners; the answers as CSV; “forget this class”, confirmed.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import os
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qs, urlencode
+
+import ipywidgets as widgets
+
+from railkit.errors import InputError
+from railkit.lessons import LESSONS
+from railkit.messages import N_
+from railkit.ui.app import App, guarded
+from railkit.ui.i18n import tr, trn
+from railkit.ui.learner import LearnerName, check_name, follow_page_address
+from railkit.ui.table_link import place, tables_url
+from railkit.ui.widgets import button, html_box, row
+
+__all__ = ["KEY_PARAMETER", "TeacherApp", "TeacherClient", "TeacherProblem"]
+
+KEY_PARAMETER = "key"  # teacher/teacher.ipynb?key=...
+KEY_HEADER = "X-Railkit-Teacher-Key"  # railkit.tables.teacher.KEY_HEADER (the UI does not import the server)
+FORGET_WORDS = "forget this class"  # railkit.tables.teacher.FORGET_WORDS
+MAX_KEY_LENGTH = 200
+MAX_ANSWER_BYTES = 64 * 1024 * 1024  # the CSV of a full server is far below this
+
+
+class TeacherProblem(Exception):
+    """The server refused (``code``: its error word) or could not be reached (``offline``)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class TeacherClient:
+    """The teacher endpoints of the table server at ``base`` with ``key``."""
+
+    def __init__(self, key: str, base: str | None = None) -> None:
+        self.key = key
+        self.base = (base or tables_url()).rstrip("/")
+
+    def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> bytes:
+        request = urllib.request.Request(f"{self.base}/api/teacher/{path}", method=method,
+                                         data=None if body is None else json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json", KEY_HEADER: self.key})
+        try:
+            with urllib.request.urlopen(request, timeout=20) as response:
+                return bytes(response.read(MAX_ANSWER_BYTES))
+        except urllib.error.HTTPError as exc:
+            try:
+                found = json.loads(exc.read(64 * 1024))
+            except ValueError:
+                found = {}
+            raise TeacherProblem(str(found.get("error", "refused")), str(found.get("message", exc.reason))) from None
+        except (OSError, ValueError) as exc:
+            raise TeacherProblem("offline", str(exc)) from None
+
+    def get(self, path: str, **query: str) -> Any:
+        shown = {k: v for k, v in query.items() if v}
+        return json.loads(self._call("GET", path + (f"?{urlencode(shown)}" if shown else "")))
+
+    def csv(self) -> bytes:
+        return self._call("GET", "records.csv")
+
+    def forget(self) -> dict[str, int]:
+        answer: dict[str, int] = json.loads(self._call("POST", "forget", {"confirm": FORGET_WORDS}))
+        return answer
+
+
+def key_from_address(query: str | None = None) -> str:
+    """The teacher key in the page address (``?key=``), or ""."""
+    if query is None:
+        query = os.environ.get("QUERY_STRING", "")
+    try:
+        fields = parse_qs(str(query).lstrip("?"), max_num_fields=20)
+    except ValueError:
+        return ""
+    return fields.get(KEY_PARAMETER, [""])[-1].strip()[:MAX_KEY_LENGTH]
+
+
+LEARNER_SORTS = ("name", "first_try_rate", "answers", "last_seen")
+
+
+def _rate(right: int, tries: int) -> float:
+    return right / tries if tries else -1.0
+
+
+def _percent(right: int, tries: int) -> str:
+    return f"{round(100 * right / tries)} %" if tries else "—"
+
+
+def _minutes(seconds: int) -> str:
+    return tr("{m} min", m=seconds // 60) if seconds >= 60 else tr("{s} s", s=seconds)
+
+
+class TeacherApp(App):
+    """The teacher's page; ``client`` is made from the key (tests pass a base URL)."""
+
+    title = N_("The teacher's room")
+
+    def __init__(self, base_url: str | None = None) -> None:
+        self.base_url = base_url
+        self.data: dict[str, list[dict[str, Any]]] = {"learners": [], "exercises": [], "tables": []}
+        self.loaded = False
+        super().__init__()
+        key = key_from_address()
+        if key:
+            self.key_field.value = key
+            self.on_refresh()
+        else:
+            self.show_info(tr("Type the teacher key that `make run` printed, then press “Show the class”."))
+
+        def arrived(_address: LearnerName) -> None:  # a pre-rendered page: the address comes later
+            later = key_from_address()
+            if later:
+                self.key_field.value = later
+                self.on_refresh()
+
+        follow_page_address(arrived)
+
+    # -- widgets --------------------------------------------------------------------------------
+    def build(self) -> widgets.Widget:
+        self.key_field = widgets.Password(description=tr("Teacher key"), style={"description_width": "110px"},
+                                          layout=widgets.Layout(width="380px"))
+        self.refresh_button = button(tr("Show the class"), "railkit-teacher-refresh", "refresh", "info")
+        self.refresh_button.on_click(lambda _b: self.on_refresh())
+        self.lesson_filter = widgets.Dropdown(options=[(tr("every lesson"), "")] + [(tr(x.link), x.id) for x in LESSONS],
+                                              value="", description=tr("Lesson"), style={"description_width": "110px"})
+        self.learner_filter = widgets.Text(description=tr("Learner"), placeholder=tr("every learner"),
+                                           style={"description_width": "110px"})
+        self.sort = widgets.Dropdown(options=[(tr("name"), "name"), (tr("right at the first try"), "first_try_rate"),
+                                              (tr("answers"), "answers"), (tr("last seen"), "last_seen")],
+                                     value="name", description=tr("Sort by"), style={"description_width": "110px"})
+        self.sort.observe(lambda _c: self.refresh(), names="value")
+        self.learners_html = html_box("railkit-teacher-learners")
+        self.exercises_html = html_box("railkit-teacher-exercises")
+        self.tables_html = html_box("railkit-teacher-tables")
+        self.csv_button = button(tr("Export the answers (CSV)"), "railkit-teacher-csv", "download")
+        self.csv_button.on_click(lambda _b: self.on_export())
+        self.csv_link = html_box("railkit-teacher-csv-link")
+        self.forget_confirm = widgets.Checkbox(value=False, description=tr("Yes, delete every record and every "
+                                                                           "table of this class"), indent=False)
+        self.forget_button = button(tr("Forget this class"), "railkit-teacher-forget", "trash", "danger")
+        self.forget_button.on_click(lambda _b: self.on_forget())
+        return widgets.VBox([
+            row([self.key_field, self.refresh_button]),
+            row([self.lesson_filter, self.learner_filter, self.sort]),
+            widgets.HTML(f"<h4>{html.escape(tr('Tables'))}</h4>"), self.tables_html,
+            widgets.HTML(f"<h4>{html.escape(tr('Learners'))}</h4>"), self.learners_html,
+            widgets.HTML(f"<h4>{html.escape(tr('The hardest exercises'))}</h4>"), self.exercises_html,
+            widgets.HTML(f"<h4>{html.escape(tr('After class'))}</h4>"),
+            row([self.csv_button, self.csv_link]), row([self.forget_confirm, self.forget_button]),
+        ])
+
+    def client(self) -> TeacherClient:
+        if self.base_url is None and place() != "server":
+            raise InputError(tr("The teacher's room needs the class server: start the apps with `make run`."))
+        key = self.key_field.value.strip()
+        if not key:
+            raise InputError(tr("Type the teacher key first (`make run` prints it)."))
+        if len(key) > MAX_KEY_LENGTH:
+            raise InputError(tr("That is not the teacher key: it is far too long."))
+        return TeacherClient(key, self.base_url)
+
+    def _ask(self, call: Callable[[TeacherClient], Any]) -> Any:
+        try:
+            return call(self.client())
+        except TeacherProblem as exc:
+            if exc.code == "not_teacher":
+                raise InputError(tr("That is not the teacher key. `make run` prints it when the apps start.")) from None
+            if exc.code == "offline":
+                raise InputError(tr("The class server does not answer; is `make run` still running?")) from None
+            raise InputError(tr("The class server refused: {why}", why=exc.message)) from None
+
+    # -- actions --------------------------------------------------------------------------------
+    @guarded
+    def on_refresh(self) -> None:
+        lesson = self.lesson_filter.value or ""
+        learner = self.learner_filter.value.strip()
+        if learner:
+            learner = check_name(learner, tr("Learner"))
+
+        found = self._ask(lambda c: c.get("class", lesson=lesson, learner=learner))
+        self.data = {k: list(found[k]) for k in ("learners", "exercises", "tables")}
+        self.loaded = True
+        self.refresh()
+        stalled = sum(1 for t in self.data["tables"] if t["stalled"])
+        self.show_ok(tr("{learners}, {tables} ({stalled} stalled).",
+                        learners=trn("{n} learner", "{n} learners", len(self.data["learners"])),
+                        tables=trn("{n} table", "{n} tables", len(self.data["tables"])), stalled=stalled))
+
+    @guarded
+    def on_export(self) -> None:
+        data = self._ask(lambda c: c.csv())
+        rows = max(0, data.count(b"\n") - 1)
+        url = "data:text/csv;base64," + base64.b64encode(data).decode()
+        words = trn("railkit-answers.csv ({n} answer)", "railkit-answers.csv ({n} answers)", rows)
+        self.csv_link.value = f"<a download='railkit-answers.csv' href='{url}'>{html.escape(words)}</a>"
+        self.show_ok(tr("The answers are ready: click the link to save the CSV file."))
+
+    @guarded
+    def on_forget(self) -> None:
+        if not self.forget_confirm.value:
+            raise InputError(tr("Tick “Yes, delete every record and every table of this class” first: forgetting "
+                                "cannot be undone."))
+        gone = self._ask(lambda c: c.forget())
+        self.forget_confirm.value = False
+        self.data = {"learners": [], "exercises": [], "tables": []}
+        self.csv_link.value = ""
+        self.refresh()
+        self.show_ok(tr("Forgotten: {records} and {tables} were deleted.",
+                        records=trn("{n} record", "{n} records", int(gone["records"])),
+                        tables=trn("{n} table", "{n} tables", int(gone["tables"]))))
+
+    # -- showing --------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        if not self.loaded:
+            return
+        self.tables_html.value = self.tables_table()
+        self.learners_html.value = self.learners_table()
+        self.exercises_html.value = self.exercises_table()
+
+    def sorted_learners(self) -> list[dict[str, Any]]:
+        rows = list(self.data["learners"])
+        how = self.sort.value
+        if how == "first_try_rate":
+            rows.sort(key=lambda r: _rate(r["first_try_right"], r["first_tries"]), reverse=True)
+        elif how == "answers":
+            rows.sort(key=lambda r: r["answers"], reverse=True)
+        elif how == "last_seen":
+            rows.sort(key=lambda r: r["last_seen"] or "", reverse=True)
+        return rows
+
+    def learners_table(self) -> str:
+        rows = self.sorted_learners()
+        if not rows:
+            return f"<p class='railkit-muted'>{html.escape(tr('No answers recorded yet.'))}</p>"
+        titles = {x.id: tr(x.link) for x in LESSONS}
+        head = "".join(f"<th class='name'>{html.escape(h)}</th>" for h in (
+            tr("learner"), tr("lessons started"), tr("lessons finished"), tr("answers"),
+            tr("right at the first try"), tr("most often wrong")))
+        body = ""
+        for r in rows:
+            wrong = ", ".join(f"{rule} ×{n}" for rule, n in r["wrong_rules"]) or "—"
+            body += ("<tr>" + "".join(f"<td class='name'>{html.escape(str(v))}</td>" for v in (
+                r["learner"], ", ".join(titles.get(x, x) for x in r["started"]) or "—",
+                ", ".join(titles.get(x, x) for x in r["finished"]) or "—", r["answers"],
+                f"{r['first_try_right']}/{r['first_tries']} ({_percent(r['first_try_right'], r['first_tries'])})",
+                wrong)) + "</tr>")
+        return f"<table class='railkit-table'><tr>{head}</tr>{body}</table>"
+
+    def exercises_table(self) -> str:
+        rows = self.data["exercises"]
+        if not rows:
+            return f"<p class='railkit-muted'>{html.escape(tr('No answers recorded yet.'))}</p>"
+        titles = {x.id: tr(x.link) for x in LESSONS}
+        head = "".join(f"<th class='name'>{html.escape(h)}</th>" for h in (
+            tr("lesson"), tr("exercise"), tr("learners"), tr("right at the first try"), tr("rules")))
+        body = "".join(
+            "<tr>" + "".join(f"<td class='name'>{html.escape(str(v))}</td>" for v in (
+                titles.get(r["lesson"], r["lesson"]), r["exercise"], r["learners"],
+                f"{r['first_try_right']}/{r['first_tries']} ({_percent(r['first_try_right'], r['first_tries'])})",
+                ", ".join(r["rules"]) or "—")) + "</tr>"
+            for r in rows)
+        return f"<table class='railkit-table'><tr>{head}</tr>{body}</table>"
+
+    def tables_table(self) -> str:
+        rows = self.data["tables"]
+        if not rows:
+            return f"<p class='railkit-muted'>{html.escape(tr('No tables yet.'))}</p>"
+        holders = {"human": tr("learner"), "bot": tr("computer"), "open": tr("open")}
+        head = "".join(f"<th class='name'>{html.escape(h)}</th>" for h in (
+            tr("table"), tr("game"), tr("seats"), tr("whose turn"), tr("waiting"), tr("moves"), tr("state")))
+        body = ""
+        for t in rows:
+            seats = ", ".join(f"{s['seat']} ({holders.get(s['holder'], s['holder'])})" for s in t["seats"])
+            state = tr("finished") if t["is_over"] else tr("stalled") if t["stalled"] else tr("playing")
+            css = " class='railkit-wrong'" if t["stalled"] else ""
+            body += (f"<tr{css}>" + "".join(f"<td class='name'>{html.escape(str(v))}</td>" for v in (
+                t["table"], t["game"], seats, ", ".join(t["to_move"]) or "—",
+                "—" if t["is_over"] else _minutes(int(t["waiting_seconds"])), t["moves"], state)) + "</tr>")
+        return f"<table class='railkit-table'><tr>{head}</tr>{body}</table>"

@@ -1,0 +1,147 @@
+"""The teacher's room in real Chromium pages: Voila serves the auction lesson and the teacher's page with
+``RAILKIT_TABLES_URL`` pointing at a real table server process (as ``make run`` does). Two learners, each at
+their own page with their name in its address, answer the auction exercise (Kim wrong, then right; Ann
+once); the teacher's page, opened with the key in its address, shows both, their answers and their table;
+the CSV has their rows; the same page with a wrong key shows nothing of the class.
+
+Screenshot: tests/artifacts/teacher_room.png.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import shutil
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import (
+    ARTIFACTS,
+    NOTEBOOKS_DIR,
+    Server,
+    free_port,
+    make_offline_page,
+    open_app,
+    page_errors,
+    shot,
+    start_server,
+    wait_for_pools,
+    wait_text,
+    wait_until_idle,
+)
+from tables_client import ServerProcess, call
+
+from railkit.tables.records import CSV_COLUMNS
+
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("teacher")]
+
+FEEDBACK_ORDER_JS = """() => [...document.querySelectorAll('.railkit-kk-quiz-feedback table tr')].slice(1)
+  .map((tr) => tr.children[2].innerText.trim())"""
+
+
+@pytest.fixture
+def tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[ServerProcess, str]]:
+    monkeypatch.delenv("RAILKIT_TEACHER_KEY", raising=False)
+    key_file = tmp_path / "teacher.key"
+    process = ServerProcess(f"sqlite:///{tmp_path / 'tables.sqlite'}", ["--teacher-key-file", str(key_file)]).start()
+    try:
+        yield process, key_file.read_text().strip()
+    finally:
+        process.stop()
+
+
+@pytest.fixture
+def voila(tmp_path: Path, tables: tuple[ServerProcess, str]) -> Iterator[Server]:
+    folder = tmp_path / "lessons"
+    (folder / "teacher").mkdir(parents=True)
+    shutil.copy(NOTEBOOKS_DIR / "kk_auction.ipynb", folder)
+    shutil.copy(NOTEBOOKS_DIR / "teacher" / "teacher.ipynb", folder / "teacher")
+    shutil.copy(NOTEBOOKS_DIR / "voila.json", folder)
+    port = free_port()
+    from conftest import VENV_BIN
+
+    cmd = [str(VENV_BIN / "voila"), "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}", "."]
+    server = start_server(cmd, folder, f"http://127.0.0.1:{port}", "/voila/tree", ARTIFACTS / "voila_teacher.log",
+                          env={"RAILKIT_TABLES_URL": f"http://127.0.0.1:{tables[0].port}"})
+    try:
+        wait_for_pools(server, ["kk_auction.ipynb"])
+        wait_until_idle(server)
+        yield server
+    finally:
+        server.stop()
+
+
+def answer_quiz(page, order: list[str] | None) -> list[str]:
+    """Fill the “Who chooses first?” places (``order``, or the players as listed) and check; the engine's order."""
+    selects = page.locator(".railkit-kk-quiz-place:visible select")
+    if order is None:
+        options = selects.first.locator("option").all_inner_texts()
+        order = [o.strip() for o in options][1:]
+    for i in range(selects.count()):
+        selects.nth(i).select_option(label=order[i])
+    page.click(".railkit-kk-quiz-check")
+    wait_text(page, ".railkit-kk-quiz-feedback", "How the order is settled")
+    return list(page.evaluate(FEEDBACK_ORDER_JS))
+
+
+def teacher_csv(tables: ServerProcess, key: str) -> list[dict[str, str]]:
+    request = urllib.request.Request(f"http://127.0.0.1:{tables.port}/api/teacher/records.csv",
+                                     headers={"X-Railkit-Teacher-Key": key})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        rows = list(csv.reader(io.StringIO(response.read().decode())))
+    return [dict(zip(CSV_COLUMNS, r, strict=True)) for r in rows[1:]]
+
+
+def test_TEACHER_two_learners_answer_and_the_teachers_page_shows_them_and_their_table(
+        browser, voila: Server, tables: tuple[ServerProcess, str]) -> None:
+    server, key = tables
+    pages = {}
+    for name in ("Kim", "Ann"):
+        context, page, _blocked = make_offline_page(browser)
+        open_app(page, voila.url(f"kk_auction.ipynb?name={name}"))
+        page.click(".lm-TabBar-tab:has-text('Who chooses first?')")
+        page.wait_for_selector(".railkit-kk-quiz-situation", state="visible")
+        pages[name] = (context, page)
+    kim, ann = pages["Kim"][1], pages["Ann"][1]
+    engine = answer_quiz(kim, None)
+    first_right = "✘" not in kim.inner_text(".railkit-kk-quiz-feedback")
+    if first_right:  # the players as listed were the engine's order: answer wrong on purpose
+        answer_quiz(kim, list(reversed(engine)))
+    answer_quiz(kim, engine)  # and right
+    answer_quiz(ann, None)
+    status, made = call("POST", f"http://127.0.0.1:{server.port}/api/tables",
+                        {"game": "cape_to_cairo", "seats": ["Kim", "Ann"], "take": "Kim", "seed": 4})
+    assert status == 201
+    rows: list[dict[str, str]] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # the lessons send on a background thread: wait for every answer
+        rows = teacher_csv(server, key)
+        if len(rows) >= (4 if first_right else 3):
+            break
+        time.sleep(0.1)
+    kims = [r for r in rows if r["learner"] == "Kim"]
+    assert [r["attempt"] for r in kims] == (["1", "2", "3"] if first_right else ["1", "2"])
+    assert kims[-1]["right"] == "1" and "0" in [r["right"] for r in kims]
+    assert all(r["lesson"] == "kk_auction" and r["exercise"] == "choosing_order" for r in rows)
+    assert [r["learner"] for r in rows].count("Ann") == 1
+
+    context, teacher_page, _blocked = make_offline_page(browser)
+    open_app(teacher_page, voila.url(f"teacher/teacher.ipynb?key={key}"))
+    wait_text(teacher_page, ".railkit-teacher-learners", "Kim")
+    learners = teacher_page.inner_text(".railkit-teacher-learners")
+    assert "Ann" in learners and "KK: The auction" in learners
+    tables_text = teacher_page.inner_text(".railkit-teacher-tables")
+    assert made["table"] in tables_text and "Kim (learner)" in tables_text and "Ann (open)" in tables_text
+    assert "choosing_order" in teacher_page.inner_text(".railkit-teacher-exercises")
+    assert page_errors(teacher_page) == []
+    shot(teacher_page, "teacher_room.png")
+
+    outsider_context, outsider, _blocked = make_offline_page(browser)
+    open_app(outsider, voila.url(f"teacher/teacher.ipynb?key={made['token']}"))
+    wait_text(outsider, ".railkit-message", "not the teacher key")
+    assert "Kim" not in outsider.inner_text(".railkit-app")
+    for c in (context, outsider_context, *(c for c, _ in pages.values())):
+        c.close()

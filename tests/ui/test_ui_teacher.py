@@ -1,0 +1,67 @@
+"""The teacher's page and the lessons' record of learning without a table server (the fast tier): the page
+asks for the server and the key in words and changes nothing; a lesson records nothing and works the same;
+whom a record is about (the hub user, else the name in the page address, else no one)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from railkit.ui import lesson_record
+from railkit.ui.capecairo.auction import KkAuctionApp
+from railkit.ui.teacher import TeacherApp, key_from_address
+
+
+@pytest.fixture(autouse=True)
+def no_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RAILKIT_TABLES_URL", raising=False)
+    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
+    monkeypatch.delenv("QUERY_STRING", raising=False)
+    for key in [k for k in os.environ if k.startswith("BINDER_")]:
+        monkeypatch.delenv(key)
+
+
+def test_TEACHER_the_page_without_a_server_or_key_says_what_it_needs(monkeypatch: pytest.MonkeyPatch) -> None:
+    page = TeacherApp()
+    assert page.message_kind == "info" and "teacher key" in page.message_text and not page.loaded
+    page.key_field.value = "k" * 30
+    page.on_refresh()
+    assert page.message_kind == "error" and "make run" in page.message_text and not page.loaded
+    monkeypatch.setenv("RAILKIT_TABLES_URL", "http://127.0.0.1:9")
+    page.key_field.value = ""
+    page.on_refresh()
+    assert page.message_kind == "error" and "Type the teacher key first" in page.message_text
+    page.key_field.value = "k" * 30
+    page.on_forget()
+    assert page.message_kind == "error" and "Tick" in page.message_text
+
+
+def test_TEACHER_the_key_in_the_page_address_is_read_bounded() -> None:
+    assert key_from_address("?name=Kim&key=abc-DEF_123456789") == "abc-DEF_123456789"
+    assert key_from_address("key=" + "x" * 500) == "x" * 200
+    assert key_from_address("") == "" and key_from_address("&".join(["a=1"] * 50)) == ""
+
+
+def test_RECORDS_whom_a_record_is_about(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert lesson_record.learner() is None  # no name: nobody is recorded
+    monkeypatch.setenv("QUERY_STRING", "name=Kim")
+    assert lesson_record.learner() == "Kim"
+    monkeypatch.setenv("JUPYTERHUB_USER", "ann.lee")
+    assert lesson_record.learner() == "ann.lee"  # the hub's user name wins
+    monkeypatch.setenv("JUPYTERHUB_USER", "x" * 300)
+    assert lesson_record.learner() is None
+
+
+def test_RECORDS_without_a_server_a_lesson_queues_nothing_and_counts_attempts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("QUERY_STRING", "name=Kim")
+    app = KkAuctionApp(seed=5)
+    q = app.quiz.question
+    app.quiz.answer(list(reversed(q.order)))
+    assert app.quiz.on_check() is False
+    app.quiz.answer(q.order)
+    assert app.quiz.on_check() is True and app.quiz.score == [0, 1]
+    assert app.quiz.learning.attempt == 2 and lesson_record._queue.unfinished_tasks == 0
+    app.quiz.on_new_question()
+    assert app.quiz.learning.attempt == 0
+    assert lesson_record.lesson_of(KkAuctionApp) == "kk_auction" and lesson_record.lesson_of(TeacherApp) is None
