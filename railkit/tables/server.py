@@ -9,6 +9,7 @@ HTTP (JSON bodies of at most ``MAX_MESSAGE_BYTES``):
   open seat of that name, or gives the learner's name to a seat that has not moved yet.
 * ``GET /api/tables/{code}`` -> who holds which seat, the log length, whether it is over.
 * ``POST /api/tables/{code}/bot`` ``{"creator_token", "seat", "bot": true|false}``.
+* ``POST /api/tables/{code}/creator`` ``{"creator_token"}`` -> 200 if it is the table's creator token, else 403.
 
 WebSocket ``/api/tables/{code}/ws``: see ``railkit.tables.protocol``. On PostgreSQL several processes
 may serve the same tables; ``railkit.tables.listen`` carries each one's changes to the others. A token, never a name, says
@@ -182,6 +183,14 @@ class TableServer:
     async def show(self, request: Request) -> JSONResponse:
         return JSONResponse(self.table(request.path_params["code"]).summary())
 
+    async def creator(self, request: Request) -> JSONResponse:
+        """Is this the creator token of the table? (A reloaded page checks the one its address kept.)"""
+        table = self.table(request.path_params["code"])
+        body = await _body(request)
+        if not table.is_creator(str(body.get("creator_token", ""))[:200]):
+            raise ProtocolError("not_creator", "TABLES-CREATOR", "this is not the creator token of this table")
+        return JSONResponse({"table": table.code, "creator": True})
+
     async def bot(self, request: Request) -> JSONResponse:
         table = self.table(request.path_params["code"])
         body = await _body(request)
@@ -248,14 +257,25 @@ class TableServer:
                     await watcher.socket.send_text(_dumps({"type": "pong"}))
                 elif kind == "act":
                     await self._act(table, watcher, data)
+                elif kind == "help":
+                    await self._help(table, watcher, data)
                 else:
                     raise ProtocolError("bad_message", "TABLES-JSON", f"unknown message type {kind[:20]!r}; "
-                                                                      "send act or ping")
+                                                                      "send act, help or ping")
             except ProtocolError as exc:
                 await _send_error(watcher.socket, exc, table.seq)
             except RuleError as exc:  # the engine's words travel as a message the client can translate
                 await watcher.socket.send_text(_dumps({**error("rule", exc.rule, exc.message, table.seq),
                                                        "words": message_json(exc.message)}))
+
+    async def _help(self, table: Table, watcher: Watcher, data: dict[str, Any]) -> None:
+        """The lessons' hints and explanations for the asking seat only (``Table.help_for``)."""
+        if watcher.seat is None:
+            raise ProtocolError("not_your_seat", "TABLES-SEAT", "help is for a seat; join the table with its code "
+                                                                "to take one")
+        async with table.lock:
+            answer = table.help_for(watcher.seat, data.get("hint") is True)
+            await watcher.socket.send_text(_dumps(answer))
 
     async def _act(self, table: Table, watcher: Watcher, data: dict[str, Any]) -> None:
         seq, action = act_fields(data)
@@ -338,6 +358,7 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
             Route("/api/tables/{code}", server.show, methods=["GET"]),
             Route("/api/tables/{code}/join", server.join, methods=["POST"]),
             Route("/api/tables/{code}/bot", server.bot, methods=["POST"]),
+            Route("/api/tables/{code}/creator", server.creator, methods=["POST"]),
             WebSocketRoute("/api/tables/{code}/ws", server.socket),
         ],
         exception_handlers={ProtocolError: _protocol_error, RuleError: _protocol_error},

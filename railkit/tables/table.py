@@ -250,6 +250,22 @@ class Table:
                                "options": dict(self._row.options), "actions": [e.action for e in self.entries]}
         return state
 
+    def help_for(self, seat: str, hint: bool) -> dict[str, Any]:
+        """The lessons' help for ``seat`` at this position (``railkit.tables.games``, "Help for a seat"): the
+        engine's explanations of its choices and, if asked, the heuristic player's move. Only while the seat
+        is to act; otherwise both are empty. Worked out on the live game, so only what the game's functions
+        read for that seat (its own and public facts) shapes it."""
+        out: dict[str, Any] = {"type": "help", "table": self.code, "seat": seat, "seq": self.seq, "explain": {},
+                               "hint": None}
+        game = self.game
+        if game.is_over or seat not in game.players_to_act():
+            return out
+        out["explain"] = json_value(self.kind.explain(game, seat))
+        if hint:
+            move = self.kind.hint(game, seat)
+            out["hint"] = None if move is None else self.kind.cls.registry.to_dict(move)
+        return out
+
     def _narrative_json(self) -> dict[str, Any]:
         """The engine's latest sentences as JSON, made once per log position (every seat gets the same)."""
         if self._narrative_at != self.seq:
@@ -267,6 +283,17 @@ class Table:
 def _in_order(row: TableRow) -> dict[str, SeatRow]:
     """The seats in the game's seating order (the database returns them in any order)."""
     return {p: row.seats[p] for p in row.players if p in row.seats}
+
+
+def json_value(value: Any) -> Any:
+    """Plain JSON of ``value``: dicts and lists walked, engine sentences as ``message_json``."""
+    if isinstance(value, dict):
+        return {str(k): json_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_value(v) for v in value]
+    if value is None or isinstance(value, bool) or type(value) is str:  # noqa: E721 - a Message is a str too
+        return value
+    return message_json(value)
 
 
 def message_json(value: object) -> Any:

@@ -23,7 +23,8 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs
 
-__all__ = ["TABLES_URL_VARIABLE", "TableLink", "TableProblem", "place", "seat_from_query", "tables_url"]
+__all__ = ["TABLES_URL_VARIABLE", "TableLink", "TableProblem", "creator_from_query", "place", "seat_from_query",
+           "tables_url"]
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,18 @@ def seat_from_query(query: str | None = None) -> tuple[str, str] | None:
     return code.upper(), token
 
 
+def creator_from_query(query: str | None = None) -> str | None:
+    """The table creator's token from the page address (``&creator=...``, kept beside the seat's), if any."""
+    if query is None:
+        query = os.environ.get("QUERY_STRING", "")
+    try:
+        fields = parse_qs(str(query).lstrip("?"), max_num_fields=MAX_QUERY_FIELDS)
+    except ValueError:
+        return None
+    token = fields.get("creator", [""])[-1].strip()
+    return token if token and len(token) <= 200 else None
+
+
 def _request(method: str, url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
@@ -95,10 +108,12 @@ class TableLink:
     """One learner's connection to one table (after ``create`` or ``join``, ``connect``)."""
 
     def __init__(self, on_state: Callable[[dict[str, Any]], object],
-                 on_problem: Callable[[TableProblem], object], base_url: str | None = None) -> None:
+                 on_problem: Callable[[TableProblem], object], base_url: str | None = None,
+                 on_help: Callable[[dict[str, Any]], object] | None = None) -> None:
         self.base = (base_url or tables_url()).rstrip("/")
         self.on_state = on_state
         self.on_problem = on_problem
+        self.on_help = on_help
         self.code: str | None = None
         self.token: str | None = None
         self.creator_token: str | None = None
@@ -131,6 +146,20 @@ class TableLink:
         return _request("POST", f"{self.base}/api/tables/{self.code}/bot",
                         {"creator_token": self.creator_token, "seat": seat, "bot": bot})
 
+    def claim_creator(self, token: str) -> bool:
+        """Take back the creator's controls with the token the page address kept; False if the server says
+        it is not this table's creator token (a problem of another kind raises ``TableProblem``)."""
+        if self.code is None:
+            return False
+        try:
+            _request("POST", f"{self.base}/api/tables/{self.code}/creator", {"creator_token": token})
+        except TableProblem as exc:
+            if exc.code == "not_creator":
+                return False
+            raise
+        self.creator_token = token
+        return True
+
     # -- the WebSocket -----------------------------------------------------------------------------
     def connect(self, code: str | None = None, token: str | None = None) -> None:
         """Open the table's socket on a background thread (kept open, reconnecting, until ``close``)."""
@@ -150,6 +179,17 @@ class TableLink:
         with self._send_lock:
             try:
                 self._socket.send(message)
+            except Exception as exc:  # noqa: BLE001 - the reading thread reconnects
+                raise TableProblem("offline", str(exc)) from None
+
+    def ask_help(self, hint: bool = False) -> None:
+        """Ask the server for this seat's help (explanations; with ``hint``, the heuristic player's move); the
+        answer comes to ``on_help``."""
+        if self._socket is None:
+            raise TableProblem("offline", "the table server cannot be reached just now")
+        with self._send_lock:
+            try:
+                self._socket.send(json.dumps({"type": "help", "hint": hint}))
             except Exception as exc:  # noqa: BLE001 - the reading thread reconnects
                 raise TableProblem("offline", str(exc)) from None
 
@@ -198,6 +238,12 @@ class TableLink:
                 self.on_state(message)
             except Exception:  # noqa: BLE001 - the panel's trouble must not end the connection
                 log.exception("table %s: the page could not show a state", self.code)
+        elif message.get("type") == "help":
+            if self.on_help is not None:
+                try:
+                    self.on_help(message)
+                except Exception:  # noqa: BLE001 - the panel's trouble must not end the connection
+                    log.exception("table %s: the page could not show help", self.code)
         elif message.get("type") == "error":
             problem = TableProblem(str(message.get("error")), str(message.get("message")), message.get("rule"),
                                    message.get("words"))
