@@ -64,6 +64,22 @@ class Watcher:
     seat: str | None
     token: str | None = None
     limiter: RateLimiter = field(default_factory=lambda: RateLimiter(20.0))
+    # What this client has been sent: the log up to ``log_sent`` (with ``reveals_seen`` of the table's
+    # reveals in it) and the narrative up to ``narrative_sent``, under the table's ``epoch``.
+    epoch: int = -1
+    log_sent: int = 0
+    reveals_seen: int = 0
+    narrative_sent: int = 0
+
+    def state(self, table: Table) -> str:
+        """The next state for this client: its view, and of the log and the narrative only what it lacks
+        (the whole of both on a connection's first state or after the table was rebuilt)."""
+        if self.epoch != table.epoch:
+            self.epoch, self.log_sent, self.reveals_seen, self.narrative_sent = table.epoch, 0, 0, 0
+        log_from = min([self.log_sent, *table.reveals[self.reveals_seen:]])
+        state = table.state_for(self.seat, log_from, self.narrative_sent)
+        self.log_sent, self.reveals_seen, self.narrative_sent = table.seq, len(table.reveals), state["narrative_length"]
+        return _dumps(state)
 
 
 class TableServer:
@@ -111,7 +127,7 @@ class TableServer:
         """Each watcher gets the state as its own seat sees it (under the table's lock: in order)."""
         for watcher in list(self.watchers.get(table.code, ())):
             try:
-                await watcher.socket.send_text(_dumps(table.state_for(watcher.seat)))
+                await watcher.socket.send_text(watcher.state(table))
             except Exception:  # a closed socket: it leaves
                 self.watchers[table.code].discard(watcher)
 
@@ -236,7 +252,7 @@ class TableServer:
                           RateLimiter(self.limits.actions_per_second))
         async with table.lock:
             watchers.add(watcher)
-            await websocket.send_text(_dumps(table.state_for(seat)))
+            await websocket.send_text(watcher.state(table))
         try:
             await self._serve(table, watcher)
         except WebSocketDisconnect:

@@ -23,14 +23,15 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs
 
-__all__ = ["TABLES_URL_VARIABLE", "TableLink", "TableProblem", "creator_from_query", "place", "seat_from_query",
-           "tables_url"]
+__all__ = ["TABLES_URL_VARIABLE", "TableLink", "TableProblem", "creator_from_query", "merge_state", "place",
+           "seat_from_query", "tables_url"]
 
 log = logging.getLogger(__name__)
 
 TABLES_URL_VARIABLE = "RAILKIT_TABLES_URL"
 RETRY_SECONDS = 1.0  # a lost connection is tried again this often (a restarted server is back within seconds)
 MAX_QUERY_FIELDS = 20
+NARRATIVE_KEPT = 24  # the engine's latest sentences a state keeps (the server sends only the new ones)
 
 
 class TableProblem(Exception):
@@ -86,6 +87,27 @@ def creator_from_query(query: str | None = None) -> str | None:
     return token if token and len(token) <= 200 else None
 
 
+def merge_state(previous: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, Any]:
+    """A state as the server sent it (the log from ``log_from`` on, the narrative from ``narrative_from`` on:
+    only what this connection had not got yet) made whole again with the ``previous`` state's log and
+    narrative: the log in full, the narrative's latest ``NARRATIVE_KEPT`` sentences."""
+    state = dict(message)
+    log_from = int(state.pop("log_from", 0) or 0)
+    narrative_from = int(state.pop("narrative_from", 0) or 0)
+    old_log = list(previous["log"]) if previous is not None else []
+    state["log"] = old_log[:log_from] + list(state.get("log", []))
+    total = int(state.get("narrative_length", 0))
+    if previous is not None and narrative_from > 0:
+        old = list(previous.get("narrative", []))
+        old_first = int(previous.get("narrative_length", 0)) - len(old)
+        kept = old[max(0, narrative_from - NARRATIVE_KEPT - old_first):max(0, narrative_from - old_first)]
+        state["narrative"] = (kept + list(state.get("narrative", [])))[-NARRATIVE_KEPT:]
+    else:
+        state["narrative"] = list(state.get("narrative", []))[-NARRATIVE_KEPT:]
+    state["narrative_length"] = total
+    return state
+
+
 def _request(method: str, url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
@@ -123,6 +145,7 @@ class TableLink:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._send_lock = threading.Lock()
+        self._merged_since_connect = False
 
     # -- HTTP ------------------------------------------------------------------------------------
     def create(self, game: str, seats: list[str], bots: list[str], take: str,
@@ -211,6 +234,7 @@ class TableLink:
             try:
                 with connect(f"{url}/api/tables/{self.code}/ws", open_timeout=10, max_size=None) as socket:
                     socket.send(json.dumps({"type": "hello", "token": self.token}))
+                    self._merged_since_connect = False  # a new connection starts with the whole state
                     self._socket = socket
                     told = False
                     while not stop.is_set():
@@ -232,6 +256,8 @@ class TableLink:
         if stop.is_set():
             return
         if message.get("type") == "state":
+            message = merge_state(self.state if self._merged_since_connect else None, message)
+            self._merged_since_connect = True
             self.state = message
             self.online = True
             try:

@@ -24,6 +24,8 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
+from railkit.ui.table_link import merge_state
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -107,7 +109,8 @@ class Client:
 
     def recv(self, timeout: float = 30) -> dict[str, Any]:
         message = json.loads(self.conn.recv(timeout=timeout))
-        if message.get("type") == "state":
+        if message.get("type") == "state":  # the server sends only the log and narrative this client lacks
+            message = merge_state(getattr(self, "state", None), message)
             self.state = message
         return message  # type: ignore[no-any-return]
 

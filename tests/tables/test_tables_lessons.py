@@ -26,13 +26,14 @@ def text(value: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", value))
 
 
-def wait_until(condition: Callable[[], object], timeout: float = 30) -> None:
+def wait_until(condition: Callable[[], object], timeout: float = 30,
+               message: Callable[[], str] = lambda: "") -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if condition():
             return
         time.sleep(0.02)
-    raise AssertionError("the table did not get there in time")
+    raise AssertionError(f"the table did not get there in time {message()}")
 
 
 def panel_text(panel: TablePlayPanel) -> str:
@@ -95,8 +96,7 @@ def test_TABLES_KK_A2_two_learners_see_the_count_of_sealed_bids_and_no_amount_be
     ben.amount.value = 5
     wait_until(lambda: ben.link is not None and ben.link.online)
     ben.on_bid()
-    wait_until(lambda: again.state["view"]["phase"] != "bid")
-    assert "Bids revealed: Ann 37, Ben 5" in text(again.events.value)
+    wait_until(lambda: "Bids revealed: Ann 37, Ben 5" in text(again.events.value))  # drawn after the state
     assert "Your turn" in text(again.turn.value) or "Waiting for" in text(again.turn.value)
     close(again, ben)
 
@@ -113,13 +113,14 @@ def test_TABLES_UP_D2_a_learner_plays_a_union_pacific_table_through_a_scoring_ro
         wait_until(lambda: panel.state["view"]["payouts"] or panel.state["legal"])
         if panel.state["view"]["payouts"]:
             break
-        seq = panel.state["seq"]
-        panel.on_play()  # the first move the engine allows
+        with panel._lock:  # the widgets as drawn for this very state (the connection's thread draws them)
+            seq = panel.state["seq"]
+            panel.on_play()  # the first move the engine allows
         assert panel.messages.kind != "error", panel.messages.text
         wait_until(lambda s=seq: panel.state["seq"] > s)
         moves += 1
         assert moves < 400
-    assert "Payout 1 of" in text(panel.board.value)
+    wait_until(lambda: "Payout 1 of" in text(panel.board.value))
     close(panel)
 
 
@@ -133,13 +134,15 @@ def test_TABLES_a_seat_taken_back_after_the_game_shows_the_review(server: Server
         wait_until(lambda: panel.state["is_over"] or panel.state["legal"])
         if panel.state["is_over"]:
             break
-        seq = panel.state["seq"]
-        if panel.bid_row.layout.display != "none":
-            panel.amount.value = panel.amount.min
-            panel.on_bid()
-        else:
-            panel.on_play()
-        wait_until(lambda s=seq: panel.state["seq"] > s)
+        with panel._lock:  # the widgets as drawn for this very state (the connection's thread draws them)
+            seq = panel.state["seq"]
+            if panel.bid_row.layout.display != "none":
+                panel.amount.value = panel.amount.min
+                panel.on_bid()
+            else:
+                panel.on_play()
+        assert panel.messages.kind != "error", panel.messages.text
+        wait_until(lambda s=seq: panel.state["seq"] > s, message=lambda: panel.messages.text)
     wait_until(lambda: "Review of your moves" in text(panel.review.value))
     assert "The game is over" in text(panel.turn.value)
     close(panel)
@@ -199,19 +202,21 @@ def test_TABLES_UP_B2_at_a_table_the_seat_gets_why_the_checks_the_board_and_a_hi
     builds_seen = False
     while not builds_seen:  # to the first action step where a build is offered
         wait_until(lambda: bool(panel.state["legal"]))
-        builds = [i for i, a in enumerate(panel.state["legal"]) if a["type"] == "build"]
-        if builds:
-            panel.pick.value = builds[0]
-            wait_until(lambda: "UP-B2" in text(panel.move_note.value))
-            assert "allowed" in text(panel.move_note.value)
-            assert panel._map_key[1] == panel.state["legal"][builds[0]]["section"]  # the map marks it
-            assert "Build or invest, never both in one turn (UP-T3)" in text(panel.why.value)
-            builds_seen = True
-            panel.on_hint()
+        with panel._lock:  # the widgets as drawn for this very state
+            seq = panel.state["seq"]
+            builds = [i for i, a in enumerate(panel.state["legal"]) if a["type"] == "build"]
+            if builds:
+                panel.pick.value = builds[0]
+                assert "UP-B2" in text(panel.move_note.value) and "allowed" in text(panel.move_note.value)
+                assert panel._map_key[1] == panel.state["legal"][builds[0]]["section"]  # the map marks it
+                assert "Build or invest, never both in one turn (UP-T3)" in text(panel.why.value)
+                builds_seen = True
+                panel.on_hint()
+            else:
+                panel.on_play()
+        if builds_seen:
             wait_until(lambda: "Hint: the heuristic player would play this" in panel.messages.text)
         else:
-            seq = panel.state["seq"]
-            panel.on_play()
             wait_until(lambda s=seq: panel.state["seq"] > s)
     close(panel)
 
@@ -236,12 +241,13 @@ def test_TABLES_KK_B2_at_a_table_why_explains_bids_and_the_build_count_from_the_
             assert "KK-B2" in text(panel.why.value)
             seen_build = True
             break
-        seq = panel.state["seq"]
-        if panel.bid_row.layout.display != "none":
-            panel.amount.value = panel.amount.min
-            panel.on_bid()
-        else:
-            panel.on_play()
+        with panel._lock:
+            seq = panel.state["seq"]
+            if panel.bid_row.layout.display != "none":
+                panel.amount.value = panel.amount.min
+                panel.on_bid()
+            else:
+                panel.on_play()
         wait_until(lambda s=seq: panel.state["seq"] > s)
     assert seen_build
     close(panel)
