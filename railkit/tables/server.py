@@ -70,14 +70,20 @@ class Watcher:
     log_sent: int = 0
     reveals_seen: int = 0
     narrative_sent: int = 0
+    legal_sent: list[Any] = field(default_factory=list)  # the moves last sent (as the engine's actions)
 
     def state(self, table: Table) -> str:
         """The next state for this client: its view, and of the log and the narrative only what it lacks
         (the whole of both on a connection's first state or after the table was rebuilt)."""
         if self.epoch != table.epoch:
             self.epoch, self.log_sent, self.reveals_seen, self.narrative_sent = table.epoch, 0, 0, 0
+            self.legal_sent = []
         log_from = min([self.log_sent, *table.reveals[self.reveals_seen:]])
-        state = table.state_for(self.seat, log_from, self.narrative_sent)
+        legal = table.legal_for(self.seat)
+        # In a sealed auction the bidders still to bid keep the same moves while the others bid: not resent.
+        same = legal == self.legal_sent
+        state = table.state_for(self.seat, log_from, self.narrative_sent, legal, same)
+        self.legal_sent = legal
         self.log_sent, self.reveals_seen, self.narrative_sent = table.seq, len(table.reveals), state["narrative_length"]
         return _dumps(state)
 

@@ -244,11 +244,20 @@ class Table:
                 out.append({**{k: v for k, v in entry.action.items() if k not in hidden}, "sealed": list(hidden)})
         return out
 
-    def state_for(self, seat: str | None, log_from: int = 0, narrative_from: int = 0) -> dict[str, Any]:
+    def legal_for(self, seat: str | None) -> list[Any]:
+        """``seat``'s legal moves now (none for a spectator, or while it is not to act)."""
+        game = self.game
+        if seat is None or game.is_over or seat not in game.players_to_act():
+            return []
+        return list(game.legal_actions(seat))
+
+    def state_for(self, seat: str | None, log_from: int = 0, narrative_from: int = 0,
+                  legal: list[Any] | None = None, legal_same: bool = False) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) is sent: its view, the log as it may read it, its legal moves,
         the engine's narrative (public words: "Ann hands in a sealed bid") and, once the game is over and
         nothing is secret any more, what a review needs to replay it. The log and the narrative are sent
-        from ``log_from`` and ``narrative_from`` on (what the client has not got yet; the protocol)."""
+        from ``log_from`` and ``narrative_from`` on (what the client has not got yet; the protocol); ``legal``
+        (``legal_for``) is left out, with ``legal_same``, when the client already has the same moves."""
         game = self.game
         narrative = self._narrative_json()
         narrative_from = max(narrative_from, len(narrative) - NARRATIVE_SENT, 0)
@@ -258,8 +267,14 @@ class Table:
                  "view": game.view(seat).to_json(), "log_from": log_from, "log": self.log_for(seat, log_from),
                  "legal": [], "narrative_from": narrative_from, "narrative": narrative[narrative_from:],
                  "narrative_length": len(narrative)}
-        if seat is not None and not game.is_over and seat in game.players_to_act():
-            state["legal"] = [self.kind.cls.registry.to_dict(a) for a in game.legal_actions(seat)]
+        if legal is None:
+            legal = self.legal_for(seat)
+        if legal_same and legal:
+            del state["legal"]
+            state["legal_same"] = True
+        else:
+            to_dict = self.kind.cls.registry.to_dict
+            state["legal"] = [to_dict(a) for a in legal]
         if game.is_over:
             state["replay"] = {"players": list(self._row.players), "seed": self._row.seed,
                                "options": dict(self._row.options), "actions": [e.action for e in self.entries]}

@@ -89,11 +89,13 @@ def creator_from_query(query: str | None = None) -> str | None:
 
 def merge_state(previous: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, Any]:
     """A state as the server sent it (the log from ``log_from`` on, the narrative from ``narrative_from`` on:
-    only what this connection had not got yet) made whole again with the ``previous`` state's log and
-    narrative: the log in full, the narrative's latest ``NARRATIVE_KEPT`` sentences."""
+    only what this connection had not got yet; ``legal_same`` instead of the same moves again) made whole
+    again with the ``previous`` state's: the log in full, the narrative's latest ``NARRATIVE_KEPT`` sentences."""
     state = dict(message)
     log_from = int(state.pop("log_from", 0) or 0)
     narrative_from = int(state.pop("narrative_from", 0) or 0)
+    if state.pop("legal_same", False):  # the same moves as in the previous state
+        state["legal"] = list(previous["legal"]) if previous is not None else []
     old_log = list(previous["log"]) if previous is not None else []
     state["log"] = old_log[:log_from] + list(state.get("log", []))
     total = int(state.get("narrative_length", 0))

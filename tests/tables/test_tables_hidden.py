@@ -30,6 +30,7 @@ OWN_KEYS = {"you", "hand", "your_bid", "your_money_after_bid", "my_first_share",
 # Every field a state or a help message may hold; each is checked below.
 STATE_KEYS = {"type", "table", "game", "seat", "seq", "is_over", "seats", "view", "log", "legal", "narrative",
               "narrative_length", "replay"}
+DELTA_KEYS = {"log_from", "narrative_from", "legal_same"}  # how a state says what it leaves out (merged away)
 PUBLIC_STATE_KEYS = {"type", "table", "game", "seq", "is_over", "seats", "narrative", "narrative_length"}
 HELP_KEYS = {"type", "table", "seat", "seq", "explain", "hint"}
 
@@ -50,7 +51,7 @@ def secrets_of(game: Game[Any], seat: str) -> list[tuple[str, str]]:
     return out
 
 
-def pending_actions(game: Game[Any], seat: str) -> list[dict[str, Any]]:
+def pending_actions(game: Game[Any], seat: str | None) -> list[dict[str, Any]]:
     """Other seats' sealed actions whose hidden fields no message to ``seat`` may hold yet (whole, as JSON)."""
     kind = GAMES[game.GAME]
     actions = [_json(a) for a in game.to_dict()["actions"]]
@@ -70,7 +71,7 @@ def holds(value: Any, wanted: dict[str, Any]) -> bool:
     return False
 
 
-def check_no_secret(game: Game[Any], seat: str, message: dict[str, Any], skip: tuple[str, ...] = ()) -> None:
+def check_no_secret(game: Game[Any], seat: str | None, message: dict[str, Any], skip: tuple[str, ...] = ()) -> None:
     """No field of ``message`` holds another seat's sealed action with its hidden fields (the log is checked
     entry by entry in ``check_message``: it holds the action with those fields left out)."""
     for action in pending_actions(game, seat):
@@ -109,6 +110,16 @@ def check_help(game: Game[Any], seat: str, answer: dict[str, Any]) -> None:
     assert answer["explain"] == _json(json_value(GAMES[game.GAME].explain(game, seat)))
     check_no_secret(game, seat, answer)
     check_sentences(game, seat, answer["explain"])
+
+
+def check_raw(game: Game[Any], seat: str | None, client: Client) -> None:
+    """The state as it came over the wire: only known fields, its log and narrative a part of the merged ones."""
+    raw, merged = client.raw, client.state
+    assert set(raw) <= STATE_KEYS | DELTA_KEYS, set(raw) - STATE_KEYS - DELTA_KEYS
+    assert merged["log"][raw["log_from"]:] == raw["log"]
+    assert raw["narrative"] == merged["narrative"][len(merged["narrative"]) - len(raw["narrative"]):]
+    assert raw.get("legal", merged["legal"]) == merged["legal"]
+    check_no_secret(game, seat, raw, skip=("log", "replay"))
 
 
 def check_message(game: Game[Any], seat: str, mine: dict[str, Any], public: dict[str, Any]) -> int:
@@ -174,6 +185,8 @@ def play_through_server(server: ServerProcess, cls: type[Game[Any]], make_bot: C
             message = client.recv()
             assert message["type"] == "state" and message["seq"] == moves, message
         pending += check_message(local, seat, clients[seat].state, spectator.state)
+        check_raw(local, seat, clients[seat])
+        check_raw(local, None, spectator)
         if not local.is_over and seat in local.players_to_act():
             clients[seat].send({"type": "help", "hint": True})
             check_help(local, seat, clients[seat].recv())
