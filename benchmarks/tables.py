@@ -35,6 +35,8 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
+from railkit.ui.table_link import merge_state
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -102,6 +104,7 @@ class Learner:
             message = json.loads(text)
             now = time.perf_counter()
             if message["type"] == "state":
+                message = merge_state(self.state, message)  # as a lesson's kernel does (only the new parts came)
                 self._heard(message, now)
                 self.state = message
                 mine = any(e.get("player") == self.seat for e in message["log"][-1:])
