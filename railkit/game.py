@@ -92,13 +92,18 @@ class BaseView:
 V = TypeVar("V", bound=BaseView)
 
 
+_TYPE_HINTS: dict[type, dict[str, Any]] = {}
+
+
 def _from_json(hint: Any, value: Any) -> Any:
     """``value`` (JSON types) as the type ``hint`` says: dataclasses by their fields, tuples from lists."""
     if value is None:
         return None
     if isinstance(hint, type) and is_dataclass(hint):
-        hints = get_type_hints(hint)
-        return hint(**{f.name: _from_json(hints[f.name], value.get(f.name)) for f in fields(hint)})
+        hints = _TYPE_HINTS.get(hint)
+        if hints is None:  # found once per class: a table client types every state it receives
+            hints = _TYPE_HINTS[hint] = get_type_hints(hint)
+        return hint(**{name: _from_json(hints[name], value.get(name)) for name in _field_names(hint)})
     origin, args = get_origin(hint), get_args(hint)
     if origin in (Union, types.UnionType):
         options = [a for a in args if a is not type(None)]
