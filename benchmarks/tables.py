@@ -10,10 +10,14 @@ move the server accepted is in its database, in order.
 
 Measured: for each accepted move, the time from the moving seat's send to the moment *every* other seat
 has received the new state (p50, p95), the server's resident memory at the end, and lost moves (sent,
-never answered: neither accepted nor refused). The last line printed is one JSON object.
+never answered: neither accepted nor refused). With ``--chromium N``, two learners in real Chromium pages
+(Voila serving the Kap bis Kairo play lesson, as ``make run`` does) play one more table during the load,
+and N of their clicks are timed until the other learner's page shows the move (``benchmarks/tables_chromium.py``;
+goal ≤ 300 ms). The last line printed is one JSON object.
 
     .venv/bin/python benchmarks/tables.py --tables 5 --seconds 20
     .venv/bin/python benchmarks/tables.py --tables 50 --seats 4 --seconds 60   # the goal: p95 <= 200 ms
+    .venv/bin/python benchmarks/tables.py --tables 50 --seats 4 --seconds 60 --chromium 20
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -34,6 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import connect
+
+from railkit.ui.table_link import merge_state
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,6 +66,35 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
+class Clicks:
+    """The Chromium part (``tables_chromium``) on its own thread: the pages are seated before the load starts,
+    and their clicks are timed while it runs."""
+
+    def __init__(self, base: str, clicks: int) -> None:
+        from tables_chromium import measure  # benchmarks/ is on the path when this file runs
+
+        self.times: list[float] = []
+        self.error: str | None = None
+        ready = threading.Event()
+
+        def run() -> None:
+            try:
+                self.times = measure(base, clicks, ready)
+            except Exception as exc:  # noqa: BLE001 - reported in the result
+                self.error = repr(exc)
+                ready.set()
+
+        self.thread = threading.Thread(target=run, name="chromium", daemon=True)
+        self.thread.start()
+        ready.wait(900)
+
+    def result(self) -> list[float]:
+        self.thread.join(900)
+        if self.error:
+            print(f"the Chromium part failed: {self.error}", file=sys.stderr)
+        return self.times
+
+
 @dataclass
 class Tally:
     sent: int = 0
@@ -66,6 +102,7 @@ class Tally:
     refused: int = 0
     stale_retries: int = 0
     latencies_ms: list[float] = field(default_factory=list)
+    chromium_ms: list[float] = field(default_factory=list)  # click -> the other learner's page updated
     # (table, seq after the move) -> (send time, seats still to hear of it)
     waiting: dict[tuple[str, int], tuple[float, set[str]]] = field(default_factory=dict)
 
@@ -102,6 +139,7 @@ class Learner:
             message = json.loads(text)
             now = time.perf_counter()
             if message["type"] == "state":
+                message = merge_state(self.state, message)  # as a lesson's kernel does (only the new parts came)
                 self._heard(message, now)
                 self.state = message
                 mine = any(e.get("player") == self.seat for e in message["log"][-1:])
@@ -185,6 +223,8 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=2.0, help="seconds a learner thinks before a move (±50 %%)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", default=None, help="database URL (default: SQLite in a temporary directory)")
+    parser.add_argument("--chromium", type=int, default=0, help="also time this many clicks of two learners in "
+                                                                   "Chromium pages at one more table")
     parser.add_argument("--url", default=None, help="use the table server already running there (e.g. under a "
                                                     "profiler) instead of starting one; no RSS then")
     args = parser.parse_args()
@@ -210,7 +250,10 @@ def main() -> None:
                     if time.monotonic() > deadline or server.poll() is not None:
                         raise RuntimeError("the table server did not start") from None
                     time.sleep(0.1)
+            clicks = Clicks(base, args.chromium) if args.chromium else None
             tally, codes = asyncio.run(play(base, args.tables, args.seats, args.seconds, args.pace, args.seed))
+            if clicks is not None:
+                tally.chromium_ms = clicks.result()
             server_rss = rss_mb(server.pid)
             stored = sum(call("GET", f"{base}/api/tables/{code}")["seq"] for code in codes)
         finally:
@@ -231,6 +274,12 @@ def report(args: argparse.Namespace, tally: Tally, stored: int, server_rss: floa
         "max_ms": round(lat[-1], 1) if lat else None,
         "server_rss_mb": round(server_rss, 1),
     }
+    if args.chromium:
+        clicks = sorted(tally.chromium_ms)
+        result.update({"chromium_clicks": len(clicks),
+                       "chromium_p50_ms": round(statistics.median(clicks), 1) if clicks else None,
+                       "chromium_p95_ms": round(clicks[int(0.95 * (len(clicks) - 1))], 1) if clicks else None,
+                       "chromium_max_ms": round(clicks[-1], 1) if clicks else None})
     print(f"{result['actions']} moves accepted at {args.tables} tables of {args.seats} learners in {args.seconds:g} s; "
           f"every other seat had each move after p50 {result['p50_ms']} ms, p95 {result['p95_ms']} ms; "
           f"{lost} lost; server RSS {result['server_rss_mb']} MB")

@@ -92,13 +92,18 @@ class BaseView:
 V = TypeVar("V", bound=BaseView)
 
 
+_TYPE_HINTS: dict[type, dict[str, Any]] = {}
+
+
 def _from_json(hint: Any, value: Any) -> Any:
     """``value`` (JSON types) as the type ``hint`` says: dataclasses by their fields, tuples from lists."""
     if value is None:
         return None
     if isinstance(hint, type) and is_dataclass(hint):
-        hints = get_type_hints(hint)
-        return hint(**{f.name: _from_json(hints[f.name], value.get(f.name)) for f in fields(hint)})
+        hints = _TYPE_HINTS.get(hint)
+        if hints is None:  # found once per class: a table client types every state it receives
+            hints = _TYPE_HINTS[hint] = get_type_hints(hint)
+        return hint(**{name: _from_json(hints[name], value.get(name)) for name in _field_names(hint)})
     origin, args = get_origin(hint), get_args(hint)
     if origin in (Union, types.UnionType):
         options = [a for a in args if a is not type(None)]
@@ -112,17 +117,33 @@ def _from_json(hint: Any, value: Any) -> Any:
 
 def view_json(view: BaseView) -> dict[str, Any]:
     """A view as JSON types, built from its fields alone (what the table server sends a seat)."""
-    return {f.name: _json_value(getattr(view, f.name)) for f in fields(view)}
+    return {name: _json_value(getattr(view, name)) for name in _field_names(type(view))}
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """A dataclass's field names, found once per class (a table server turns views into JSON all the time)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
 
 
 def _json_value(value: Any) -> Any:
     """Part of a view as JSON types: dataclasses become objects, tuples lists, mappings dicts."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _json_value(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, Mapping):
+    if isinstance(value, _PLAIN):  # most of a view: names, numbers (a Message is a str too)
+        return value
+    if isinstance(value, dict):
         return {k: _json_value(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_json_value(v) for v in value]
+    if is_dataclass(value) and not isinstance(value, type):
+        return {name: _json_value(getattr(value, name)) for name in _field_names(type(value))}
+    if isinstance(value, Mapping):
+        return {k: _json_value(v) for k, v in value.items()}
     return value
 
 

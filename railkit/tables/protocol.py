@@ -5,14 +5,23 @@ Client -> server (JSON text frames, at most ``MAX_MESSAGE_BYTES``):
 * ``{"type": "hello", "token": SEAT_TOKEN}`` first; without a token the client watches as a spectator.
 * ``{"type": "act", "seq": N, "action": {...}}``: ``seq`` is the log length the client saw; an
   action sent from an older position is refused (``stale``) so no one acts on a game they have not seen.
+* ``{"type": "help", "hint": true|false}``: the lessons' help for the client's own seat (seats only).
 * ``{"type": "ping"}``.
 
 Server -> client:
 
-* ``{"type": "state", "table", "seat", "seq", "view", "log", "seats", "is_over"}`` after the hello and after
-  every change (one per accepted action, the computer players' moves included).
+* ``{"type": "state", "table", "game", "seat", "seq", "view", "log_from", "log", "legal", "narrative_from",
+  "narrative", "narrative_length", "seats", "is_over"}`` after the hello and after every change (one per accepted
+  action, the computer players' moves included). To keep each change small, a connection is sent only what it
+  lacks: ``log`` holds the log from position ``log_from`` on (a reveal sends again from the first move it
+  made public), ``narrative`` the engine's sentences from ``narrative_from`` on (at most the latest 24), and
+  ``legal_same: true`` replaces ``legal`` when the seat's moves are those of its previous state. The first
+  state of a connection holds everything. ``railkit.ui.table_link.merge_state`` makes a state whole again.
 * ``{"type": "error", "error": CODE, "rule": RULE_ID|null, "message": WORDS, "seq": N}``: the message
   changed nothing; ``rule`` names the game rule (``RuleError``) or the table limit (``TABLES-*``).
+* ``{"type": "help", "table", "seat", "seq", "explain": {...}, "hint": ACTION|null}`` to the seat that asked
+  only: the engine's explanations of its choices and (if asked) the heuristic player's move, both empty
+  unless the seat is to act (``railkit.tables.games``, "Help for a seat").
 * ``{"type": "pong"}``.
 """
 
@@ -79,7 +88,7 @@ def parse_message(text: str | bytes) -> dict[str, Any]:
     data = parse_object(text)
     if not isinstance(data.get("type"), str):
         raise ProtocolError("bad_message", "TABLES-JSON", "a message is a JSON object with a \"type\" "
-                                                          "(hello, act or ping)")
+                                                          "(hello, act, help or ping)")
     return data
 
 

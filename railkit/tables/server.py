@@ -11,6 +11,7 @@ HTTP (JSON bodies of at most ``MAX_MESSAGE_BYTES``):
 * ``POST /api/tables/{code}/bot`` ``{"creator_token", "seat", "bot": true|false}``.
 * ``POST /api/records`` one event of a learner's lesson (``railkit.tables.records``) -> 201 ``{"ok": true}``.
 * ``/api/teacher/...``: the teacher's reports, with the teacher key only (``railkit.tables.teacher``).
+* ``POST /api/tables/{code}/creator`` ``{"creator_token"}`` -> 200 if it is the table's creator token, else 403.
 
 WebSocket ``/api/tables/{code}/ws``: see ``railkit.tables.protocol``. On PostgreSQL several processes
 may serve the same tables; ``railkit.tables.listen`` carries each one's changes to the others. A token, never a name, says
@@ -67,6 +68,28 @@ class Watcher:
     seat: str | None
     token: str | None = None
     limiter: RateLimiter = field(default_factory=lambda: RateLimiter(20.0))
+    # What this client has been sent: the log up to ``log_sent`` (with ``reveals_seen`` of the table's
+    # reveals in it) and the narrative up to ``narrative_sent``, under the table's ``epoch``.
+    epoch: int = -1
+    log_sent: int = 0
+    reveals_seen: int = 0
+    narrative_sent: int = 0
+    legal_sent: list[Any] = field(default_factory=list)  # the moves last sent (as the engine's actions)
+
+    def state(self, table: Table) -> str:
+        """The next state for this client: its view, and of the log and the narrative only what it lacks
+        (the whole of both on a connection's first state or after the table was rebuilt)."""
+        if self.epoch != table.epoch:
+            self.epoch, self.log_sent, self.reveals_seen, self.narrative_sent = table.epoch, 0, 0, 0
+            self.legal_sent = []
+        log_from = min([self.log_sent, *table.reveals[self.reveals_seen:]])
+        legal = table.legal_for(self.seat)
+        # In a sealed auction the bidders still to bid keep the same moves while the others bid: not resent.
+        same = legal == self.legal_sent
+        state = table.state_for(self.seat, log_from, self.narrative_sent, legal, same)
+        self.legal_sent = legal
+        self.log_sent, self.reveals_seen, self.narrative_sent = table.seq, len(table.reveals), state["narrative_length"]
+        return _dumps(state)
 
 
 class TableServer:
@@ -115,7 +138,7 @@ class TableServer:
         """Each watcher gets the state as its own seat sees it (under the table's lock: in order)."""
         for watcher in list(self.watchers.get(table.code, ())):
             try:
-                await watcher.socket.send_text(_dumps(table.state_for(watcher.seat)))
+                await watcher.socket.send_text(watcher.state(table))
             except Exception:  # a closed socket: it leaves
                 self.watchers[table.code].discard(watcher)
 
@@ -187,6 +210,14 @@ class TableServer:
     async def show(self, request: Request) -> JSONResponse:
         return JSONResponse(self.table(request.path_params["code"]).summary())
 
+    async def creator(self, request: Request) -> JSONResponse:
+        """Is this the creator token of the table? (A reloaded page checks the one its address kept.)"""
+        table = self.table(request.path_params["code"])
+        body = await _body(request)
+        if not table.is_creator(str(body.get("creator_token", ""))[:200]):
+            raise ProtocolError("not_creator", "TABLES-CREATOR", "this is not the creator token of this table")
+        return JSONResponse({"table": table.code, "creator": True})
+
     async def bot(self, request: Request) -> JSONResponse:
         table = self.table(request.path_params["code"])
         body = await _body(request)
@@ -255,7 +286,7 @@ class TableServer:
                           RateLimiter(self.limits.actions_per_second))
         async with table.lock:
             watchers.add(watcher)
-            await websocket.send_text(_dumps(table.state_for(seat)))
+            await websocket.send_text(watcher.state(table))
         try:
             await self._serve(table, watcher)
         except WebSocketDisconnect:
@@ -276,14 +307,25 @@ class TableServer:
                     await watcher.socket.send_text(_dumps({"type": "pong"}))
                 elif kind == "act":
                     await self._act(table, watcher, data)
+                elif kind == "help":
+                    await self._help(table, watcher, data)
                 else:
                     raise ProtocolError("bad_message", "TABLES-JSON", f"unknown message type {kind[:20]!r}; "
-                                                                      "send act or ping")
+                                                                      "send act, help or ping")
             except ProtocolError as exc:
                 await _send_error(watcher.socket, exc, table.seq)
             except RuleError as exc:  # the engine's words travel as a message the client can translate
                 await watcher.socket.send_text(_dumps({**error("rule", exc.rule, exc.message, table.seq),
                                                        "words": message_json(exc.message)}))
+
+    async def _help(self, table: Table, watcher: Watcher, data: dict[str, Any]) -> None:
+        """The lessons' hints and explanations for the asking seat only (``Table.help_for``)."""
+        if watcher.seat is None:
+            raise ProtocolError("not_your_seat", "TABLES-SEAT", "help is for a seat; join the table with its code "
+                                                                "to take one")
+        async with table.lock:
+            answer = table.help_for(watcher.seat, data.get("hint") is True)
+            await watcher.socket.send_text(_dumps(answer))
 
     async def _act(self, table: Table, watcher: Watcher, data: dict[str, Any]) -> None:
         seq, action = act_fields(data)
@@ -369,6 +411,7 @@ def create_app(store: Store, limits: Limits | None = None, teacher_key: str | No
             Route("/api/tables/{code}", server.show, methods=["GET"]),
             Route("/api/tables/{code}/join", server.join, methods=["POST"]),
             Route("/api/tables/{code}/bot", server.bot, methods=["POST"]),
+            Route("/api/tables/{code}/creator", server.creator, methods=["POST"]),
             WebSocketRoute("/api/tables/{code}/ws", server.socket),
             Route("/api/records", server.record, methods=["POST"]),
             *teacher_routes(server, server.records, teacher_key),

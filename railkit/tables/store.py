@@ -119,6 +119,11 @@ def database_url(given: str | None = None) -> str:
     return url
 
 
+# One statement for every move (bound parameters), built once: building it anew for each move cost more
+# than the insert itself (benchmarks/tables.py under a profiler).
+_INSERT_ACTION = insert(rk_actions)
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -178,8 +183,8 @@ class Store:
         """Action ``seq`` of a table; ``Conflict`` if that number is already in the log."""
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(rk_actions).values(table_id=table_id, seq=seq, seat=seat, action=dict(action),
-                                                       at=datetime.now(UTC)))
+                conn.execute(_INSERT_ACTION, {"table_id": table_id, "seq": seq, "seat": seat, "action": dict(action),
+                                              "at": datetime.now(UTC)})
                 self._notify(conn, code)
         except IntegrityError:
             raise Conflict(f"{table_id}:{seq}") from None

@@ -53,7 +53,9 @@ class Table:
         self.entries: list[Entry] = []
         self._pending = 0  # sealed actions not yet revealed
         self._narrative_at = -1  # the log position self._narrative was made at
-        self._narrative: dict[str, Any] = {}
+        self._narrative: list[Any] = []  # the engine's sentences as JSON, made once each
+        self.epoch = 0  # counts rebuilds: a client sent anything before one is sent everything again
+        self.reveals: list[int] = []  # for each reveal, the first log position it made public
         for data in row.actions:
             self._perform(data)
 
@@ -75,6 +77,9 @@ class Table:
         self.entries = []
         self._pending = 0
         self._narrative_at = -1
+        self._narrative = []
+        self.epoch += 1
+        self.reveals = []
         for data in self._row.actions:
             self._perform(data)
 
@@ -109,9 +114,13 @@ class Table:
         if not self.kind.revealed(self.game.view(None)):
             return
         self._pending = 0
-        for entry in self.entries:
+        first = None
+        for index, entry in enumerate(self.entries):
             if not entry.public and entry.action["type"] not in self.kind.never_revealed:
                 entry.public = True
+                first = index if first is None else first
+        if first is not None:
+            self.reveals.append(first)
 
     def _store(self, store: Store, seat: str, normal: dict[str, Any]) -> None:
         try:
@@ -223,10 +232,11 @@ class Table:
         self.seats[seat] = row
 
     # -- what a seat sees ----------------------------------------------------------------------
-    def log_for(self, seat: str | None) -> list[dict[str, Any]]:
-        """The log as ``seat`` may read it: other seats' sealed fields are left out until revealed."""
+    def log_for(self, seat: str | None, start: int = 0) -> list[dict[str, Any]]:
+        """The log from position ``start`` as ``seat`` may read it: other seats' sealed fields are left out
+        until revealed."""
         out = []
-        for entry in self.entries:
+        for entry in self.entries[start:]:
             if entry.public or entry.seat == seat:
                 out.append(entry.action)
             else:
@@ -234,28 +244,65 @@ class Table:
                 out.append({**{k: v for k, v in entry.action.items() if k not in hidden}, "sealed": list(hidden)})
         return out
 
-    def state_for(self, seat: str | None) -> dict[str, Any]:
+    def legal_for(self, seat: str | None) -> list[Any]:
+        """``seat``'s legal moves now (none for a spectator, or while it is not to act)."""
+        game = self.game
+        if seat is None or game.is_over or seat not in game.players_to_act():
+            return []
+        return list(game.legal_actions(seat))
+
+    def state_for(self, seat: str | None, log_from: int = 0, narrative_from: int = 0,
+                  legal: list[Any] | None = None, legal_same: bool = False) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) is sent: its view, the log as it may read it, its legal moves,
         the engine's narrative (public words: "Ann hands in a sealed bid") and, once the game is over and
-        nothing is secret any more, what a review needs to replay it."""
+        nothing is secret any more, what a review needs to replay it. The log and the narrative are sent
+        from ``log_from`` and ``narrative_from`` on (what the client has not got yet; the protocol); ``legal``
+        (``legal_for``) is left out, with ``legal_same``, when the client already has the same moves."""
         game = self.game
+        narrative = self._narrative_json()
+        narrative_from = max(narrative_from, len(narrative) - NARRATIVE_SENT, 0)
+        log_from = min(max(log_from, 0), self.seq)
         state = {"type": "state", "table": self.code, "game": self.kind.name, "seat": seat, "seq": self.seq,
                  "is_over": game.is_over, "seats": {n: s.holder for n, s in self.seats.items()},
-                 "view": game.view(seat).to_json(), "log": self.log_for(seat),
-                 "legal": [], **self._narrative_json()}
-        if seat is not None and not game.is_over and seat in game.players_to_act():
-            state["legal"] = [self.kind.cls.registry.to_dict(a) for a in game.legal_actions(seat)]
+                 "view": game.view(seat).to_json(), "log_from": log_from, "log": self.log_for(seat, log_from),
+                 "legal": [], "narrative_from": narrative_from, "narrative": narrative[narrative_from:],
+                 "narrative_length": len(narrative)}
+        if legal is None:
+            legal = self.legal_for(seat)
+        if legal_same and legal:
+            del state["legal"]
+            state["legal_same"] = True
+        else:
+            to_dict = self.kind.cls.registry.to_dict
+            state["legal"] = [to_dict(a) for a in legal]
         if game.is_over:
             state["replay"] = {"players": list(self._row.players), "seed": self._row.seed,
                                "options": dict(self._row.options), "actions": [e.action for e in self.entries]}
         return state
 
-    def _narrative_json(self) -> dict[str, Any]:
-        """The engine's latest sentences as JSON, made once per log position (every seat gets the same)."""
+    def help_for(self, seat: str, hint: bool) -> dict[str, Any]:
+        """The lessons' help for ``seat`` at this position (``railkit.tables.games``, "Help for a seat"): the
+        engine's explanations of its choices and, if asked, the heuristic player's move. Only while the seat
+        is to act; otherwise both are empty. Worked out on the live game, so only what the game's functions
+        read for that seat (its own and public facts) shapes it."""
+        out: dict[str, Any] = {"type": "help", "table": self.code, "seat": seat, "seq": self.seq, "explain": {},
+                               "hint": None}
+        game = self.game
+        if game.is_over or seat not in game.players_to_act():
+            return out
+        out["explain"] = json_value(self.kind.explain(game, seat))
+        if hint:
+            move = self.kind.hint(game, seat)
+            out["hint"] = None if move is None else self.kind.cls.registry.to_dict(move)
+        return out
+
+    def _narrative_json(self) -> list[Any]:
+        """The engine's sentences as JSON, each made once (every seat gets the same)."""
         if self._narrative_at != self.seq:
             narrative = self.game.narrative
-            self._narrative = {"narrative": [message_json(m) for m in narrative[-NARRATIVE_SENT:]],
-                               "narrative_length": len(narrative)}
+            if len(narrative) < len(self._narrative):
+                self._narrative = []
+            self._narrative += [message_json(m) for m in narrative[len(self._narrative):]]
             self._narrative_at = self.seq
         return self._narrative
 
@@ -267,6 +314,17 @@ class Table:
 def _in_order(row: TableRow) -> dict[str, SeatRow]:
     """The seats in the game's seating order (the database returns them in any order)."""
     return {p: row.seats[p] for p in row.players if p in row.seats}
+
+
+def json_value(value: Any) -> Any:
+    """Plain JSON of ``value``: dicts and lists walked, engine sentences as ``message_json``."""
+    if isinstance(value, dict):
+        return {str(k): json_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_value(v) for v in value]
+    if value is None or isinstance(value, bool) or type(value) is str:  # noqa: E721 - a Message is a str too
+        return value
+    return message_json(value)
 
 
 def message_json(value: object) -> Any:

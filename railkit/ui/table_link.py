@@ -23,13 +23,15 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs
 
-__all__ = ["TABLES_URL_VARIABLE", "TableLink", "TableProblem", "place", "seat_from_query", "tables_url"]
+__all__ = ["TABLES_URL_VARIABLE", "TableLink", "TableProblem", "creator_from_query", "merge_state", "place",
+           "seat_from_query", "tables_url"]
 
 log = logging.getLogger(__name__)
 
 TABLES_URL_VARIABLE = "RAILKIT_TABLES_URL"
 RETRY_SECONDS = 1.0  # a lost connection is tried again this often (a restarted server is back within seconds)
 MAX_QUERY_FIELDS = 20
+NARRATIVE_KEPT = 24  # the engine's latest sentences a state keeps (the server sends only the new ones)
 
 
 class TableProblem(Exception):
@@ -73,6 +75,41 @@ def seat_from_query(query: str | None = None) -> tuple[str, str] | None:
     return code.upper(), token
 
 
+def creator_from_query(query: str | None = None) -> str | None:
+    """The table creator's token from the page address (``&creator=...``, kept beside the seat's), if any."""
+    if query is None:
+        query = os.environ.get("QUERY_STRING", "")
+    try:
+        fields = parse_qs(str(query).lstrip("?"), max_num_fields=MAX_QUERY_FIELDS)
+    except ValueError:
+        return None
+    token = fields.get("creator", [""])[-1].strip()
+    return token if token and len(token) <= 200 else None
+
+
+def merge_state(previous: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, Any]:
+    """A state as the server sent it (the log from ``log_from`` on, the narrative from ``narrative_from`` on:
+    only what this connection had not got yet; ``legal_same`` instead of the same moves again) made whole
+    again with the ``previous`` state's: the log in full, the narrative's latest ``NARRATIVE_KEPT`` sentences."""
+    state = dict(message)
+    log_from = int(state.pop("log_from", 0) or 0)
+    narrative_from = int(state.pop("narrative_from", 0) or 0)
+    if state.pop("legal_same", False):  # the same moves as in the previous state
+        state["legal"] = list(previous["legal"]) if previous is not None else []
+    old_log = list(previous["log"]) if previous is not None else []
+    state["log"] = old_log[:log_from] + list(state.get("log", []))
+    total = int(state.get("narrative_length", 0))
+    if previous is not None and narrative_from > 0:
+        old = list(previous.get("narrative", []))
+        old_first = int(previous.get("narrative_length", 0)) - len(old)
+        kept = old[max(0, narrative_from - NARRATIVE_KEPT - old_first):max(0, narrative_from - old_first)]
+        state["narrative"] = (kept + list(state.get("narrative", [])))[-NARRATIVE_KEPT:]
+    else:
+        state["narrative"] = list(state.get("narrative", []))[-NARRATIVE_KEPT:]
+    state["narrative_length"] = total
+    return state
+
+
 def _request(method: str, url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
@@ -95,10 +132,12 @@ class TableLink:
     """One learner's connection to one table (after ``create`` or ``join``, ``connect``)."""
 
     def __init__(self, on_state: Callable[[dict[str, Any]], object],
-                 on_problem: Callable[[TableProblem], object], base_url: str | None = None) -> None:
+                 on_problem: Callable[[TableProblem], object], base_url: str | None = None,
+                 on_help: Callable[[dict[str, Any]], object] | None = None) -> None:
         self.base = (base_url or tables_url()).rstrip("/")
         self.on_state = on_state
         self.on_problem = on_problem
+        self.on_help = on_help
         self.code: str | None = None
         self.token: str | None = None
         self.creator_token: str | None = None
@@ -108,6 +147,7 @@ class TableLink:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._send_lock = threading.Lock()
+        self._merged_since_connect = False
 
     # -- HTTP ------------------------------------------------------------------------------------
     def create(self, game: str, seats: list[str], bots: list[str], take: str,
@@ -131,6 +171,20 @@ class TableLink:
         return _request("POST", f"{self.base}/api/tables/{self.code}/bot",
                         {"creator_token": self.creator_token, "seat": seat, "bot": bot})
 
+    def claim_creator(self, token: str) -> bool:
+        """Take back the creator's controls with the token the page address kept; False if the server says
+        it is not this table's creator token (a problem of another kind raises ``TableProblem``)."""
+        if self.code is None:
+            return False
+        try:
+            _request("POST", f"{self.base}/api/tables/{self.code}/creator", {"creator_token": token})
+        except TableProblem as exc:
+            if exc.code == "not_creator":
+                return False
+            raise
+        self.creator_token = token
+        return True
+
     # -- the WebSocket -----------------------------------------------------------------------------
     def connect(self, code: str | None = None, token: str | None = None) -> None:
         """Open the table's socket on a background thread (kept open, reconnecting, until ``close``)."""
@@ -153,6 +207,17 @@ class TableLink:
             except Exception as exc:  # noqa: BLE001 - the reading thread reconnects
                 raise TableProblem("offline", str(exc)) from None
 
+    def ask_help(self, hint: bool = False) -> None:
+        """Ask the server for this seat's help (explanations; with ``hint``, the heuristic player's move); the
+        answer comes to ``on_help``."""
+        if self._socket is None:
+            raise TableProblem("offline", "the table server cannot be reached just now")
+        with self._send_lock:
+            try:
+                self._socket.send(json.dumps({"type": "help", "hint": hint}))
+            except Exception as exc:  # noqa: BLE001 - the reading thread reconnects
+                raise TableProblem("offline", str(exc)) from None
+
     def close(self) -> None:
         self._stop.set()
         socket, self._socket = self._socket, None
@@ -171,6 +236,7 @@ class TableLink:
             try:
                 with connect(f"{url}/api/tables/{self.code}/ws", open_timeout=10, max_size=None) as socket:
                     socket.send(json.dumps({"type": "hello", "token": self.token}))
+                    self._merged_since_connect = False  # a new connection starts with the whole state
                     self._socket = socket
                     told = False
                     while not stop.is_set():
@@ -192,12 +258,20 @@ class TableLink:
         if stop.is_set():
             return
         if message.get("type") == "state":
+            message = merge_state(self.state if self._merged_since_connect else None, message)
+            self._merged_since_connect = True
             self.state = message
             self.online = True
             try:
                 self.on_state(message)
             except Exception:  # noqa: BLE001 - the panel's trouble must not end the connection
                 log.exception("table %s: the page could not show a state", self.code)
+        elif message.get("type") == "help":
+            if self.on_help is not None:
+                try:
+                    self.on_help(message)
+                except Exception:  # noqa: BLE001 - the panel's trouble must not end the connection
+                    log.exception("table %s: the page could not show help", self.code)
         elif message.get("type") == "error":
             problem = TableProblem(str(message.get("error")), str(message.get("message")), message.get("rule"),
                                    message.get("words"))

@@ -8,8 +8,14 @@ every move made at the table (the others' appear as they happen), an unmistakabl
 the end the game's review. The seat's token goes into the page address (the template's script writes
 ``?table=…&seat=…`` from ``.railkit-table-address``), so a reload takes the same seat back.
 
-Nothing here knows a game: the lesson hands in a ``TableGame``. Widgets are updated from the
-connection's thread under one lock; nothing is displayed from there.
+Nothing here knows a game: the lesson hands in a ``TableGame``. The view arrives as JSON and is typed once
+(``BaseView.from_json``); every hook reads the typed view. Widgets are updated from the connection's thread
+under one lock; nothing is displayed from there.
+
+Help at a table is the play lessons' help: the choices and their rules (“Why”), the picked move explained,
+the board, and the heuristic player's move on request (Hint). The kernel holds only its seat's view, so what
+needs more than that view and the rules (the hint; Kap bis Kairo's build count) is asked of the server,
+which answers for this seat only (``railkit.tables.games``, "Help for a seat").
 """
 
 from __future__ import annotations
@@ -23,11 +29,14 @@ from typing import Any
 import ipywidgets as widgets
 
 from railkit.errors import InputError
+from railkit.game import BaseView
 from railkit.messages import Fixed, Grouped, Message
 from railkit.ui.app import Messages, Panel, guarded, parse_name
+from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.i18n import render, tr
 from railkit.ui.learner import follow_page_address
-from railkit.ui.table_link import TableLink, TableProblem, place, seat_from_query
+from railkit.ui.plot import Plot
+from railkit.ui.table_link import TableLink, TableProblem, creator_from_query, place, seat_from_query
 from railkit.ui.widgets import button, html_box, row, set_shown, set_value
 
 __all__ = ["TABLE_STYLE", "TableGame", "TablePlayPanel", "message_from_json", "unavailable_words"]
@@ -52,17 +61,37 @@ TABLE_STYLE = """<style>
 </style>"""
 
 
+Action = Mapping[str, Any]  # a move as the server sends it (the engine's action dict)
+
+
+def _nothing(*_args: Any) -> str:
+    return ""
+
+
+def _never(_view: Any) -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class TableGame:
-    """What a lesson tells the panel about its game (all from JSON: the seat's view and actions)."""
+    """What a lesson tells the panel about its game. ``view`` is the game's typed view (``view_type``, made
+    from the JSON the server sent); actions are the engine's action dicts."""
 
     game: str  # the engine's GAME name, as the server knows it
     seats: tuple[int, int]  # the fewest and most players
-    board_html: Callable[[Mapping[str, Any], str | None, Sequence[str]], str]  # (view, seat, learners' seats) -> HTML
-    action_words: Callable[[Mapping[str, Any], Mapping[str, Any]], str]  # (action, view) -> a legal move in words
-    progress_words: Callable[[Mapping[str, Any]], str]  # view -> e.g. "3 of 4 bids in" ("" when nothing to say)
+    view_type: type[BaseView]
+    board_html: Callable[[Any, str | None, Sequence[str]], str]  # (view, seat, learners' seats) -> HTML
+    action_words: Callable[[Action, Any], str]  # (action, view) -> a legal move in words
+    progress_words: Callable[[Any], str]  # view -> e.g. "3 of 4 bids in" ("" when nothing to say)
     review_html: Callable[[Mapping[str, Any], str], str]  # (the finished game's replay, seat) -> the review
-    result_words: Callable[[Mapping[str, Any]], str]  # view of a finished game -> who won
+    result_words: Callable[[Any], str]  # view of a finished game -> who won
+    # (view, seat, legal moves, the server's explanations for this seat or None while asked) -> "Why" HTML
+    why_html: Callable[[Any, str, Sequence[Action], Mapping[str, Any] | None], str] = _nothing
+    explains_on_server: Callable[[Any], bool] = _never  # view -> does "Why" need the server's explanations?
+    move_html: Callable[[Any, Action], str] = _nothing  # (view, the picked move) -> the move explained
+    hint_words: Callable[[Any, str, Action], str] | None = None  # (view, seat, hint) -> words; None: no Hint
+    # (view, the picked move) -> (what the map shows, to compare; how to draw it), drawn when the first changes
+    board_figure: Callable[[Any, Action | None], tuple[Any, Callable[[], Plot]]] | None = None
 
 
 def unavailable_words(where: str) -> str:
@@ -114,6 +143,10 @@ class TablePlayPanel(Panel):
         self.where = place()
         self.link: TableLink | None = None
         self.state: dict[str, Any] | None = None
+        self.view: BaseView | None = None  # the state's view, typed once when the state arrives
+        self.help: dict[str, Any] | None = None  # the server's last help for this seat (``railkit.tables``)
+        self._asked: int | None = None  # the log position help was last asked at
+        self._map_key: Any = None
         self.creator = False
         self._lock = threading.RLock()
         self._seen_narrative = 0  # the engine's sentences already shown (new ones are marked)
@@ -178,10 +211,21 @@ class TablePlayPanel(Panel):
                               tr("The computer player leaves the seat; its learner (or a new one) plays it again"))
         self.bot_out.on_click(lambda _b: self.on_seat_bot(False))
         self.creator_row = row([self.seat_pick, self.bot_in, self.bot_out])
+        # The lessons' help: the choices and their rules, the picked move explained, the heuristic
+        # player's move on request, and (Union Pacific) the board.
+        self.why = html_box("railkit-table-why")
+        self.move_note = html_box("railkit-table-move-note")
+        self.hint_button = button(tr("Hint: what would the computer play?"), "railkit-table-hint", "lightbulb-o",
+                                  tip=tr("The move the heuristic computer player would make now (a second opinion)"))
+        self.hint_button.on_click(lambda _b: self.on_hint())
+        self.pick.observe(lambda _c: self.on_pick(), names="value")
+        self.map_view = FigureView(ROW_MAP) if game.board_figure is not None else None
         self.events = html_box("railkit-table-events")
         self.review = html_box("railkit-table-review")
+        help_row = [self.why, self.move_note] + ([row([self.hint_button])] if game.hint_words is not None else [])
+        board = [self.map_view.widget] if self.map_view is not None else []
         self.game_box = widgets.VBox([self.lobby, self.creator_row, self.turn, self.progress, self.bid_row,
-                                      self.pick_row, self.board, self.events, self.review])
+                                      self.pick_row, *help_row, self.board, *board, self.events, self.review])
         self.widget = widgets.VBox([widgets.HTML(TABLE_STYLE), self.note, self.start_box, self.address,
                                     self.game_box])
         self.widget.add_class("railkit-table-panel")
@@ -198,10 +242,11 @@ class TablePlayPanel(Panel):
             link = previous.link
             assert link is not None
             self.link, self.state, self.creator = link, previous.state, previous.creator
+            self.view, self.help = previous.view, previous.help
             self._mine, self._pending = previous._mine, previous._pending
             self.address.value = previous.address.value
             previous.link = None
-            link.on_state, link.on_problem = self._on_state, self._on_problem
+            link.on_state, link.on_problem, link.on_help = self._on_state, self._on_problem, self._on_help
 
     # ------------------------------------------------------------------ seats
     def rejoin(self) -> bool:
@@ -210,18 +255,31 @@ class TablePlayPanel(Panel):
         if found is None or self.link is not None:
             return False
         code, token = found
-        self._connect(TableLink(self._on_state, self._on_problem), code, token)
+        link = self._new_link()
+        link.code = code
+        creator = creator_from_query()
+        if creator is not None:  # the creator's controls come back too, once the server knows the token
+            try:
+                self.creator = link.claim_creator(creator)
+            except TableProblem:
+                self.creator = False
+        self._connect(link, code, token)
         self.show_info(tr("Taking your seat back at table {code} …", code=code))
         return True
+
+    def _new_link(self) -> TableLink:
+        return TableLink(self._on_state, self._on_problem, on_help=self._on_help)
 
     def _connect(self, link: TableLink, code: str, token: str) -> None:
         with self._lock:
             if self.link is not None:
                 self.link.close()
-            self.link, self.state = link, None
+            self.link, self.state, self.view, self.help, self._asked = link, None, None, None, None
             self._seen_narrative = self._mine = 0
+            creator = (f" data-creator='{html.escape(link.creator_token, True)}'"
+                       if self.creator and link.creator_token else "")
             self.address.value = (f"<span class='railkit-table-seat' hidden data-table='{html.escape(code, True)}' "
-                                  f"data-seat='{html.escape(token, True)}'></span>")
+                                  f"data-seat='{html.escape(token, True)}'{creator}></span>")
         link.connect(code, token)
 
     def _check_here(self) -> None:
@@ -241,7 +299,7 @@ class TablePlayPanel(Panel):
         seats = [you, *others, *computers]
         if len(set(seats)) < len(seats):
             raise InputError(tr("Choose a name other than {name}: a seat already has it.", name=you))
-        link = TableLink(self._on_state, self._on_problem)
+        link = self._new_link()
         made = self._call(lambda: link.create(self.game.game, seats, computers, you))
         self.creator = True
         self._connect(link, made["table"], made["token"])
@@ -255,7 +313,7 @@ class TablePlayPanel(Panel):
         if not code:
             raise InputError(tr("Type the table's code (6 letters and digits) first."))
         you = parse_name(self.name.value, tr("Your name"))
-        link = TableLink(self._on_state, self._on_problem)
+        link = self._new_link()
         joined = self._call(lambda: link.join(code, you))
         self.creator = False
         self._connect(link, joined["table"], joined["token"])
@@ -308,6 +366,23 @@ class TablePlayPanel(Panel):
         self.show_ok(tr("A computer player now plays {seat}.", seat=seat) if bot
                      else tr("{seat} is free for its learner again.", seat=seat))
 
+    @guarded
+    def on_hint(self) -> None:
+        """Ask the server for the heuristic player's move for this seat; it answers in ``_on_help``."""
+        link, state = self.link, self.state
+        if link is None or state is None or not state.get("legal"):
+            raise InputError(tr("There is no move to give a hint for now."))
+        try:
+            link.ask_help(hint=True)
+        except TableProblem as exc:
+            raise InputError(self._problem_words(exc)) from None
+
+    def on_pick(self) -> None:
+        """Another move picked: its explanation and the board follow it."""
+        with self._lock:
+            if self.view is not None and self.state is not None:
+                self._refresh_pick(self.view, self.state)
+
     def _legal(self) -> list[dict[str, Any]]:
         state = self.state
         return list(state.get("legal", [])) if state is not None else []
@@ -315,13 +390,41 @@ class TablePlayPanel(Panel):
     # ------------------------------------------------------------------ what the server says
     def _on_state(self, state: dict[str, Any]) -> None:
         with self._lock:
-            self.state = state
+            self.state, self.view = state, self.game.view_type.from_json(state["view"])
+            if self.help is not None and self.help.get("seq") != state.get("seq"):
+                self.help = None  # help for an earlier position
             if self._offline:  # the connection is back (after a restart of the table server, say)
                 self._offline = False
                 self.show_info(tr("Back at the table: the game goes on."))
             if state.get("seat") is not None and not state.get("legal"):
                 self._pending = None  # our move is in (or it is no longer ours to make)
+            self._ask_explanations(state)
             self.refresh()
+
+    def _ask_explanations(self, state: Mapping[str, Any]) -> None:
+        """The seat is to act and its "Why" needs the server's explanations: ask once per position."""
+        link, view = self.link, self.view
+        if link is None or view is None or not state.get("legal") or self._asked == state.get("seq"):
+            return
+        if self.game.explains_on_server(view):
+            self._asked = state.get("seq")
+            try:
+                link.ask_help(hint=False)
+            except TableProblem:
+                self._asked = None  # asked again with the next state
+
+    def _on_help(self, answer: dict[str, Any]) -> None:
+        """The server's help for this seat: the explanations go into "Why", a hint into the message line."""
+        with self._lock:
+            state, view = self.state, self.view
+            if state is None or view is None or answer.get("seq") != state.get("seq"):
+                return  # help for a position already left
+            self.help = answer
+            seat = str(state.get("seat"))
+            set_value(self.why, self.game.why_html(view, seat, self._legal(), answer.get("explain") or {}))
+            hint = answer.get("hint")
+            if hint is not None and self.game.hint_words is not None:
+                self.show_info(self.game.hint_words(view, seat, hint))
 
     def _on_problem(self, problem: TableProblem) -> None:
         with self._lock:
@@ -379,14 +482,16 @@ class TablePlayPanel(Panel):
             set_shown(self.pick_row, False)
             set_shown(self.creator_row, False)
             return
-        view, seat = state["view"], state.get("seat")
+        view, seat = self.view, state.get("seat")
+        assert view is not None  # typed with the state
         set_value(self.lobby, self._lobby_html(state))
         set_value(self.turn, self._turn_html(state))
         progress = self.game.progress_words(view)
         set_value(self.progress, f"<p role='status'>{html.escape(progress)}</p>" if progress else "")
         learners = [n for n, h in state.get("seats", {}).items() if h == "human"]
         set_value(self.board, self.game.board_html(view, seat, learners))
-        self._refresh_moves(state)
+        self._refresh_moves(state, view)
+        self._refresh_help(state, view)
         others = [(n, n) for n in state.get("seats", {}) if n != seat]
         if list(self.seat_pick.options) != others:
             self.seat_pick.options = others
@@ -402,7 +507,36 @@ class TablePlayPanel(Panel):
                 review = ""
         set_value(self.review, review)
 
-    def _refresh_moves(self, state: Mapping[str, Any]) -> None:
+    def _refresh_help(self, state: Mapping[str, Any], view: BaseView) -> None:
+        """"Why" while the seat is to act (with the server's explanations once they are in), the picked move."""
+        legal, seat = self._legal(), state.get("seat")
+        shown = bool(legal) and seat is not None
+        set_shown(self.hint_button, shown)
+        if not shown:
+            set_value(self.why, "")
+        else:
+            explain = (self.help or {}).get("explain") if self.help is not None else None
+            if explain is None and not self.game.explains_on_server(view):
+                explain = {}
+            set_value(self.why, self.game.why_html(view, str(seat), legal, explain))
+        self._refresh_pick(view, state)
+
+    def _picked(self) -> Action | None:
+        legal, index = self._legal(), self.pick.value
+        if self.pick_row.layout.display == "none" or index is None or not 0 <= int(index) < len(legal):
+            return None
+        return legal[int(index)]
+
+    def _refresh_pick(self, view: BaseView, state: Mapping[str, Any]) -> None:
+        picked = self._picked()
+        set_value(self.move_note, self.game.move_html(view, picked) if picked is not None else "")
+        if self.map_view is not None and self.game.board_figure is not None:
+            key, make = self.game.board_figure(view, picked)
+            if key != self._map_key:
+                self._map_key = key
+                self.map_view.show(make())
+
+    def _refresh_moves(self, state: Mapping[str, Any], view: BaseView) -> None:
         legal = list(state.get("legal", []))
         bids = [a for a in legal if a.get("type") == "bid" and isinstance(a.get("amount"), int)]
         if legal and len(bids) == len(legal):
@@ -413,7 +547,6 @@ class TablePlayPanel(Panel):
             return
         set_shown(self.bid_row, False)
         set_shown(self.pick_row, bool(legal))
-        view = state["view"]
         options = [(self.game.action_words(a, view), i) for i, a in enumerate(legal)]
         if list(self.pick.options) != options:
             self.pick.options = options
@@ -440,12 +573,13 @@ class TablePlayPanel(Panel):
                 f"{html.escape(code)}</span></p><ul>{''.join(items)}</ul>")
 
     def _turn_html(self, state: Mapping[str, Any]) -> str:
-        view, seat = state["view"], state.get("seat")
+        view, seat = self.view, state.get("seat")
+        assert view is not None
         if state.get("is_over"):
             words = self.game.result_words(view)
             return (f"<div class='rk-turn rk-over' role='status'><b>{html.escape(tr('The game is over.'))}</b> "
                     f"{html.escape(words)}</div>")
-        to_act = [str(p) for p in view.get("to_act", [])]
+        to_act = list(view.to_act)
         open_seats = [n for n, h in state.get("seats", {}).items() if h == "open"]
         if seat is not None and seat in to_act and state.get("legal"):
             return (f"<div class='rk-turn rk-yours' role='alert'>▶ {html.escape(tr('Your turn!'))} "

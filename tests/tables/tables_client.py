@@ -24,6 +24,8 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
+from railkit.ui.table_link import merge_state
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -96,6 +98,7 @@ class Client:
     """One WebSocket on a table: a seat (with its token) or a spectator."""
 
     def __init__(self, server: ServerProcess, code: str, token: str | None = None) -> None:
+        self.raw: dict[str, Any] = {}  # the last message as it came
         self._stack = contextlib.ExitStack()
         self.conn: ClientConnection = self._stack.enter_context(
             connect(f"{server.ws}/{code}/ws", max_size=None, open_timeout=10))
@@ -107,7 +110,9 @@ class Client:
 
     def recv(self, timeout: float = 30) -> dict[str, Any]:
         message = json.loads(self.conn.recv(timeout=timeout))
+        self.raw = message  # as sent (a state holds only what this client lacked: ``merge_state``)
         if message.get("type") == "state":
+            message = merge_state(getattr(self, "state", None), message)
             self.state = message
         return message  # type: ignore[no-any-return]
 

@@ -1,6 +1,9 @@
 """Hidden information stays hidden (the server sends each seat only its own view): a whole game of each kind is played through the
 server by real WebSocket clients (each seat driven by the heuristic bot), and every message one seat and
-a spectator receive is checked against the other seats' private view fields and sealed actions."""
+a spectator receive is checked against the other seats' private view fields and sealed actions. The seat
+also asks for the lessons' help (explanations and the hint) whenever it is to act. Every field of every
+message is checked: a message with a field this test does not know fails it, so a new field cannot slip
+past."""
 
 from __future__ import annotations
 
@@ -15,6 +18,8 @@ from railkit.capecairo.bots import HeuristicBot as KKBot
 from railkit.capecairo.game import CapeToCairoGame
 from railkit.game import Game
 from railkit.session import position_bots
+from railkit.tables.games import GAMES
+from railkit.tables.table import NARRATIVE_SENT, json_value
 from railkit.unionpacific.bots import HeuristicBot as UPBot
 from railkit.unionpacific.game import UnionPacificGame
 
@@ -22,6 +27,12 @@ pytestmark = pytest.mark.server
 
 # What a seat's view may hold beyond the spectator's: its own secrets and its own choices.
 OWN_KEYS = {"you", "hand", "your_bid", "your_money_after_bid", "my_first_share", "legal_actions", "money"}
+# Every field a state or a help message may hold; each is checked below.
+STATE_KEYS = {"type", "table", "game", "seat", "seq", "is_over", "seats", "view", "log", "legal", "narrative",
+              "narrative_length", "replay"}
+DELTA_KEYS = {"log_from", "narrative_from", "legal_same"}  # how a state says what it leaves out (merged away)
+PUBLIC_STATE_KEYS = {"type", "table", "game", "seq", "is_over", "seats", "narrative", "narrative_length"}
+HELP_KEYS = {"type", "table", "seat", "seq", "explain", "hint"}
 
 
 def _json(value: Any) -> Any:
@@ -40,8 +51,92 @@ def secrets_of(game: Game[Any], seat: str) -> list[tuple[str, str]]:
     return out
 
 
+def pending_actions(game: Game[Any], seat: str | None) -> list[dict[str, Any]]:
+    """Other seats' sealed actions whose hidden fields no message to ``seat`` may hold yet (whole, as JSON)."""
+    kind = GAMES[game.GAME]
+    actions = [_json(a) for a in game.to_dict()["actions"]]
+    if kind.revealed(game.view(None)):
+        return [a for a in actions if a["player"] != seat and a["type"] in kind.never_revealed]
+    return [a for a in actions if a["player"] != seat and a["type"] in kind.sealed]
+
+
+def holds(value: Any, wanted: dict[str, Any]) -> bool:
+    """Does ``value`` hold a JSON object with every field of ``wanted`` (at any depth)?"""
+    if isinstance(value, dict):
+        if all(value.get(k) == v for k, v in wanted.items()):
+            return True
+        return any(holds(v, wanted) for v in value.values())
+    if isinstance(value, list):
+        return any(holds(v, wanted) for v in value)
+    return False
+
+
+def check_no_secret(game: Game[Any], seat: str | None, message: dict[str, Any], skip: tuple[str, ...] = ()) -> None:
+    """No field of ``message`` holds another seat's sealed action with its hidden fields (the log is checked
+    entry by entry in ``check_message``: it holds the action with those fields left out)."""
+    for action in pending_actions(game, seat):
+        for key, value in message.items():
+            if key not in skip:
+                assert not holds(value, action), (key, action)
+
+
+def messages_in(value: Any) -> list[dict[str, Any]]:
+    """Every engine sentence (``msgid`` and ``params``) in ``value``, nested ones too."""
+    if isinstance(value, list):
+        return [m for v in value for m in messages_in(v)]
+    if not isinstance(value, dict):
+        return []
+    found = [value] if "msgid" in value else []
+    return found + [m for v in value.values() for m in messages_in(v)]
+
+
+def check_sentences(game: Game[Any], seat: str, value: Any) -> None:
+    """No engine sentence about another seat names the hidden value of its still-sealed action."""
+    kind = GAMES[game.GAME]
+    for action in pending_actions(game, seat):
+        hidden = {k: action[k] for k in kind.sealed[action["type"]] if k in action}
+        for message in messages_in(value):
+            params = message.get("params", {})
+            if params.get("player") == action["player"]:
+                assert not any(params.get(k) == v for k, v in hidden.items()), (message, action)
+
+
+def check_help(game: Game[Any], seat: str, answer: dict[str, Any]) -> None:
+    """The help a seat asked for: its own legal move as the hint, the engine's explanations for that seat."""
+    assert answer["type"] == "help" and set(answer) <= HELP_KEYS, answer
+    assert answer["seat"] == seat and answer["seq"] == len(game.to_dict()["actions"])
+    legal = [_json(game.registry.to_dict(a)) for a in game.legal_actions(seat)]
+    assert answer["hint"] in legal
+    assert answer["explain"] == _json(json_value(GAMES[game.GAME].explain(game, seat)))
+    check_no_secret(game, seat, answer)
+    check_sentences(game, seat, answer["explain"])
+
+
+def check_raw(game: Game[Any], seat: str | None, client: Client) -> None:
+    """The state as it came over the wire: only known fields, its log and narrative a part of the merged ones."""
+    raw, merged = client.raw, client.state
+    assert set(raw) <= STATE_KEYS | DELTA_KEYS, set(raw) - STATE_KEYS - DELTA_KEYS
+    assert merged["log"][raw["log_from"]:] == raw["log"]
+    assert raw["narrative"] == merged["narrative"][len(merged["narrative"]) - len(raw["narrative"]):]
+    assert raw.get("legal", merged["legal"]) == merged["legal"]
+    check_no_secret(game, seat, raw, skip=("log", "replay"))
+
+
 def check_message(game: Game[Any], seat: str, mine: dict[str, Any], public: dict[str, Any]) -> int:
     """``mine`` (to ``seat``) and ``public`` (to a spectator) at the same moment; how many secrets were pending."""
+    assert set(mine) <= STATE_KEYS and set(public) <= STATE_KEYS, set(mine) ^ STATE_KEYS
+    for key in PUBLIC_STATE_KEYS:
+        assert mine[key] == public[key], key  # the same for everyone: nothing of the seat's own
+    assert mine["seat"] == seat and public["seat"] is None
+    over = game.is_over
+    assert mine["narrative"] == [_json(json_value(m)) for m in game.narrative[-NARRATIVE_SENT:]]
+    assert mine["legal"] == ([_json(game.registry.to_dict(a)) for a in game.legal_actions(seat)]
+                             if not over and seat in game.players_to_act() else [])
+    assert public["legal"] == []
+    assert ("replay" in mine) == ("replay" in public) == over  # the whole log only once nothing is secret
+    check_no_secret(game, seat, mine, skip=("log", "replay"))
+    check_no_secret(game, seat, public, skip=("log", "replay"))
+    check_sentences(game, seat, mine["narrative"])
     assert mine["view"] == _json(game.view(seat).to_json())
     assert public["view"] == _json(game.view(None).to_json())
     differs = {k for k in set(mine["view"]) | set(public["view"]) if mine["view"].get(k) != public["view"].get(k)}
@@ -78,7 +173,7 @@ def play_through_server(server: ServerProcess, cls: type[Game[Any]], make_bot: C
     spectator = Client(server, code)
     local = cls(seats, seed=11, **options)
     policy = position_bots(make_bot)
-    seat, pending, moves = seats[0], 0, 0
+    seat, pending, moves, helped = seats[0], 0, 0, 0
     pending += check_message(local, seat, clients[seat].state, spectator.state)
     while not local.is_over:
         actor = local.players_to_act()[0]
@@ -90,6 +185,13 @@ def play_through_server(server: ServerProcess, cls: type[Game[Any]], make_bot: C
             message = client.recv()
             assert message["type"] == "state" and message["seq"] == moves, message
         pending += check_message(local, seat, clients[seat].state, spectator.state)
+        check_raw(local, seat, clients[seat])
+        check_raw(local, None, spectator)
+        if not local.is_over and seat in local.players_to_act():
+            clients[seat].send({"type": "help", "hint": True})
+            check_help(local, seat, clients[seat].recv())
+            helped += 1
+    assert helped > 5
     # Once revealed, the sealed moves are readable by everyone (the log is not hidden for ever by mistake)
     for entry in spectator.state["log"]:
         assert "sealed" not in entry or entry["type"] == "exchange_for_up"

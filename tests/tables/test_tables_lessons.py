@@ -26,13 +26,14 @@ def text(value: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", value))
 
 
-def wait_until(condition: Callable[[], object], timeout: float = 30) -> None:
+def wait_until(condition: Callable[[], object], timeout: float = 30,
+               message: Callable[[], str] = lambda: "") -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if condition():
             return
         time.sleep(0.02)
-    raise AssertionError("the table did not get there in time")
+    raise AssertionError(f"the table did not get there in time {message()}")
 
 
 def panel_text(panel: TablePlayPanel) -> str:
@@ -95,8 +96,7 @@ def test_TABLES_KK_A2_two_learners_see_the_count_of_sealed_bids_and_no_amount_be
     ben.amount.value = 5
     wait_until(lambda: ben.link is not None and ben.link.online)
     ben.on_bid()
-    wait_until(lambda: again.state["view"]["phase"] != "bid")
-    assert "Bids revealed: Ann 37, Ben 5" in text(again.events.value)
+    wait_until(lambda: "Bids revealed: Ann 37, Ben 5" in text(again.events.value))  # drawn after the state
     assert "Your turn" in text(again.turn.value) or "Waiting for" in text(again.turn.value)
     close(again, ben)
 
@@ -113,13 +113,14 @@ def test_TABLES_UP_D2_a_learner_plays_a_union_pacific_table_through_a_scoring_ro
         wait_until(lambda: panel.state["view"]["payouts"] or panel.state["legal"])
         if panel.state["view"]["payouts"]:
             break
-        seq = panel.state["seq"]
-        panel.on_play()  # the first move the engine allows
+        with panel._lock:  # the widgets as drawn for this very state (the connection's thread draws them)
+            seq = panel.state["seq"]
+            panel.on_play()  # the first move the engine allows
         assert panel.messages.kind != "error", panel.messages.text
         wait_until(lambda s=seq: panel.state["seq"] > s)
         moves += 1
         assert moves < 400
-    assert "Payout 1 of" in text(panel.board.value)
+    wait_until(lambda: "Payout 1 of" in text(panel.board.value))
     close(panel)
 
 
@@ -133,13 +134,15 @@ def test_TABLES_a_seat_taken_back_after_the_game_shows_the_review(server: Server
         wait_until(lambda: panel.state["is_over"] or panel.state["legal"])
         if panel.state["is_over"]:
             break
-        seq = panel.state["seq"]
-        if panel.bid_row.layout.display != "none":
-            panel.amount.value = panel.amount.min
-            panel.on_bid()
-        else:
-            panel.on_play()
-        wait_until(lambda s=seq: panel.state["seq"] > s)
+        with panel._lock:  # the widgets as drawn for this very state (the connection's thread draws them)
+            seq = panel.state["seq"]
+            if panel.bid_row.layout.display != "none":
+                panel.amount.value = panel.amount.min
+                panel.on_bid()
+            else:
+                panel.on_play()
+        assert panel.messages.kind != "error", panel.messages.text
+        wait_until(lambda s=seq: panel.state["seq"] > s, message=lambda: panel.messages.text)
     wait_until(lambda: "Review of your moves" in text(panel.review.value))
     assert "The game is over" in text(panel.turn.value)
     close(panel)
@@ -179,3 +182,107 @@ def test_TABLES_CREATOR_the_creator_seats_a_computer_player_for_a_learner_who_le
     ann.on_seat_bot(False)
     wait_until(lambda: ann.state["seats"]["Ben"] == "human")  # Ben's token holds the seat again
     close(ann)
+
+
+def test_TABLES_UP_B2_at_a_table_the_seat_gets_why_the_checks_the_board_and_a_hint(server: ServerProcess) -> None:
+    """The play lesson's help at a table: “Why these choices?” for the seat's legal moves, the UP-B2 checks of a
+    picked build, the whole board, and the heuristic player's move when asked (the server's, for this seat)."""
+    panel = PlayApp(seed=1, name="Ann").together
+    panel.players.value, panel.bots.value, panel.name.value = 2, 1, "Ann"
+    panel.on_create()
+    wait_until(lambda: panel.state is not None and panel.state["legal"])
+    assert panel.view is not None and panel.view.you == "Ann" and panel.view.phase == "first_share"
+    wait_until(lambda: "Why these choices?" in panel.why.value)  # drawn just after the state arrives
+    assert "UP-S5" in text(panel.why.value)
+    assert panel.map_view is not None and panel.map_view.widget.layout.display != "none"
+    shown = panel._map_key
+    assert shown is not None  # the board is drawn from the seat's public trains
+    panel.on_hint()
+    wait_until(lambda: "Hint: the heuristic player would lay" in panel.messages.text)
+    builds_seen = False
+    while not builds_seen:  # to the first action step where a build is offered
+        wait_until(lambda: bool(panel.state["legal"]))
+        with panel._lock:  # the widgets as drawn for this very state
+            seq = panel.state["seq"]
+            builds = [i for i, a in enumerate(panel.state["legal"]) if a["type"] == "build"]
+            if builds:
+                panel.pick.value = builds[0]
+                assert "UP-B2" in text(panel.move_note.value) and "allowed" in text(panel.move_note.value)
+                assert panel._map_key[1] == panel.state["legal"][builds[0]]["section"]  # the map marks it
+                assert "Build or invest, never both in one turn (UP-T3)" in text(panel.why.value)
+                builds_seen = True
+                panel.on_hint()
+            else:
+                panel.on_play()
+        if builds_seen:
+            wait_until(lambda: "Hint: the heuristic player would play this" in panel.messages.text)
+        else:
+            wait_until(lambda s=seq: panel.state["seq"] > s)
+    close(panel)
+
+
+def test_TABLES_KK_B2_at_a_table_why_explains_bids_and_the_build_count_from_the_server(
+        server: ServerProcess) -> None:
+    panel = KkPlayApp(seed=8, name="Ann").together
+    panel.players.value, panel.bots.value = 2, 1
+    panel.on_create()
+    wait_until(lambda: panel.state is not None and panel.state["legal"])
+    wait_until(lambda: "Why these bids?" in text(panel.why.value))
+    assert "KK-A2" in text(panel.why.value)
+    assert panel.map_view is None  # Kap bis Kairo's race is drawn in the board's HTML
+    seen_build = False
+    while not panel.state["is_over"] and not seen_build:
+        wait_until(lambda: panel.state["is_over"] or panel.state["legal"])
+        if panel.state["is_over"]:
+            break
+        if panel.view.phase == "build":
+            # the count of the next crossing comes from the server, for this seat only
+            wait_until(lambda: "Why build or pass?" in text(panel.why.value))
+            assert "KK-B2" in text(panel.why.value)
+            seen_build = True
+            break
+        with panel._lock:
+            seq = panel.state["seq"]
+            if panel.bid_row.layout.display != "none":
+                panel.amount.value = panel.amount.min
+                panel.on_bid()
+            else:
+                panel.on_play()
+        wait_until(lambda s=seq: panel.state["seq"] > s)
+    assert seen_build
+    close(panel)
+
+
+def test_TABLES_CREATOR_the_creators_controls_come_back_after_a_reload(server: ServerProcess,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    ann, ben = KkPlayApp(seed=9, name="Ann").together, KkPlayApp(seed=10, name="Ben").together
+    ann.players.value, ann.bots.value = 2, 0
+    ann.on_create()
+    wait_until(lambda: ann.state is not None)
+    ben.code.value, ben.name.value = ann.state["table"], "Ben"
+    ben.on_join()
+    wait_until(lambda: ben.state is not None and ann.state["seats"].get("Ben") == "human")
+    mark = ann.address.value
+    assert "data-creator='" in mark and "data-creator='" not in ben.address.value
+    table, seat, creator = (mark.split(f"data-{k}='")[1].split("'")[0] for k in ("table", "seat", "creator"))
+    ann.link.close()
+    ben.link.close()  # Ben leaves too
+    # Ann reloads: the page address keeps the creator's token beside the seat's
+    monkeypatch.setenv("QUERY_STRING", f"table={table}&seat={seat}&creator={creator}")
+    again = KkPlayApp(seed=11, name="Ann").together
+    wait_until(lambda: again.state is not None)
+    assert again.creator and again.creator_row.layout.display != "none"
+    assert "data-creator='" in again.address.value  # kept for the next reload
+    again.seat_pick.value = "Ben"
+    again.on_seat_bot(True)
+    assert "A computer player now plays Ben" in again.messages.text
+    wait_until(lambda: again.state["seats"]["Ben"] == "bot")
+    again.on_seat_bot(False)
+    wait_until(lambda: again.state["seats"]["Ben"] == "human")
+    close(again)
+    # a wrong creator token gives no controls
+    monkeypatch.setenv("QUERY_STRING", f"table={table}&seat={seat}&creator=not-the-token")
+    other = KkPlayApp(seed=12, name="Ann").together
+    wait_until(lambda: other.state is not None)
+    assert not other.creator and other.creator_row.layout.display == "none"
+    close(other)

@@ -219,3 +219,59 @@ def test_TABLES_setup_errors_name_the_rule(start: Start) -> None:
     assert status == 400 and refused["rule"] == "TABLES-SEAT"
     status, refused = call("GET", f"{server.http}/ZZZZZZ")
     assert status == 404 and refused["rule"] == "TABLES-CODE"
+
+
+def test_TABLES_HELP_help_goes_to_the_asking_seat_only_and_is_empty_when_it_is_not_to_act(start: Start) -> None:
+    """The lessons' help (``help``): a spectator cannot ask; a seat to act gets its own legal move as the
+    hint; a seat that has already bid gets nothing; the other seats hear nothing of it; the creator token
+    check answers only for the right token."""
+    server = start()
+    t = kk_table(server, seats=("Ann", "Ben", "Cy"))
+    ann, ben, watcher = Client(server, t["code"], t["Ann"]), Client(server, t["code"], t["Ben"]), Client(server, t["code"])
+    ben.act({"type": "bid", "amount": 4})
+    ann.recv()
+    watcher.recv()
+    ann.send({"type": "help", "hint": True})
+    answer = ann.recv()
+    assert answer["type"] == "help" and answer["seat"] == "Ann" and answer["seq"] == 1
+    assert answer["hint"]["type"] == "bid" and answer["hint"]["player"] == "Ann" and answer["explain"] == {}
+    ben.send({"type": "help", "hint": True})  # Ben's bid is in: nothing to help with
+    assert ben.recv() == {"type": "help", "table": t["code"], "seat": "Ben", "seq": 1, "explain": {}, "hint": None}
+    watcher.send({"type": "help"})
+    refused = watcher.recv()
+    assert refused["type"] == "error" and refused["rule"] == "TABLES-SEAT"
+    assert ann.drain(0.5) == []  # nobody else heard of the help
+    assert call("POST", f"{server.http}/{t['code']}/creator", {"creator_token": t["creator"]}) == (
+        200, {"table": t["code"], "creator": True})
+    assert call("POST", f"{server.http}/{t['code']}/creator", {"creator_token": t["Ann"]})[0] == 403
+    for client in (ann, ben, watcher):
+        client.close()
+
+
+def test_TABLES_a_state_holds_only_what_the_connection_lacks_and_merges_whole(start: Start) -> None:
+    """After its first state a connection gets only the new part of the log and the narrative, and
+    ``legal_same`` for unchanged moves; a reveal sends the log again from the first move it opened."""
+    server = start()
+    t = kk_table(server, seats=("Ann", "Ben", "Cy"))
+    ann, ben, cy = (Client(server, t["code"], t[s]) if s in t else None for s in ("Ann", "Ben", "Cy"))
+    assert ann is not None and ben is not None and cy is None
+    cy_token = call("POST", f"{server.http}/{t['code']}/join", {"seat": "Cy"})[1]["token"]
+    ann.recv()
+    ben.recv()  # Cy took the seat: a state for everyone
+    cy = Client(server, t["code"], cy_token)
+    assert cy.raw["log_from"] == 0 and "legal" in cy.raw  # a connection's first state holds everything
+    ben.act({"type": "bid", "amount": 2})
+    ann.recv()
+    cy.recv()
+    assert ann.raw["log_from"] == 0 and ann.raw["log"] == [{"type": "bid", "player": "Ben", "sealed": ["amount"]}]
+    assert ann.raw.get("legal_same") is True and "legal" not in ann.raw  # still the same bids to choose from
+    assert len(ann.state["legal"]) > 1
+    ann.act({"type": "bid", "amount": 5})
+    cy.recv()
+    assert cy.raw["log_from"] == 1 and len(cy.raw["log"]) == 1
+    cy.act({"type": "bid", "amount": 1})  # the last bid: all three are opened (KK-A2)
+    seen = ben.drain(1.0)[-1]
+    assert ben.raw["log_from"] == 0 and [e.get("amount") for e in seen["log"]] == [2, 5, 1]
+    assert seen["narrative_length"] >= len(seen["narrative"]) > 0
+    for client in (ann, ben, cy):
+        client.close()

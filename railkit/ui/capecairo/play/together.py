@@ -1,7 +1,7 @@
 """Vom Kap bis Kairo at a class table (“Play with others”, ``railkit.ui.table_play``): how this game's seat
-view, moves and review are shown. Everything comes from the JSON the table server sends: the seat's view
-(its own bid, everyone's race and money), the moves the engine allows the seat, and at the end the
-whole game to replay for the review.
+view, moves and review are shown. Everything comes from what the table server sends: the seat's view (its own
+bid, everyone's race and money), typed as a ``KKView``, the moves the engine allows the seat, the engine's count
+of the seat's next crossing (for “Why”), and at the end the whole game to replay for the review.
 """
 
 from __future__ import annotations
@@ -11,24 +11,25 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from railkit.capecairo import CapeToCairoGame
+from railkit.capecairo.deck import CardDict
 from railkit.capecairo.game import TRACK_PRICE  # KK-B2 (4): the engine's price of one track piece
 from railkit.capecairo.views import KKView
 from railkit.ui.capecairo.common import card_title, cards_html, pieces_count, players_table_html, pounds, race_html
-from railkit.ui.capecairo.play.hints import review_html
+from railkit.ui.capecairo.play.hints import BuildCount, review_html, seat_hint_html
 from railkit.ui.i18n import tr
-from railkit.ui.table_play import TableGame
+from railkit.ui.table_play import TableGame, message_from_json
 
 __all__ = ["KK_TABLE"]
 
 
-def _card(view: Mapping[str, Any], card_id: str) -> Mapping[str, Any]:
-    for card in list(view.get("offer") or []) + list(view.get("flipped") or []):
+def _card(view: KKView, card_id: str) -> CardDict | Mapping[str, Any]:
+    for card in (*view.offer, *view.flipped):
         if card.get("id") == card_id:
-            return card  # type: ignore[no-any-return]
+            return card
     return {"id": card_id, "terrain": "", "tracks": 0, "coin": 0}
 
 
-def action_words(action: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+def action_words(action: Mapping[str, Any], view: KKView) -> str:
     kind = action.get("type")
     if kind == "bid":
         return tr("Bid {bid}", bid=pounds(int(action.get("amount", 0))))
@@ -40,36 +41,51 @@ def action_words(action: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     return tr("Pass")
 
 
-def progress_words(view: Mapping[str, Any]) -> str:
+def progress_words(view: KKView) -> str:
     """KK-A2: how many sealed bids are in, never how much (until all are in and they are opened)."""
-    if view.get("phase") != "bid":
+    if view.phase != "bid":
         return ""
-    handed, total = len(view.get("bids_handed_in") or []), len(view.get("players") or [])
     return tr("Auction {n}: {handed} of {total} bids in. The amounts stay sealed until every bid is in (KK-A2).",
-              n=view.get("auction"), handed=handed, total=total)
+              n=view.auction, handed=len(view.bids_handed_in), total=len(view.players))
 
 
-def board_html(view: Mapping[str, Any], seat: str | None, _learners: Sequence[str] = ()) -> str:
+def board_html(view: KKView, seat: str | None, _learners: Sequence[str] = ()) -> str:
     parts = []
-    if view.get("your_bid") is not None:
-        parts.append(f"<p><b>{html.escape(tr('Your sealed bid: {bid}', bid=pounds(int(view['your_bid']))))}</b></p>")
-    phase = view.get("phase")
-    if phase in ("bid", "choose") and view.get("offer"):
-        parts.append(f"<b>{html.escape(tr('On sale in this auction (KK-A1)'))}</b>" + cards_html(view["offer"]))
-    if phase == "build" and view.get("flipped"):
+    if view.your_bid is not None:
+        parts.append(f"<p><b>{html.escape(tr('Your sealed bid: {bid}', bid=pounds(view.your_bid)))}</b></p>")
+    if view.phase in ("bid", "choose") and view.offer:
+        parts.append(f"<b>{html.escape(tr('On sale in this auction (KK-A1)'))}</b>" + cards_html(view.offer))
+    if view.phase == "build" and view.flipped:
         parts.append(f"<b>{html.escape(tr('Turned up this building round (KK-B1, KK-B3)'))}</b>"
-                     + cards_html(view["flipped"]))
-    typed = KKView.from_json(view)  # the lesson's own drawing functions read the typed view
-    parts.append(race_html(typed))
-    parts.append(players_table_html(typed))
+                     + cards_html(view.flipped))
+    parts.append(race_html(view))
+    parts.append(players_table_html(view))
     return "".join(parts)
 
 
-def result_words(view: Mapping[str, Any]) -> str:
-    winners = list(view.get("winners") or [])
+def result_words(view: KKView) -> str:
+    winners = list(view.winners)
     if len(winners) == 1:
         return tr("{who} wins!", who=winners[0])
     return tr("{who} share the win.", who=", ".join(winners))
+
+
+def why_html(view: KKView, seat: str, legal: Sequence[Mapping[str, Any]], explain: Mapping[str, Any] | None) -> str:
+    """The play lesson's “Why? (hint)” for the seat's choices: bids and cards from the view; the build count
+    is the server's (``railkit.tables.games``), shown once it is in."""
+    count = None
+    found = (explain or {}).get("build")
+    if found:
+        count = BuildCount([message_from_json(s) for s in found.get("sentences", [])], int(found["min_buy"]),
+                           int(found["cost"]), None if found.get("coin") is None else int(found["coin"]))
+    if view.phase == "build" and count is None:
+        return ""
+    moves = [CapeToCairoGame.registry.from_dict(a) for a in legal]
+    body = seat_hint_html(view, seat, moves, count)
+    if not body:
+        return ""
+    return (f"<details class='railkit-why'><summary>{html.escape(tr('Why? (hint)'))}</summary>"
+            f"<div class='railkit-hint kk-log'>{body}</div></details>")
 
 
 def review(replay: Mapping[str, Any], seat: str) -> str:
@@ -80,5 +96,6 @@ def review(replay: Mapping[str, Any], seat: str) -> str:
     return f"<div class='railkit-hint kk-log'>{review_html(game, seat)}</div>"
 
 
-KK_TABLE = TableGame(CapeToCairoGame.GAME, CapeToCairoGame.PLAYER_RANGE, board_html, action_words, progress_words,
-                     review, result_words)
+KK_TABLE = TableGame(CapeToCairoGame.GAME, CapeToCairoGame.PLAYER_RANGE, KKView, board_html, action_words,
+                     progress_words, review, result_words, why_html=why_html,
+                     explains_on_server=lambda view: view.phase == "build")

@@ -1,28 +1,56 @@
 """Union Pacific at a class table (“Play with others”, ``railkit.ui.table_play``): how this game's seat
-view, moves and review are shown. Everything comes from the JSON the table server sends: the seat's
-view (its own hand and face-down first share, everyone's public table), the moves the engine allows
-the seat, and at the end the whole game to replay for the review.
+view, moves, help and review are shown. Everything comes from what the table server sends: the seat's view
+(its own hand and face-down first share, everyone's public table), typed as a ``UPView``, the moves the engine
+allows the seat, the heuristic player's move when the learner asks (Hint), and at the end the whole game to
+replay for the review.
+
+“Why” and the checks of a placement are worked out here, from the seat's view and the board alone: the
+engine's sentence for a move (``describe_action``) needs only the board and the move, and the six UP-B2
+checks (``explain_placement``) only the board and the trains and supply, which every seat sees. The board is
+drawn from the same public trains, with the picked build's legal sections marked.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import tr, trn
+from railkit.ui.plot import Plot
 from railkit.ui.table_play import TableGame
-from railkit.ui.unionpacific.common import card_label, company_name, counts_html, section_label
-from railkit.ui.unionpacific.play.html import companies_html, display_html, players_html, review_html, step_words
+from railkit.ui.unionpacific.board_map import building_map
+from railkit.ui.unionpacific.common import card_label, checklist_html, company_name, counts_html, engine_text, section_label
+from railkit.ui.unionpacific.play.build import MAP_HEIGHT, MAP_WIDTH
+from railkit.ui.unionpacific.play.html import companies_html, display_html, players_html, review_html, step_words, why_html
 from railkit.unionpacific import Board
+from railkit.unionpacific.actions import UPAction
+from railkit.unionpacific.describe import describe_action
 from railkit.unionpacific.game import UnionPacificGame
+from railkit.unionpacific.placement import PlacementExplanation, explain_placement
 from railkit.unionpacific.review import review_moves
 from railkit.unionpacific.views import UPView
 
 __all__ = ["up_table"]
 
 
-def action_words(board: Board, action: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+@dataclass(frozen=True)
+class SeatRules:
+    """What ``why_html`` asks of a game, answered from a seat's view and the board (nothing hidden is read)."""
+
+    board: Board
+    view: UPView
+
+    def describe(self, action: UPAction) -> Any:
+        return describe_action(self.board, action)
+
+    def explain_placement(self, company: str, section: str, card: str) -> PlacementExplanation:
+        return explain_placement(self.board, self.view.trains_on, self.view.supply, company, section, card)
+
+
+def action_words(board: Board, action: Mapping[str, Any], view: UPView) -> str:
     kind = action.get("type")
     if kind == "choose_first_share":
         return tr("Lay {company} face down as your first share (UP-S5)", company=company_name(board, action["card"]))
@@ -38,7 +66,7 @@ def action_words(board: Board, action: Mapping[str, Any], view: Mapping[str, Any
     if kind == "draw_share":
         source = str(action.get("source", ""))
         if source.startswith("display:"):
-            display = view.get("display") or []
+            display = view.display or ()
             index = int(source.split(":", 1)[1])
             key = display[index] if 0 <= index < len(display) else None
             return tr("Draw {company} from the display (UP-B3)", company=company_name(board, key) if key else "?")
@@ -50,47 +78,93 @@ def action_words(board: Board, action: Mapping[str, Any], view: Mapping[str, Any
     return str(kind)
 
 
-def progress_words(view: Mapping[str, Any]) -> str:
+def progress_words(view: UPView) -> str:
     """UP-S5: how many first shares are chosen, never which (they are turned up together)."""
-    if view.get("phase") == "first_share":
+    if view.phase == "first_share":
         return tr("{chosen} of {total} first shares chosen; they are turned up together (UP-S5).",
-                  chosen=len(view.get("first_share_chosen") or []), total=len(view.get("players") or []))
-    if view.get("phase") in (None, "over") or view.get("is_over"):
+                  chosen=len(view.first_share_chosen), total=len(view.players))
+    if view.phase == "over" or view.is_over:
         return ""
-    return tr("Now {player}: {step}", player=view.get("current_player"), step=step_words(str(view.get("phase"))))
+    return tr("Now {player}: {step}", player=view.current_player, step=step_words(view.phase))
 
 
-def board_html(board: Board, view: Mapping[str, Any], seat: str | None, learners: Sequence[str]) -> str:
+def board_html(board: Board, view: UPView, seat: str | None, learners: Sequence[str]) -> str:
     parts = []
-    hand = view.get("hand")
-    if hand:
-        track = ", ".join(f"{n}&nbsp;×&nbsp;{html.escape(card_label(board, c))}" for c, n in hand["track"].items())
-        parts.append(f"<p><b>{html.escape(tr('Your hand'))}:</b> {counts_html(board, hand['shares'])}<br>"
+    hand = view.hand
+    if hand is not None:
+        track = ", ".join(f"{n}&nbsp;×&nbsp;{html.escape(card_label(board, c))}" for c, n in hand.track.items())
+        parts.append(f"<p><b>{html.escape(tr('Your hand'))}:</b> {counts_html(board, hand.shares)}<br>"
                      f"<b>{html.escape(tr('Your track cards'))}:</b> {track or html.escape(tr('none'))}</p>")
-    if view.get("my_first_share"):
+    if view.my_first_share:
         parts.append(f"<p>{html.escape(tr('Your face-down first share'))}: "
-                     f"{html.escape(company_name(board, str(view['my_first_share'])))}</p>")
-    typed = UPView.from_json(view)  # the lesson's own drawing functions read the typed view
-    parts.append(f"<b>{html.escape(tr('The display'))}</b>{display_html(board, typed)}")
-    parts.append(players_html(typed, learners, typed.current_player, seat))
-    parts.append(companies_html(board, typed, seat))
-    for record in view.get("payouts") or []:
+                     f"{html.escape(company_name(board, view.my_first_share))}</p>")
+    parts.append(f"<b>{html.escape(tr('The display'))}</b>{display_html(board, view)}")
+    parts.append(players_html(view, learners, view.current_player, seat))
+    parts.append(companies_html(board, view, seat))
+    for record in view.payouts:
         rows = "".join(f"<tr><td class='name'>{html.escape(p)}</td><td>{m}</td></tr>"
                        for p, m in sorted(record.get("amounts", {}).items(), key=lambda kv: -kv[1]))
-        head = tr("Payout {n} of {total}", n=record.get("number"), total=view.get("payouts_total"))
+        head = tr("Payout {n} of {total}", n=record.get("number"), total=view.payouts_total)
         parts.append(f"<div class='railkit-payout'><h4>{html.escape(head)}</h4><table class='railkit-table'>"
                      f"<tr><th class='name'>{tr('player')}</th><th>{tr('receives (millions)')}</th></tr>{rows}"
                      "</table></div>")
     return "".join(parts)
 
 
-def result_words(view: Mapping[str, Any]) -> str:
-    money: Mapping[str, int] = view.get("money") or {}
+def result_words(view: UPView) -> str:
+    money = view.money
     if not money:
         return ""
     best = max(money.values())
     winners = [p for p, m in money.items() if m == best]
     return tr("{winners}: {m} million.", winners=", ".join(winners), m=best)
+
+
+def seat_why_html(board: Board, view: UPView, seat: str, legal: Sequence[Mapping[str, Any]],
+                  _explain: Mapping[str, Any] | None) -> str:
+    """The play lesson's “Why these choices?” for the seat's legal moves (``why_html``), from its view."""
+    actions = [UnionPacificGame.registry.from_dict(a) for a in legal]
+    return why_html(SeatRules(board, view), seat, actions, seat)
+
+
+def move_html(board: Board, view: UPView, action: Mapping[str, Any]) -> str:
+    """The picked build's six UP-B2 checks, as the play lesson shows them for a chosen placement."""
+    if action.get("type") != "build":
+        return ""
+    rules = SeatRules(board, view)
+    return checklist_html(rules.explain_placement(str(action["company"]), str(action["section"]), str(action["card"])))
+
+
+def hint_words(board: Board, view: UPView, seat: str, hint: Mapping[str, Any]) -> str:
+    """The server's hint (the heuristic player's move for this seat) in the play lesson's words."""
+    best = UnionPacificGame.registry.from_dict(hint)
+    if hint.get("type") == "choose_first_share":
+        # The engine's words keep a first share face down (UP-S5); the learner's own hint may name it.
+        count = view.hand.shares.get(str(hint["card"]), 0) if view.hand is not None else 0
+        return trn("Hint: the heuristic player would lay {company} face down (UP-S5): you hold {n} "
+                   "share of it, as many as of any other company, so your first stake sits where your "
+                   "hand is strongest. It is a second opinion; the choice is yours.",
+                   "Hint: the heuristic player would lay {company} face down (UP-S5): you hold {n} "
+                   "shares of it, more than of any other company, so your first stake sits where your "
+                   "hand is strongest. It is a second opinion; the choice is yours.",
+                   count, company=company_name(board, str(hint["card"])), n=count)
+    words = engine_text(describe_action(board, best), seat)
+    return tr("Hint: the heuristic player would play this: {move}. It is a second opinion; the choice is yours.",
+              move=words)
+
+
+def board_figure(board: Board, view: UPView, picked: Mapping[str, Any] | None) -> tuple[Any, Callable[[], Plot]]:
+    """The whole board with every train (public, UP-B2); a picked build marks its section (purple)."""
+    trains = view.trains_on
+    section = str(picked["section"]) if picked is not None and picked.get("type") == "build" else None
+    if view.is_over:
+        title = tr("The board at the end of the game")
+    elif view.turn_number:
+        title = tr("The board, turn {n}", n=view.turn_number)
+    else:
+        title = tr("The board: starting trains (UP-S1)")
+    key = (json.dumps(trains, sort_keys=True), section, title)
+    return key, lambda: building_map(board, trains, [], section, title=title, height=MAP_HEIGHT, width=MAP_WIDTH)
 
 
 def review(replay: Mapping[str, Any], seat: str) -> str:
@@ -103,6 +177,10 @@ def review(replay: Mapping[str, Any], seat: str) -> str:
 
 def up_table(board: Board) -> TableGame:
     """The table hooks for the lesson's board (the shipped one: a table plays on it)."""
-    return TableGame(UnionPacificGame.GAME, UnionPacificGame.PLAYER_RANGE,
+    return TableGame(UnionPacificGame.GAME, UnionPacificGame.PLAYER_RANGE, UPView,
                      lambda view, seat, learners: board_html(board, view, seat, learners),
-                     lambda action, view: action_words(board, action, view), progress_words, review, result_words)
+                     lambda action, view: action_words(board, action, view), progress_words, review, result_words,
+                     why_html=lambda view, seat, legal, explain: seat_why_html(board, view, seat, legal, explain),
+                     move_html=lambda view, action: move_html(board, view, action),
+                     hint_words=lambda view, seat, hint: hint_words(board, view, seat, hint),
+                     board_figure=lambda view, picked: board_figure(board, view, picked))
