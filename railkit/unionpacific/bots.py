@@ -30,7 +30,7 @@ from railkit.unionpacific.actions import (
 from railkit.unionpacific.board import GENERAL
 from railkit.unionpacific.game import UnionPacificGame
 from railkit.unionpacific.moves import ActionStepMoves
-from railkit.unionpacific.payouts import UP_TABLE, company_payout, union_pacific_payout
+from railkit.unionpacific.payouts import UP_TABLE
 from railkit.unionpacific.sharedeck import Pile, deck_layout
 from railkit.unionpacific.state import UP
 
@@ -86,6 +86,40 @@ def draws_before_next_dividend(game: UnionPacificGame, known_draws: int | None =
     return 0.0
 
 
+# -- payouts of trusted holdings ---------------------------------------------------------
+def company_amounts(value: int, counts: tuple[int, ...]) -> tuple[int, ...]:
+    """``company_payout(value, dict(enumerate(counts)))`` as a tuple, for holdings the bot itself counted
+    (whole numbers ≥ 0, nothing to check): UP-D3..UP-D6 worked out on the tuple, without dicts."""
+    best = max(counts)
+    if not best:
+        return (0,) * len(counts)
+    half = value // 2  # UP-D3
+    n_best = counts.count(best)
+    if n_best > 1:  # UP-D5: primary and secondary pooled
+        each = (value + half) // n_best
+        return tuple([each if n == best else 0 for n in counts])
+    second = max([n for n in counts if n != best])
+    if not second:  # UP-D4: a sole shareholder takes both
+        return tuple([value + half if n == best else 0 for n in counts])
+    each = half // counts.count(second)  # UP-D6
+    return tuple([value if n == best else each if n == second else 0 for n in counts])
+
+
+def union_pacific_amounts(number: int, counts: tuple[int, ...]) -> tuple[int, ...]:
+    """``union_pacific_payout(number, dict(enumerate(counts)))`` as a tuple, for holdings the bot counted
+    (UP-D9..UP-D11: positions by holdings, a tie splits the positions it occupies)."""
+    row = UP_TABLE[number]
+    paid = {0: 0}
+    position = 0
+    for n in sorted(set(counts), reverse=True):
+        if not n:
+            break
+        tied = counts.count(n)
+        paid[n] = sum(row[position:position + tied]) // tied  # past the 5th position: 0
+        position += tied
+    return tuple([paid[n] for n in counts])
+
+
 # -- the heuristic player ----------------------------------------------------------------
 # Payouts and estimates are pure functions of their inputs (seats, sizes, holdings per seat), so every
 # HeuristicBot of one game shares one memo of them: what one bot worked out, the next one reads.
@@ -126,23 +160,23 @@ class HeuristicBot:
         self._builds_seen: tuple[Any, int, int] = (None, 0, 0)  # (log, its length, builds in it) last counted
 
     def _company_pay(self, value: int, counts: tuple[int, ...]) -> tuple[int, ...]:
-        """``company_payout`` per seat, for the holdings per seat ``counts`` (remembered; it is pure)."""
+        """``company_payout`` per seat, for the holdings per seat ``counts`` (remembered)."""
         key = (value, counts)
         paid = self._payout_memo.get(key)
         if paid is None:
             if len(self._payout_memo) >= 8192:
                 self._payout_memo.clear()
-            paid = self._payout_memo[key] = tuple(company_payout(value, dict(enumerate(counts))).values())
+            paid = self._payout_memo[key] = company_amounts(value, counts)
         return paid
 
     def _up_pay(self, number: int, counts: tuple[int, ...]) -> tuple[int, ...]:
-        """``union_pacific_payout`` per seat, for the holdings per seat ``counts`` (remembered; it is pure)."""
+        """``union_pacific_payout`` per seat, for the holdings per seat ``counts`` (remembered)."""
         key = (-number, counts)  # negative: never a company value
         paid = self._payout_memo.get(key)
         if paid is None:
             if len(self._payout_memo) >= 8192:
                 self._payout_memo.clear()
-            paid = self._payout_memo[key] = tuple(union_pacific_payout(number, dict(enumerate(counts))).values())
+            paid = self._payout_memo[key] = union_pacific_amounts(number, counts)
         return paid
 
     def _remember(self, inputs: tuple[Any, ...], estimate: float) -> None:

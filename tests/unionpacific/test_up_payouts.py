@@ -232,3 +232,19 @@ def test_UP_D3_D9_listing_order_does_not_change_amounts(value, shares):
     reversed_shares = dict(reversed(list(shares.items())))
     assert company_payout(value, reversed_shares) == company_payout(value, shares)
     assert union_pacific_payout(4, reversed_shares) == union_pacific_payout(4, shares)
+
+
+def test_UP_D3_D11_the_bots_tuple_payouts_match_the_checked_ones():
+    """HeuristicBot works payouts out on tuples of holdings (no dicts, no checks): every table of 2-6 seats
+    holding 0-3 shares each (0-2 with six) pays exactly what company_payout and union_pacific_payout pay."""
+    import itertools
+
+    from railkit.unionpacific.bots import company_amounts, union_pacific_amounts
+
+    for seats in range(2, 7):
+        for counts in itertools.product(range(4) if seats < 6 else range(3), repeat=seats):
+            shares = dict(enumerate(counts))
+            for value in (0, 1, 2, 5, 8, 13):
+                assert company_amounts(value, counts) == tuple(company_payout(value, shares).values()), (value, counts)
+            for number in UP_TABLE:
+                assert union_pacific_amounts(number, counts) == tuple(union_pacific_payout(number, shares).values())
