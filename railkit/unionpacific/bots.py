@@ -121,21 +121,134 @@ def union_pacific_amounts(number: int, counts: tuple[int, ...]) -> tuple[int, ..
 
 
 # -- the heuristic player ----------------------------------------------------------------
-# Payouts and estimates are pure functions of their inputs (seats, sizes, holdings per seat), so every
-# HeuristicBot of one game shares one memo of them: what one bot worked out, the next one reads.
-# Per game (not per process), so that a game costs the same whatever was played before it.
-_COUNTS = ("counts",)  # where a decision keeps _all_counts
 _UP_LAST = max(UP_TABLE)  # the last (largest) column of UP's payout table
-_Memos = tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]]
-_GAME_MEMOS: weakref.WeakKeyDictionary[UnionPacificGame, _Memos] = weakref.WeakKeyDictionary()
 
 
-def _game_memos(game: UnionPacificGame) -> _Memos:
-    """The (payouts, gains, stakes) memos the bots of ``game`` share."""
-    memos = _GAME_MEMOS.get(game)
-    if memos is None:
-        memos = _GAME_MEMOS[game] = ({}, {}, {})
-    return memos
+class _SeatEstimates:
+    """One seat's estimates as last worked out: stakes per company, share worths per card, invest gains per
+    card and number of shares; and what they were worked out from (the moves seen, the hand, UP's payout
+    number), so that only what the moves since then touched is worked out again."""
+
+    __slots__ = ("at", "gains", "hand", "number", "pos", "stakes", "stale", "worths")
+
+    def __init__(self) -> None:
+        self.at = -1  # the log length when last brought up to date
+        self.pos = 0  # how much of ``_Estimates.touched`` had been seen then
+        self.hand: dict[str, int] = {}
+        self.number = 0
+        self.stakes: dict[str, float] | None = None
+        self.stale: set[str] = set()  # companies whose stake is out of date
+        self.worths: dict[str, float] = {}
+        self.gains: dict[str, dict[int, float]] = {}
+
+
+class _Estimates:
+    """What the HeuristicBots of one game know between their decisions, kept up to date from the moves.
+
+    Only ``apply`` changes a game, and it logs every move, so the moves logged since the last decision say
+    what changed: a build changes its company's value and supply, an investment (and the first shares,
+    UP-S5) the holdings on the table, a payout UP's payout number; a seat's hand is compared with what it
+    was. The holdings per company are counted once and updated per investment; each seat's estimates
+    (``_SeatEstimates``) are worked out again only for the companies touched. The payouts and estimates
+    are pure functions of their inputs (seats, sizes, holdings per seat), remembered in memos every bot of
+    the game reads. Per game, not per process, so that a game costs the same whatever was played before it.
+    """
+
+    __slots__ = ("builds", "counts", "gain_memo", "keys", "log", "payout_memo", "seat_of", "seats", "seen",
+                 "soon_memo", "stake_memo", "touched")
+
+    def __init__(self, game: UnionPacificGame) -> None:
+        self.payout_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
+        self.gain_memo: dict[tuple[Any, ...], float] = {}
+        self.stake_memo: dict[tuple[Any, ...], float] = {}
+        self.soon_memo: dict[tuple[int, ...], float] = {}
+        self.keys = (*game.company_order, UP)
+        self.seat_of = {p: i for i, p in enumerate(game.players)}
+        self._start(game)
+
+    def _start(self, game: UnionPacificGame) -> None:
+        self.log = game._log
+        self.seen = len(game._log)
+        self.builds = sum(1 for a in game._log if type(a) is Build)
+        self.touched: list[str] = []  # the companies (and UP) each move since the start touched, in order
+        self.seats = [_SeatEstimates() for _ in game.players]
+        self._count(game)
+
+    def _count(self, game: UnionPacificGame) -> None:
+        """The table shares per company (and UP) per seat, from the state."""
+        table = game._state.table
+        keys = self.keys
+        zeros = (0,) * len(keys)
+        self.counts: dict[str, tuple[int, ...]] = dict(
+            zip(keys, zip(*[map(table[p].get, keys, zeros) for p in game.players], strict=True), strict=True))
+
+    def sync(self, game: UnionPacificGame) -> None:
+        """Take in the moves logged since the last call."""
+        log = game._log
+        if log is not self.log or len(log) < self.seen:  # not the log followed so far: start again
+            self._start(game)
+            return
+        if len(log) == self.seen:
+            return
+        counts, touched, recount = self.counts, self.touched, False
+        for a in log[self.seen:]:
+            kind = type(a)
+            if kind is Build:
+                self.builds += 1
+                touched.append(a.company)
+            elif kind is Invest:
+                seat = self.seat_of[a.player]
+                for card in a.cards:
+                    held = list(counts[card])
+                    held[seat] += 1
+                    counts[card] = tuple(held)
+                    touched.append(card)
+            elif kind is ChooseFirstShare:
+                recount = True  # the last first share puts every first share on the table (UP-S5)
+        if recount:
+            self._count(game)
+            touched.extend(self.keys)
+        self.seen = len(log)
+
+    def seat(self, seat: int, player: str, game: UnionPacificGame) -> _SeatEstimates:
+        """``seat``'s estimates, with those the moves since it last looked touched forgotten (stakes marked
+        stale)."""
+        mine = self.seats[seat]
+        if mine.at == self.seen:
+            return mine
+        mine.at = self.seen
+        touched = self.touched
+        dirty = set(touched[mine.pos:])
+        mine.pos = len(touched)
+        state = game._state
+        hand = state.share_hand[player]
+        if hand != mine.hand:
+            old = mine.hand
+            dirty.update(k for k in hand.keys() | old.keys() if hand.get(k, 0) != old.get(k, 0))
+            mine.hand = dict(hand)
+        number = min(len(state.payouts) + 1, _UP_LAST)
+        if number != mine.number:
+            dirty.add(UP)
+            mine.number = number
+        worths, gains = mine.worths, mine.gains
+        for key in dirty:
+            worths.pop(key, None)
+            gains.pop(key, None)
+        mine.stale |= dirty
+        return mine
+
+
+_GAME_ESTIMATES: weakref.WeakKeyDictionary[UnionPacificGame, _Estimates] = weakref.WeakKeyDictionary()
+
+
+def _estimates_of(game: UnionPacificGame) -> _Estimates:
+    """The estimates the bots of ``game`` share, brought up to date with its log."""
+    est = _GAME_ESTIMATES.get(game)
+    if est is None:
+        est = _GAME_ESTIMATES[game] = _Estimates(game)
+    else:
+        est.sync(game)
+    return est
 
 
 class HeuristicBot:
@@ -156,7 +269,7 @@ class HeuristicBot:
         self._estimates: dict[tuple[Any, ...], float] = {}  # _gain by everything it depends on
         self._stake_memo: dict[tuple[Any, ...], float] = {}  # _stake by everything it depends on
         self._rarities: dict[tuple[Any, str], float] = {}  # _rarity per (board, card)
-        self._decision: dict[Any, Any] | None = None
+        self._est: _Estimates | None = None  # while a move is chosen: the game's estimates, up to date
         self._builds_seen: tuple[Any, int, int] = (None, 0, 0)  # (log, its length, builds in it) last counted
 
     def _company_pay(self, value: int, counts: tuple[int, ...]) -> tuple[int, ...]:
@@ -185,8 +298,8 @@ class HeuristicBot:
         self._estimates[inputs] = estimate
 
     def _deciding(self, game: UnionPacificGame) -> _Deciding:
-        """``with self._deciding(game):`` around choosing one move: holdings are remembered until it is
-        made, and the memos are those the bots of ``game`` share."""
+        """``with self._deciding(game):`` around choosing one move: the estimates and memos are those the bots
+        of ``game`` share, brought up to date with the moves made since the last decision."""
         return _Deciding(self, game)
 
     # the estimates -------------------------------------------------------------------------
@@ -202,20 +315,15 @@ class HeuristicBot:
         return tuple([table[p].get(key, 0) for p in game.players])
 
     def _all_counts(self, game: UnionPacificGame) -> dict[str, tuple[int, ...]]:
-        """``_counts`` of every company and of UP, worked out together (once per decision)."""
-        decision = self._decision
-        if decision is not None:
-            known = decision.get(_COUNTS)
-            if known is not None:
-                return known  # type: ignore[no-any-return]
+        """``_counts`` of every company and of UP (kept up to date by the game's estimates)."""
+        est = self._est
+        if est is not None:
+            return est.counts
         table = game._state.table
         keys = (*game.company_order, UP)
         zeros = (0,) * len(keys)
-        counts = dict(zip(keys, zip(*[map(table[p].get, keys, zeros) for p in game.players], strict=True),
-                          strict=True))
-        if decision is not None:
-            decision[_COUNTS] = counts
-        return counts
+        return dict(zip(keys, zip(*[map(table[p].get, keys, zeros) for p in game.players], strict=True),
+                        strict=True))
 
     def _seat(self, game: UnionPacificGame, me: str) -> int:
         return game.players.index(me)
@@ -289,7 +397,22 @@ class HeuristicBot:
                               game._state.share_hand[me].get(key, 0), self._counts(game, key))
 
     def _stakes(self, game: UnionPacificGame, me: str) -> dict[str, float]:
-        """``_stake`` of every company, in summary-card order."""
+        """``_stake`` of every company, in summary-card order (worked out again only for the companies the
+        moves since my last decision touched; do not change the dict)."""
+        est = self._est
+        if est is None:
+            return self._stakes_now(game, me, game.company_order)
+        mine = est.seat(est.seat_of[me], me, game)
+        stakes = mine.stakes
+        if stakes is None:
+            stakes = mine.stakes = self._stakes_now(game, me, game.company_order)
+        elif mine.stale:
+            stakes.update(self._stakes_now(game, me, [key for key in mine.stale if key in stakes]))
+        mine.stale = set()
+        return stakes
+
+    def _stakes_now(self, game: UnionPacificGame, me: str, keys: Iterable[str]) -> dict[str, float]:
+        """``_stake`` of each of ``keys``, worked out now."""
         state = game._state
         seat = game.players.index(me)
         hand = state.share_hand[me]
@@ -297,7 +420,7 @@ class HeuristicBot:
         counts = self._all_counts(game)
         memo = self._stake_memo
         stakes = {}
-        for key in game.company_order:
+        for key in keys:
             value, held, holdings = on_board(key) + 1, hand.get(key, 0), counts[key]
             stake = memo.get((seat, value, held, holdings))
             stakes[key] = self._stake_of(seat, value, held, holdings) if stake is None else stake
@@ -311,6 +434,8 @@ class HeuristicBot:
         """``_share_worth`` of each of ``cards`` (``None``, an empty place, is skipped)."""
         state = game._state
         seat = game.players.index(me)
+        est = self._est
+        known = est.seat(seat, me, game).worths if est is not None else {}
         hand = state.share_hand[me]
         all_counts = self._all_counts(game)
         supply, on_board = state.net.supply, state.net.on_board
@@ -318,6 +443,10 @@ class HeuristicBot:
         worths = []
         for card in cards:
             if card is None:
+                continue
+            worth = known.get(card)
+            if worth is not None:
+                worths.append(worth)
                 continue
             held = hand.get(card, 0)
             counts = all_counts.get(card)
@@ -337,11 +466,21 @@ class HeuristicBot:
                 else:
                     worth = gain(seat, size, held + 1, counts) - gain(seat, size, held, counts) + 0.2
                 self._remember(inputs, worth)
+            known[card] = worth
             worths.append(worth)
         return worths
 
     def _soon(self, game: UnionPacificGame) -> float:
         """Rough chance that the next dividend comes before my next turn."""
+        est = self._est
+        if est is not None:  # builds counted as the moves came; the answer remembered by what it reads
+            state = game._state
+            inputs = (est.builds, state.share_draws, state.dividends_drawn, len(state.payouts))
+            soon = est.soon_memo.get(inputs)
+            if soon is None:
+                expected = draws_before_next_dividend(game, known_draws=est.builds)
+                soon = est.soon_memo[inputs] = min(1.0, 0.8 * len(game.players) / max(expected, 0.5))
+            return soon
         log = game._log  # only ever grows: the builds are counted once each, from where the last count stopped
         seen, length, builds = self._builds_seen
         if seen is not log or length > len(log):
@@ -535,21 +674,31 @@ class HeuristicBot:
     def _invest_gains(self, game: UnionPacificGame, me: str, choices: list[tuple[str, ...]]) -> list[float]:
         """``_invest_gain`` of each of ``choices``."""
         seat = game.players.index(me)
+        est = self._est
+        known = est.seat(seat, me, game).gains if est is not None else {}
         counts = self._all_counts(game)
         on_board = game._state.net.on_board
         up_size = -self._next_up_number(game)
-        # per company in hand: its size for _gain_of and its holdings
-        sized = {key: (up_size if key == UP else on_board(key) + 1, counts[key])
-                 for key in game._state.share_hand[me]}
-        estimates, gain_of = self._estimates, self._gain_of
+        gain_of = self._gain_of
+
+        def gain(key: str, extra: int) -> float:
+            by_extra = known.get(key)
+            if by_extra is None:
+                by_extra = known[key] = {}
+            found = by_extra.get(extra)
+            if found is None:
+                size = up_size if key == UP else on_board(key) + 1
+                found = by_extra[extra] = gain_of(seat, size, extra, counts[key])
+            return found
+
         gains = []
         for cards in choices:
             if len(cards) == 1 or cards[0] == cards[1]:  # one company's shares
-                size, holdings = sized[cards[0]]
-                gain = estimates.get((seat, size, len(cards), holdings))
-                gains.append(gain_of(seat, size, len(cards), holdings) if gain is None else gain)
+                by_extra = known.get(cards[0])
+                found = by_extra.get(len(cards)) if by_extra is not None else None
+                gains.append(gain(cards[0], len(cards)) if found is None else found)
             else:  # one share each of two companies, summed as _invest_gain does
-                gains.append(sum(gain_of(seat, sized[k][0], 1, sized[k][1]) for k in set(cards)))
+                gains.append(sum(gain(k, 1) for k in set(cards)))
         return gains
 
     def _turn_scores(self, game: UnionPacificGame, me: str, builds: list[Build], invests: list[Invest],
@@ -627,7 +776,7 @@ class HeuristicBot:
 
 
 class _Deciding:
-    """While a ``HeuristicBot`` chooses one move: its estimates are remembered, then forgotten."""
+    """While a ``HeuristicBot`` chooses one move: the game's estimates, up to date, are at hand."""
 
     __slots__ = ("bot", "game", "outer")
 
@@ -636,10 +785,10 @@ class _Deciding:
 
     def __enter__(self) -> None:
         bot = self.bot
-        self.outer = bot._decision
+        self.outer = bot._est
         if self.outer is None:
-            bot._decision = {}  # holdings per company key
-            bot._payout_memo, bot._estimates, bot._stake_memo = _game_memos(self.game)
+            est = bot._est = _estimates_of(self.game)
+            bot._payout_memo, bot._estimates, bot._stake_memo = est.payout_memo, est.gain_memo, est.stake_memo
 
     def __exit__(self, *exc: object) -> None:
-        self.bot._decision = self.outer
+        self.bot._est = self.outer
