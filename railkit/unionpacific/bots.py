@@ -12,7 +12,7 @@ import functools
 import random
 import weakref
 from collections.abc import Callable, Iterable
-from itertools import repeat
+from itertools import repeat, starmap
 from typing import Any
 
 from railkit.bots import Bot, RandomBot, play_game
@@ -103,6 +103,26 @@ def company_amounts(value: int, counts: tuple[int, ...]) -> tuple[int, ...]:
         return tuple([value + half if n == best else 0 for n in counts])
     each = half // counts.count(second)  # UP-D6
     return tuple([value if n == best else each if n == second else 0 for n in counts])
+
+
+def company_rise(value: int, counts: tuple[int, ...]) -> tuple[int, ...]:
+    """``company_amounts(value + 1, counts)`` minus ``company_amounts(value, counts)``, seat by seat: what one
+    more train adds to each payout. Who is primary or secondary does not depend on the value (UP-D3..D6)."""
+    best = max(counts)
+    if not best:
+        return (0,) * len(counts)
+    up = value + 1
+    n_best = counts.count(best)
+    if n_best > 1:  # UP-D5
+        rise = (up + up // 2) // n_best - (value + value // 2) // n_best
+        return tuple([rise if n == best else 0 for n in counts])
+    second = max([n for n in counts if n != best])
+    if not second:  # UP-D4
+        rise = 1 + up // 2 - value // 2
+        return tuple([rise if n == best else 0 for n in counts])
+    n_second = counts.count(second)  # UP-D6
+    rise = up // 2 // n_second - value // 2 // n_second
+    return tuple([1 if n == best else rise if n == second else 0 for n in counts])
 
 
 def union_pacific_amounts(number: int, counts: tuple[int, ...]) -> tuple[int, ...]:
@@ -369,9 +389,7 @@ class HeuristicBot:
         key = ("rise", value, counts)
         rise = self._payout_memo.get(key)
         if rise is None:
-            now, before = self._company_pay(value + 1, counts), self._company_pay(value, counts)
-            rise = tuple([a - b for a, b in zip(now, before, strict=True)])
-            self._payout_memo[key] = rise
+            rise = self._payout_memo[key] = company_rise(value, counts)
         return rise
 
     def _stake_of(self, seat: int, value: int, hand: int, counts: tuple[int, ...]) -> float:
@@ -380,11 +398,12 @@ class HeuristicBot:
         inputs = (seat, value, hand, counts)
         stake = self._stake_memo.get(inputs)
         if stake is None:
-            future = list(counts)
-            future[seat] += hand  # shares I can still lay down count for later payouts
-            mine = self._rise(value, tuple(future))[seat]
             rise = self._rise(value, counts)
-            others = max((r for p, r in enumerate(rise) if p != seat), default=0)
+            if hand:  # shares I can still lay down count for later payouts
+                mine = self._rise(value, (*counts[:seat], counts[seat] + hand, *counts[seat + 1:]))[seat]
+            else:
+                mine = rise[seat]
+            others = max(rise[:seat] + rise[seat + 1:], default=0)
             stake = mine - 0.6 * others
             if len(self._stake_memo) >= 8192:
                 self._stake_memo.clear()
@@ -540,14 +559,13 @@ class HeuristicBot:
     END_TURN_MARGIN = 1.0  # an exchange must gain this much over keeping the share
 
     def _choose_exchange(self, game: UnionPacificGame, me: str, actions: list[Any]) -> Any:
-        up = self._share_worth(game, me, UP)
+        swaps = [a for a in actions if isinstance(a, ExchangeForUP) and a.card != UP]
+        up, *losses = self._share_worths(game, me, [UP, *(a.card for a in swaps)])
         best: Any = actions[0]  # EndTurn
         margin = self.END_TURN_MARGIN
-        for a in actions:
-            if isinstance(a, ExchangeForUP) and a.card != UP:
-                loss = self._share_worth(game, me, a.card)
-                if up - loss > margin:
-                    best, margin = a, up - loss
+        for a, loss in zip(swaps, losses, strict=True):
+            if up - loss > margin:
+                best, margin = a, up - loss
         return best
 
     def _rarity(self, game: UnionPacificGame, card: str) -> float:
@@ -628,7 +646,7 @@ class HeuristicBot:
         after_build = draw_bonus * (1.0 - 0.5 * soon)  # a build also draws a share (UP-B3)
         # One draw per build, in list order, all drawn first (the same draws as one per build scored).
         noise = self.rng.random
-        draws = [noise() for _ in repeat(None, moves.n_builds)]
+        draws = list(starmap(noise, repeat((), moves.n_builds)))  # noise() n times, called from C
         best_build, build_score = -1, float("-inf")
         at = 0
         # spending a rare card costs more: 0.7 for a general card, little for a common type

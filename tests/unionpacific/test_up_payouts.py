@@ -236,15 +236,18 @@ def test_UP_D3_D9_listing_order_does_not_change_amounts(value, shares):
 
 def test_UP_D3_D11_the_bots_tuple_payouts_match_the_checked_ones():
     """HeuristicBot works payouts out on tuples of holdings (no dicts, no checks): every table of 2-6 seats
-    holding 0-3 shares each (0-2 with six) pays exactly what company_payout and union_pacific_payout pay."""
+    holding 0-3 shares each (0-2 with six) pays exactly what company_payout and union_pacific_payout pay,
+    and one more train adds what the two payouts differ by."""
     import itertools
 
-    from railkit.unionpacific.bots import company_amounts, union_pacific_amounts
+    from railkit.unionpacific.bots import company_amounts, company_rise, union_pacific_amounts
 
     for seats in range(2, 7):
         for counts in itertools.product(range(4) if seats < 6 else range(3), repeat=seats):
             shares = dict(enumerate(counts))
             for value in (0, 1, 2, 5, 8, 13):
                 assert company_amounts(value, counts) == tuple(company_payout(value, shares).values()), (value, counts)
+                more = company_payout(value + 1, shares)
+                assert company_rise(value, counts) == tuple(more[p] - n for p, n in company_payout(value, shares).items())
             for number in UP_TABLE:
                 assert union_pacific_amounts(number, counts) == tuple(union_pacific_payout(number, shares).values())
