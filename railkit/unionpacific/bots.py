@@ -86,28 +86,14 @@ def draws_before_next_dividend(game: UnionPacificGame, known_draws: int | None =
     return 0.0
 
 
-# -- payouts of trusted holdings ---------------------------------------------------------
-def company_amounts(value: int, counts: tuple[int, ...]) -> tuple[int, ...]:
-    """``company_payout(value, dict(enumerate(counts)))`` as a tuple, for holdings the bot itself counted
-    (whole numbers ≥ 0, nothing to check): UP-D3..UP-D6 worked out on the tuple, without dicts."""
-    best = max(counts)
-    if not best:
-        return (0,) * len(counts)
-    half = value // 2  # UP-D3
-    n_best = counts.count(best)
-    if n_best > 1:  # UP-D5: primary and secondary pooled
-        each = (value + half) // n_best
-        return tuple([each if n == best else 0 for n in counts])
-    second = max([n for n in counts if n != best])
-    if not second:  # UP-D4: a sole shareholder takes both
-        return tuple([value + half if n == best else 0 for n in counts])
-    each = half // counts.count(second)  # UP-D6
-    return tuple([value if n == best else each if n == second else 0 for n in counts])
-
-
+# -- payouts of holdings the bot counted itself ------------------------------------------
+# ``company_payout`` and ``union_pacific_payout`` check their input and work on dicts; the bot's estimates ask
+# for tens of thousands of payouts a game, on tuples of holdings per seat (whole numbers ≥ 0), and only
+# differences of them. These give the same amounts (tests/unionpacific/test_up_payouts.py compares them on
+# every small table), without checks or dicts.
 def company_rise(value: int, counts: tuple[int, ...]) -> tuple[int, ...]:
-    """``company_amounts(value + 1, counts)`` minus ``company_amounts(value, counts)``, seat by seat: what one
-    more train adds to each payout. Who is primary or secondary does not depend on the value (UP-D3..D6)."""
+    """``company_payout`` at ``value + 1`` minus at ``value``, seat by seat (``counts``: shares per seat): what
+    one more train adds to each payout. Who is primary or secondary does not depend on the value."""
     best = max(counts)
     if not best:
         return (0,) * len(counts)
@@ -125,19 +111,45 @@ def company_rise(value: int, counts: tuple[int, ...]) -> tuple[int, ...]:
     return tuple([1 if n == best else rise if n == second else 0 for n in counts])
 
 
-def union_pacific_amounts(number: int, counts: tuple[int, ...]) -> tuple[int, ...]:
-    """``union_pacific_payout(number, dict(enumerate(counts)))`` as a tuple, for holdings the bot counted
-    (UP-D9..UP-D11: positions by holdings, a tie splits the positions it occupies)."""
+def company_amounts_of(value: int, counts: tuple[int, ...], seat: int, holdings: Iterable[int]) -> list[int]:
+    """``company_payout`` (UP-D3..D6) to ``seat`` when it holds each of ``holdings`` in turn, the other seats
+    holding ``counts``: their largest holdings found once, ``seat``'s place among them per holding."""
+    others = counts[:seat] + counts[seat + 1:]
+    top = max(others)
+    n_top = others.count(top)
+    below = max([n for n in others if n != top], default=0)
+    half = value // 2  # UP-D3
+    amounts = []
+    for mine in holdings:
+        if not mine:
+            amounts.append(0)
+        elif mine > top:  # sole primary; secondary too when nobody else holds any (UP-D4)
+            amounts.append(value if top else value + half)
+        elif mine == top:  # tied for most: primary and secondary pooled (UP-D5)
+            amounts.append((value + half) // (n_top + 1))
+        elif n_top > 1 or mine < below:  # others tied for most take both, or someone else is secondary
+            amounts.append(0)
+        elif mine > below:  # sole secondary
+            amounts.append(half)
+        else:  # tied secondaries split the secondary amount (UP-D6)
+            amounts.append(half // (others.count(below) + 1))
+    return amounts
+
+
+def union_pacific_amounts_of(number: int, counts: tuple[int, ...], seat: int, holdings: Iterable[int]) -> list[int]:
+    """``union_pacific_payout`` (UP-D9..D11) to ``seat`` when it holds each of ``holdings`` in turn, the other
+    seats holding ``counts``: its position is the number of seats holding more; a tie splits its positions."""
     row = UP_TABLE[number]
-    paid = {0: 0}
-    position = 0
-    for n in sorted(set(counts), reverse=True):
-        if not n:
-            break
-        tied = counts.count(n)
-        paid[n] = sum(row[position:position + tied]) // tied  # past the 5th position: 0
-        position += tied
-    return tuple([paid[n] for n in counts])
+    others = counts[:seat] + counts[seat + 1:]
+    amounts = []
+    for mine in holdings:
+        if not mine:
+            amounts.append(0)
+            continue
+        position = len([n for n in others if n > mine])
+        tied = others.count(mine) + 1
+        amounts.append(sum(row[position:position + tied]) // tied)  # past the 5th position: 0 (UP-D10)
+    return amounts
 
 
 # -- the heuristic player ----------------------------------------------------------------
@@ -174,13 +186,11 @@ class _Estimates:
     the game reads. Per game, not per process, so that a game costs the same whatever was played before it.
     """
 
-    __slots__ = ("builds", "counts", "gain_memo", "keys", "log", "payout_memo", "seat_of", "seats", "seen",
-                 "soon_memo", "stake_memo", "touched")
+    __slots__ = ("builds", "counts", "keys", "log", "payout_memo", "seat_of", "seats", "seen", "soon_memo",
+                 "touched")
 
     def __init__(self, game: UnionPacificGame) -> None:
         self.payout_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
-        self.gain_memo: dict[tuple[Any, ...], float] = {}
-        self.stake_memo: dict[tuple[Any, ...], float] = {}
         self.soon_memo: dict[tuple[int, ...], float] = {}
         self.keys = (*game.company_order, UP)
         self.seat_of = {p: i for i, p in enumerate(game.players)}
@@ -212,18 +222,17 @@ class _Estimates:
             return
         counts, touched, recount = self.counts, self.touched, False
         for a in log[self.seen:]:
-            kind = type(a)
-            if kind is Build:
+            if isinstance(a, Build):
                 self.builds += 1
                 touched.append(a.company)
-            elif kind is Invest:
+            elif isinstance(a, Invest):
                 seat = self.seat_of[a.player]
                 for card in a.cards:
                     held = list(counts[card])
                     held[seat] += 1
                     counts[card] = tuple(held)
                     touched.append(card)
-            elif kind is ChooseFirstShare:
+            elif isinstance(a, ChooseFirstShare):
                 recount = True  # the last first share puts every first share on the table (UP-S5)
         if recount:
             self._count(game)
@@ -282,40 +291,13 @@ class HeuristicBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
-        # Speed only, never what is chosen: payouts by their inputs (pure functions), estimates by everything
-        # they depend on (my seat, the company's size, the holdings per seat), and while one move is being
-        # chosen (the state cannot change meanwhile) the holdings and my seat worked out once.
+        # Speed only, never what is chosen: payouts by their inputs (pure functions, the memo the bots of a game
+        # share), and while a move is chosen the game's estimates (``_Estimates``), kept up to date between
+        # decisions from the moves made.
         self._payout_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
-        self._estimates: dict[tuple[Any, ...], float] = {}  # _gain by everything it depends on
-        self._stake_memo: dict[tuple[Any, ...], float] = {}  # _stake by everything it depends on
         self._rarities: dict[tuple[Any, str], float] = {}  # _rarity per (board, card)
         self._est: _Estimates | None = None  # while a move is chosen: the game's estimates, up to date
         self._builds_seen: tuple[Any, int, int] = (None, 0, 0)  # (log, its length, builds in it) last counted
-
-    def _company_pay(self, value: int, counts: tuple[int, ...]) -> tuple[int, ...]:
-        """``company_payout`` per seat, for the holdings per seat ``counts`` (remembered)."""
-        key = (value, counts)
-        paid = self._payout_memo.get(key)
-        if paid is None:
-            if len(self._payout_memo) >= 8192:
-                self._payout_memo.clear()
-            paid = self._payout_memo[key] = company_amounts(value, counts)
-        return paid
-
-    def _up_pay(self, number: int, counts: tuple[int, ...]) -> tuple[int, ...]:
-        """``union_pacific_payout`` per seat, for the holdings per seat ``counts`` (remembered)."""
-        key = (-number, counts)  # negative: never a company value
-        paid = self._payout_memo.get(key)
-        if paid is None:
-            if len(self._payout_memo) >= 8192:
-                self._payout_memo.clear()
-            paid = self._payout_memo[key] = union_pacific_amounts(number, counts)
-        return paid
-
-    def _remember(self, inputs: tuple[Any, ...], estimate: float) -> None:
-        if len(self._estimates) >= 8192:
-            self._estimates.clear()
-        self._estimates[inputs] = estimate
 
     def _deciding(self, game: UnionPacificGame) -> _Deciding:
         """``with self._deciding(game):`` around choosing one move: the estimates and memos are those the bots
@@ -366,23 +348,14 @@ class HeuristicBot:
     def _gain_of(self, seat: int, size: int, extra: int, counts: tuple[int, ...]) -> float:
         """``_gain`` from what it depends on: my seat, the company's value (minus UP's payout number for UP),
         the extra shares and the holdings per seat."""
-        inputs = (seat, size, extra, counts)
-        gain = self._estimates.get(inputs)
-        if gain is None:
-            more = list(counts)
-            more[seat] += extra
-            after_counts = tuple(more)
-            if size < 0:  # UP
-                number = -size
-                later = _UP_LAST  # UP pays more later; weigh the remaining columns
-                pay = self._up_pay
-                before = pay(number, counts)[seat] + pay(later, counts)[seat]
-                after = pay(number, after_counts)[seat] + pay(later, after_counts)[seat]
-                gain = (after - before) / 2
-            else:
-                gain = self._company_pay(size, after_counts)[seat] - self._company_pay(size, counts)[seat]
-            self._remember(inputs, gain)
-        return gain
+        mine = counts[seat]
+        if size < 0:  # UP
+            now, then = union_pacific_amounts_of(-size, counts, seat, (mine, mine + extra))
+            # UP pays more later; weigh the remaining columns
+            later_now, later_then = union_pacific_amounts_of(_UP_LAST, counts, seat, (mine, mine + extra))
+            return ((then + later_then) - (now + later_now)) / 2
+        now, then = company_amounts_of(size, counts, seat, (mine, mine + extra))
+        return then - now
 
     def _rise(self, value: int, counts: tuple[int, ...]) -> tuple[int, ...]:
         """What one more train (the value ``value`` -> ``value + 1``) adds to each seat's payout."""
@@ -395,20 +368,12 @@ class HeuristicBot:
     def _stake_of(self, seat: int, value: int, hand: int, counts: tuple[int, ...]) -> float:
         """``_stake`` from what it depends on: my seat, the company's value, my shares of it in hand and
         on the table per seat."""
-        inputs = (seat, value, hand, counts)
-        stake = self._stake_memo.get(inputs)
-        if stake is None:
-            rise = self._rise(value, counts)
-            if hand:  # shares I can still lay down count for later payouts
-                mine = self._rise(value, (*counts[:seat], counts[seat] + hand, *counts[seat + 1:]))[seat]
-            else:
-                mine = rise[seat]
-            others = max(rise[:seat] + rise[seat + 1:], default=0)
-            stake = mine - 0.6 * others
-            if len(self._stake_memo) >= 8192:
-                self._stake_memo.clear()
-            self._stake_memo[inputs] = stake
-        return stake
+        rise = self._rise(value, counts)
+        if hand:  # shares I can still lay down count for later payouts
+            mine = self._rise(value, (*counts[:seat], counts[seat] + hand, *counts[seat + 1:]))[seat]
+        else:
+            mine = rise[seat]
+        return mine - 0.6 * max(rise[:seat] + rise[seat + 1:], default=0)
 
     def _stake(self, game: UnionPacificGame, me: str, key: str) -> float:
         """How much one more train of ``key`` is worth to me, relative to the others."""
@@ -437,13 +402,8 @@ class HeuristicBot:
         hand = state.share_hand[me]
         on_board = state.net.on_board
         counts = self._all_counts(game)
-        memo = self._stake_memo
-        stakes = {}
-        for key in keys:
-            value, held, holdings = on_board(key) + 1, hand.get(key, 0), counts[key]
-            stake = memo.get((seat, value, held, holdings))
-            stakes[key] = self._stake_of(seat, value, held, holdings) if stake is None else stake
-        return stakes
+        stake_of = self._stake_of
+        return {key: stake_of(seat, on_board(key) + 1, hand.get(key, 0), counts[key]) for key in keys}
 
     def _share_worth(self, game: UnionPacificGame, me: str, card: str) -> float:
         """What one more share of ``card`` in hand is worth to me (to be laid down later)."""
@@ -458,7 +418,6 @@ class HeuristicBot:
         hand = state.share_hand[me]
         all_counts = self._all_counts(game)
         supply, on_board = state.net.supply, state.net.on_board
-        estimates = self._estimates
         worths = []
         for card in cards:
             if card is None:
@@ -476,15 +435,16 @@ class HeuristicBot:
             else:
                 growth = min(6, supply[card]) * 0.5
                 size = on_board(card) + 1 + int(growth)
-            inputs = ("worth", seat, size, held, counts)
-            worth = estimates.get(inputs)
-            if worth is None:
-                gain = self._gain_of
-                if card == UP:
-                    worth = 1.0 + gain(seat, size, held + 1, counts) - gain(seat, size, held, counts)
-                else:
-                    worth = gain(seat, size, held + 1, counts) - gain(seat, size, held, counts) + 0.2
-                self._remember(inputs, worth)
+            mine = counts[seat]
+            if card == UP:  # 1.0 + _gain(held + 1) - _gain(held), the same sums of the same numbers
+                holdings = (mine, mine + held, mine + held + 1)
+                base, now, then = map(sum, zip(union_pacific_amounts_of(-size, counts, seat, holdings),
+                                               union_pacific_amounts_of(_UP_LAST, counts, seat, holdings),
+                                               strict=True))
+                worth = 1.0 + (then - base) / 2 - (now - base) / 2
+            else:  # _gain(held + 1) - _gain(held) + 0.2: the payouts at mine + held cancel out
+                now, then = company_amounts_of(size, counts, seat, (mine + held, mine + held + 1))
+                worth = then - now + 0.2
             known[card] = worth
             worths.append(worth)
         return worths
@@ -806,7 +766,7 @@ class _Deciding:
         self.outer = bot._est
         if self.outer is None:
             est = bot._est = _estimates_of(self.game)
-            bot._payout_memo, bot._estimates, bot._stake_memo = est.payout_memo, est.gain_memo, est.stake_memo
+            bot._payout_memo = est.payout_memo
 
     def __exit__(self, *exc: object) -> None:
         self.bot._est = self.outer

@@ -234,20 +234,26 @@ def test_UP_D3_D9_listing_order_does_not_change_amounts(value, shares):
     assert union_pacific_payout(4, reversed_shares) == union_pacific_payout(4, shares)
 
 
-def test_UP_D3_D11_the_bots_tuple_payouts_match_the_checked_ones():
-    """HeuristicBot works payouts out on tuples of holdings (no dicts, no checks): every table of 2-6 seats
-    holding 0-3 shares each (0-2 with six) pays exactly what company_payout and union_pacific_payout pay,
-    and one more train adds what the two payouts differ by."""
+def test_UP_D3_D11_the_bots_payouts_of_counted_holdings_match_the_checked_ones():
+    """HeuristicBot works payouts out on tuples of holdings (no dicts, no checks): on every table of 2-4 seats
+    holding 0-3 shares each (0-2 with five seats, 0-1 with six), each seat holding 0-4 is paid what company_payout and
+    union_pacific_payout pay, and one more train adds what the two payouts differ by."""
     import itertools
 
-    from railkit.unionpacific.bots import company_amounts, company_rise, union_pacific_amounts
+    from railkit.unionpacific.bots import company_amounts_of, company_rise, union_pacific_amounts_of
 
+    mine = range(5)
     for seats in range(2, 7):
-        for counts in itertools.product(range(4) if seats < 6 else range(3), repeat=seats):
+        for counts in itertools.product(range({5: 3, 6: 2}.get(seats, 4)), repeat=seats):
             shares = dict(enumerate(counts))
-            for value in (0, 1, 2, 5, 8, 13):
-                assert company_amounts(value, counts) == tuple(company_payout(value, shares).values()), (value, counts)
+            for value in (0, 3, 8):
+                paid = company_payout(value, shares)
                 more = company_payout(value + 1, shares)
-                assert company_rise(value, counts) == tuple(more[p] - n for p, n in company_payout(value, shares).items())
+                assert company_rise(value, counts) == tuple(more[p] - paid[p] for p in shares), (value, counts)
+                for seat in range(seats):
+                    expected = [company_payout(value, {**shares, seat: n})[seat] for n in mine]
+                    assert company_amounts_of(value, counts, seat, mine) == expected, (value, counts, seat)
             for number in UP_TABLE:
-                assert union_pacific_amounts(number, counts) == tuple(union_pacific_payout(number, shares).values())
+                for seat in range(seats):
+                    expected = [union_pacific_payout(number, {**shares, seat: n})[seat] for n in mine]
+                    assert union_pacific_amounts_of(number, counts, seat, mine) == expected, (number, counts, seat)
