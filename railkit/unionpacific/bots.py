@@ -658,25 +658,30 @@ class HeuristicBot:
         on_board = game._state.net.on_board
         up_size = -self._next_up_number(game)
         gain_of = self._gain_of
-
-        def gain(key: str, extra: int) -> float:
-            by_extra = known.get(key)
-            if by_extra is None:
-                by_extra = known[key] = {}
-            found = by_extra.get(extra)
-            if found is None:
-                size = up_size if key == UP else on_board(key) + 1
-                found = by_extra[extra] = gain_of(seat, size, extra, counts[key])
-            return found
-
         gains = []
         for cards in choices:
-            if len(cards) == 1 or cards[0] == cards[1]:  # one company's shares
-                by_extra = known.get(cards[0])
-                found = by_extra.get(len(cards)) if by_extra is not None else None
-                gains.append(gain(cards[0], len(cards)) if found is None else found)
-            else:  # one share each of two companies, summed as _invest_gain does
-                gains.append(sum(gain(k, 1) for k in set(cards)))
+            first, extra = cards[0], len(cards)
+            if extra == 1 or first == cards[1]:  # one company's shares
+                by_extra = known.get(first)
+                if by_extra is None:
+                    by_extra = known[first] = {}
+                gain = by_extra.get(extra)
+                if gain is None:
+                    size = up_size if first == UP else on_board(first) + 1
+                    gain = by_extra[extra] = gain_of(seat, size, extra, counts[first])
+                gains.append(gain)
+            else:  # one share each of two companies: the sum _invest_gain makes (either order, the same)
+                pair = 0.0
+                for key in cards:
+                    by_extra = known.get(key)
+                    if by_extra is None:
+                        by_extra = known[key] = {}
+                    gain = by_extra.get(1)
+                    if gain is None:
+                        size = up_size if key == UP else on_board(key) + 1
+                        gain = by_extra[1] = gain_of(seat, size, 1, counts[key])
+                    pair += gain
+                gains.append(pair)
         return gains
 
     def _turn_scores(self, game: UnionPacificGame, me: str, builds: list[Build], invests: list[Invest],
