@@ -220,9 +220,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{os.getloadavg()[0]:.1f}; median CPU time per 4-player game")
     if args.ratio:
         games = max(5, int(DEFAULT_GAMES[f"{args.ratio}_heuristic"] * args.scale))
-        figures = ratio(args.ratio, games, args.runs)
-        print("  " + ", ".join(f"{k} {v:.2f} ms" for k, v in figures.items() if k != "ratio")
-              + f": a heuristic game costs {figures['ratio']:.2f}× a random game ({games} seeds, best of "
+        ratios = ratio(args.ratio, games, args.runs)
+        print("  " + ", ".join(f"{k} {v:.2f} ms" for k, v in ratios.items() if k != "ratio")
+              + f": a heuristic game costs {ratios['ratio']:.2f}× a random game ({games} seeds, best of "
               f"{args.runs} runs; load average now {os.getloadavg()[0]:.1f})")
         return 0
     if args.compare:
