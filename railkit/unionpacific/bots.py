@@ -454,7 +454,12 @@ class HeuristicBot:
         est = self._est
         if est is not None:  # builds counted as the moves came; the answer remembered by what it reads
             state = game._state
-            inputs = (est.builds, state.share_draws, state.dividends_drawn, len(state.payouts))
+            # draws_before_next_dividend counts the draws and dividends seen: the true ones with a countable
+            # deck (UP-V3), otherwise the builds and the payouts (the rest of what it reads is fixed per game)
+            if game.options["countable_deck"]:
+                inputs = (state.share_draws, state.dividends_drawn)
+            else:
+                inputs = (est.builds, len(state.payouts))
             soon = est.soon_memo.get(inputs)
             if soon is None:
                 expected = draws_before_next_dividend(game, known_draws=est.builds)
