@@ -634,10 +634,15 @@ class HeuristicBot:
         choices = moves.invests
         best_invest, invest_score = -1, float("-inf")
         if choices:
-            keep = self._track_keeps(game, set(track), stakes)
             gains = self._invest_gains(game, me, choices)
             weight = self.INVEST_BASE + self.SOON_WEIGHT * soon
             later = 1 + self.LATER_PAYOUTS * (left - 1)
+            # An investment scores its gain * weight * later less what keeping its discard is worth (never
+            # below 0); when even the largest gain without that cannot reach the best build, the build wins
+            # and the discards need not be valued (rounding is monotonic: the bound holds for the floats).
+            if best_build >= 0 and weight > 0 and later > 0 and max(gains) * weight * later < build_score:
+                return game._legal_draw(moves[best_build])
+            keep = self._track_keeps(game, set(track), stakes)
             i = moves.n_builds
             for d in track:
                 kept = 0.01 * keep.get(d, 0)
