@@ -91,26 +91,6 @@ def draws_before_next_dividend(game: UnionPacificGame, known_draws: int | None =
 # for tens of thousands of payouts a game, on tuples of holdings per seat (whole numbers ≥ 0), and only
 # differences of them. These give the same amounts (tests/unionpacific/test_up_payouts.py compares them on
 # every small table), without checks or dicts.
-def company_rise(value: int, counts: tuple[int, ...]) -> tuple[int, ...]:
-    """``company_payout`` at ``value + 1`` minus at ``value``, seat by seat (``counts``: shares per seat): what
-    one more train adds to each payout. Who is primary or secondary does not depend on the value."""
-    best = max(counts)
-    if not best:
-        return (0,) * len(counts)
-    up = value + 1
-    n_best = counts.count(best)
-    if n_best > 1:  # UP-D5
-        rise = (up + up // 2) // n_best - (value + value // 2) // n_best
-        return tuple([rise if n == best else 0 for n in counts])
-    second = max([n for n in counts if n != best])
-    if not second:  # UP-D4
-        rise = 1 + up // 2 - value // 2
-        return tuple([rise if n == best else 0 for n in counts])
-    n_second = counts.count(second)  # UP-D6
-    rise = up // 2 // n_second - value // 2 // n_second
-    return tuple([1 if n == best else rise if n == second else 0 for n in counts])
-
-
 def company_amounts_of(value: int, counts: tuple[int, ...], seat: int, holdings: Iterable[int]) -> list[int]:
     """``company_payout`` (UP-D3..D6) to ``seat`` when it holds each of ``holdings`` in turn, the other seats
     holding ``counts``: their largest holdings found once, ``seat``'s place among them per holding."""
@@ -134,6 +114,50 @@ def company_amounts_of(value: int, counts: tuple[int, ...], seat: int, holdings:
         else:  # tied secondaries split the secondary amount (UP-D6)
             amounts.append(half // (others.count(below) + 1))
     return amounts
+
+
+def company_stake(value: int, counts: tuple[int, ...], seat: int, hand: int) -> float:
+    """What one more train (``value`` -> ``value + 1``) adds to ``seat``'s payout once it has laid its ``hand``
+    shares down too, less 0.6 × the most it adds to another seat's payout now (UP-D3..D6: who is primary or
+    secondary does not depend on the value, so a role's rise is a difference of two amounts)."""
+    up = value + 1
+    mine_now = counts[seat]
+    # the largest rise of another seat, from the roles they hold now (UP-D3..D6)
+    best = max(counts)
+    others_rise = 0
+    if best:
+        n_best = counts.count(best)
+        if n_best > 1:
+            if n_best > (mine_now == best):
+                others_rise = (up + up // 2) // n_best - (value + value // 2) // n_best
+        else:
+            second = max([n for n in counts if n != best])
+            if mine_now != best:
+                others_rise = 1 if second else 1 + up // 2 - value // 2
+            if second and counts.count(second) > (mine_now == second):
+                n_second = counts.count(second)
+                others_rise = max(others_rise, up // 2 // n_second - value // 2 // n_second)
+    # my rise holding mine_now + hand, the others as they are
+    mine = mine_now + hand
+    if not mine:
+        return -0.6 * others_rise
+    others = counts[:seat] + counts[seat + 1:]
+    top = max(others)
+    if mine > top:
+        rise = 1 if top else 1 + up // 2 - value // 2
+    elif mine == top:
+        n = others.count(top) + 1
+        rise = (up + up // 2) // n - (value + value // 2) // n
+    elif others.count(top) > 1:
+        rise = 0
+    else:
+        below = max([n for n in others if n != top], default=0)
+        if mine < below:
+            rise = 0
+        else:
+            n = others.count(below) + 1 if mine == below else 1
+            rise = up // 2 // n - value // 2 // n
+    return rise - 0.6 * others_rise
 
 
 def union_pacific_amounts_of(number: int, counts: tuple[int, ...], seat: int, holdings: Iterable[int]) -> list[int]:
@@ -181,16 +205,14 @@ class _Estimates:
     what changed: a build changes its company's value and supply, an investment (and the first shares,
     UP-S5) the holdings on the table, a payout UP's payout number; a seat's hand is compared with what it
     was. The holdings per company are counted once and updated per investment; each seat's estimates
-    (``_SeatEstimates``) are worked out again only for the companies touched. The payouts and estimates
-    are pure functions of their inputs (seats, sizes, holdings per seat), remembered in memos every bot of
-    the game reads. Per game, not per process, so that a game costs the same whatever was played before it.
+    (``_SeatEstimates``) are worked out again only for the companies touched. Every bot of the game reads
+    the same estimates (they depend on the seat, never on the bot). Per game, not per process, so that a
+    game costs the same whatever was played before it.
     """
 
-    __slots__ = ("builds", "counts", "keys", "log", "payout_memo", "seat_of", "seats", "seen", "soon_memo",
-                 "touched")
+    __slots__ = ("builds", "counts", "keys", "log", "seat_of", "seats", "seen", "soon_memo", "touched")
 
     def __init__(self, game: UnionPacificGame) -> None:
-        self.payout_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
         self.soon_memo: dict[tuple[int, ...], float] = {}
         self.keys = (*game.company_order, UP)
         self.seat_of = {p: i for i, p in enumerate(game.players)}
@@ -291,10 +313,8 @@ class HeuristicBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
-        # Speed only, never what is chosen: payouts by their inputs (pure functions, the memo the bots of a game
-        # share), and while a move is chosen the game's estimates (``_Estimates``), kept up to date between
-        # decisions from the moves made.
-        self._payout_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
+        # Speed only, never what is chosen: while a move is chosen, the game's estimates (``_Estimates``, shared
+        # by the bots of the game and kept up to date between decisions from the moves made).
         self._rarities: dict[tuple[Any, str], float] = {}  # _rarity per (board, card)
         self._est: _Estimates | None = None  # while a move is chosen: the game's estimates, up to date
         self._builds_seen: tuple[Any, int, int] = (None, 0, 0)  # (log, its length, builds in it) last counted
@@ -357,23 +377,10 @@ class HeuristicBot:
         now, then = company_amounts_of(size, counts, seat, (mine, mine + extra))
         return then - now
 
-    def _rise(self, value: int, counts: tuple[int, ...]) -> tuple[int, ...]:
-        """What one more train (the value ``value`` -> ``value + 1``) adds to each seat's payout."""
-        key = ("rise", value, counts)
-        rise = self._payout_memo.get(key)
-        if rise is None:
-            rise = self._payout_memo[key] = company_rise(value, counts)
-        return rise
-
     def _stake_of(self, seat: int, value: int, hand: int, counts: tuple[int, ...]) -> float:
         """``_stake`` from what it depends on: my seat, the company's value, my shares of it in hand and
         on the table per seat."""
-        rise = self._rise(value, counts)
-        if hand:  # shares I can still lay down count for later payouts
-            mine = self._rise(value, (*counts[:seat], counts[seat] + hand, *counts[seat + 1:]))[seat]
-        else:
-            mine = rise[seat]
-        return mine - 0.6 * max(rise[:seat] + rise[seat + 1:], default=0)
+        return company_stake(value, counts, seat, hand)  # shares I can still lay down count for later payouts
 
     def _stake(self, game: UnionPacificGame, me: str, key: str) -> float:
         """How much one more train of ``key`` is worth to me, relative to the others."""
@@ -780,8 +787,7 @@ class _Deciding:
         bot = self.bot
         self.outer = bot._est
         if self.outer is None:
-            est = bot._est = _estimates_of(self.game)
-            bot._payout_memo = est.payout_memo
+            bot._est = _estimates_of(self.game)
 
     def __exit__(self, *exc: object) -> None:
         self.bot._est = self.outer
