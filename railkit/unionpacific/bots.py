@@ -409,8 +409,7 @@ class HeuristicBot:
         hand = state.share_hand[me]
         on_board = state.net.on_board
         counts = self._all_counts(game)
-        stake_of = self._stake_of
-        return {key: stake_of(seat, on_board(key) + 1, hand.get(key, 0), counts[key]) for key in keys}
+        return {key: company_stake(on_board(key) + 1, counts[key], seat, hand.get(key, 0)) for key in keys}
 
     def _share_worth(self, game: UnionPacificGame, me: str, card: str) -> float:
         """What one more share of ``card`` in hand is worth to me (to be laid down later)."""
