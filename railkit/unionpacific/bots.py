@@ -320,8 +320,8 @@ class HeuristicBot:
         self._builds_seen: tuple[Any, int, int] = (None, 0, 0)  # (log, its length, builds in it) last counted
 
     def _deciding(self, game: UnionPacificGame) -> _Deciding:
-        """``with self._deciding(game):`` around choosing one move: the estimates and memos are those the bots
-        of ``game`` share, brought up to date with the moves made since the last decision."""
+        """``with self._deciding(game):`` around choosing one move: the estimates are those the bots of
+        ``game`` share, brought up to date with the moves made since the last decision."""
         return _Deciding(self, game)
 
     # the estimates -------------------------------------------------------------------------
