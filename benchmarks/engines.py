@@ -5,6 +5,7 @@
     .venv/bin/python -m benchmarks.engines --record         # write the medians measured now as the new baseline
     .venv/bin/python -m benchmarks.engines --compare /tmp/c5d8ed2 .   # trees side by side (see below)
     .venv/bin/python -m benchmarks.engines --profile kk_random        # the top of a cProfile run of one measure
+    .venv/bin/python -m benchmarks.engines --ratio up --runs 4        # heuristic ÷ random, games interleaved
 
 Measures (4 players, seeds 0..N-1, setup included, median CPU time per game, ``time.process_time``):
 
@@ -23,6 +24,10 @@ The machine is shared, so one figure alone says little. ``--compare TREE ...`` m
 tree by tree for ``--rounds`` rounds so that the load hits all of them alike, and prints the median of the
 per-round medians. The workers use only ``new_game``, ``RandomBot``, ``HeuristicBot`` and ``play_game``,
 which every tree since the redesign has.
+
+``--ratio ENGINE`` answers the goal "a heuristic game ≤ 3× a random one" in a way the load cannot bias: for
+each seed a random and a heuristic game are played one after the other, ``--runs`` times, and each seed's
+fastest time counts (the load only ever adds time); it prints the median of those minima and their ratio.
 
 ``--check`` is a benchmark, not a test: CPU time on a busy machine still varies by ±20 %, so a warning asks
 for a rerun (or ``--compare`` against the last good commit) before anyone believes it.
@@ -157,6 +162,25 @@ def compare(trees: list[str], names: tuple[str, ...], rounds: int, scale: float)
     return results
 
 
+def ratio(engine: str, games: int, runs: int) -> dict[str, float]:
+    """Random and heuristic games of ``engine`` interleaved seed by seed, ``runs`` times; the median over the
+    seeds of each seed's fastest game, per kind, in milliseconds, and heuristic ÷ random."""
+    kinds = (f"{engine}_random", f"{engine}_heuristic")
+    plays = {kind: _game(kind) for kind in kinds}
+    for seed in range(3):  # warm-up
+        for play in plays.values():
+            play(seed)
+    best = {kind: [float("inf")] * games for kind in kinds}
+    for _ in range(runs):
+        for seed in range(games):
+            for kind, play in plays.items():
+                start = time.process_time()
+                play(seed)
+                best[kind][seed] = min(best[kind][seed], time.process_time() - start)
+    medians = {kind: statistics.median(times) * 1000 for kind, times in best.items()}
+    return {**medians, "ratio": medians[kinds[1]] / medians[kinds[0]]}
+
+
 def profile(name: str, games: int, top: int = 25) -> str:
     play = _game(name)
     prof = cProfile.Profile()
@@ -178,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the number of games")
     parser.add_argument("--only", default=",".join(MEASURES), help="comma-separated measures")
     parser.add_argument("--profile", metavar="MEASURE", help="print the top of a cProfile run of MEASURE")
+    parser.add_argument("--ratio", choices=("kk", "up"), help="heuristic ÷ random game of one engine, interleaved")
+    parser.add_argument("--runs", type=int, default=4, help="runs of --ratio (default 4); each seed's fastest counts")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     names = tuple(n for n in args.only.split(",") if n)
@@ -192,6 +218,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"Python {platform.python_version()} on {platform.machine()}, load average "
           f"{os.getloadavg()[0]:.1f}; median CPU time per 4-player game")
+    if args.ratio:
+        games = max(5, int(DEFAULT_GAMES[f"{args.ratio}_heuristic"] * args.scale))
+        ratios = ratio(args.ratio, games, args.runs)
+        print("  " + ", ".join(f"{k} {v:.2f} ms" for k, v in ratios.items() if k != "ratio")
+              + f": a heuristic game costs {ratios['ratio']:.2f}× a random game ({games} seeds, best of "
+              f"{args.runs} runs; load average now {os.getloadavg()[0]:.1f})")
+        return 0
     if args.compare:
         results = compare(args.compare, names, args.rounds, args.scale)
         print("median of the per-round medians (min–max):")

@@ -12,7 +12,7 @@ import functools
 import random
 import weakref
 from collections.abc import Callable, Iterable
-from itertools import repeat
+from itertools import repeat, starmap
 from typing import Any
 
 from railkit.bots import Bot, RandomBot, play_game
@@ -30,7 +30,7 @@ from railkit.unionpacific.actions import (
 from railkit.unionpacific.board import GENERAL
 from railkit.unionpacific.game import UnionPacificGame
 from railkit.unionpacific.moves import ActionStepMoves
-from railkit.unionpacific.payouts import UP_TABLE, company_payout, union_pacific_payout
+from railkit.unionpacific.payouts import UP_TABLE
 from railkit.unionpacific.sharedeck import Pile, deck_layout
 from railkit.unionpacific.state import UP
 
@@ -86,22 +86,220 @@ def draws_before_next_dividend(game: UnionPacificGame, known_draws: int | None =
     return 0.0
 
 
+# -- payouts of holdings the bot counted itself ------------------------------------------
+# ``company_payout`` and ``union_pacific_payout`` check their input and work on dicts; the bot's estimates ask
+# for tens of thousands of payouts a game, on tuples of holdings per seat (whole numbers ≥ 0), and only
+# differences of them. These give the same amounts (tests/unionpacific/test_up_payouts.py compares them on
+# every small table), without checks or dicts.
+def company_amounts_of(value: int, counts: tuple[int, ...], seat: int, holdings: Iterable[int]) -> list[int]:
+    """``company_payout`` (UP-D3..D6) to ``seat`` when it holds each of ``holdings`` in turn, the other seats
+    holding ``counts``: their largest holdings found once, ``seat``'s place among them per holding."""
+    others = counts[:seat] + counts[seat + 1:]
+    top = max(others)
+    n_top = others.count(top)
+    below = max([n for n in others if n != top], default=0)
+    half = value // 2  # UP-D3
+    amounts = []
+    for mine in holdings:
+        if not mine:
+            amounts.append(0)
+        elif mine > top:  # sole primary; secondary too when nobody else holds any (UP-D4)
+            amounts.append(value if top else value + half)
+        elif mine == top:  # tied for most: primary and secondary pooled (UP-D5)
+            amounts.append((value + half) // (n_top + 1))
+        elif n_top > 1 or mine < below:  # others tied for most take both, or someone else is secondary
+            amounts.append(0)
+        elif mine > below:  # sole secondary
+            amounts.append(half)
+        else:  # tied secondaries split the secondary amount (UP-D6)
+            amounts.append(half // (others.count(below) + 1))
+    return amounts
+
+
+def company_stake(value: int, counts: tuple[int, ...], seat: int, hand: int) -> float:
+    """What one more train (``value`` -> ``value + 1``) adds to ``seat``'s payout once it has laid its ``hand``
+    shares down too, less 0.6 × the most it adds to another seat's payout now (UP-D3..D6: who is primary or
+    secondary does not depend on the value, so a role's rise is a difference of two amounts)."""
+    up = value + 1
+    mine_now = counts[seat]
+    # the largest rise of another seat, from the roles they hold now (UP-D3..D6)
+    best = max(counts)
+    others_rise = 0
+    if best:
+        n_best = counts.count(best)
+        if n_best > 1:
+            if n_best > (mine_now == best):
+                others_rise = (up + up // 2) // n_best - (value + value // 2) // n_best
+        else:
+            second = max([n for n in counts if n != best])
+            if mine_now != best:
+                others_rise = 1 if second else 1 + up // 2 - value // 2
+            if second and counts.count(second) > (mine_now == second):
+                n_second = counts.count(second)
+                others_rise = max(others_rise, up // 2 // n_second - value // 2 // n_second)
+    # my rise holding mine_now + hand, the others as they are
+    mine = mine_now + hand
+    if not mine:
+        return -0.6 * others_rise
+    others = counts[:seat] + counts[seat + 1:]
+    top = max(others)
+    if mine > top:
+        rise = 1 if top else 1 + up // 2 - value // 2
+    elif mine == top:
+        n = others.count(top) + 1
+        rise = (up + up // 2) // n - (value + value // 2) // n
+    elif others.count(top) > 1:
+        rise = 0
+    else:
+        below = max([n for n in others if n != top], default=0)
+        if mine < below:
+            rise = 0
+        else:
+            n = others.count(below) + 1 if mine == below else 1
+            rise = up // 2 // n - value // 2 // n
+    return rise - 0.6 * others_rise
+
+
+def union_pacific_amounts_of(number: int, counts: tuple[int, ...], seat: int, holdings: Iterable[int]) -> list[int]:
+    """``union_pacific_payout`` (UP-D9..D11) to ``seat`` when it holds each of ``holdings`` in turn, the other
+    seats holding ``counts``: its position is the number of seats holding more; a tie splits its positions."""
+    row = UP_TABLE[number]
+    others = counts[:seat] + counts[seat + 1:]
+    amounts = []
+    for mine in holdings:
+        if not mine:
+            amounts.append(0)
+            continue
+        position = len([n for n in others if n > mine])
+        tied = others.count(mine) + 1
+        amounts.append(sum(row[position:position + tied]) // tied)  # past the 5th position: 0 (UP-D10)
+    return amounts
+
+
 # -- the heuristic player ----------------------------------------------------------------
-# Payouts and estimates are pure functions of their inputs (seats, sizes, holdings per seat), so every
-# HeuristicBot of one game shares one memo of them: what one bot worked out, the next one reads.
-# Per game (not per process), so that a game costs the same whatever was played before it.
-_COUNTS = ("counts",)  # where a decision keeps _all_counts
 _UP_LAST = max(UP_TABLE)  # the last (largest) column of UP's payout table
-_Memos = tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]]
-_GAME_MEMOS: weakref.WeakKeyDictionary[UnionPacificGame, _Memos] = weakref.WeakKeyDictionary()
 
 
-def _game_memos(game: UnionPacificGame) -> _Memos:
-    """The (payouts, gains, stakes) memos the bots of ``game`` share."""
-    memos = _GAME_MEMOS.get(game)
-    if memos is None:
-        memos = _GAME_MEMOS[game] = ({}, {}, {})
-    return memos
+class _SeatEstimates:
+    """One seat's estimates as last worked out: stakes per company, share worths per card, invest gains per
+    card and number of shares; and what they were worked out from (the moves seen, the hand, UP's payout
+    number), so that only what the moves since then touched is worked out again."""
+
+    __slots__ = ("at", "gains", "hand", "number", "pos", "stakes", "stale", "worths")
+
+    def __init__(self) -> None:
+        self.at = -1  # the log length when last brought up to date
+        self.pos = 0  # how much of ``_Estimates.touched`` had been seen then
+        self.hand: dict[str, int] = {}
+        self.number = 0
+        self.stakes: dict[str, float] | None = None
+        self.stale: set[str] = set()  # companies whose stake is out of date
+        self.worths: dict[str, float] = {}
+        self.gains: dict[str, dict[int, float]] = {}
+
+
+class _Estimates:
+    """What the HeuristicBots of one game know between their decisions, kept up to date from the moves.
+
+    Only ``apply`` changes a game, and it logs every move, so the moves logged since the last decision say
+    what changed: a build changes its company's value and supply, an investment (and the first shares,
+    UP-S5) the holdings on the table, a payout UP's payout number; a seat's hand is compared with what it
+    was. The holdings per company are counted once and updated per investment; each seat's estimates
+    (``_SeatEstimates``) are worked out again only for the companies touched. Every bot of the game reads
+    the same estimates (they depend on the seat, never on the bot). Per game, not per process, so that a
+    game costs the same whatever was played before it.
+    """
+
+    __slots__ = ("builds", "counts", "keys", "log", "seat_of", "seats", "seen", "soon_memo", "touched")
+
+    def __init__(self, game: UnionPacificGame) -> None:
+        self.soon_memo: dict[tuple[int, ...], float] = {}
+        self.keys = (*game.company_order, UP)
+        self.seat_of = {p: i for i, p in enumerate(game.players)}
+        self._start(game)
+
+    def _start(self, game: UnionPacificGame) -> None:
+        self.log = game._log
+        self.seen = len(game._log)
+        self.builds = sum(1 for a in game._log if type(a) is Build)
+        self.touched: list[str] = []  # the companies (and UP) each move since the start touched, in order
+        self.seats = [_SeatEstimates() for _ in game.players]
+        self._count(game)
+
+    def _count(self, game: UnionPacificGame) -> None:
+        """The table shares per company (and UP) per seat, from the state."""
+        table = game._state.table
+        keys = self.keys
+        zeros = (0,) * len(keys)
+        self.counts: dict[str, tuple[int, ...]] = dict(
+            zip(keys, zip(*[map(table[p].get, keys, zeros) for p in game.players], strict=True), strict=True))
+
+    def sync(self, game: UnionPacificGame) -> None:
+        """Take in the moves logged since the last call."""
+        log = game._log
+        if log is not self.log or len(log) < self.seen:  # not the log followed so far: start again
+            self._start(game)
+            return
+        if len(log) == self.seen:
+            return
+        counts, touched, recount = self.counts, self.touched, False
+        for a in log[self.seen:]:
+            if isinstance(a, Build):
+                self.builds += 1
+                touched.append(a.company)
+            elif isinstance(a, Invest):
+                seat = self.seat_of[a.player]
+                for card in a.cards:
+                    held = list(counts[card])
+                    held[seat] += 1
+                    counts[card] = tuple(held)
+                    touched.append(card)
+            elif isinstance(a, ChooseFirstShare):
+                recount = True  # the last first share puts every first share on the table (UP-S5)
+        if recount:
+            self._count(game)
+            touched.extend(self.keys)
+        self.seen = len(log)
+
+    def seat(self, seat: int, player: str, game: UnionPacificGame) -> _SeatEstimates:
+        """``seat``'s estimates, with those the moves since it last looked touched forgotten (stakes marked
+        stale)."""
+        mine = self.seats[seat]
+        if mine.at == self.seen:
+            return mine
+        mine.at = self.seen
+        touched = self.touched
+        dirty = set(touched[mine.pos:])
+        mine.pos = len(touched)
+        state = game._state
+        hand = state.share_hand[player]
+        if hand != mine.hand:
+            old = mine.hand
+            dirty.update(k for k in hand.keys() | old.keys() if hand.get(k, 0) != old.get(k, 0))
+            mine.hand = dict(hand)
+        number = min(len(state.payouts) + 1, _UP_LAST)
+        if number != mine.number:
+            dirty.add(UP)
+            mine.number = number
+        worths, gains = mine.worths, mine.gains
+        for key in dirty:
+            worths.pop(key, None)
+            gains.pop(key, None)
+        mine.stale |= dirty
+        return mine
+
+
+_GAME_ESTIMATES: weakref.WeakKeyDictionary[UnionPacificGame, _Estimates] = weakref.WeakKeyDictionary()
+
+
+def _estimates_of(game: UnionPacificGame) -> _Estimates:
+    """The estimates the bots of ``game`` share, brought up to date with its log."""
+    est = _GAME_ESTIMATES.get(game)
+    if est is None:
+        est = _GAME_ESTIMATES[game] = _Estimates(game)
+    else:
+        est.sync(game)
+    return est
 
 
 class HeuristicBot:
@@ -115,44 +313,15 @@ class HeuristicBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
-        # Speed only, never what is chosen: payouts by their inputs (pure functions), estimates by everything
-        # they depend on (my seat, the company's size, the holdings per seat), and while one move is being
-        # chosen (the state cannot change meanwhile) the holdings and my seat worked out once.
-        self._payout_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
-        self._estimates: dict[tuple[Any, ...], float] = {}  # _gain by everything it depends on
-        self._stake_memo: dict[tuple[Any, ...], float] = {}  # _stake by everything it depends on
+        # Speed only, never what is chosen: while a move is chosen, the game's estimates (``_Estimates``, shared
+        # by the bots of the game and kept up to date between decisions from the moves made).
         self._rarities: dict[tuple[Any, str], float] = {}  # _rarity per (board, card)
-        self._decision: dict[Any, Any] | None = None
+        self._est: _Estimates | None = None  # while a move is chosen: the game's estimates, up to date
         self._builds_seen: tuple[Any, int, int] = (None, 0, 0)  # (log, its length, builds in it) last counted
 
-    def _company_pay(self, value: int, counts: tuple[int, ...]) -> tuple[int, ...]:
-        """``company_payout`` per seat, for the holdings per seat ``counts`` (remembered; it is pure)."""
-        key = (value, counts)
-        paid = self._payout_memo.get(key)
-        if paid is None:
-            if len(self._payout_memo) >= 8192:
-                self._payout_memo.clear()
-            paid = self._payout_memo[key] = tuple(company_payout(value, dict(enumerate(counts))).values())
-        return paid
-
-    def _up_pay(self, number: int, counts: tuple[int, ...]) -> tuple[int, ...]:
-        """``union_pacific_payout`` per seat, for the holdings per seat ``counts`` (remembered; it is pure)."""
-        key = (-number, counts)  # negative: never a company value
-        paid = self._payout_memo.get(key)
-        if paid is None:
-            if len(self._payout_memo) >= 8192:
-                self._payout_memo.clear()
-            paid = self._payout_memo[key] = tuple(union_pacific_payout(number, dict(enumerate(counts))).values())
-        return paid
-
-    def _remember(self, inputs: tuple[Any, ...], estimate: float) -> None:
-        if len(self._estimates) >= 8192:
-            self._estimates.clear()
-        self._estimates[inputs] = estimate
-
     def _deciding(self, game: UnionPacificGame) -> _Deciding:
-        """``with self._deciding(game):`` around choosing one move: holdings are remembered until it is
-        made, and the memos are those the bots of ``game`` share."""
+        """``with self._deciding(game):`` around choosing one move: the estimates are those the bots of
+        ``game`` share, brought up to date with the moves made since the last decision."""
         return _Deciding(self, game)
 
     # the estimates -------------------------------------------------------------------------
@@ -168,20 +337,15 @@ class HeuristicBot:
         return tuple([table[p].get(key, 0) for p in game.players])
 
     def _all_counts(self, game: UnionPacificGame) -> dict[str, tuple[int, ...]]:
-        """``_counts`` of every company and of UP, worked out together (once per decision)."""
-        decision = self._decision
-        if decision is not None:
-            known = decision.get(_COUNTS)
-            if known is not None:
-                return known  # type: ignore[no-any-return]
+        """``_counts`` of every company and of UP (kept up to date by the game's estimates)."""
+        est = self._est
+        if est is not None:
+            return est.counts
         table = game._state.table
         keys = (*game.company_order, UP)
         zeros = (0,) * len(keys)
-        counts = dict(zip(keys, zip(*[map(table[p].get, keys, zeros) for p in game.players], strict=True),
-                          strict=True))
-        if decision is not None:
-            decision[_COUNTS] = counts
-        return counts
+        return dict(zip(keys, zip(*[map(table[p].get, keys, zeros) for p in game.players], strict=True),
+                        strict=True))
 
     def _seat(self, game: UnionPacificGame, me: str) -> int:
         return game.players.index(me)
@@ -204,50 +368,19 @@ class HeuristicBot:
     def _gain_of(self, seat: int, size: int, extra: int, counts: tuple[int, ...]) -> float:
         """``_gain`` from what it depends on: my seat, the company's value (minus UP's payout number for UP),
         the extra shares and the holdings per seat."""
-        inputs = (seat, size, extra, counts)
-        gain = self._estimates.get(inputs)
-        if gain is None:
-            more = list(counts)
-            more[seat] += extra
-            after_counts = tuple(more)
-            if size < 0:  # UP
-                number = -size
-                later = _UP_LAST  # UP pays more later; weigh the remaining columns
-                pay = self._up_pay
-                before = pay(number, counts)[seat] + pay(later, counts)[seat]
-                after = pay(number, after_counts)[seat] + pay(later, after_counts)[seat]
-                gain = (after - before) / 2
-            else:
-                gain = self._company_pay(size, after_counts)[seat] - self._company_pay(size, counts)[seat]
-            self._remember(inputs, gain)
-        return gain
-
-    def _rise(self, value: int, counts: tuple[int, ...]) -> tuple[int, ...]:
-        """What one more train (the value ``value`` -> ``value + 1``) adds to each seat's payout."""
-        key = ("rise", value, counts)
-        rise = self._payout_memo.get(key)
-        if rise is None:
-            now, before = self._company_pay(value + 1, counts), self._company_pay(value, counts)
-            rise = tuple([a - b for a, b in zip(now, before, strict=True)])
-            self._payout_memo[key] = rise
-        return rise
+        mine = counts[seat]
+        if size < 0:  # UP
+            now, then = union_pacific_amounts_of(-size, counts, seat, (mine, mine + extra))
+            # UP pays more later; weigh the remaining columns
+            later_now, later_then = union_pacific_amounts_of(_UP_LAST, counts, seat, (mine, mine + extra))
+            return ((then + later_then) - (now + later_now)) / 2
+        now, then = company_amounts_of(size, counts, seat, (mine, mine + extra))
+        return then - now
 
     def _stake_of(self, seat: int, value: int, hand: int, counts: tuple[int, ...]) -> float:
         """``_stake`` from what it depends on: my seat, the company's value, my shares of it in hand and
         on the table per seat."""
-        inputs = (seat, value, hand, counts)
-        stake = self._stake_memo.get(inputs)
-        if stake is None:
-            future = list(counts)
-            future[seat] += hand  # shares I can still lay down count for later payouts
-            mine = self._rise(value, tuple(future))[seat]
-            rise = self._rise(value, counts)
-            others = max((r for p, r in enumerate(rise) if p != seat), default=0)
-            stake = mine - 0.6 * others
-            if len(self._stake_memo) >= 8192:
-                self._stake_memo.clear()
-            self._stake_memo[inputs] = stake
-        return stake
+        return company_stake(value, counts, seat, hand)  # shares I can still lay down count for later payouts
 
     def _stake(self, game: UnionPacificGame, me: str, key: str) -> float:
         """How much one more train of ``key`` is worth to me, relative to the others."""
@@ -255,19 +388,28 @@ class HeuristicBot:
                               game._state.share_hand[me].get(key, 0), self._counts(game, key))
 
     def _stakes(self, game: UnionPacificGame, me: str) -> dict[str, float]:
-        """``_stake`` of every company, in summary-card order."""
+        """``_stake`` of every company, in summary-card order (worked out again only for the companies the
+        moves since my last decision touched; do not change the dict)."""
+        est = self._est
+        if est is None:
+            return self._stakes_now(game, me, game.company_order)
+        mine = est.seat(est.seat_of[me], me, game)
+        stakes = mine.stakes
+        if stakes is None:
+            stakes = mine.stakes = self._stakes_now(game, me, game.company_order)
+        elif mine.stale:
+            stakes.update(self._stakes_now(game, me, [key for key in mine.stale if key in stakes]))
+        mine.stale = set()
+        return stakes
+
+    def _stakes_now(self, game: UnionPacificGame, me: str, keys: Iterable[str]) -> dict[str, float]:
+        """``_stake`` of each of ``keys``, worked out now."""
         state = game._state
         seat = game.players.index(me)
         hand = state.share_hand[me]
         on_board = state.net.on_board
         counts = self._all_counts(game)
-        memo = self._stake_memo
-        stakes = {}
-        for key in game.company_order:
-            value, held, holdings = on_board(key) + 1, hand.get(key, 0), counts[key]
-            stake = memo.get((seat, value, held, holdings))
-            stakes[key] = self._stake_of(seat, value, held, holdings) if stake is None else stake
-        return stakes
+        return {key: company_stake(on_board(key) + 1, counts[key], seat, hand.get(key, 0)) for key in keys}
 
     def _share_worth(self, game: UnionPacificGame, me: str, card: str) -> float:
         """What one more share of ``card`` in hand is worth to me (to be laid down later)."""
@@ -277,13 +419,18 @@ class HeuristicBot:
         """``_share_worth`` of each of ``cards`` (``None``, an empty place, is skipped)."""
         state = game._state
         seat = game.players.index(me)
+        est = self._est
+        known = est.seat(seat, me, game).worths if est is not None else {}
         hand = state.share_hand[me]
         all_counts = self._all_counts(game)
         supply, on_board = state.net.supply, state.net.on_board
-        estimates = self._estimates
         worths = []
         for card in cards:
             if card is None:
+                continue
+            worth = known.get(card)
+            if worth is not None:
+                worths.append(worth)
                 continue
             held = hand.get(card, 0)
             counts = all_counts.get(card)
@@ -294,20 +441,36 @@ class HeuristicBot:
             else:
                 growth = min(6, supply[card]) * 0.5
                 size = on_board(card) + 1 + int(growth)
-            inputs = ("worth", seat, size, held, counts)
-            worth = estimates.get(inputs)
-            if worth is None:
-                gain = self._gain_of
-                if card == UP:
-                    worth = 1.0 + gain(seat, size, held + 1, counts) - gain(seat, size, held, counts)
-                else:
-                    worth = gain(seat, size, held + 1, counts) - gain(seat, size, held, counts) + 0.2
-                self._remember(inputs, worth)
+            mine = counts[seat]
+            if card == UP:  # 1.0 + _gain(held + 1) - _gain(held), the same sums of the same numbers
+                holdings = (mine, mine + held, mine + held + 1)
+                base, now, then = map(sum, zip(union_pacific_amounts_of(-size, counts, seat, holdings),
+                                               union_pacific_amounts_of(_UP_LAST, counts, seat, holdings),
+                                               strict=True))
+                worth = 1.0 + (then - base) / 2 - (now - base) / 2
+            else:  # _gain(held + 1) - _gain(held) + 0.2: the payouts at mine + held cancel out
+                now, then = company_amounts_of(size, counts, seat, (mine + held, mine + held + 1))
+                worth = then - now + 0.2
+            known[card] = worth
             worths.append(worth)
         return worths
 
     def _soon(self, game: UnionPacificGame) -> float:
         """Rough chance that the next dividend comes before my next turn."""
+        est = self._est
+        if est is not None:  # builds counted as the moves came; the answer remembered by what it reads
+            state = game._state
+            # draws_before_next_dividend counts the draws and dividends seen: the true ones with a countable
+            # deck (UP-V3), otherwise the builds and the payouts (the rest of what it reads is fixed per game)
+            if game.options["countable_deck"]:
+                inputs = (state.share_draws, state.dividends_drawn)
+            else:
+                inputs = (est.builds, len(state.payouts))
+            soon = est.soon_memo.get(inputs)
+            if soon is None:
+                expected = draws_before_next_dividend(game, known_draws=est.builds)
+                soon = est.soon_memo[inputs] = min(1.0, 0.8 * len(game.players) / max(expected, 0.5))
+            return soon
         log = game._log  # only ever grows: the builds are counted once each, from where the last count stopped
         seen, length, builds = self._builds_seen
         if seen is not log or length > len(log):
@@ -367,14 +530,13 @@ class HeuristicBot:
     END_TURN_MARGIN = 1.0  # an exchange must gain this much over keeping the share
 
     def _choose_exchange(self, game: UnionPacificGame, me: str, actions: list[Any]) -> Any:
-        up = self._share_worth(game, me, UP)
+        swaps = [a for a in actions if isinstance(a, ExchangeForUP) and a.card != UP]
+        up, *losses = self._share_worths(game, me, [UP, *(a.card for a in swaps)])
         best: Any = actions[0]  # EndTurn
         margin = self.END_TURN_MARGIN
-        for a in actions:
-            if isinstance(a, ExchangeForUP) and a.card != UP:
-                loss = self._share_worth(game, me, a.card)
-                if up - loss > margin:
-                    best, margin = a, up - loss
+        for a, loss in zip(swaps, losses, strict=True):
+            if up - loss > margin:
+                best, margin = a, up - loss
         return best
 
     def _rarity(self, game: UnionPacificGame, card: str) -> float:
@@ -455,7 +617,7 @@ class HeuristicBot:
         after_build = draw_bonus * (1.0 - 0.5 * soon)  # a build also draws a share (UP-B3)
         # One draw per build, in list order, all drawn first (the same draws as one per build scored).
         noise = self.rng.random
-        draws = [noise() for _ in repeat(None, moves.n_builds)]
+        draws = list(starmap(noise, repeat((), moves.n_builds)))  # noise() n times, called from C
         best_build, build_score = -1, float("-inf")
         at = 0
         # spending a rare card costs more: 0.7 for a general card, little for a common type
@@ -478,10 +640,15 @@ class HeuristicBot:
         choices = moves.invests
         best_invest, invest_score = -1, float("-inf")
         if choices:
-            keep = self._track_keeps(game, set(track), stakes)
             gains = self._invest_gains(game, me, choices)
             weight = self.INVEST_BASE + self.SOON_WEIGHT * soon
             later = 1 + self.LATER_PAYOUTS * (left - 1)
+            # An investment scores its gain * weight * later less what keeping its discard is worth (never
+            # below 0); when even the largest gain without that cannot reach the best build, the build wins
+            # and the discards need not be valued (rounding is monotonic: the bound holds for the floats).
+            if best_build >= 0 and weight > 0 and later > 0 and max(gains) * weight * later < build_score:
+                return game._legal_draw(moves[best_build])
+            keep = self._track_keeps(game, set(track), stakes)
             i = moves.n_builds
             for d in track:
                 kept = 0.01 * keep.get(d, 0)
@@ -501,21 +668,36 @@ class HeuristicBot:
     def _invest_gains(self, game: UnionPacificGame, me: str, choices: list[tuple[str, ...]]) -> list[float]:
         """``_invest_gain`` of each of ``choices``."""
         seat = game.players.index(me)
+        est = self._est
+        known = est.seat(seat, me, game).gains if est is not None else {}
         counts = self._all_counts(game)
         on_board = game._state.net.on_board
         up_size = -self._next_up_number(game)
-        # per company in hand: its size for _gain_of and its holdings
-        sized = {key: (up_size if key == UP else on_board(key) + 1, counts[key])
-                 for key in game._state.share_hand[me]}
-        estimates, gain_of = self._estimates, self._gain_of
+        gain_of = self._gain_of
         gains = []
         for cards in choices:
-            if len(cards) == 1 or cards[0] == cards[1]:  # one company's shares
-                size, holdings = sized[cards[0]]
-                gain = estimates.get((seat, size, len(cards), holdings))
-                gains.append(gain_of(seat, size, len(cards), holdings) if gain is None else gain)
-            else:  # one share each of two companies, summed as _invest_gain does
-                gains.append(sum(gain_of(seat, sized[k][0], 1, sized[k][1]) for k in set(cards)))
+            first, extra = cards[0], len(cards)
+            if extra == 1 or first == cards[1]:  # one company's shares
+                by_extra = known.get(first)
+                if by_extra is None:
+                    by_extra = known[first] = {}
+                gain = by_extra.get(extra)
+                if gain is None:
+                    size = up_size if first == UP else on_board(first) + 1
+                    gain = by_extra[extra] = gain_of(seat, size, extra, counts[first])
+                gains.append(gain)
+            else:  # one share each of two companies: the sum _invest_gain makes (either order, the same)
+                pair = 0.0
+                for key in cards:
+                    by_extra = known.get(key)
+                    if by_extra is None:
+                        by_extra = known[key] = {}
+                    gain = by_extra.get(1)
+                    if gain is None:
+                        size = up_size if key == UP else on_board(key) + 1
+                        gain = by_extra[1] = gain_of(seat, size, 1, counts[key])
+                    pair += gain
+                gains.append(pair)
         return gains
 
     def _turn_scores(self, game: UnionPacificGame, me: str, builds: list[Build], invests: list[Invest],
@@ -593,7 +775,7 @@ class HeuristicBot:
 
 
 class _Deciding:
-    """While a ``HeuristicBot`` chooses one move: its estimates are remembered, then forgotten."""
+    """While a ``HeuristicBot`` chooses one move: the game's estimates, up to date, are at hand."""
 
     __slots__ = ("bot", "game", "outer")
 
@@ -602,10 +784,9 @@ class _Deciding:
 
     def __enter__(self) -> None:
         bot = self.bot
-        self.outer = bot._decision
+        self.outer = bot._est
         if self.outer is None:
-            bot._decision = {}  # holdings per company key
-            bot._payout_memo, bot._estimates, bot._stake_memo = _game_memos(self.game)
+            bot._est = _estimates_of(self.game)
 
     def __exit__(self, *exc: object) -> None:
-        self.bot._decision = self.outer
+        self.bot._est = self.outer

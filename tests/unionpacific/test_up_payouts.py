@@ -232,3 +232,32 @@ def test_UP_D3_D9_listing_order_does_not_change_amounts(value, shares):
     reversed_shares = dict(reversed(list(shares.items())))
     assert company_payout(value, reversed_shares) == company_payout(value, shares)
     assert union_pacific_payout(4, reversed_shares) == union_pacific_payout(4, shares)
+
+
+def test_UP_D3_D11_the_bots_payouts_of_counted_holdings_match_the_checked_ones():
+    """HeuristicBot works payouts out on tuples of holdings (no dicts, no checks): on every table of 2-4 seats
+    holding 0-3 shares each (0-2 with five seats, 0-1 with six), each seat holding 0-4 is paid what company_payout and
+    union_pacific_payout pay, and a seat's stake in one more train is what the payouts before and after it give."""
+    import itertools
+
+    from railkit.unionpacific.bots import company_amounts_of, company_stake, union_pacific_amounts_of
+
+    mine = range(5)
+    for seats in range(2, 7):
+        for counts in itertools.product(range({5: 3, 6: 2}.get(seats, 4)), repeat=seats):
+            shares = dict(enumerate(counts))
+            for value in (0, 3, 8):
+                paid = company_payout(value, shares)
+                rise = [company_payout(value + 1, shares)[p] - paid[p] for p in shares]
+                for seat in range(seats):
+                    for hand in range(3):  # my rise with my hand laid down too; the others' as they are
+                        future = {**shares, seat: counts[seat] + hand}
+                        my_rise = company_payout(value + 1, future)[seat] - company_payout(value, future)[seat]
+                        expected = my_rise - 0.6 * max(rise[:seat] + rise[seat + 1:])
+                        assert company_stake(value, counts, seat, hand) == expected, (value, counts, seat, hand)
+                    expected = [company_payout(value, {**shares, seat: n})[seat] for n in mine]
+                    assert company_amounts_of(value, counts, seat, mine) == expected, (value, counts, seat)
+            for number in UP_TABLE:
+                for seat in range(seats):
+                    expected = [union_pacific_payout(number, {**shares, seat: n})[seat] for n in mine]
+                    assert union_pacific_amounts_of(number, counts, seat, mine) == expected, (number, counts, seat)

@@ -1,0 +1,24 @@
+"""The HeuristicBots choose as recorded in benchmarks/bot_choices.json: speed changes must not change a move.
+
+The fast tier replays the first games of each engine; ``python -m benchmarks.bot_choices`` replays all 200."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+BOT_CHOICES = Path(__file__).resolve().parent.parent / "benchmarks" / "bot_choices.py"
+
+
+def load_bot_choices():
+    spec = importlib.util.spec_from_file_location("benchmarks_bot_choices", BOT_CHOICES)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("engine", ["up", "kk"])
+def test_heuristic_bots_make_the_recorded_moves(engine):
+    bot_choices = load_bot_choices()
+    assert len(bot_choices.load_record()[engine]) == bot_choices.GAMES
+    assert bot_choices.differences(engine, 15) == []
