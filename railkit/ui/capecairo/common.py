@@ -335,12 +335,13 @@ def events_html(events: Sequence[str], empty: str = "", you: str | None = None) 
 
 
 def as_learner(sentence: str, you: str | None) -> str:
-    """``sentence`` about the learner ``you`` in the second person (“Kim passes” → “You pass”); the engine
-    keeps the third person, the page changes (``railkit.ui.learner.second_person``). In another language the
-    engine's ``Message`` is rendered through the catalog (second_person knows only English)."""
+    """``sentence`` in the lesson's language, about the learner ``you`` in the second person (“Kim passes” →
+    “You pass”): the engine's own second-person message where it has one (``railkit.messages.addressed``);
+    English also rewrites the rest (``railkit.ui.learner.second_person`` knows English grammar only)."""
+    text = render(sentence, you)
     if get_language() != DEFAULT_LANGUAGE:
-        return render(sentence)
-    return second_person(str(sentence), you)
+        return text
+    return second_person(text, you)
 
 
 def log_html(narrative: Sequence[str], you: str | None = None) -> str:

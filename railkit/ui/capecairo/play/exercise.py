@@ -96,7 +96,7 @@ def build_question_html(q: BuildQuestion) -> str:
 
 def explanation_html(e: BuildExplanation, title: bool = True, you: str | None = None) -> str:
     """The engine's count of a build attempt (KK-B2): a table of the four sources and its sentences
-    (in the second person when the learner ``you`` is called “You”)."""
+    (in the second person when the player is the learner ``you``)."""
     said = [as_learner(s, you) for s in e.sentences]
     if e.card_id is None:
         return f"<ul>{''.join(f'<li>{html.escape(s)}</li>' for s in said)}</ul>"
@@ -105,7 +105,7 @@ def explanation_html(e: BuildExplanation, title: bool = True, you: str | None = 
     rows = [
         (tr("tracks needed to cross {terrain} (KK-C3)", terrain=terrain_name(e.terrain or "")), str(e.requirement)),
         (tr("track pieces on the cards turned up this round (KK-B2 1)"), str(e.flipped_tracks)),
-        (tr("track pieces on your uncrossed cards (KK-B2 2)") if e.player == you == "You" else
+        (tr("track pieces on your uncrossed cards (KK-B2 2)") if e.player == you else
          tr("track pieces on {player}’s uncrossed cards (KK-B2 2)", player=e.player), str(e.own_tracks)),
         (tr("bonus tracks held (KK-B2 3)"), str(e.bonus_tracks)),
         (tr("pieces to buy at {price} each (KK-B2 4)", price=pounds(TRACK_PRICE)), f"<b>{e.to_buy}</b>"),

@@ -97,8 +97,12 @@ def payout_html(record: PayoutRecord, total: int, hidden: bool, open_: bool, you
     """One payout: who received what, and for each company (then Union Pacific) a one-line summary that
     opens to the engine's steps (UP-D2..UP-D11). ``hidden`` while the payout exercise asks about it."""
     esc = html.escape
-    drawn = (tr("{reason}, drawn by {drawer}", reason=tr(record.reason), drawer=record.drawer) if record.drawer
-             else tr(record.reason))
+    if not record.drawer:
+        drawn = tr(record.reason)
+    elif record.drawer == you:
+        drawn = tr("{reason}, drawn by you", reason=tr(record.reason))
+    else:
+        drawn = tr("{reason}, drawn by {drawer}", reason=tr(record.reason), drawer=record.drawer)
     head = f"<h4>{tr('Payout {n} of {total}', n=record.number, total=total)} — {esc(drawn)}</h4>"
     if hidden:
         return (f"<div class='railkit-payout'>{head}<p class='railkit-muted'>"
@@ -349,6 +353,10 @@ def review_html(reviews: Sequence[MoveReview], player: str, you: str | None) -> 
     def said(words: str) -> str:
         return esc(engine_text(words, player if player == you else None))
 
+    def instead(words: str) -> str:  # after a colon: “… suggests instead: you play …”
+        text = said(words)
+        return text[:1].lower() + text[1:] if player == you else text
+
     title = (tr("A look back at your moves") if player == you
              else tr("A look back at {player}'s moves", player=esc(player)))
     if not reviews:
@@ -356,7 +364,7 @@ def review_html(reviews: Sequence[MoveReview], player: str, you: str | None) -> 
                 f"{tr('The heuristic player would have made the same choices, or nearly: well played.')}</p></div>")
     items = "".join(
         f"<li><b>{tr('Turn {n}', n=r.turn)}:</b> {said(r.played)}. "
-        f"{tr('The heuristic player would have: {move}.', move=said(r.instead))} "
+        f"{tr('The heuristic player suggests instead: {move}.', move=instead(r.instead))} "
         f"<span class='railkit-muted'>{esc(render(r.reason))}</span></li>" for r in reviews)
     note = tr("The heuristic player is the simple computer player of this lesson: a second opinion, not the one "
               "right answer.")
