@@ -29,7 +29,8 @@ from types import MappingProxyType
 from typing import Any, ParamSpec, Protocol, TypeVar
 
 __all__ = ["Deferred", "Draft", "Fixed", "Grouped", "Message", "N_", "Translations", "YouForm", "addressed",
-           "is_quiet", "naddressed", "names_message", "you_form", "loud", "nmessage", "phrase", "quiet", "realize", "set_shown_language", "shown"]
+           "is_quiet", "naddressed", "names_message", "you_form", "loud", "nmessage", "phrase", "quiet",
+           "realize", "set_shown_language", "shown"]
 
 T = TypeVar("T")
 P = ParamSpec("P")

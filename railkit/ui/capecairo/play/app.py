@@ -291,7 +291,8 @@ class KkPlayApp(KkSessionApp):
                               notes=session.notes)  # this lesson seats one learner; the others play by computer
         self.install(session)
         return tr("Loaded: {n} moves replayed; you play {player}. {next}", n=len(session.game.log),
-                  player=self.you, next=self._next_text() if not self.game.is_over else render(self.game.result().words, self.you))
+                  player=self.you,
+                  next=self._next_text() if not self.game.is_over else render(self.game.result().words, self.you))
 
     # ------------------------------------------------------------------ words
     def _action_words(self, action: Any) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 from railkit.game import Outcome
 from railkit.ui.app import legend_html
 from railkit.ui.i18n import render, tr
+from railkit.ui.learner import is_default_learner
 from railkit.ui.unionpacific.common import card_label, company_html, company_name, engine_text
 from railkit.unionpacific import (
     IMAGINARY,
@@ -108,7 +109,8 @@ def payout_html(record: PayoutRecord, total: int, hidden: bool, open_: bool, you
         return (f"<div class='railkit-payout'>{head}<p class='railkit-muted'>"
                 f"{tr('Answer the payout exercise (the yellow box) to see who received what, and why.')}</p></div>")
     rows = "".join(
-        f"<tr><td class='name'>{esc(h)}{' ' + tr('(you)') if h == you else ''}</td><td>{m}</td></tr>"
+        f"<tr><td class='name'>{esc(h)}{' ' + tr('(you)') if h == you and not is_default_learner(h) else ''}</td>"
+        f"<td>{m}</td></tr>"
         for h, m in sorted(record.amounts.items(), key=lambda kv: -kv[1])
     )
     amounts = (f"<table class='railkit-table'><tr><th class='name'>{tr('player')}</th>"
@@ -137,7 +139,7 @@ def companies_html(board: Any, v: UPView, you: str | None) -> str:
         tables[IMAGINARY] = v.imaginary
     head = "".join(
         f"<th>{html.escape(h if h != IMAGINARY else tr('imaginary 3rd player'))}"
-        f"{'<br>' + tr('(you)') if h == you else ''}</th>" for h in holders)
+        f"{'<br>' + tr('(you)') if h == you and not is_default_learner(h) else ''}</th>" for h in holders)
     on_board: dict[str, int] = {}
     for keys in v.trains_on.values():
         for key in keys:
@@ -227,7 +229,7 @@ def result_html(result: Outcome, you: str | None, review: str = "") -> str:
     winners = result.winners
     rows = "".join(
         f"<tr class='{'winner' if p in winners else ''}'><td class='name'>{html.escape(p)}"
-        f"{' ' + tr('(you)') if p == you else ''}</td><td>{m}</td>"
+        f"{' ' + tr('(you)') if p == you and not is_default_learner(p) else ''}</td><td>{m}</td>"
         f"<td class='name'>{'★ ' + tr('winner') if p in winners else ''}</td></tr>"
         for p, m in sorted(result.money.items(), key=lambda kv: -kv[1]))
     note = tr("Only money counts; cards in hand are worth nothing (UP-D12). Equal money shares the win (a railkit "
