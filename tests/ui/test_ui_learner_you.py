@@ -134,3 +134,14 @@ def test_every_second_person_form_replaces_a_message_the_engines_make_and_is_tra
         you = catalog.get(form.msgid)
         assert you is not None and you.string and all(you.string if isinstance(you.string, tuple) else [you.string])
         assert default_learner() not in str(you.string)
+
+
+@pytest.mark.parametrize("language", ("fi", "hu", "es"), indirect=True)
+def test_the_index_page_and_the_setup_legend_name_the_default_learner_in_the_language(language):
+    from railkit.ui.index import IndexApp
+    from railkit.ui.unionpacific.setup import SetupApp
+
+    texts = widget_texts(IndexApp().widget) + widget_texts(SetupApp(seed=3).widget)
+    says_default = [t for t in texts if re.search(r"[“”„«]You[”»]", t)]
+    assert not says_default
+    assert any(default_learner() in t for t in texts if "”" in t or "»" in t)
