@@ -18,7 +18,7 @@ from railkit.capecairo.bots import HeuristicBot
 from railkit.capecairo.game import TRACK_PRICE  # KK-B2 (4): the engine's price of one track piece
 from railkit.ui.app import InputError, Messages, Panel, Score, guarded, parse_whole, verdict_html
 from railkit.ui.capecairo.common import as_learner, card_html, cards_html, line_html, pounds, terrain_name
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import tr, trn
 from railkit.ui.widgets import button, html_box, row
 
 EXERCISE_NAMES = ("Ann", "Ben", "Cleo", "Dev")
@@ -77,8 +77,8 @@ def build_question_html(q: BuildQuestion) -> str:
     bonus_n, crossed_n = v.bonus_tracks[p], v.crossed[p]
     turn = tr("It is {player}’s turn to build (KK-B1). {player} has {money}, {bonus} and has crossed {crossed}.",
               player=name, money=pounds(v.money[p]),
-              bonus=tr("1 bonus track") if bonus_n == 1 else tr("{n} bonus tracks", n=bonus_n),
-              crossed=tr("1 terrain") if crossed_n == 1 else tr("{n} terrains", n=crossed_n))
+              bonus=trn("{n} bonus track", "{n} bonus tracks", bonus_n),
+              crossed=trn("{n} terrain", "{n} terrains", crossed_n))
     ask = tr("How many track pieces must {player} buy, at the least, to cross it? What do they cost? Can {player} pay "
              "for them?", player=name)
     return (

@@ -10,7 +10,7 @@ from typing import Any
 
 from railkit.game import Outcome
 from railkit.ui.app import legend_html
-from railkit.ui.i18n import render, tr
+from railkit.ui.i18n import render, tr, trn
 from railkit.ui.learner import is_default_learner
 from railkit.ui.unionpacific.common import card_label, company_html, company_name, engine_text
 from railkit.unionpacific import (
@@ -321,9 +321,12 @@ def why_html(game: Any, player: str, actions: Sequence[Any], you: str | None) ->
                      tr("Pick a card, a company and a section to see the checks for your choice."))
     invests = [a for a in actions if isinstance(a, Invest)]
     if invests:
-        items.append(tr("Invest: {n} ways: any number of shares of one company, or one share each of two "
-                        "companies (UP-I1), then discard one track card (UP-I3). Only shares on the table are paid "
-                        "(UP-I4).", n=len({a.cards for a in invests})))
+        items.append(trn("Invest: {n} way: any number of shares of one company, or one share each of two "
+                         "companies (UP-I1), then discard one track card (UP-I3). Only shares on the table are paid "
+                         "(UP-I4).",
+                         "Invest: {n} ways: any number of shares of one company, or one share each of two "
+                         "companies (UP-I1), then discard one track card (UP-I3). Only shares on the table are paid "
+                         "(UP-I4).", len({a.cards for a in invests})))
     elif builds or unusable:
         items.append(tr("You cannot invest now: you hold no share (UP-I1)."))
     if builds or invests:
