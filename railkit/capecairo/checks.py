@@ -27,6 +27,8 @@ addressed("{player} has no terrain in front of the train; pass instead",
 addressed("buying {pieces} costs {cost} but {player} has {money}; money never goes below 0 (KK-C5), so "
            "pass",
           "buying {pieces} costs {cost} but you have {money}; money never goes below 0 (KK-C5), so pass")
+addressed("{player} is choosing a card",
+          "you are choosing a card")
 addressed("it is {player}'s turn to build or pass",
           "it is your turn to build or pass")
 

@@ -339,8 +339,11 @@ class PlayApp(App):
         self.events.rewind(len(game.narrative))
         self.moves.forget()
         self.refresh()
-        self.show_info(tr("Undone: back to just before the last move by {player}. {next}",
-                          player=session.acting or "", next=self.next_words()))
+        if session.acting is not None and session.acting == session.you:
+            self.show_info(tr("Undone: back to just before your last move. {next}", next=self.next_words()))
+        else:
+            self.show_info(tr("Undone: back to just before the last move by {player}. {next}",
+                              player=session.acting or "", next=self.next_words()))
         return True
 
     def save_file(self) -> SaveFile:
