@@ -7,7 +7,11 @@ made of, so that
 * tests can assert on structure: ``m.msgid == "{player} holds none, ..."`` and ``m.params``;
 * the teaching layer can put it into another language: ``m.render(translations)`` looks the id up
   in a gettext catalog (``ngettext`` when the message has a plural, ``pgettext`` with a context)
-  and fills in the parameters, rendering parameters that are messages themselves the same way.
+  and fills in the parameters, rendering parameters that are messages themselves the same way;
+* the teaching layer can speak to the learner: a sentence about one player has, where the engine
+  declares it with ``addressed``, a second-person message of its own ("{player} passes" / "You pass").
+  ``m.render(translations, you="Kim")`` uses it when the sentence is about Kim, so no language ever
+  puts the learner's name (or "You") into a sentence written about a third person.
 
 The engine side imports no UI code: ``render`` takes any object with gettext's methods (the
 standard library's ``gettext.NullTranslations`` and ``GNUTranslations`` have them). ``N_`` marks a
@@ -24,8 +28,9 @@ from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, ParamSpec, Protocol, TypeVar
 
-__all__ = ["Deferred", "Draft", "Fixed", "Grouped", "Message", "N_", "Translations", "is_quiet",
-           "names_message", "loud", "nmessage", "phrase", "quiet", "realize", "set_shown_language", "shown"]
+__all__ = ["Deferred", "Draft", "Fixed", "Grouped", "Message", "N_", "Translations", "YouForm", "addressed",
+           "is_quiet", "naddressed", "names_message", "you_form", "loud", "nmessage", "phrase", "quiet",
+           "realize", "set_shown_language", "shown"]
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -83,6 +88,41 @@ def N_(msgid: str) -> str:
 
 
 @dataclass(frozen=True)
+class YouForm:
+    """The second-person message that stands for a third-person one when its ``subject`` parameter is the
+    learner: ``msgid`` (and ``plural``, an ngettext pair counted by the message's own ``n``). It has the same
+    parameters but the subject's."""
+
+    msgid: str
+    plural: str | None = None
+    subject: str = "player"
+
+
+# third-person msgid -> its second-person form; filled when the engines' modules are imported
+_you_forms: dict[str, YouForm] = {}
+
+
+def addressed(third: str, you: str, /, subject: str = "player") -> str:
+    """Declare ``you`` the learner's own message for ``third`` (a msgid whose ``subject`` parameter names one
+    player): "{player} passes (KK-B3)." / "You pass (KK-B3).". Returns ``third``, so a module declares its
+    messages once, where it defines them. ``make messages`` extracts both (``N_`` and ``addressed:2``)."""
+    _you_forms[third] = YouForm(you, None, subject)
+    return third
+
+
+def naddressed(third: str, you: str, you_plural: str, /, subject: str = "player") -> str:
+    """``addressed`` for a message with plural forms: ``you``/``you_plural`` are chosen by the message's
+    ``n`` ("You hold 1 share …" / "You hold 2 shares …")."""
+    _you_forms[third] = YouForm(you, you_plural, subject)
+    return third
+
+
+def you_form(msgid: str) -> YouForm | None:
+    """The second-person form declared for ``msgid``, if any."""
+    return _you_forms.get(msgid)
+
+
+@dataclass(frozen=True)
 class Fixed:
     """A number shown with ``places`` decimals ("2.33"); the UI formats it for the language."""
 
@@ -136,11 +176,14 @@ class Message(str):
         args, kwargs = self.__getnewargs_ex__()
         return (_rebuild, (args, kwargs))
 
-    def render(self, translations: Translations | None = None, number: NumberFormat | None = None) -> str:
-        """This message through ``translations`` (English without), numbers through ``number``."""
-        if translations is None and number is None:
+    def render(self, translations: Translations | None = None, number: NumberFormat | None = None,
+               you: str | None = None) -> str:
+        """This message through ``translations`` (English without), numbers through ``number``; a sentence
+        about the player named ``you`` (the learner) in its second-person form where one is declared."""
+        if translations is None and number is None and (you is None or not _about(self, you)):
             return str.__str__(self)  # the English, rendered when the message was made
-        return _render(self.msgid, self.params, self.plural, self.n, self.context, translations or ENGLISH, number)
+        return _render(self.msgid, self.params, self.plural, self.n, self.context, translations or ENGLISH, number,
+                       you)
 
     def __repr__(self) -> str:
         return f"Message({self.msgid!r}, {dict(self.params)!r})"
@@ -257,8 +300,9 @@ class Draft(tuple):  # type: ignore[type-arg]
         params = {k: v.message() if isinstance(v, Draft) else v for k, v in (self.params or {}).items()}
         return _english(Message, self.msgid, params, self.plural, self.n, self.context)
 
-    def render(self, translations: Translations | None = None, number: NumberFormat | None = None) -> str:
-        return self.message().render(translations, number)
+    def render(self, translations: Translations | None = None, number: NumberFormat | None = None,
+               you: str | None = None) -> str:
+        return self.message().render(translations, number, you)
 
     def __str__(self) -> str:
         return str.__str__(self.message())
@@ -329,8 +373,19 @@ def _rebuild(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Message:
     return Message(*args, **kwargs)
 
 
+def _about(message: Message, you: str) -> bool:
+    """Does ``message`` (or a message inside it) speak about the player ``you`` where it has a form for that?"""
+    form = _you_forms.get(message.msgid)
+    if form is not None and message.params.get(form.subject) == you:
+        return True
+    return any(isinstance(v, Message) and _about(v, you) for v in message.params.values())
+
+
 def _render(msgid: str, params: Mapping[str, object], plural: str | None, n: int | None, context: str | None,
-            translations: Translations, number: NumberFormat | None) -> str:
+            translations: Translations, number: NumberFormat | None, you: str | None = None) -> str:
+    form = _you_forms.get(msgid) if you is not None else None
+    if form is not None and params.get(form.subject) == you:  # the learner's own message, same parameters
+        msgid, plural, context = form.msgid, form.plural, None
     if plural is not None and n is not None:
         template = (translations.npgettext(context, msgid, plural, n) if context
                     else translations.ngettext(msgid, plural, n))
@@ -338,7 +393,7 @@ def _render(msgid: str, params: Mapping[str, object], plural: str | None, n: int
     else:
         template = translations.pgettext(context, msgid) if context else translations.gettext(msgid)
         english = msgid
-    values = {k: _value(v, translations, number) for k, v in params.items()}
+    values = {k: _value(v, translations, number, you) for k, v in params.items()}
     if n is not None:
         values.setdefault("n", _value(n, translations, number))
     try:
@@ -347,9 +402,9 @@ def _render(msgid: str, params: Mapping[str, object], plural: str | None, n: int
         return english.format(**values)
 
 
-def _value(value: object, translations: Translations, number: NumberFormat | None) -> object:
+def _value(value: object, translations: Translations, number: NumberFormat | None, you: str | None = None) -> object:
     if isinstance(value, Message | Draft):
-        return value.render(translations, number)
+        return value.render(translations, number, you)
     if number is not None:
         if isinstance(value, Fixed):
             return number(value.value, places=value.places)

@@ -12,7 +12,11 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from railkit.capecairo.phrases import pounds
-from railkit.messages import N_, Message, names_message
+from railkit.messages import N_, Message, addressed, names_message
+
+# The learner's own messages: the second person where a sentence is about the learner (railkit.messages.addressed).
+addressed("{player} has {money} left.",
+          "You have {money} left.")
 
 # A tie that keeps repeating (a scripted draw that always ties) falls back to seating order
 # after this many rounds of draws; the real deck of 50 cards cannot get near it.

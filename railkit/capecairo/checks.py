@@ -15,7 +15,22 @@ from railkit.capecairo.deck import Card
 from railkit.capecairo.phrases import card_words, pounds, track_pieces, tracks
 from railkit.capecairo.state import KKState, KKTable
 from railkit.errors import RuleError
-from railkit.messages import Message, nmessage
+from railkit.messages import Message, addressed, nmessage
+
+# The learner's own messages: the second person where a sentence is about the learner (railkit.messages.addressed).
+addressed("{player} has already handed in a sealed bid; each player bids once per auction",
+          "you have already handed in a sealed bid; each player bids once per auction")
+addressed("{player} has only {money} and cannot bid {amount} (money never goes below 0, KK-C5)",
+          "you have only {money} and cannot bid {amount} (money never goes below 0, KK-C5)")
+addressed("{player} has no terrain in front of the train; pass instead",
+          "you have no terrain in front of your train; pass instead")
+addressed("buying {pieces} costs {cost} but {player} has {money}; money never goes below 0 (KK-C5), so "
+           "pass",
+          "buying {pieces} costs {cost} but you have {money}; money never goes below 0 (KK-C5), so pass")
+addressed("{player} is choosing a card",
+          "you are choosing a card")
+addressed("it is {player}'s turn to build or pass",
+          "it is your turn to build or pass")
 
 TRACK_PRICE = 10  # KK-B2 (4)
 

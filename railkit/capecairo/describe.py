@@ -10,7 +10,23 @@ from railkit.capecairo.checks import players_to_act
 from railkit.capecairo.phrases import terrain_word, track_pieces
 from railkit.capecairo.state import KKState, KKTable
 from railkit.capecairo.views import result
-from railkit.messages import N_, Message, nmessage, shown
+from railkit.messages import N_, Message, addressed, nmessage, shown
+
+# The learner's own messages: the second person where a sentence is about the learner (railkit.messages.addressed).
+addressed("{player} hands in a sealed bid (KK-A2)",
+          "You hand in a sealed bid (KK-A2)")
+addressed("{player} takes {card} (KK-A4)",
+          "You take {card} (KK-A4)")
+addressed("{player} passes (KK-B3)",
+          "You pass (KK-B3)")
+addressed("{player} crosses the next terrain, buying the fewest track pieces needed (KK-B2)",
+          "You cross the next terrain, buying the fewest track pieces needed (KK-B2)")
+addressed("{player} crosses the next terrain without buying track pieces (KK-B2)",
+          "You cross the next terrain without buying track pieces (KK-B2)")
+addressed("{player} crosses the next terrain, buying {pieces} (KK-B2)",
+          "You cross the next terrain, buying {pieces} (KK-B2)")
+addressed("{player} crosses the next terrain, buying {buy} track pieces (KK-B2)",
+          "You cross the next terrain, buying {buy} track pieces (KK-B2)")
 
 PHASE_WORDS = {"bid": N_("sealed bids (KK-A2)"), "choose": N_("choosing cards (KK-A4)"),
                "build": N_("building track (KK-B)"), "over": N_("over")}

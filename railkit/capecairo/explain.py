@@ -10,7 +10,22 @@ from railkit.capecairo.phrases import card_words, cards, crossing, pounds, track
 from railkit.capecairo.state import KKGameLike
 from railkit.errors import RuleError
 from railkit.game import not_playing
-from railkit.messages import Message
+from railkit.messages import Message, addressed
+
+# The learner's own messages: the second person where a sentence is about the learner (railkit.messages.addressed).
+addressed("{player} has no terrain in front of the train, so there is nothing to build (KK-B2).",
+          "You have no terrain in front of your train, so there is nothing to build (KK-B2).")
+addressed("{player}'s next terrain is {card}: {crossing} needs {need} tracks (KK-C3).",
+          "Your next terrain is {card}: {crossing} needs {need} tracks (KK-C3).")
+addressed("{player}'s own uncrossed cards: {cards} with {pieces}, the one being crossed included (KK-B2 "
+           "2).",
+          "Your own uncrossed cards: {cards} with {pieces}, the one being crossed included (KK-B2 2).")
+addressed("{player} has {money} and can afford it.",
+          "You have {money} and can afford it.")
+addressed("{player} has only {money} and cannot afford it; money never goes below 0 (KK-C5).",
+          "You have only {money} and cannot afford it; money never goes below 0 (KK-C5).")
+addressed("It is not {player}'s turn to build now.",
+          "It is not your turn to build now.")
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,39 @@ from railkit.capecairo.checks import TRACK_PRICE, BuildNumbers, build_numbers
 from railkit.capecairo.phrases import bonus_tracks, card_words, cards, pounds, terrains, track_pieces
 from railkit.capecairo.state import AuctionRecord, KKState, KKTable
 from railkit.errors import RuleError
-from railkit.messages import Message, loud, names_message, nmessage
+from railkit.messages import Message, addressed, loud, names_message, nmessage
+
+# The learner's own messages: the second person where a sentence is about the learner (railkit.messages.addressed).
+addressed("{player} hands in a sealed bid.",
+          "You hand in a sealed bid.")
+addressed("{player} gets no card in this auction: too few cards were left.",
+          "You get no card in this auction: too few cards were left.")
+addressed("{player} takes {card} and lays it at the end of their line (KK-A6).",
+          "You take {card} and lay it at the end of your line (KK-A6).")
+addressed("{player} gets the last card, {card} (KK-A4, KK-A6).",
+          "You get the last card, {card} (KK-A4, KK-A6).")
+addressed("{player} won the auction and opens the building phase (KK-A7).",
+          "You won the auction and open the building phase (KK-A7).")
+addressed("{player}'s turn: no card is left to turn up.",
+          "Your turn: no card is left to turn up.")
+addressed("{player} turns up {card} (KK-B1).",
+          "You turn up {card} (KK-B1).")
+addressed("{player} passes; the turn goes to the left (KK-B3).",
+          "You pass; the turn goes to the left (KK-B3).")
+addressed("{player} crosses {card} with {flipped} from turned-up cards, {own} from their own terrain "
+           "cards, {bonus} and {bought}; {player} receives {coin} (KK-B2, KK-B4).",
+          "You cross {card} with {flipped} from turned-up cards, {own} from your own terrain cards, "
+           "{bonus} and {bought}; you receive {coin} (KK-B2, KK-B4).")
+addressed("{player} has crossed {terrains} and wins the game (KK-E1).",
+          "You have crossed {terrains} and win the game (KK-E1).")
+addressed("{players} has no terrain left: the building phase ends and a new auction begins (KK-B5).",
+          "You have no terrain left: the building phase ends and a new auction begins (KK-B5).", subject="players")
+addressed("{player} faces a river but already holds {cap} bonus tracks (KK-R3).",
+          "You face a river but already hold {cap} bonus tracks (KK-R3).")
+addressed("{player} faces a river, but no card is left for a bonus track (KK-R2).",
+          "You face a river, but no card is left for a bonus track (KK-R2).")
+addressed("{player} faces a river and takes a bonus track, now holding {held} (KK-R1).",
+          "You face a river and take a bonus track, now holding {held} (KK-R1).")
 
 START_MONEY = 100  # KK-C5, KK-S1
 BONUS_CAP = 5  # KK-R3

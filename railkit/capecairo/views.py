@@ -16,7 +16,11 @@ from railkit.capecairo.phrases import pounds, terrains
 from railkit.capecairo.state import AuctionRecord, KKState, KKTable, copy_record
 from railkit.errors import RuleError
 from railkit.game import BaseView, Outcome, not_playing
-from railkit.messages import Message, names_message, nmessage
+from railkit.messages import Message, addressed, names_message, nmessage
+
+# The learner's own messages: the second person where a sentence is about the learner (railkit.messages.addressed).
+addressed("{player} crossed the last terrain first and wins (KK-E1). {scores}.",
+          "You crossed the last terrain first and win (KK-E1). {scores}.")
 
 Result = Outcome  # the name earlier code used
 

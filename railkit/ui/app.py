@@ -194,13 +194,14 @@ def sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
-def error_text(exc: Exception) -> str:
+def error_text(exc: Exception, you: str | None = None) -> str:
     """What the message bar says about ``exc``: the rule for a ``RuleError``, the reason once for a broken
-    save, the words of any other railkit error; anything else is “something went wrong”."""
+    save, the words of any other railkit error; anything else is “something went wrong”. A refusal about the
+    learner ``you`` speaks to them (“you have only 100 …”, ``railkit.messages.addressed``)."""
     if isinstance(exc, InputError):
         return str(exc)
     if isinstance(exc, RuleError):
-        return tr("{message} (rule {rule})", message=render(exc.message), rule=exc.rule)
+        return tr("{message} (rule {rule})", message=render(exc.message, you), rule=exc.rule)
     if isinstance(exc, SaveFileError):
         return tr("This save cannot be loaded: {problem}. Nothing was changed.", problem=render(save_problem(exc)))
     if isinstance(exc, RailkitError):
@@ -219,10 +220,22 @@ def guarded(method: F) -> F:
         except Exception as exc:  # noqa: BLE001 - the page must never show a traceback
             if not isinstance(exc, RailkitError):
                 log.exception("railkit app callback %s failed", method.__name__)
-            self.show_error(error_text(exc))
+            self.show_error(error_text(exc, learner_of(self)))
         return None
 
     return wrapper  # type: ignore[return-value]
+
+
+def learner_of(owner: Any) -> str | None:
+    """The learner's name an app or panel knows (its ``you``, or its screen's), if any."""
+    for holder in (owner, getattr(owner, "screen", None)):
+        try:
+            you = getattr(holder, "you", None)
+        except RailkitError:  # no game yet
+            return None
+        if isinstance(you, str):
+            return you
+    return None
 
 
 class Messages:

@@ -86,12 +86,13 @@ def trc(context: str, text: str, /, **fmt: object) -> str:
     return _fill(_current().pgettext(context, text), text, fmt)
 
 
-def render(message: Message | str) -> str:
+def render(message: Message | str, you: str | None = None) -> str:
     """An engine's structured message (``railkit.messages.Message``) in the current language, its
-    numbers formatted for it; a plain string is returned as it is (engine names, English)."""
+    numbers formatted for it; a plain string is returned as it is (engine names, English). With ``you``
+    (the learner's name), a sentence about the learner in its second-person form (``railkit.messages.addressed``)."""
     if not isinstance(message, Message):
         return str(message)
-    return message.render(_current(), number=format_number)
+    return message.render(_current(), number=format_number, you=you)
 
 
 # -- numbers and money ---------------------------------------------------------------------------

@@ -71,7 +71,7 @@ class IndexApp(App):
         self.links = html_box("railkit-index-links")
         hint = widgets.HTML("<span class='railkit-legend'>" + html.escape(tr(
             "Type your name once: every lesson then greets you, seats you and says “you” in its "
-            "sentences about you. Leave it empty to be “You”.")) + "</span>")
+            "sentences about you. Leave it empty to be “{you}”.", you=default_learner())) + "</span>")
         return widgets.VBox([row([self.name, self.use_button, hint]), self.links])
 
     @property

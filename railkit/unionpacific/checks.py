@@ -11,7 +11,7 @@ from typing import Any
 
 from railkit.brief import brief
 from railkit.errors import RuleError
-from railkit.messages import N_, Message, nmessage
+from railkit.messages import N_, Message, addressed, naddressed, nmessage
 from railkit.unionpacific.actions import (
     Build,
     ChooseFirstShare,
@@ -27,6 +27,15 @@ from railkit.unionpacific.board import Board
 from railkit.unionpacific.phrases import a_card, a_train, track_type
 from railkit.unionpacific.placement import placement_error
 from railkit.unionpacific.state import DISPLAY_SOURCES, UPState
+
+# The learner's own messages: the second person where a sentence is about the learner (railkit.messages.addressed).
+addressed("{player} has no {card} track card; track cards in hand: {held}",
+          "you have no {card} track card; track cards in hand: {held}")
+addressed("{player} has already chosen a first share; wait for the others",
+          "you have already chosen a first share; wait for the others")
+naddressed("{player} does not hold a share of {card} in hand; shares in hand: {held}",
+           "you do not hold a share of {card} in hand; shares in hand: {held}",
+           "you do not hold {n} shares of {card} in hand; shares in hand: {held}")
 
 __all__ = ["DISPLAY_SOURCES", "check", "step_words"]
 

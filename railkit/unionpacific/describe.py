@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 
-from railkit.messages import N_, Message, nmessage, shown
+from railkit.messages import N_, Message, addressed, nmessage, shown
 from railkit.unionpacific.actions import (
     Build,
     ChooseFirstShare,
@@ -21,6 +21,24 @@ from railkit.unionpacific.actions import (
 from railkit.unionpacific.board import Board
 from railkit.unionpacific.phrases import a_card, a_train
 from railkit.unionpacific.state import UPState, card_name, shares_words
+
+# The learner's own messages: the second person where a sentence is about the learner (railkit.messages.addressed).
+addressed("{player} chooses a first share (UP-S5)",
+          "You choose a first share (UP-S5)")
+addressed("{player} discards {card} and draws another (UP-T2)",
+          "You discard {card} and draw another (UP-T2)")
+addressed("{player} plays {card} to build {train} on {section} (UP-B1, UP-B2)",
+          "You play {card} to build {train} on {section} (UP-B1, UP-B2)")
+addressed("{player} takes a share from {source} (UP-B3)",
+          "You take a share from {source} (UP-B3)")
+addressed("{player} exchanges a share of {company} for a Union Pacific share (UP-B4)",
+          "You exchange a share of {company} for a Union Pacific share (UP-B4)")
+addressed("{player} ends the turn (UP-B6)",
+          "You end your turn (UP-B6)")
+addressed("{player} lays {shares} on the table and discards {card} (UP-I1, UP-I3)",
+          "You lay {shares} on the table and discard {card} (UP-I1, UP-I3)")
+addressed("{player} passes, discarding {card} (UP-T4)",
+          "You pass, discarding {card} (UP-T4)")
 
 __all__ = ["describe_action", "status_card"]
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, overload
 
 from railkit.copying import copy_value
-from railkit.messages import N_, Deferred, Message, is_quiet, loud, nmessage
+from railkit.messages import N_, Deferred, Message, addressed, is_quiet, loud, nmessage
 from railkit.unionpacific.board import Board
 from railkit.unionpacific.payouts import (
     PayoutExplanation,
@@ -25,6 +25,18 @@ from railkit.unionpacific.payouts import (
 from railkit.unionpacific.phrases import card_words, listing
 from railkit.unionpacific.sharedeck import DIVIDEND
 from railkit.unionpacific.state import IMAGINARY, UP, PayoutRecord, UPState, card_name
+
+# The learner's own messages: the second person where a sentence is about the learner (railkit.messages.addressed).
+addressed("{player} turns up a dividend card while {purpose}: payout {number} will be paid once the draw "
+           "is complete; {player} draws again for the same purpose (UP-D1).",
+          "You turn up a dividend card while {purpose}: payout {number} will be paid once the draw is "
+           "complete; you draw again for the same purpose (UP-D1).")
+addressed("{player} turns up the unused last dividend card (UP-2P1) and draws again.",
+          "You turn up the unused last dividend card (UP-2P1) and draw again.")
+addressed("Payout {number} of {of} ({reason}, drawn by {player}): {amounts}.",
+          "Payout {number} of {of} ({reason}, drawn by you): {amounts}.")
+addressed("The game is over (UP-D12). {player} wins with {money} million. Money: {ranking}.",
+          "The game is over (UP-D12). You win with {money} million. Money: {ranking}.")
 
 __all__ = [
     "IMAGINARY",

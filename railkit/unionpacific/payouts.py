@@ -27,7 +27,27 @@ from typing import Generic, TypeVar
 
 from railkit.brief import brief
 from railkit.errors import RuleError
-from railkit.messages import N_, Fixed, Message, names_message, nmessage
+from railkit.messages import N_, Fixed, Message, addressed, names_message, nmessage
+
+# The learner's own messages: the second person where a sentence is about the learner (railkit.messages.addressed).
+addressed("{players} holds none, so is not a shareholder and gets nothing.",
+          "You hold none, so you are not a shareholder and get nothing.", subject="players")
+addressed("{players} holds fewer shares and gets nothing ({rule}).",
+          "You hold fewer shares and get nothing ({rule}).", subject="players")
+addressed("{player} is the only shareholder ({count}), so {player} is both primary and secondary (UP-D4).",
+          "You are the only shareholder ({count}), so you are both primary and secondary (UP-D4).")
+addressed("{amounts}; {player} receives both: {value} + {half} = {total}.",
+          "{amounts}; you receive both: {value} + {half} = {total}.")
+addressed("{player} holds the most ({count}): primary shareholder, receives the value, {value} (UP-D3).",
+          "You hold the most ({count}): primary shareholder, you receive the value, {value} (UP-D3).")
+addressed("{player} holds the second most ({count}): secondary shareholder, receives half the value "
+           "rounded down, {value} ÷ 2 = {half} (UP-D3).",
+          "You hold the second most ({count}): secondary shareholder, you receive half the value rounded "
+           "down, {value} ÷ 2 = {half} (UP-D3).")
+addressed("{player} ({count}) comes at position {position}, past the 5th, and gets nothing (UP-D9).",
+          "You ({count}) come at position {position}, past the 5th, and get nothing (UP-D9).")
+addressed("{player} ({count}) takes position {position} and receives {amount} (UP-D9).",
+          "You ({count}) take position {position} and receive {amount} (UP-D9).")
 
 __all__ = [
     "UP_TABLE",

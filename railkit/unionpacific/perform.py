@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from railkit.errors import RuleError
-from railkit.messages import N_, Message
+from railkit.messages import N_, Message, addressed
 from railkit.unionpacific.actions import (
     Build,
     ChooseFirstShare,
@@ -42,6 +42,38 @@ from railkit.unionpacific.state import (
     card_name,
     shares_words,
 )
+
+# The learner's own messages: the second person where a sentence is about the learner (railkit.messages.addressed).
+addressed("{player} has chosen a first share (face down, UP-S5).",
+          "You have chosen a first share (face down, UP-S5).")
+addressed("{player} discards {card} and draws a replacement (UP-T2).",
+          "You discard {card} and draw a replacement (UP-T2).")
+addressed("{player} plays {card} and builds {train} on {section} (UP-B1, UP-B2); {company} is now worth "
+           "{value}.",
+          "You play {card} and build {train} on {section} (UP-B1, UP-B2); {company} is now worth {value}.")
+addressed("No share can be drawn (deck, display and UP stack unavailable); {player} skips the draw.",
+          "No share can be drawn (deck, display and UP stack unavailable); you skip the draw.")
+addressed("{player} takes a Union Pacific share from the UP stack (UP-B3).",
+          "You take a Union Pacific share from the UP stack (UP-B3).")
+addressed("{player} takes the top card of the share deck (UP-B3).",
+          "You take the top card of the share deck (UP-B3).")
+addressed("{player} finds no share left in the deck (UP-B3).",
+          "You find no share left in the deck (UP-B3).")
+addressed("{player} takes {share} from the display (UP-B3).",
+          "You take {share} from the display (UP-B3).")
+addressed("{player} exchanges a share for a Union Pacific share; the card goes face down under the deck "
+           "(UP-B4, UP-V4).",
+          "You exchange a share for a Union Pacific share; the card goes face down under the deck (UP-B4, "
+           "UP-V4).")
+addressed("{player} exchanges a share for a Union Pacific share; the card goes face down into the box "
+           "(UP-B4).",
+          "You exchange a share for a Union Pacific share; the card goes face down into the box (UP-B4).")
+addressed("{player} invests {shares} on the table and discards {card} (UP-I1, UP-I3).",
+          "You invest {shares} on the table and discard {card} (UP-I1, UP-I3).")
+addressed("{player} can neither build nor invest and passes, discarding {card} (UP-T4).",
+          "You can neither build nor invest and pass, discarding {card} (UP-T4).")
+addressed("Turn {turn}: {player} draws a track card (UP-T1).",
+          "Turn {turn}: you draw a track card (UP-T1).")
 
 __all__ = ["perform", "setup"]
 

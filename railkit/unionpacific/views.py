@@ -14,9 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from railkit.game import BaseView, Outcome, view_json
-from railkit.messages import N_, Message, nmessage
+from railkit.messages import N_, Message, addressed, nmessage
 from railkit.unionpacific.phrases import listing
 from railkit.unionpacific.state import IMAGINARY, UPState
+
+# The learner's own messages: the second person where a sentence is about the learner (railkit.messages.addressed).
+addressed("{players} wins with the most money (UP-D12). {ranking}.",
+          "You win with the most money (UP-D12). {ranking}.", subject="players")
 
 __all__ = ["HandView", "UPView", "result", "state_dict", "view"]
 

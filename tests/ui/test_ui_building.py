@@ -53,7 +53,7 @@ def test_highlight_equals_the_engines_legal_sections(app, company, card):
     band = highlight_trace(app)
     if expected:
         assert band is not None and sorted(band) == sorted(expected)
-        assert f"{len(expected)} legal sections" in app.legal_html.value
+        assert f"{len(expected)} legal section{'s' if len(expected) != 1 else ''}" in app.legal_html.value
     else:
         assert band is None and "No legal section" in app.legal_html.value
     marked = {value for label, value in app.section.options if label.startswith("✔ ")}

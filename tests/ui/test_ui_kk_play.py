@@ -58,7 +58,7 @@ def test_KK_S1_a_new_game_starts_at_the_first_auction_with_bots_bids_sealed(app)
 
 @pytest.mark.parametrize("typed, says", [
     ("", "is empty"), ("ten", "must be a whole number"), ("2.5", "must be a whole number"),
-    ("-1", "cannot be negative"), ("101", "has only 100 pounds"),
+    ("-1", "cannot be negative"), ("101", "you have only 100 pounds"),
 ])
 def test_KK_A2_bad_bid_shows_a_clear_message_and_changes_nothing(app, typed, says):
     before = app.game.state_dict()

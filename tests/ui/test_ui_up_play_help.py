@@ -82,6 +82,6 @@ def test_after_the_game_a_review_lists_weak_moves_with_rules():
         app.exercise.on_skip()
     shown = text(app.result.widget.value)
     assert "A look back at your moves" in shown
-    assert "The heuristic player would have: You" in shown and "Turn" in shown
-    assert len(re.findall(r"The heuristic player would have", shown)) <= 5
+    assert "The heuristic player suggests instead: you " in shown and "Turn" in shown
+    assert len(re.findall(r"The heuristic player suggests instead", shown)) <= 5
     assert rules(app.result.widget.value) & {"UP-D2", "UP-D3", "UP-I1", "UP-I4", "UP-B3", "UP-T2", "UP-B4"}

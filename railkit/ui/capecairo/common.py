@@ -20,7 +20,7 @@ from railkit.capecairo.views import KKView
 from railkit.session import position_bots
 from railkit.ui.app import parse_whole
 from railkit.ui.docs import reconstruction_note
-from railkit.ui.i18n import DEFAULT_LANGUAGE, get_language, render, tr
+from railkit.ui.i18n import DEFAULT_LANGUAGE, get_language, render, tr, trn
 from railkit.ui.learner import DEFAULT_LEARNER, is_default_learner, seat_players, second_person
 
 DEFAULT_NAME = DEFAULT_LEARNER  # the learner, as in every lesson; the name field changes it
@@ -58,11 +58,11 @@ def pounds(amount: int) -> str:
 
 def pieces_count(n: int) -> str:
     """“1 piece”, “3 pieces” (track pieces to buy, KK-B2)."""
-    return tr("1 piece") if n == 1 else tr("{n} pieces", n=n)
+    return trn("{n} piece", "{n} pieces", n)
 
 
 def cards_count(n: int) -> str:
-    return tr("1 card") if n == 1 else tr("{n} cards", n=n)
+    return trn("{n} card", "{n} cards", n)
 
 
 # -- look -----------------------------------------------------------------------------------------
@@ -179,7 +179,7 @@ def bars(n: int) -> str:
 
 def card_title(card: Mapping[str, Any]) -> str:
     """One line for tooltips and buttons: “Mountains (needs 9) · 2 track pieces · coin £6”."""
-    pieces = tr("1 track piece") if card["tracks"] == 1 else tr("{n} track pieces", n=card["tracks"])
+    pieces = trn("{n} track piece", "{n} track pieces", card["tracks"])
     return tr("{terrain} (needs {need}) · {pieces} · coin {coin}", terrain=terrain_name(card["terrain"]),
               need=needs(card), pieces=pieces, coin=pounds(card["coin"]))
 
@@ -192,7 +192,7 @@ def needs(card: Mapping[str, Any]) -> int:
 def card_html(card: Mapping[str, Any], note: str = "") -> str:
     """A terrain card as on the table (KK-C2): terrain, tracks needed (KK-C3), track pieces, coin."""
     t = card["terrain"]
-    pieces = tr("1 track piece") if card["tracks"] == 1 else tr("{n} track pieces", n=card["tracks"])
+    pieces = trn("{n} track piece", "{n} track pieces", card["tracks"])
     extra = f"<div class='kk-muted'>{html.escape(note)}</div>" if note else ""
     return (f"<div class='kk-card kk-{html.escape(t)}' title='{html.escape(card_title(card))}'>"
             f"<span class='kk-id'>{html.escape(card['id'])}</span>"
@@ -335,12 +335,13 @@ def events_html(events: Sequence[str], empty: str = "", you: str | None = None) 
 
 
 def as_learner(sentence: str, you: str | None) -> str:
-    """``sentence`` about the learner ``you`` in the second person (“Kim passes” → “You pass”); the engine
-    keeps the third person, the page changes (``railkit.ui.learner.second_person``). In another language the
-    engine's ``Message`` is rendered through the catalog (second_person knows only English)."""
+    """``sentence`` in the lesson's language, about the learner ``you`` in the second person (“Kim passes” →
+    “You pass”): the engine's own second-person message where it has one (``railkit.messages.addressed``);
+    English also rewrites the rest (``railkit.ui.learner.second_person`` knows English grammar only)."""
+    text = render(sentence, you)
     if get_language() != DEFAULT_LANGUAGE:
-        return render(sentence)
-    return second_person(str(sentence), you)
+        return text
+    return second_person(text, you)
 
 
 def log_html(narrative: Sequence[str], you: str | None = None) -> str:

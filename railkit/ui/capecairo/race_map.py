@@ -22,7 +22,7 @@ from railkit.capecairo.deck import REQUIREMENT
 from railkit.capecairo.route import LEGS, ROUTE, CardSpot, TrainSpot, positions, station_indexes
 from railkit.capecairo.views import KKView
 from railkit.paths import data_dir
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import tr, trn
 from railkit.ui.plot import NO_TEMPLATE, Plot
 
 LAND, BORDER, WATER = "#f4f1e8", "#cfc7b3", "#e3eef7"
@@ -231,8 +231,8 @@ def _card_words(player: str, card: CardSpot) -> str:
     tracks = card.card["tracks"]
     lines = [tr("{player}: card {number} ahead (crossing {leg})", player=player, number=card.number, leg=card.leg),
              tr("{terrain}: needs {needs} tracks (KK-C3)", terrain=terrain_label(card.terrain), needs=card.requirement),
-             tr("1 track piece on the card, coin £{coin}", coin=card.card["coin"]) if tracks == 1 else
-             tr("{n} track pieces on the card, coin £{coin}", n=tracks, coin=card.card["coin"])]
+             trn("{n} track piece on the card, coin £{coin}", "{n} track pieces on the card, coin £{coin}", tracks,
+                 coin=card.card["coin"])]
     return "<br>".join(html.escape(line) for line in lines)
 
 

@@ -37,7 +37,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from railkit.ui.i18n import get_language, tr
+from railkit.ui.i18n import get_language, tr, trn
 from railkit.ui.plot import Plot
 from railkit.ui.unionpacific.basemap import basemap_image, fit_ranges, map_layout_dict, project
 from railkit.ui.unionpacific.map_style import (
@@ -246,8 +246,8 @@ def _static_traces(board: Any, clickable: bool) -> dict[str, Any]:
             (ax, ay), (bx, by) = geometry[sid]
             xs += [ax, (ax + bx) / 2, bx, None]
             ys += [ay, (ay + by) / 2, by, None]
-            text = tr("{section} ({track}, {spaces} spaces)", section=f"{section.a}–{section.b}",
-                      track=_label(board, track_type), spaces=section.spaces)
+            text = trn("{section} ({track}, {spaces} space)", "{section} ({track}, {spaces} spaces)", section.spaces,
+                       section=f"{section.a}–{section.b}", track=_label(board, track_type), spaces=section.spaces)
             hover += [text, text, text, None]
             ids += [sid, sid, sid, None]
         if xs:

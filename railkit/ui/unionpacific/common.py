@@ -79,9 +79,10 @@ def option_name(deck: str, safe_round: bool, in_sentence: bool = False) -> str:
 
 # -- the engine's explanations as HTML ------------------------------------------------------------
 def engine_text(line: str, you: str | None = None) -> str:
-    """An engine sentence (a ``railkit.messages.Message``) in the lesson's language; about the learner
-    ``you`` in the second person in English only, since ``second_person`` knows English grammar."""
-    text = render(line)
+    """An engine sentence (a ``railkit.messages.Message``) in the lesson's language; a sentence about the
+    learner ``you`` is its own second-person message (``railkit.messages.addressed``). English also rewrites
+    what has no such message yet (``second_person`` knows English grammar only)."""
+    text = render(line, you)
     return second_person(text, you) if you and get_language() == "en" else text
 
 

@@ -186,7 +186,7 @@ class KkAuctionApp(KkSessionApp):
             self.building_events = self.game.narrative[self._round_start:]
             self.refresh()
         if self.game.is_over:
-            self.show_info(tr("The game is over: {result}", result=render(self.game.result().words)))
+            self.show_info(tr("The game is over: {result}", result=render(self.game.result().words, self.you)))
         else:
             self.show_info(tr("The building phase is over. Auction {n}: new cards are on sale; the computer players "
                               "have bid, now it is your turn.", n=self.game.state.auction_no))
@@ -196,7 +196,7 @@ class KkAuctionApp(KkSessionApp):
         v = self.view()
         phase, record = v.phase, v.last_auction
         if phase == "over":
-            text, cls = render(self.game.result().words), "kk-over"
+            text, cls = render(self.game.result().words, self.you), "kk-over"
         elif phase == "bid":
             text = tr("Auction {n}: the computer players have handed in sealed bids ({who}). Hand in yours: how much "
                       "is choosing early worth to you? (KK-A2)", n=v.auction,
@@ -205,6 +205,10 @@ class KkAuctionApp(KkSessionApp):
         elif phase == "choose":
             text = tr("Auction {n}: it is your turn to choose a card (KK-A4).", n=v.auction)
             cls = "kk-you"
+        elif record and record["order"][0] == self.you:
+            text = tr("Auction {n} is over: you chose first and open the building phase (KK-A7). Press “Next "
+                      "auction” to play the building phase quickly and go on.", n=v.auction)
+            cls = ""
         else:
             text = tr("Auction {n} is over: {winner} chose first and opens the building phase (KK-A7). Press “Next "
                       "auction” to play the building phase quickly and go on.", n=v.auction,

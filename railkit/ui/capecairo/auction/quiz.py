@@ -17,7 +17,7 @@ import ipywidgets as widgets
 from railkit.capecairo import explain_auction_order
 from railkit.ui.app import InputError, Messages, Panel, Score, guarded, verdict_html
 from railkit.ui.capecairo.common import ordinal, pounds
-from railkit.ui.i18n import render, tr
+from railkit.ui.i18n import render, tr, trn
 from railkit.ui.lesson_record import ExerciseRecord
 from railkit.ui.widgets import button, html_box, row
 
@@ -231,6 +231,7 @@ class QuizPanel(Panel):
         if all_right:
             self.show_ok(tr("All right! The steps below show how the engine settles it."))
         else:
-            self.show_info(tr("Not quite: {n} of {total} places differ. Read the steps below.",
-                              n=right.count(False), total=len(right)))
+            self.show_info(trn("Not quite: {n} of {total} places differs. Read the steps below.",
+                               "Not quite: {n} of {total} places differ. Read the steps below.", right.count(False),
+                               total=len(right)))
         return all_right

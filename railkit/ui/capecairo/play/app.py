@@ -228,7 +228,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
     def _after_move(self, done: str) -> None:
         if self.game.is_over:
             game_finished("kk_play")
-            self.show_ok(tr("{done} The game is over: {result}", done=done, result=render(self.game.result().words)))
+            self.show_ok(tr("{done} The game is over: {result}", done=done, result=render(self.game.result().words, self.you)))
         else:
             self.show_ok(tr("{done} Now: {next}", done=done, next=self._next_text()))
 
@@ -303,7 +303,8 @@ class KkPlayApp(KeepsGame, KkSessionApp):
                               notes=session.notes)  # this lesson seats one learner; the others play by computer
         self.install(session)
         return tr("Loaded: {n} moves replayed; you play {player}. {next}", n=len(session.game.log),
-                  player=self.you, next=self._next_text() if not self.game.is_over else render(self.game.result().words))
+                  player=self.you,
+                  next=self._next_text() if not self.game.is_over else render(self.game.result().words, self.you))
 
     # ------------------------------------------------------------------ words
     def _action_words(self, action: Any) -> str:
@@ -317,7 +318,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
 
     def _why_not(self) -> str:
         e = explain_build(self.game, self.you)
-        return " ".join(render(s) for s in e.sentences[-2:]) if e.sentences else ""
+        return " ".join(render(s, self.you) for s in e.sentences[-2:]) if e.sentences else ""
 
     def _next_text(self) -> str:
         v = self.view()

@@ -14,7 +14,7 @@ from railkit.capecairo.game import TRACK_PRICE  # KK-B2 (4): the engine's price 
 from railkit.ui.app import Messages, Panel
 from railkit.ui.capecairo.common import cards_count, cards_html, pieces_count, pounds
 from railkit.ui.capecairo.play.exercise import explanation_html
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import tr, trn
 from railkit.ui.widgets import button, html_box, row
 
 NO_BUILD = -1  # the Buy list's value when the engine allows no build now (a None value would show blank)
@@ -73,8 +73,7 @@ class BuildPanel(Panel):
             spent = numbers.bonus_spent(n)
             label = tr("{pieces} for {cost}", pieces=pieces_count(n), cost=pounds(n * TRACK_PRICE))
             if spent:
-                label += (tr(", using 1 bonus track") if spent == 1
-                          else tr(", using {k} bonus tracks", k=spent))
+                label += trn(", using {k} bonus track", ", using {k} bonus tracks", spent, k=spent)
             if i == 0 and len(builds) > 1:
                 label += tr(" (fewest)")
             options.append((label, n))

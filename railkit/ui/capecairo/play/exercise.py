@@ -18,7 +18,7 @@ from railkit.capecairo.bots import HeuristicBot
 from railkit.capecairo.game import TRACK_PRICE  # KK-B2 (4): the engine's price of one track piece
 from railkit.ui.app import InputError, Messages, Panel, Score, guarded, parse_whole, verdict_html
 from railkit.ui.capecairo.common import as_learner, card_html, cards_html, line_html, pounds, terrain_name
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import tr, trn
 from railkit.ui.lesson_record import ExerciseRecord
 from railkit.ui.widgets import button, html_box, row
 
@@ -78,8 +78,8 @@ def build_question_html(q: BuildQuestion) -> str:
     bonus_n, crossed_n = v.bonus_tracks[p], v.crossed[p]
     turn = tr("It is {player}’s turn to build (KK-B1). {player} has {money}, {bonus} and has crossed {crossed}.",
               player=name, money=pounds(v.money[p]),
-              bonus=tr("1 bonus track") if bonus_n == 1 else tr("{n} bonus tracks", n=bonus_n),
-              crossed=tr("1 terrain") if crossed_n == 1 else tr("{n} terrains", n=crossed_n))
+              bonus=trn("{n} bonus track", "{n} bonus tracks", bonus_n),
+              crossed=trn("{n} terrain", "{n} terrains", crossed_n))
     ask = tr("How many track pieces must {player} buy, at the least, to cross it? What do they cost? Can {player} pay "
              "for them?", player=name)
     return (
@@ -97,7 +97,7 @@ def build_question_html(q: BuildQuestion) -> str:
 
 def explanation_html(e: BuildExplanation, title: bool = True, you: str | None = None) -> str:
     """The engine's count of a build attempt (KK-B2): a table of the four sources and its sentences
-    (in the second person when the learner ``you`` is called “You”)."""
+    (in the second person when the player is the learner ``you``)."""
     said = [as_learner(s, you) for s in e.sentences]
     if e.card_id is None:
         return f"<ul>{''.join(f'<li>{html.escape(s)}</li>' for s in said)}</ul>"
@@ -106,7 +106,7 @@ def explanation_html(e: BuildExplanation, title: bool = True, you: str | None = 
     rows = [
         (tr("tracks needed to cross {terrain} (KK-C3)", terrain=terrain_name(e.terrain or "")), str(e.requirement)),
         (tr("track pieces on the cards turned up this round (KK-B2 1)"), str(e.flipped_tracks)),
-        (tr("track pieces on your uncrossed cards (KK-B2 2)") if e.player == you == "You" else
+        (tr("track pieces on your uncrossed cards (KK-B2 2)") if e.player == you else
          tr("track pieces on {player}’s uncrossed cards (KK-B2 2)", player=e.player), str(e.own_tracks)),
         (tr("bonus tracks held (KK-B2 3)"), str(e.bonus_tracks)),
         (tr("pieces to buy at {price} each (KK-B2 4)", price=pounds(TRACK_PRICE)), f"<b>{e.to_buy}</b>"),

@@ -24,7 +24,7 @@ from railkit.ui.app import App, InputError, guarded, legend_html
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch
 from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.first_paint import defer_first_show
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import greet_learner
 from railkit.ui.map_clicks import MapClicks
 from railkit.ui.unionpacific import club_board
@@ -214,9 +214,10 @@ class BuildingApp(App):
             self.legal_html.value = tr("Choose a company and a track card to see where its train may go.")
         elif self.legal:
             names = ", ".join(html.escape(board.sections[s].name) for s in self.legal)
-            self.legal_html.value = tr(
+            self.legal_html.value = trn(
+                "<b>{n} legal section</b> for the {company} with a {card} card (magenta on the map, click it): {names}.",
                 "<b>{n} legal sections</b> for the {company} with a {card} card (magenta on the map, click one): {names}.",
-                n=len(self.legal), company=html.escape(board.company(company).name),
+                len(self.legal), company=html.escape(board.company(company).name),
                 card=html.escape(card_label(board, card).lower()), names=names)
         else:
             self.legal_html.value = tr(
@@ -238,9 +239,9 @@ class BuildingApp(App):
         company, card = self.company.value, self.card.value
         self.highlighted = list(self.legal)
         if company is not None and card is not None:
-            title = tr("Where may the {company} build with a {card} card? {n} legal sections",
-                       company=self.board.company(company).name, card=card_label(self.board, card).lower(),
-                       n=len(self.legal))
+            title = trn("Where may the {company} build with a {card} card? {n} legal section",
+                        "Where may the {company} build with a {card} card? {n} legal sections", len(self.legal),
+                        company=self.board.company(company).name, card=card_label(self.board, card).lower())
         else:
             placed = len(self.history)
             title = (tr("The board: starting trains (UP-S1)") if not placed

@@ -15,7 +15,7 @@ import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.figure_view import ROW_MAP, FigureView
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import tr, trn
 from railkit.ui.lesson_record import ExerciseRecord
 from railkit.ui.map_clicks import MapClicks
 from railkit.ui.unionpacific.board_map import building_map
@@ -173,6 +173,7 @@ class ExercisePanel(Panel):
             self.show_ok(tr("All right! The table below gives the reason for each section."))
         else:
             wrong = sum(1 for ok in result.values() if not ok)
-            self.show_info(tr("Not quite: {n} of {total} sections wrong. The table below explains each one.",
-                              n=wrong, total=len(result)))
+            self.show_info(trn("Not quite: {n} of {total} sections wrong. The table below explains each one.",
+                               "Not quite: {n} of {total} sections wrong. The table below explains each one.", wrong,
+                               total=len(result)))
         return all_right

@@ -24,7 +24,7 @@ import ipywidgets as widgets
 from railkit.ui.app import App, InputError, guarded, legend_html, parse_whole
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
-from railkit.ui.learner import default_learner, greet_learner
+from railkit.ui.learner import default_learner, greet_learner, is_default_learner
 from railkit.ui.lesson_record import ExerciseRecord
 from railkit.ui.unionpacific.club_board import lesson_board
 from railkit.ui.unionpacific.common import steps_html
@@ -300,7 +300,8 @@ class DividendsApp(App):
         what = (tr("A railway company worth {value} pays out.", value=number) if mode == COMPANY
                 else tr("Union Pacific pays out: payout {n} of the game.", n=number))
         you = f" <span class='railkit-muted'>{tr('(you)')}</span>"
-        holdings = "".join(f"<tr><td class='name'>{html.escape(p)}{you if p == self.learner else ''}</td><td>{n}</td></tr>"
+        mark = {p: you for p in shares if p == self.learner and not is_default_learner(p)}  # not “You (you)”
+        holdings = "".join(f"<tr><td class='name'>{html.escape(p)}{mark.get(p, '')}</td><td>{n}</td></tr>"
                            for p, n in shares.items())
         self.quiz_html.value = (
             f"<p><b>{html.escape(what)}</b> {tr('How much does each player receive?')}</p>"

@@ -308,8 +308,11 @@ class PlayApp(KeepsGame, App):
     def _report(self, player: str, events: Sequence[str]) -> None:
         """The message after a human move: what the move did (the engine's words), then what comes next."""
         own = [e for e in events if e.startswith(player)]
-        first = own[0] if own else tr("{player} ends the turn (UP-B6).", player=player)
-        first = engine_text(first, player if self._session().you == player else None)
+        yours = self._session().you == player
+        if own:
+            first = engine_text(own[0], player if yours else None)
+        else:
+            first = tr("You end your turn (UP-B6).") if yours else tr("{player} ends the turn (UP-B6).", player=player)
         q = self.exercise.question
         asked = q is not None and q.number in self.exercise.hidden
         if self.new_payout and asked:
@@ -348,8 +351,11 @@ class PlayApp(KeepsGame, App):
         self.events.rewind(len(game.narrative))
         self.moves.forget()
         self.refresh()
-        self.show_info(tr("Undone: back to just before the last move by {player}. {next}",
-                          player=session.acting or "", next=self.next_words()))
+        if session.acting is not None and session.acting == session.you:
+            self.show_info(tr("Undone: back to just before your last move. {next}", next=self.next_words()))
+        else:
+            self.show_info(tr("Undone: back to just before the last move by {player}. {next}",
+                              player=session.acting or "", next=self.next_words()))
         return True
 
     def save_file(self) -> SaveFile:

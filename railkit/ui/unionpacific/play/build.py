@@ -19,7 +19,7 @@ import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.figure_view import ROW_MAP, FigureView
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import tr, trn
 from railkit.ui.map_clicks import MapClicks
 from railkit.ui.unionpacific.board_map import building_map
 from railkit.ui.unionpacific.common import card_label, checklist_html, section_label
@@ -102,7 +102,7 @@ class BuildPanel(Panel):
         options: list[tuple[str, Any]] = [(tr("— pick a company —"), None)]
         for c in board.companies:
             n = per_company[c.key]
-            suffix = tr(" — {n} legal sections", n=n) if card is not None and n else ""
+            suffix = trn(" — {n} legal section", " — {n} legal sections", n) if card is not None and n else ""
             options.append((f"{'✔ ' if n else ''}{c.name} ({tr(c.colour)}){suffix}", c.key))
         legal = [b.section for b in builds if b.card == card and b.company == company] if (
             card is not None and company is not None) else []
@@ -125,10 +125,12 @@ class BuildPanel(Panel):
             hint = tr("Choose a track card: it sets the track type (UP-B1). Any company may get the train (UP-B2).")
         elif company is None:
             n = sum(1 for b in builds if b.card == card)
-            hint = (tr("With this card, ✔ companies have legal sections ({n} placements in all).", n=n) if n
+            hint = (trn("With this card, ✔ companies have legal sections ({n} placement in all).",
+                         "With this card, ✔ companies have legal sections ({n} placements in all).", n) if n
                     else tr("This card fits no legal section for any company: pick another card."))
         elif legal:
-            hint = tr("<b>{n} legal sections</b> (magenta on the map: click one, or pick it ✔ in the list).", n=len(legal))
+            hint = trn("<b>{n} legal section</b> (magenta on the map: click it, or pick it ✔ in the list).",
+                       "<b>{n} legal sections</b> (magenta on the map: click one, or pick it ✔ in the list).", len(legal))
         else:
             hint = tr("<b>No legal section</b> for this company with this card: pick a section to see why.")
         set_value(self.hint, hint)
@@ -149,8 +151,8 @@ class BuildPanel(Panel):
         highlight = list(self.legal) if chosen else []
         selected = section if building else None
         if chosen:
-            title = tr("{company} with a {card} card: {n} legal sections", company=self.board.company(company).name,
-                       card=card_label(self.board, card).lower(), n=len(highlight))
+            title = trn("{company} with a {card} card: {n} legal section", "{company} with a {card} card: {n} legal sections",
+                        len(highlight), company=self.board.company(company).name, card=card_label(self.board, card).lower())
         elif screen.game.is_over:
             title = tr("The board at the end of the game")
         else:

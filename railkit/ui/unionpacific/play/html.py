@@ -10,7 +10,8 @@ from typing import Any
 
 from railkit.game import Outcome
 from railkit.ui.app import legend_html
-from railkit.ui.i18n import render, tr
+from railkit.ui.i18n import render, tr, trn
+from railkit.ui.learner import is_default_learner
 from railkit.ui.unionpacific.common import card_label, company_html, company_name, engine_text
 from railkit.unionpacific import (
     IMAGINARY,
@@ -97,14 +98,19 @@ def payout_html(record: PayoutRecord, total: int, hidden: bool, open_: bool, you
     """One payout: who received what, and for each company (then Union Pacific) a one-line summary that
     opens to the engine's steps (UP-D2..UP-D11). ``hidden`` while the payout exercise asks about it."""
     esc = html.escape
-    drawn = (tr("{reason}, drawn by {drawer}", reason=tr(record.reason), drawer=record.drawer) if record.drawer
-             else tr(record.reason))
+    if not record.drawer:
+        drawn = tr(record.reason)
+    elif record.drawer == you:
+        drawn = tr("{reason}, drawn by you", reason=tr(record.reason))
+    else:
+        drawn = tr("{reason}, drawn by {drawer}", reason=tr(record.reason), drawer=record.drawer)
     head = f"<h4>{tr('Payout {n} of {total}', n=record.number, total=total)} — {esc(drawn)}</h4>"
     if hidden:
         return (f"<div class='railkit-payout'>{head}<p class='railkit-muted'>"
                 f"{tr('Answer the payout exercise (the yellow box) to see who received what, and why.')}</p></div>")
     rows = "".join(
-        f"<tr><td class='name'>{esc(h)}{' ' + tr('(you)') if h == you else ''}</td><td>{m}</td></tr>"
+        f"<tr><td class='name'>{esc(h)}{' ' + tr('(you)') if h == you and not is_default_learner(h) else ''}</td>"
+        f"<td>{m}</td></tr>"
         for h, m in sorted(record.amounts.items(), key=lambda kv: -kv[1])
     )
     amounts = (f"<table class='railkit-table'><tr><th class='name'>{tr('player')}</th>"
@@ -133,7 +139,7 @@ def companies_html(board: Any, v: UPView, you: str | None) -> str:
         tables[IMAGINARY] = v.imaginary
     head = "".join(
         f"<th>{html.escape(h if h != IMAGINARY else tr('imaginary 3rd player'))}"
-        f"{'<br>' + tr('(you)') if h == you else ''}</th>" for h in holders)
+        f"{'<br>' + tr('(you)') if h == you and not is_default_learner(h) else ''}</th>" for h in holders)
     on_board: dict[str, int] = {}
     for keys in v.trains_on.values():
         for key in keys:
@@ -223,7 +229,7 @@ def result_html(result: Outcome, you: str | None, review: str = "") -> str:
     winners = result.winners
     rows = "".join(
         f"<tr class='{'winner' if p in winners else ''}'><td class='name'>{html.escape(p)}"
-        f"{' ' + tr('(you)') if p == you else ''}</td><td>{m}</td>"
+        f"{' ' + tr('(you)') if p == you and not is_default_learner(p) else ''}</td><td>{m}</td>"
         f"<td class='name'>{'★ ' + tr('winner') if p in winners else ''}</td></tr>"
         for p, m in sorted(result.money.items(), key=lambda kv: -kv[1]))
     note = tr("Only money counts; cards in hand are worth nothing (UP-D12). Equal money shares the win (a railkit "
@@ -315,9 +321,12 @@ def why_html(game: Any, player: str, actions: Sequence[Any], you: str | None) ->
                      tr("Pick a card, a company and a section to see the checks for your choice."))
     invests = [a for a in actions if isinstance(a, Invest)]
     if invests:
-        items.append(tr("Invest: {n} ways: any number of shares of one company, or one share each of two "
-                        "companies (UP-I1), then discard one track card (UP-I3). Only shares on the table are paid "
-                        "(UP-I4).", n=len({a.cards for a in invests})))
+        items.append(trn("Invest: {n} way: any number of shares of one company, or one share each of two "
+                         "companies (UP-I1), then discard one track card (UP-I3). Only shares on the table are paid "
+                         "(UP-I4).",
+                         "Invest: {n} ways: any number of shares of one company, or one share each of two "
+                         "companies (UP-I1), then discard one track card (UP-I3). Only shares on the table are paid "
+                         "(UP-I4).", len({a.cards for a in invests})))
     elif builds or unusable:
         items.append(tr("You cannot invest now: you hold no share (UP-I1)."))
     if builds or invests:
@@ -349,6 +358,10 @@ def review_html(reviews: Sequence[MoveReview], player: str, you: str | None) -> 
     def said(words: str) -> str:
         return esc(engine_text(words, player if player == you else None))
 
+    def instead(words: str) -> str:  # after a colon: “… suggests instead: you play …”
+        text = said(words)
+        return text[:1].lower() + text[1:] if player == you else text
+
     title = (tr("A look back at your moves") if player == you
              else tr("A look back at {player}'s moves", player=esc(player)))
     if not reviews:
@@ -356,7 +369,7 @@ def review_html(reviews: Sequence[MoveReview], player: str, you: str | None) -> 
                 f"{tr('The heuristic player would have made the same choices, or nearly: well played.')}</p></div>")
     items = "".join(
         f"<li><b>{tr('Turn {n}', n=r.turn)}:</b> {said(r.played)}. "
-        f"{tr('The heuristic player would have: {move}.', move=said(r.instead))} "
+        f"{tr('The heuristic player suggests instead: {move}.', move=instead(r.instead))} "
         f"<span class='railkit-muted'>{esc(render(r.reason))}</span></li>" for r in reviews)
     note = tr("The heuristic player is the simple computer player of this lesson: a second opinion, not the one "
               "right answer.")

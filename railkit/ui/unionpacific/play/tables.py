@@ -13,7 +13,7 @@ from collections.abc import Callable
 import ipywidgets as widgets
 
 from railkit.ui.app import Messages, Panel, guarded
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import tr, trn
 from railkit.ui.unionpacific.common import card_label, company_html, engine_text
 from railkit.ui.unionpacific.play.html import (
     cards_html,
@@ -224,8 +224,8 @@ class EventsPanel:
                  for i, line in shown_events(screen, self.start)]
         dropped = max(0, len(items) - RECENT_EVENTS)
         items = items[dropped:]
-        more = (f"<li class='railkit-muted'>{tr('… {n} earlier events in the log below', n=dropped)}</li>"
-                if dropped else "")
+        earlier = trn("… {n} earlier event in the log below", "… {n} earlier events in the log below", dropped)
+        more = f"<li class='railkit-muted'>{earlier}</li>" if dropped else ""
         body = more + "".join(items) if items else f"<li>{tr('Nothing yet.')}</li>"
         set_value(self.widget, f"<h4>{tr('Latest moves')}</h4><ul>{body}</ul>")
 

@@ -24,7 +24,7 @@ import ipywidgets as widgets
 from railkit.ui.app import App, guarded, legend_html
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
-from railkit.ui.learner import greet_learner
+from railkit.ui.learner import default_learner, greet_learner
 from railkit.ui.unionpacific.club_board import board_of, lesson_board
 from railkit.ui.unionpacific.common import DECKS, LESSON_STYLE, option_name
 from railkit.ui.unionpacific.setup.deck import deck_figure, layout, piles_table_html
@@ -82,7 +82,8 @@ class SetupApp(App):
             (tr("Players, Share deck, Safe round"), tr("the game to set up: 2–6 players; the standard deck (UP-S7), "
                                                        "the Finnish deck (UP-S7-FI) or the dividend-card variant "
                                                        "(UP-V1); the safe round (UP-V2) with any of them")),
-            (tr("Your name"), tr("the name of your seat (default “You”); the others are computer players")),
+            (tr("Your name"), tr("the name of your seat (default “{you}”); the others are computer players",
+                                   you=default_learner())),
             (tr("Deal"), tr("starts a new setup with those choices")),
             (tr("Next step"), tr("goes through the setup in the rulebook's order, UP-S1 to UP-S8")),
             (tr("Step buttons"), tr("green steps were already shown: press one to see it again; grey ones come "
