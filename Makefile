@@ -72,8 +72,9 @@ lint: venv
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
+# --durations: every run (CI's too) lists its 30 slowest tests, where the whole suite's time goes.
 test: venv lint
-	$(BIN)/python -m pytest -n 2 tests
+	$(BIN)/python -m pytest -n 2 --durations=30 tests
 
 # The fast tier: engines, session, headless UI, properties. Deselects every test marked as starting a server,
 # a browser, a kernel or a build (markers in pyproject.toml; tests/conftest.py adds them by fixture too);
