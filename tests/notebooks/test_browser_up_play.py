@@ -200,7 +200,7 @@ def test_hot_seat_and_the_end_offline(voila_server, offline_page):
     assert page.is_hidden(".railkit-build") and page.is_hidden(".railkit-lay")
     # a look back at the learner's moves, with the rules
     wait_text(page, ".railkit-result", "A look back at your moves")
-    assert "The heuristic player would have: You" in page.inner_text(".railkit-review")
+    assert "The heuristic player suggests instead: you " in page.inner_text(".railkit-review")
     assert "UP-D" in page.inner_text(".railkit-review")
     assert page_errors(page) == []
     page.locator(".railkit-status").scroll_into_view_if_needed()
