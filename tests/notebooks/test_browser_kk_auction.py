@@ -43,7 +43,7 @@ def test_auction_flow_offline(voila_server, offline_page):
 
     page.locator(".railkit-kk-choose button.kk-take").first.click()
     wait_text(page, ".railkit-message", "You took")
-    wait_text(page, ".railkit-kk-status", "opens the building phase (KK-A7)")
+    wait_text(page, ".railkit-kk-status", "open the building phase (KK-A7)")  # "you … open": the learner won
     page.wait_for_selector(".railkit-kk-next", state="visible", timeout=60000)
     page.click(".railkit-kk-next")
     wait_text(page, ".railkit-kk-offer", "On sale in auction 2")
