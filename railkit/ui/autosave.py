@@ -22,11 +22,11 @@ import secrets
 import sys
 import time
 from pathlib import Path
-from urllib.parse import parse_qs
 
 import ipywidgets as widgets
 
 from railkit.game import MAX_SAVE_BYTES
+from railkit.ui.learner import address_fields
 
 __all__ = ["KEEP_DAYS", "SAVES_VARIABLE", "GameKeeper", "game_key_from_query", "saves_folder"]
 
@@ -47,12 +47,7 @@ def saves_folder() -> Path | None:
 
 def game_key_from_query(query: str | None = None) -> str | None:
     """The ``?game=`` key of the page address, if it is one this module could have made."""
-    if query is None:
-        query = os.environ.get("QUERY_STRING", "")
-    try:
-        values = parse_qs(str(query).lstrip("?"), max_num_fields=20).get("game", [])
-    except ValueError:  # too many fields: a hostile address keeps nothing
-        return None
+    values = address_fields(query).get("game", [])
     return values[0] if len(values) == 1 and KEY_PATTERN.match(values[0]) else None
 
 

@@ -87,16 +87,21 @@ class LearnerName:
     given: bool = False  # the address named the learner (and the name was good)
 
 
-def name_from_address(query: str | None = None) -> LearnerName:
-    """The learner's name from the page address's query string (``?name=Kim``); ``None`` reads the one
-    Voila gives the kernel (``QUERY_STRING``)."""
+def address_fields(query: str | None = None) -> dict[str, list[str]]:
+    """The fields of the page address's query string; ``None`` reads the one Voila gives the kernel
+    (``QUERY_STRING``). An address with more than ``MAX_QUERY_FIELDS`` fields is not read at all."""
     if query is None:
         query = os.environ.get("QUERY_STRING", "")
     try:
-        fields = parse_qs(str(query).lstrip("?"), max_num_fields=MAX_QUERY_FIELDS)
+        return parse_qs(str(query).lstrip("?"), max_num_fields=MAX_QUERY_FIELDS)
     except ValueError:
-        fields = {}
-    values = fields.get(NAME_PARAMETER)
+        return {}
+
+
+def name_from_address(query: str | None = None) -> LearnerName:
+    """The learner's name from the page address's query string (``?name=Kim``); ``None`` reads the one
+    Voila gives the kernel (``QUERY_STRING``)."""
+    values = address_fields(query).get(NAME_PARAMETER)
     if not values or not values[-1].strip():
         return LearnerName()
     try:

@@ -21,7 +21,8 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import parse_qs
+
+from railkit.ui.learner import address_fields
 
 __all__ = ["TABLES_URL_VARIABLE", "TableLink", "TableProblem", "creator_from_query", "merge_state", "place",
            "seat_from_query", "tables_url"]
@@ -30,7 +31,6 @@ log = logging.getLogger(__name__)
 
 TABLES_URL_VARIABLE = "RAILKIT_TABLES_URL"
 RETRY_SECONDS = 1.0  # a lost connection is tried again this often (a restarted server is back within seconds)
-MAX_QUERY_FIELDS = 20
 NARRATIVE_KEPT = 24  # the engine's latest sentences a state keeps (the server sends only the new ones)
 
 
@@ -63,12 +63,7 @@ def tables_url() -> str:
 
 def seat_from_query(query: str | None = None) -> tuple[str, str] | None:
     """(table code, seat token) from the page address (``?table=ABC234&seat=...``), if it holds both."""
-    if query is None:
-        query = os.environ.get("QUERY_STRING", "")
-    try:
-        fields = parse_qs(str(query).lstrip("?"), max_num_fields=MAX_QUERY_FIELDS)
-    except ValueError:
-        return None
+    fields = address_fields(query)
     code, token = fields.get("table", [""])[-1].strip(), fields.get("seat", [""])[-1].strip()
     if not code or not token or len(code) > 12 or len(token) > 200:
         return None
@@ -77,13 +72,7 @@ def seat_from_query(query: str | None = None) -> tuple[str, str] | None:
 
 def creator_from_query(query: str | None = None) -> str | None:
     """The table creator's token from the page address (``&creator=...``, kept beside the seat's), if any."""
-    if query is None:
-        query = os.environ.get("QUERY_STRING", "")
-    try:
-        fields = parse_qs(str(query).lstrip("?"), max_num_fields=MAX_QUERY_FIELDS)
-    except ValueError:
-        return None
-    token = fields.get("creator", [""])[-1].strip()
+    token = address_fields(query).get("creator", [""])[-1].strip()
     return token if token and len(token) <= 200 else None
 
 

@@ -15,12 +15,11 @@ from __future__ import annotations
 import base64
 import html
 import json
-import os
 import urllib.error
 import urllib.request
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import urlencode
 
 import ipywidgets as widgets
 
@@ -29,7 +28,7 @@ from railkit.lessons import LESSONS
 from railkit.messages import N_
 from railkit.ui.app import App, guarded
 from railkit.ui.i18n import tr, trn
-from railkit.ui.learner import LearnerName, check_name, follow_page_address
+from railkit.ui.learner import LearnerName, address_fields, check_name, follow_page_address
 from railkit.ui.table_link import place, tables_url
 from railkit.ui.widgets import button, html_box, row
 
@@ -88,13 +87,7 @@ class TeacherClient:
 
 def key_from_address(query: str | None = None) -> str:
     """The teacher key in the page address (``?key=``), or ""."""
-    if query is None:
-        query = os.environ.get("QUERY_STRING", "")
-    try:
-        fields = parse_qs(str(query).lstrip("?"), max_num_fields=20)
-    except ValueError:
-        return ""
-    return fields.get(KEY_PARAMETER, [""])[-1].strip()[:MAX_KEY_LENGTH]
+    return address_fields(query).get(KEY_PARAMETER, [""])[-1].strip()[:MAX_KEY_LENGTH]
 
 
 LEARNER_SORTS = ("name", "first_try_rate", "answers", "last_seen")
