@@ -206,9 +206,12 @@ def test_two_pages_at_a_up_table_play_through_a_scoring_round(browser, voila):
                 ann.wait_for_function("(old) => document.querySelector('.railkit-table-turn').innerText !== old",
                                       arg=turn)
                 continue
-            before = mover.evaluate(EVENTS_MARK_JS)
+            # Both pages must have the move before the next turn is read from Ann's page: a page still
+            # showing the position before Ben's move would send the loop to wait for Ben forever.
+            before = [(page, page.evaluate(EVENTS_MARK_JS)) for page in (ann, ben)]
             mover.click(".railkit-table-play")
-            mover.wait_for_function(f"() => ({EVENTS_MARK_JS})() !== {json.dumps(before)}")
+            for page, mark in before:
+                page.wait_for_function(f"() => ({EVENTS_MARK_JS})() !== {json.dumps(mark)}")
         wait_text(ben, ".railkit-table-board", "Payout 1 of")
         shot(ben, "tables_up_payout.png", ".railkit-table-board")
         ann.set_viewport_size(PHONE)
