@@ -22,7 +22,7 @@ from railkit.unionpacific.state import IMAGINARY, UPState
 addressed("{players} wins with the most money (UP-D12). {ranking}.",
           "You win with the most money (UP-D12). {ranking}.", subject="players")
 
-__all__ = ["HandView", "UPView", "result", "state_dict", "view"]
+__all__ = ["HandView", "PayoutView", "UPView", "result", "state_dict", "view"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -31,6 +31,18 @@ class HandView:
 
     shares: Mapping[str, int]
     track: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PayoutView:
+    """One payout as everyone saw it (public: values UP-D2, holdings on the tables UP-I2, amounts UP-D3–D11)."""
+
+    number: int
+    drawer: str | None  # who drew the dividend card; None for the last payout at the game's end
+    reason: str
+    values: Mapping[str, int]  # company key -> value
+    holdings: Mapping[str, Mapping[str, int]]  # company key or UP -> {holder: shares on the table}
+    amounts: Mapping[str, int]  # holder -> money received
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -51,7 +63,7 @@ class UPView(BaseView):
     company_values: Mapping[str, int]
     payouts_done: int
     payouts_total: int
-    payouts: tuple[Mapping[str, Any], ...]
+    payouts: tuple[PayoutView, ...]
     imaginary: Mapping[str, int] | None
     money: Mapping[str, int]  # everyone's when money is public (UP-D13) or the game is over; else only yours
     deck_count: int | None  # UP-V3 only
@@ -109,7 +121,7 @@ def view(state: UPState, game: str, log_length: int, player: str | None,
         company_values={k: net.on_board(k) + 1 for k in net.idx.company_order},
         payouts_done=len(state.payouts),
         payouts_total=state.max_payouts,
-        payouts=tuple(r.to_dict() for r in state.payouts),
+        payouts=tuple(PayoutView(**r.to_dict()) for r in state.payouts),
         imaginary=_sorted_counts(state.imaginary) if state.imaginary is not None else None,
         money={h: m for h, m in state.money.items() if show_money or h == player},
         deck_count=len(state.deck) if countable else None,

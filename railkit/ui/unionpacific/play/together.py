@@ -103,8 +103,8 @@ def board_html(board: Board, view: UPView, seat: str | None, learners: Sequence[
     parts.append(companies_html(board, view, seat))
     for record in view.payouts:
         rows = "".join(f"<tr><td class='name'>{html.escape(p)}</td><td>{m}</td></tr>"
-                       for p, m in sorted(record.get("amounts", {}).items(), key=lambda kv: -kv[1]))
-        head = tr("Payout {n} of {total}", n=record.get("number"), total=view.payouts_total)
+                       for p, m in sorted(record.amounts.items(), key=lambda kv: -kv[1]))
+        head = tr("Payout {n} of {total}", n=record.number, total=view.payouts_total)
         parts.append(f"<div class='railkit-payout'><h4>{html.escape(head)}</h4><table class='railkit-table'>"
                      f"<tr><th class='name'>{tr('player')}</th><th>{tr('receives (millions)')}</th></tr>{rows}"
                      "</table></div>")
