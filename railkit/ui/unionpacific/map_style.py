@@ -103,31 +103,58 @@ def place_labels(cities: Mapping[str, tuple[float, float]], scale: float,
     """City name -> the box of its label (kilometres), placed greedily, most crowded city first.
 
     ``scale`` is km per pixel on screen; ``stars`` (headquarters, badges), city markers and ``trains``
-    are hard obstacles, empty ``spaces`` soft ones."""
+    are hard obstacles, empty ``spaces`` soft ones. A UP map is drawn again after every build, so the
+    boxes are plain tuples here and each city meets only the obstacles its eight label positions touch."""
     hard = ([_dot(x, y, 9, scale) for x, y in stars] + [_dot(x, y, 5, scale) for x, y in cities.values()]
             + [_dot(x, y, 7, scale) for x, y in trains])
     soft = [_dot(x, y, 5, scale) for x, y in spaces]
+    hard_corners = [(b.x0, b.y0, b.x1, b.y1) for b in hard]
+    soft_corners = [(b.x0, b.y0, b.x1, b.y1) for b in soft]
     reach = 90 * scale
+    area = scale * scale
 
     def crowd(name: str) -> int:
         x, y = cities[name]
         return sum(1 for ox, oy in cities.values() if abs(ox - x) < reach and abs(oy - y) < reach)
 
     placed: dict[str, Box] = {}
+    placed_corners: list[_Corners] = []
     for name in sorted(cities, key=lambda n: (-crowd(n), n)):
         x, y = cities[name]
-        near = (len(name) * CHAR_PX + 40) * scale  # only what a label of this city could touch
-        close = [b for b in hard if abs(b.x0 - x) < near and abs(b.y0 - y) < near]
-        loose = [b for b in soft if abs(b.x0 - x) < near and abs(b.y0 - y) < near]
-        neighbours = [b for b in placed.values() if abs(b.x0 - x) < 2 * near and abs(b.y0 - y) < near]
+        boxes = [_label_box(x, y, name, direction, scale) for direction in _POSITIONS]
+        around = (min(b.x0 for b in boxes), min(b.y0 for b in boxes), max(b.x1 for b in boxes),
+                  max(b.y1 for b in boxes))
+        neighbours, close, loose = (_touching(around, c) for c in (placed_corners, hard_corners, soft_corners))
         best: tuple[float, Box] | None = None
-        for rank, direction in enumerate(_POSITIONS):
-            box = _label_box(x, y, name, direction, scale)
-            cost = (100 * sum(box.overlap(b) for b in neighbours)
-                    + 30 * sum(box.overlap(b) for b in close)
-                    + 8 * sum(box.overlap(b) for b in loose)) / (scale * scale) + rank
+        for rank, box in enumerate(boxes):
+            corners = (box.x0, box.y0, box.x1, box.y1)
+            cost = (100 * _covered(corners, neighbours) + 30 * _covered(corners, close)
+                    + 8 * _covered(corners, loose)) / area + rank
             if best is None or cost < best[0]:
                 best = (cost, box)
         assert best is not None
         placed[name] = best[1]
+        placed_corners.append((best[1].x0, best[1].y0, best[1].x1, best[1].y1))
     return placed
+
+
+_Corners = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+def _touching(around: _Corners, boxes: list[_Corners]) -> list[_Corners]:
+    """The ``boxes`` that overlap ``around`` (in their order: the sums below add up as before)."""
+    x0, y0, x1, y1 = around
+    return [b for b in boxes if b[0] < x1 and b[2] > x0 and b[1] < y1 and b[3] > y0]
+
+
+def _covered(box: _Corners, others: list[_Corners]) -> float:
+    """The area of ``box`` that ``others`` cover, each counted (``Box.overlap`` summed, without the calls)."""
+    x0, y0, x1, y1 = box
+    total = 0.0
+    for a0, b0, a1, b1 in others:
+        w = (x1 if x1 < a1 else a1) - (x0 if x0 > a0 else a0)
+        if w > 0:
+            h = (y1 if y1 < b1 else b1) - (y0 if y0 > b0 else b0)
+            if h > 0:
+                total += w * h
+    return total
