@@ -86,10 +86,22 @@ def cards_by_id(path: str | os.PathLike[str] | None = None) -> Mapping[str, Card
     return _load(path)[1]
 
 
+_DEFAULT_FILE: dict[str | None, tuple[Path, str]] = {}  # RAILKIT_DATA -> the shipped deck's path, resolved
+
+
 def _load(path: str | os.PathLike[str] | None) -> tuple[tuple[Card, ...], dict[str, Card]]:
-    file = Path(path) if path is not None else default_deck_path()
+    if path is None:  # every game on the shipped deck: its path is found once (importlib.resources is slow)
+        data = os.environ.get("RAILKIT_DATA")
+        found = _DEFAULT_FILE.get(data)
+        if found is None:
+            file = default_deck_path()
+            found = _DEFAULT_FILE[data] = (file, str(file.resolve()))
+        file, resolved = found
+    else:
+        file = Path(path)
+        resolved = str(file.resolve())
     info = deck_stat(file)
-    key = (str(file.resolve()), info.st_mtime_ns, info.st_size)
+    key = (resolved, info.st_mtime_ns, info.st_size)
     cached = _CACHE.get(key)
     if cached is None:
         cards = parse_deck(read_deck_text(file, info), file)
