@@ -13,11 +13,15 @@ has received the new state (p50, p95), the server's resident memory at the end, 
 never answered: neither accepted nor refused). With ``--chromium N``, two learners in real Chromium pages
 (Voila serving the Kap bis Kairo play lesson, as ``make run`` does) play one more table during the load,
 and N of their clicks are timed until the other learner's page shows the move (``benchmarks/tables_chromium.py``;
-goal ≤ 300 ms). The last line printed is one JSON object.
+goal ≤ 300 ms). With ``--processes N`` (a PostgreSQL database: ``--db postgresql://…``, or ``--postgres``
+for a throwaway cluster from Debian's ``postgresql``, as the tests start it) N server processes share the
+database and every table's seats are spread over them, so most moves reach the other seats through
+PostgreSQL's LISTEN/NOTIFY. The last line printed is one JSON object.
 
     .venv/bin/python benchmarks/tables.py --tables 5 --seconds 20
     .venv/bin/python benchmarks/tables.py --tables 50 --seats 4 --seconds 60   # the goal: p95 <= 200 ms
     .venv/bin/python benchmarks/tables.py --tables 50 --seats 4 --seconds 60 --chromium 20
+    .venv/bin/python benchmarks/tables.py --tables 50 --seats 4 --seconds 60 --postgres --processes 2
 """
 
 from __future__ import annotations
@@ -191,22 +195,25 @@ class Learner:
         await ws.send(json.dumps({"type": "act", "seq": seq, "action": action}))
 
 
-async def play(base: str, tables: int, seats: int, seconds: float, pace: float, seed: int) -> tuple[Tally, list[str]]:
+async def play(bases: list[str], tables: int, seats: int, seconds: float, pace: float,
+               seed: int) -> tuple[Tally, list[str]]:
+    """Seat ``i`` of table ``t`` talks to server ``bases[(t + i) % len(bases)]`` (one server: all to it)."""
     tally = Tally()
     stop = asyncio.Event()
     rng = random.Random(seed)
     names = [f"Seat{i + 1}" for i in range(seats)]
     learners, codes = [], []
     for t in range(tables):
-        made = await asyncio.to_thread(call, "POST", f"{base}/api/tables",
+        base_of = {n: bases[(t + i) % len(bases)] for i, n in enumerate(names)}
+        made = await asyncio.to_thread(call, "POST", f"{base_of[names[0]]}/api/tables",
                                        {"game": "cape_to_cairo", "seats": names, "seed": seed + t, "take": names[0]})
         code = made["table"]
         codes.append(code)
         tokens = {names[0]: made["token"]}
         for name in names[1:]:
-            tokens[name] = (await asyncio.to_thread(call, "POST", f"{base}/api/tables/{code}/join", {"seat": name}))[
-                "token"]
-        learners += [Learner(base, code, n, tokens[n], names, tally, pace, random.Random(rng.random()), stop)
+            tokens[name] = (await asyncio.to_thread(call, "POST", f"{base_of[name]}/api/tables/{code}/join",
+                                                    {"seat": name}))["token"]
+        learners += [Learner(base_of[n], code, n, tokens[n], names, tally, pace, random.Random(rng.random()), stop)
                      for n in names]
     tasks = [asyncio.create_task(learner.run()) for learner in learners]
     await asyncio.sleep(seconds)
@@ -225,48 +232,69 @@ def main() -> None:
     parser.add_argument("--db", default=None, help="database URL (default: SQLite in a temporary directory)")
     parser.add_argument("--chromium", type=int, default=0, help="also time this many clicks of two learners in "
                                                                    "Chromium pages at one more table")
+    parser.add_argument("--processes", type=int, default=1, help="table-server processes sharing the database "
+                                                                    "(more than one needs PostgreSQL)")
+    parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL cluster as the database")
     parser.add_argument("--url", default=None, help="use the table server already running there (e.g. under a "
                                                     "profiler) instead of starting one; no RSS then")
     args = parser.parse_args()
     if args.url:
-        tally, codes = asyncio.run(play(args.url.rstrip("/"), args.tables, args.seats, args.seconds, args.pace,
+        tally, codes = asyncio.run(play([args.url.rstrip("/")], args.tables, args.seats, args.seconds, args.pace,
                                         args.seed))
         stored = sum(call("GET", f"{args.url.rstrip('/')}/api/tables/{code}")["seq"] for code in codes)
         report(args, tally, stored, 0.0)
         return
-    with tempfile.TemporaryDirectory(prefix="railkit-tables-bench-") as tmp:
-        db = args.db or f"sqlite:///{tmp}/tables.sqlite"
-        port = free_port()
-        server = subprocess.Popen([sys.executable, "-m", "railkit.tables", "--port", str(port), "--db", db,
-                                   "--max-tables", str(max(200, args.tables))], cwd=ROOT)
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                        break
-                except OSError:
-                    if time.monotonic() > deadline or server.poll() is not None:
-                        raise RuntimeError("the table server did not start") from None
-                    time.sleep(0.1)
-            clicks = Clicks(base, args.chromium) if args.chromium else None
-            tally, codes = asyncio.run(play(base, args.tables, args.seats, args.seconds, args.pace, args.seed))
+    postgres = None
+    if args.postgres:
+        sys.path.insert(0, str(ROOT / "tests" / "tables"))
+        from tables_client import Postgres  # the tests' throwaway cluster (Debian's postgresql)
+
+        postgres = Postgres().start()
+    if args.processes > 1 and not (postgres or (args.db or "").startswith("postgresql")):
+        parser.error("--processes above 1 needs PostgreSQL: --postgres, or --db postgresql://...")
+    servers: list[subprocess.Popen[bytes]] = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="railkit-tables-bench-") as tmp:
+            db = postgres.new_database() if postgres else args.db or f"sqlite:///{tmp}/tables.sqlite"
+            ports = [free_port() for _ in range(args.processes)]
+            for port in ports:
+                servers.append(subprocess.Popen([sys.executable, "-m", "railkit.tables", "--port", str(port), "--db",
+                                                 db, "--max-tables", str(max(200, args.tables))], cwd=ROOT))
+                wait_for_port(port, servers[-1])
+            bases = [f"http://127.0.0.1:{port}" for port in ports]
+            clicks = Clicks(bases[0], args.chromium) if args.chromium else None
+            tally, codes = asyncio.run(play(bases, args.tables, args.seats, args.seconds, args.pace, args.seed))
             if clicks is not None:
                 tally.chromium_ms = clicks.result()
-            server_rss = rss_mb(server.pid)
-            stored = sum(call("GET", f"{base}/api/tables/{code}")["seq"] for code in codes)
-        finally:
+            server_rss = sum(rss_mb(server.pid) for server in servers)
+            stored = sum(call("GET", f"{bases[0]}/api/tables/{code}")["seq"] for code in codes)
+    finally:
+        for server in servers:
             server.terminate()
             server.wait(30)
+        if postgres is not None:
+            postgres.stop()
     report(args, tally, stored, server_rss)
+
+
+def wait_for_port(port: int, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise RuntimeError("the table server did not start") from None
+            time.sleep(0.1)
 
 
 def report(args: argparse.Namespace, tally: Tally, stored: int, server_rss: float) -> None:
     lat = sorted(tally.latencies_ms)
     lost = tally.sent - tally.accepted - tally.refused
     result = {
-        "tables": args.tables, "seats": args.tables * args.seats, "seconds": args.seconds, "pace_s": args.pace,
+        "tables": args.tables, "seats": args.tables * args.seats, "processes": args.processes,
+        "seconds": args.seconds, "pace_s": args.pace,
         "actions": tally.accepted, "stored_actions": stored, "sent": tally.sent, "refused": tally.refused,
         "stale_retries": tally.stale_retries, "lost_actions": lost,
         "p50_ms": round(statistics.median(lat), 1) if lat else None,
