@@ -365,7 +365,9 @@ def test_the_table_server_is_a_service_of_the_hub(prefix, tmp_path, postgres: Po
     hub = Hub(state=tmp_path / "state", spawner=spawner, mem_limit=MEM_LIMIT, learners=names,
               env={"RAILKIT_DB": database, "RAILKIT_TABLES_PORT": str(port)})
     access = "access:services!service=railkit-tables"
+    figures: dict = {"spawner": hub.spawner, "store": "postgresql"}
     try:
+        start = time.monotonic()
         hub.start()
         deadline = time.monotonic() + 60
         while True:  # the service starts with the hub; its first answer: sign in
@@ -376,6 +378,7 @@ def test_the_table_server_is_a_service_of_the_hub(prefix, tmp_path, postgres: Po
                 assert time.monotonic() < deadline, f"the table server did not answer:\n{hub.log()[-3000:]}"
                 time.sleep(0.3)
         assert (status, answer["rule"]) == (403, "TABLES-HUB"), answer
+        figures["hub_start_to_table_server_answering_s"] = round(time.monotonic() - start, 1)
         server_pid = hub.parts()["table_server"]
         assert f"--port {port}" in cmdline(server_pid) and "--host 127.0.0.1" in cmdline(server_pid)
         if os.geteuid() == 0:
@@ -396,7 +399,9 @@ def test_the_table_server_is_a_service_of_the_hub(prefix, tmp_path, postgres: Po
 
         table = {"game": "cape_to_cairo", "seats": ["Anna", "Player 2", "Computer 1"], "bots": ["Computer 1"],
                  "take": "Anna"}
+        asked = time.monotonic()
         status, made = call("POST", f"{base}/tables", table, headers=auth(tokens[names[0]]))
+        figures["first_table_created_s"] = round(time.monotonic() - asked, 2)  # the hub asked about the token once
         assert status == 201 and made["seat"] == names[0], made
         status, joined = call("POST", f"{base}/tables/{made['table']}/join", {"name": "Someone"},
                               headers=auth(tokens[names[1]]))
@@ -417,7 +422,11 @@ def test_the_table_server_is_a_service_of_the_hub(prefix, tmp_path, postgres: Po
         teacher_token = hub_token(hub, teacher, TEACHER, ["custom:railkit-teacher", access])
         status, answer = call("GET", f"{base}/teacher/tables", headers=auth(teacher_token))
         assert status == 200 and [t["table"] for t in answer["tables"]] == [made["table"]], answer
+        figures["table_server_mb"] = memory_mb(server_pid)
     finally:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / "deploy_hub_tables_figures.json").write_text(json.dumps(figures, indent=2) + "\n")
+        print(json.dumps(figures, indent=2))
         _took, strays = hub.stop()
         if spawner == "local":
             remove_unix_users([f"jupyter-{n}" for n in names])

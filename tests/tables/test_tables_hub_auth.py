@@ -204,3 +204,19 @@ def test_TABLES_HUB_without_the_hubs_environment_the_server_says_what_is_missing
                            f"sqlite:///{tmp_path / 't.sqlite'}"], env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "TABLES-HUB" in done.stderr and "JUPYTERHUB_API_TOKEN" in done.stderr, done.stderr
+
+
+def test_TEACHER_HUB_the_teachers_page_on_the_hub_needs_no_key(hub_server: ServerProcess,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The teacher's page (``TeacherApp``) in a kernel of the hub: its hub token, not a key, opens the class."""
+    from railkit.ui.teacher import TeacherApp
+
+    new_table(hub_server, "ada-token")
+    monkeypatch.delenv("QUERY_STRING", raising=False)
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "group-token")
+    page = TeacherApp(f"http://127.0.0.1:{hub_server.port}")
+    assert page.loaded and page.message_kind == "ok", page.message_text
+    assert page.key_field.layout.display == "none" and "ada" in page.tables_html.value
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "ada-token")
+    learner = TeacherApp(f"http://127.0.0.1:{hub_server.port}")
+    assert not learner.loaded and learner.message_kind == "error" and "teachers" in learner.message_text
