@@ -23,6 +23,7 @@ from tables_fixtures import db_url, postgres, start  # noqa: F401 - fixtures
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from railkit.tables.store import Store
 from railkit.ui.table_link import TableLink, TableProblem
 
 pytestmark = pytest.mark.server
@@ -220,3 +221,19 @@ def test_TEACHER_HUB_the_teachers_page_on_the_hub_needs_no_key(hub_server: Serve
     monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "ada-token")
     learner = TeacherApp(f"http://127.0.0.1:{hub_server.port}")
     assert not learner.loaded and learner.message_kind == "error" and "teachers" in learner.message_text
+
+
+def test_TABLES_HUB_when_the_hub_does_not_answer_the_server_says_so_and_changes_nothing(db_url: str,  # noqa: F811
+                                                                                       tmp_path: Path) -> None:
+    env = {"JUPYTERHUB_API_URL": f"http://127.0.0.1:{free_port()}/hub/api", "JUPYTERHUB_API_TOKEN": SERVICE_TOKEN,
+           "JUPYTERHUB_SERVICE_NAME": SERVICE}
+    server = ServerProcess(db_url, ["--hub-auth", "--teacher-key-file", str(tmp_path / "teacher.key")], env=env).start()
+    try:
+        status, answer = new_table(server, "ada-token")
+        assert (status, answer["error"], answer["rule"]) == (503, "hub_down", "TABLES-HUB"), answer
+        assert "try again" in answer["message"]
+    finally:
+        server.stop()
+    store = Store(db_url)
+    assert store.count_tables() == 0
+    store.close()
