@@ -10,7 +10,14 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from railkit_hub import USERNAME_PATTERN, load_accounts, self_signed_certificate  # noqa: E402
+from railkit_hub import (  # noqa: E402
+    TABLES_SERVICE,
+    TEACHER_SCOPE,
+    USERNAME_PATTERN,
+    load_accounts,
+    self_signed_certificate,
+    tables_service_user,
+)
 
 c = get_config()  # noqa: F821 - provided by JupyterHub when it loads this file
 
@@ -105,13 +112,50 @@ elif spawner == "shared":
 else:
     raise ValueError(f"RAILKIT_HUB_SPAWNER={spawner!r}: use auto, systemd, local or shared")
 
+# --- The class tables' server ("Play with others", the teacher's room): a managed service of the hub ------
+# The hub starts it (and restarts it if it dies) in the learners' venv, listening on loopback only; it is given
+# no URL, so the proxy does not route to it: the lessons' kernels, on this machine, reach it directly at
+# RAILKIT_TABLES_URL, and learners' browsers never do. Every request carries the kernel's hub API token
+# ($JUPYTERHUB_API_TOKEN), which the server checks with the hub (railkit.tables.hub): learners are the hub's
+# users, the admins and the "teachers" group are the teachers. Store: PostgreSQL when RAILKIT_DB is a
+# postgresql:// URL (one database per class: README), else SQLite in the service's data folder.
+TABLES_PORT = int(setting("RAILKIT_TABLES_PORT", "8867"))
+TABLES_DATA = Path(setting("RAILKIT_TABLES_DATA", str(PREFIX / "tables")))
+TABLES_DB = setting("RAILKIT_DB", f"sqlite:///{TABLES_DATA / 'tables.sqlite'}")
+TABLES_ACCESS = f"access:services!service={TABLES_SERVICE}"
+tables_service = {
+    "name": TABLES_SERVICE,
+    "command": [str(PREFIX / "users" / "bin" / "python"), "-m", "railkit.tables", "--hub-auth",
+                "--host", "127.0.0.1", "--port", str(TABLES_PORT), "--db", TABLES_DB,
+                "--teacher-key-file", str(TABLES_DATA / "teacher.key")],  # made, but the hub says who teaches
+    "cwd": str(TABLES_DATA),
+}
+tables_user = tables_service_user(TABLES_DATA)  # as root: a system user of its own, never root
+if tables_user:
+    tables_service["user"] = tables_user
+c.Spawner.environment = {"RAILKIT_TABLES_URL": f"http://127.0.0.1:{TABLES_PORT}"}
+# The token each learner's server (and so each kernel) gets: what JupyterHub gives by default, plus the table
+# server's access scope and the teacher's scope; the hub keeps only those the user holds (roles below).
+c.Spawner.server_token_scopes = ["users:activity!user", "access:servers!server", TABLES_ACCESS, TEACHER_SCOPE]
+c.JupyterHub.custom_scopes = {TEACHER_SCOPE: {"description": "See the class's records and tables (railkit)"}}
+c.JupyterHub.load_groups = {"teachers": {"users": []}}  # members: in the admin panel (Groups); kept across restarts
+ADMINS = sorted(name for name, account in load_accounts(STATE).items() if account.get("admin"))
+
 # --- Stop idle learners' servers (frees their memory) ---------------------------------------------
 c.JupyterHub.services = [{
     "name": "idle-culler",
     "command": [sys.executable, "-m", "jupyterhub_idle_culler", f"--timeout={CULL_AFTER}"],
-}]
+}, tables_service]
 c.JupyterHub.load_roles = [{
     "name": "idle-culler",
     "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
     "services": ["idle-culler"],
+}, {
+    "name": "user",  # every hub user: their own things (JupyterHub's default) and the class tables
+    "scopes": ["self", TABLES_ACCESS],
+}, {
+    "name": "railkit-teacher",  # the teacher's room: the hub's admins and the teachers group
+    "scopes": [TEACHER_SCOPE, TABLES_ACCESS],
+    "users": ADMINS,
+    "groups": ["teachers"],
 }]

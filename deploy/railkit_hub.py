@@ -38,6 +38,7 @@ import pwd
 import re
 import resource
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -206,6 +207,33 @@ class SharedUserSpawner(MemoryLimitMixin, SimpleLocalProcessSpawner):
 
     def private_tmp_dir(self) -> str | None:
         return str(Path(self.home_dir) / ".tmp")
+
+
+# --- The class tables' server, a managed service of the hub -----------------------------------------------
+
+TABLES_SERVICE = "railkit-tables"  # the service's name: its access scope is access:services!service=railkit-tables
+TEACHER_SCOPE = "custom:railkit-teacher"  # railkit.tables.hub.TEACHER_SCOPE (the hub's venv has no railkit)
+TABLES_UNIX_USER = "railkit-tables"
+
+
+def tables_service_user(data: Path) -> str | None:
+    """Make the table server's data folder (mode 700); as root, the Unix user the server runs as: a system user
+    of its own (made once, no login shell) owning that folder, so it never runs as root. Otherwise None: it runs
+    as the hub's own user."""
+    data.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if os.geteuid() != 0:
+        return None
+    try:
+        account = pwd.getpwnam(TABLES_UNIX_USER)
+    except KeyError:
+        useradd = shutil.which("useradd") or "/usr/sbin/useradd"  # a root shell's PATH may lack /usr/sbin
+        subprocess.run([useradd, "--system", "--no-create-home", "--home-dir", str(data), "--shell",
+                        "/usr/sbin/nologin", "--comment", "railkit table server", TABLES_UNIX_USER],
+                       check=True, capture_output=True)
+        account = pwd.getpwnam(TABLES_UNIX_USER)
+    os.chown(data, account.pw_uid, account.pw_gid)
+    os.chmod(data, 0o700)
+    return TABLES_UNIX_USER
 
 
 # --- Accounts: the teacher's class list ------------------------------------------------------------------

@@ -8,5 +8,6 @@ its own view, and the log it is sent hides what other seats have not yet shown (
 
 Modules: ``games`` (what each game hides and which bot fills a seat), ``protocol`` (message
 shapes, limits, error words), ``store`` (the database), ``table`` (one table in memory),
-``server`` (the Starlette app), ``__main__`` (the command).
+``server`` (the Starlette app), ``hub`` (sign-in through JupyterHub when the server is a service of the class
+hub, ``--hub-auth``), ``__main__`` (the command).
 """

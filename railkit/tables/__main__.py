@@ -8,6 +8,7 @@ from pathlib import Path
 
 import uvicorn
 
+from railkit.tables.hub import HubProblem, HubSignIn
 from railkit.tables.protocol import MAX_MESSAGE_BYTES, Limits
 from railkit.tables.records import RecordLimits
 from railkit.tables.server import create_app
@@ -35,15 +36,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--actions-per-second", type=float, default=Limits.actions_per_second)
     parser.add_argument("--records-per-second", type=float, default=RecordLimits.per_learner_per_second,
                         help="learning records a learner may send a second (RECORDS-RATE)")
+    parser.add_argument("--hub-auth", action="store_true",
+                        help="run as a managed service of JupyterHub: every request signs in with a hub API token "
+                             "(learners are the hub's users; its admins and teachers group are the teachers)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     limits = Limits(max_tables=args.max_tables, actions_per_second=args.actions_per_second)
     try:
         key = load_key(args.teacher_key_file or key_file_beside(database_url(args.db)))
-    except KeyProblem as exc:
+        hub = HubSignIn() if args.hub_auth else None
+    except (KeyProblem, HubProblem) as exc:
         parser.exit(2, f"{exc}\n")
     app = create_app(Store(database_url(args.db)), limits, teacher_key=key,
-                     record_limits=RecordLimits(per_learner_per_second=args.records_per_second))
+                     record_limits=RecordLimits(per_learner_per_second=args.records_per_second), hub=hub)
     # The WebSocket frame limit sits above the protocol's own, so a message a little too big gets an
     # answer in words (TABLES-SIZE) and only a much bigger one closes the connection (1009).
     # No per-message compression: the clients are the lessons' kernels on the same machine or network, and

@@ -13,6 +13,9 @@ HTTP (JSON bodies of at most ``MAX_MESSAGE_BYTES``):
 * ``/api/teacher/...``: the teacher's reports, with the teacher key only (``railkit.tables.teacher``).
 * ``POST /api/tables/{code}/creator`` ``{"creator_token"}`` -> 200 if it is the table's creator token, else 403.
 
+Under the class hub (``create_app(hub=...)``, ``--hub-auth``) every request first signs in with a hub API token
+(``railkit.tables.hub``; 403 ``TABLES-HUB`` without one) and a learner sits and is recorded under their hub name.
+
 WebSocket ``/api/tables/{code}/ws``: see ``railkit.tables.protocol``. On PostgreSQL several processes
 may serve the same tables; ``railkit.tables.listen`` carries each one's changes to the others. A token, never a name, says
 which seat a connection may move for, so no one can act for a seat they do not hold.
@@ -30,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
@@ -38,6 +42,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from railkit.errors import RuleError
 from railkit.game import check_seed
 from railkit.tables.games import GAMES
+from railkit.tables.hub import HubSignIn, RequireHubUser, hub_user
 from railkit.tables.listen import listen
 from railkit.tables.protocol import (
     MAX_MESSAGE_BYTES,
@@ -169,6 +174,15 @@ class TableServer:
         take = body.get("take")
         if take is not None and (take not in built.players or take in bots):
             raise ProtocolError("bad_message", "TABLES-SEAT", "\"take\" must name a seat without a computer player")
+        user = hub_user(request)
+        if user is not None and take is not None and take != user.name:
+            # On the hub a learner sits under their hub user name, whatever name the page typed.
+            if user.name in built.players:
+                raise ProtocolError("bad_message", "TABLES-SEAT", f"another seat is called {user.name!r}, your hub "
+                                                                  "name; give that seat another name")
+            seats = [user.name if s == take else s for s in seats]
+            built = game.cls(seats, seed=built.seed, **{str(k): v for k, v in options.items()})
+            take = user.name
         async with self.create_lock:
             if len(self.tables) >= self.limits.max_tables:
                 raise ProtocolError("limit", "TABLES-COUNT", f"this server holds {self.limits.max_tables} tables, "
@@ -202,6 +216,9 @@ class TableServer:
         seat, wanted = body.get("seat"), body.get("name")
         if (seat is not None and not isinstance(seat, str)) or (wanted is not None and not isinstance(wanted, str)):
             raise ProtocolError("bad_message", "TABLES-SEAT", "\"seat\" is a seat's name and \"name\" the learner's")
+        user = hub_user(request)
+        if user is not None:
+            wanted = user.name  # on the hub a learner sits under their hub user name
         async with table.lock:
             name, token = table.join(self.store, seat, None if wanted is None else " ".join(wanted.split())[:40] or None)
             await self.broadcast(table)
@@ -235,7 +252,11 @@ class TableServer:
 
     async def record(self, request: Request) -> JSONResponse:
         """One event of a learner's lesson, checked and stored (``railkit.tables.records``)."""
-        self.records.add(parse_record(await _body(request)))
+        body = await _body(request)
+        user = hub_user(request)
+        if user is not None:
+            body["learner"] = user.name  # on the hub a learner's records are theirs, under their hub user name
+        self.records.add(parse_record(body))
         return JSONResponse({"ok": True}, status_code=201)
 
     async def body(self, request: Request) -> dict[str, Any]:
@@ -375,8 +396,8 @@ async def _body(request: Request) -> dict[str, Any]:
     return parse_object(b"".join(chunks))
 
 
-_STATUS = {"no_table": 404, "not_creator": 403, "not_teacher": 403, "too_fast": 429, "seat_taken": 409,
-           "no_seat": 409, "limit": 429, "too_big": 413}
+_STATUS = {"no_table": 404, "not_creator": 403, "not_teacher": 403, "not_signed_in": 403, "hub_down": 503,
+           "too_fast": 429, "seat_taken": 409, "no_seat": 409, "limit": 429, "too_big": 413}
 
 
 async def _protocol_error(request: Request, exc: Exception) -> JSONResponse:
@@ -387,8 +408,9 @@ async def _protocol_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def create_app(store: Store, limits: Limits | None = None, teacher_key: str | None = None,
-               record_limits: RecordLimits | None = None) -> Starlette:
-    """The server's app; without ``teacher_key`` the teacher's endpoints refuse everyone."""
+               record_limits: RecordLimits | None = None, hub: HubSignIn | None = None) -> Starlette:
+    """The server's app; without ``teacher_key`` the teacher's endpoints refuse everyone. With ``hub`` every
+    request signs in through JupyterHub (``railkit.tables.hub``) and the hub, not the key, says who teaches."""
     server = TableServer(store, limits or Limits(), Records(store.engine, record_limits))
     store.origin = store.origin or secrets.token_hex(8)
 
@@ -417,6 +439,7 @@ def create_app(store: Store, limits: Limits | None = None, teacher_key: str | No
             *teacher_routes(server, server.records, teacher_key),
         ],
         exception_handlers={ProtocolError: _protocol_error, RuleError: _protocol_error},
+        middleware=[] if hub is None else [Middleware(RequireHubUser, sign_in=hub)],
         lifespan=lifespan,
     )
     app.state.tables = server

@@ -1,6 +1,7 @@
 """The teacher's side of the table server: the teacher key and the reports only the teacher may read.
 
-Every ``/api/teacher/...`` request carries the teacher key (header ``X-Railkit-Teacher-Key: KEY`` or
+On the class hub (``railkit.tables.hub``) the hub's admins and its ``teachers`` group may use them, and no key is
+needed. Elsewhere every ``/api/teacher/...`` request carries the teacher key (header ``X-Railkit-Teacher-Key: KEY`` or
 ``Authorization: Bearer KEY``). The key is ``$RAILKIT_TEACHER_KEY`` or a random word kept in a file of the
 server's data folder (made on first start, readable by its owner only); ``make run`` prints it. A learner's
 seat or creator token is never a teacher key (a different random word, compared in constant time).
@@ -32,6 +33,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from railkit.tables.hub import TEACHER_GROUP, TEACHER_SCOPE, hub_user
 from railkit.tables.protocol import ProtocolError
 from railkit.tables.records import LESSON_IDS, Record, Records, check_learner, csv_text
 
@@ -195,6 +197,12 @@ def teacher_routes(server: TableServer, records: Records, key: str | None) -> li
     """The teacher's endpoints; with no ``key`` they refuse everyone."""
 
     def check(request: Request) -> None:
+        user = hub_user(request)
+        if user is not None:  # on the class hub the hub says who teaches; the key plays no part there
+            if not user.teacher:
+                raise ProtocolError("not_teacher", "TEACHER-HUB", f"the teacher's pages are for the hub's admins and "
+                                                                  f"the {TEACHER_GROUP!r} group (scope {TEACHER_SCOPE})")
+            return
         if key is None:
             raise ProtocolError("not_teacher", "TEACHER-KEY", "this server was started without a teacher key")
         if not secrets.compare_digest(given_key(request).encode(), key.encode()):

@@ -31,7 +31,7 @@ from typing import Any
 from railkit.errors import InputError
 from railkit.lessons import LESSONS
 from railkit.ui.learner import LearnerName, check_name, follow_page_address, name_from_address
-from railkit.ui.table_link import place, tables_url
+from railkit.ui.table_link import hub_headers, place, tables_url
 
 __all__ = ["FINISHED_AFTER", "ExerciseRecord", "game_finished", "learner", "lesson_of", "lesson_opened", "note_hint",
            "note_why", "wait_sent"]
@@ -118,7 +118,7 @@ def _post(record: dict[str, Any]) -> None:
     if not url:
         return
     request = urllib.request.Request(f"{url}/api/records", data=json.dumps(record).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", **hub_headers()})
     with urllib.request.urlopen(request, timeout=SEND_TIMEOUT_S) as response:
         response.read()
 

@@ -24,12 +24,13 @@ from typing import Any
 
 from railkit.ui.learner import address_fields
 
-__all__ = ["TABLES_URL_VARIABLE", "TableLink", "TableProblem", "creator_from_query", "merge_state", "place",
-           "seat_from_query", "tables_url"]
+__all__ = ["HUB_TOKEN_VARIABLE", "TABLES_URL_VARIABLE", "TableLink", "TableProblem", "creator_from_query", "hub_headers",
+           "merge_state", "place", "seat_from_query", "tables_url"]
 
 log = logging.getLogger(__name__)
 
 TABLES_URL_VARIABLE = "RAILKIT_TABLES_URL"
+HUB_TOKEN_VARIABLE = "JUPYTERHUB_API_TOKEN"  # what a learner's server on the class hub gives its kernels
 RETRY_SECONDS = 1.0  # a lost connection is tried again this often (a restarted server is back within seconds)
 NARRATIVE_KEPT = 24  # the engine's latest sentences a state keeps (the server sends only the new ones)
 
@@ -59,6 +60,13 @@ def place() -> str:
 
 def tables_url() -> str:
     return os.environ.get(TABLES_URL_VARIABLE, "").rstrip("/")
+
+
+def hub_headers() -> dict[str, str]:
+    """On the class hub the table server is a service of the hub: the kernel's hub API token says which hub user
+    this is (``railkit.tables.hub``). Elsewhere there is no token and nothing is added."""
+    token = os.environ.get(HUB_TOKEN_VARIABLE, "").strip()
+    return {"Authorization": f"token {token}"} if token else {}
 
 
 def seat_from_query(query: str | None = None) -> tuple[str, str] | None:
@@ -101,7 +109,8 @@ def merge_state(previous: dict[str, Any] | None, message: dict[str, Any]) -> dic
 
 def _request(method: str, url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(url, data=data, method=method,
+                                     headers={"Content-Type": "application/json", **hub_headers()})
     try:
         with urllib.request.urlopen(request, timeout=15) as response:
             answer: dict[str, Any] = json.loads(response.read())
@@ -223,7 +232,8 @@ class TableLink:
         told = False  # the page was told the connection is lost (once per loss)
         while not stop.is_set():
             try:
-                with connect(f"{url}/api/tables/{self.code}/ws", open_timeout=10, max_size=None) as socket:
+                with connect(f"{url}/api/tables/{self.code}/ws", open_timeout=10, max_size=None,
+                             additional_headers=hub_headers()) as socket:
                     socket.send(json.dumps({"type": "hello", "token": self.token}))
                     self._merged_since_connect = False  # a new connection starts with the whole state
                     self._socket = socket

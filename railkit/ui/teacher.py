@@ -2,7 +2,8 @@
 
 It is no lesson (``railkit.lessons`` does not list it, the learners' index does not link it) and shows
 nothing without the teacher key (``make run`` prints it; ``?key=`` in the page address or typed in). Its
-kernel asks the table server's teacher endpoints (``railkit.tables.teacher``) with the key:
+kernel asks the table server's teacher endpoints (``railkit.tables.teacher``) with the key. On the class hub
+there is no key: the kernel's hub token says who the teacher is (the hub's admins and its ``teachers`` group):
 
 * every learner: lessons started and finished, answers right at the first try, the rules most often wrong;
 * the class's hardest exercises (lowest right-at-first-try rate first);
@@ -29,7 +30,7 @@ from railkit.messages import N_
 from railkit.ui.app import App, guarded
 from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import LearnerName, address_fields, check_name, follow_page_address
-from railkit.ui.table_link import place, tables_url
+from railkit.ui.table_link import hub_headers, place, tables_url
 from railkit.ui.widgets import button, html_box, row
 
 __all__ = ["KEY_PARAMETER", "TeacherApp", "TeacherClient", "TeacherProblem"]
@@ -60,7 +61,8 @@ class TeacherClient:
     def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> bytes:
         request = urllib.request.Request(f"{self.base}/api/teacher/{path}", method=method,
                                          data=None if body is None else json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json", KEY_HEADER: self.key})
+                                         headers={"Content-Type": "application/json",
+                                                  **({KEY_HEADER: self.key} if self.key else {}), **hub_headers()})
         try:
             with urllib.request.urlopen(request, timeout=20) as response:
                 return bytes(response.read(MAX_ANSWER_BYTES))
@@ -116,7 +118,10 @@ class TeacherApp(App):
         self.loaded = False
         super().__init__()
         key = key_from_address()
-        if key:
+        if self.on_hub():
+            self.key_field.layout.display = "none"  # the hub says who teaches: there is no key to type
+            self.on_refresh()
+        elif key:
             self.key_field.value = key
             self.on_refresh()
         else:
@@ -164,9 +169,15 @@ class TeacherApp(App):
             row([self.csv_button, self.csv_link]), row([self.forget_confirm, self.forget_button]),
         ])
 
+    def on_hub(self) -> bool:
+        """On the class hub (a hub token in the kernel's environment) the hub, not a key, says who teaches."""
+        return bool(hub_headers()) and (self.base_url is not None or place() == "server")
+
     def client(self) -> TeacherClient:
         if self.base_url is None and place() != "server":
             raise InputError(tr("The teacher's room needs the class server: start the apps with `make run`."))
+        if self.on_hub():
+            return TeacherClient("", self.base_url)
         key = self.key_field.value.strip()
         if not key:
             raise InputError(tr("Type the teacher key first (`make run` prints it)."))
@@ -178,6 +189,9 @@ class TeacherApp(App):
         try:
             return call(self.client())
         except TeacherProblem as exc:
+            if exc.code == "not_teacher" and self.on_hub():
+                raise InputError(tr("Your hub account is not a teacher's: the hub's admin can add you to the "
+                                    "“teachers” group.")) from None
             if exc.code == "not_teacher":
                 raise InputError(tr("That is not the teacher key. `make run` prints it when the apps start.")) from None
             if exc.code == "offline":

@@ -132,6 +132,7 @@ class Hub:
     spawner: str
     mem_limit: str
     learners: list[str] = field(default_factory=list)  # the class list: each with PASSWORD
+    env: dict[str, str] = field(default_factory=dict)  # more settings for start-hub.sh (RAILKIT_DB, ...)
     base: str = ""
     proc: subprocess.Popen | None = None
     log_path: Path | None = None
@@ -159,7 +160,8 @@ class Hub:
             self.accounts("add", "-", stdin="".join(f"{n} {PASSWORD}\n" for n in self.learners))
         env = {**os.environ, "RAILKIT_HUB_PREFIX": str(PREFIX), "RAILKIT_HUB_STATE": str(self.state),
                "RAILKIT_HUB_SPAWNER": self.spawner, "RAILKIT_MEM_LIMIT": self.mem_limit,
-               "RAILKIT_HUB_IP": "127.0.0.1", "RAILKIT_HUB_PORT": str(port)}
+               "RAILKIT_HUB_IP": "127.0.0.1", "RAILKIT_HUB_PORT": str(port),
+               "RAILKIT_TABLES_PORT": str(free_port()), **self.env}
         self.log_path = own_log_path(ARTIFACTS / "deploy_hub.log", self.base)
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log_path, "w") as log:
@@ -200,6 +202,8 @@ class Hub:
                 found["proxy"] = pid
             elif "jupyterhub_idle_culler" in cmd:
                 found["idle_culler"] = pid
+            elif "railkit.tables" in cmd:
+                found["table_server"] = pid
         return found
 
     def server_pid(self, user: str) -> int:

@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import psycopg
 import pytest
 import requests
 from conftest import (
@@ -45,6 +46,7 @@ from hub_runner import (
     address_space_limit,
     can_create_users,
     children,
+    cmdline,
     environ,
     install,
     login,
@@ -58,6 +60,7 @@ from hub_runner import (
     uid,
     wait_for_landing,
 )
+from tables_client import Postgres, call, free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.hub, pytest.mark.server, pytest.mark.browser, pytest.mark.xdist_group("deploy_hub")]
 
@@ -254,7 +257,7 @@ def test_config_loads_for_each_kind_of_host(prefix, tmp_path, spawner, expected)
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout)
     assert shown.pop("servers") >= 2
-    assert shown == {"spawner": expected, "url": landing_path(), "mem": "1500M", "services": ["idle-culler"],
+    assert shown == {"spawner": expected, "url": landing_path(), "mem": "1500M", "services": ["idle-culler", "railkit-tables"],
                      "auth": "railkit_hub.ClassListAuthenticator", "bind": "https://0.0.0.0:8000", "spawns": 10,
                      "tasks": "128" if spawner == "systemd" else None}
     assert (tmp_path / "tls" / "hub.crt").exists() and (tmp_path / "tls" / "hub.key").stat().st_mode & 0o077 == 0
@@ -339,3 +342,92 @@ def test_tljh_script_against_a_stand_in(prefix, tmp_path):
     shown = subprocess.run([str(prefix / "hub" / "bin" / "python"), "-c", script], capture_output=True, text=True,
                            timeout=60)
     assert shown.stdout.split() == [str(NOTEBOOKS_DIR), landing_path()], shown.stderr
+
+
+def hub_token(hub: Hub, session: requests.Session, name: str, scopes: list[str]) -> str:
+    """A new API token of ``name`` with ``scopes``, asked for through the hub's API as a logged-in user does."""
+    reply = session.post(f"{hub.base}/hub/api/users/{name}/tokens", json={"scopes": scopes, "note": "test"},
+                         headers={"X-XSRFToken": session.cookies.get("_xsrf", path="/hub/") or ""}, timeout=60)
+    assert reply.status_code == 201, f"token for {name}: HTTP {reply.status_code} {reply.text[:300]}"
+    return str(reply.json()["token"])
+
+
+def test_the_table_server_is_a_service_of_the_hub(prefix, tmp_path, postgres: Postgres):
+    """The hub starts the table server (PostgreSQL, loopback, as a Unix user of its own when root); each learner's
+    kernel gets a hub token with the service's scope and the server's address; a learner sits under their hub
+    name; no token, or a token without the scope, gets 403; the hub's admin reads the teacher's endpoints and a
+    learner does not."""
+    spawner = os.environ.get("RAILKIT_HUB_SPAWNER") or ("local" if can_create_users() else "shared")
+    tag = secrets.token_hex(3)
+    names = [f"ada{tag}", f"bo{tag}"]
+    database, port = postgres.new_database(), free_port()
+    base = f"http://127.0.0.1:{port}/api"
+    hub = Hub(state=tmp_path / "state", spawner=spawner, mem_limit=MEM_LIMIT, learners=names,
+              env={"RAILKIT_DB": database, "RAILKIT_TABLES_PORT": str(port)})
+    access = "access:services!service=railkit-tables"
+    figures: dict = {"spawner": hub.spawner, "store": "postgresql"}
+    try:
+        start = time.monotonic()
+        hub.start()
+        deadline = time.monotonic() + 60
+        while True:  # the service starts with the hub; its first answer: sign in
+            try:
+                status, answer = call("GET", f"{base}/tables/ABC234")
+                break
+            except OSError:
+                assert time.monotonic() < deadline, f"the table server did not answer:\n{hub.log()[-3000:]}"
+                time.sleep(0.3)
+        assert (status, answer["rule"]) == (403, "TABLES-HUB"), answer
+        figures["hub_start_to_table_server_answering_s"] = round(time.monotonic() - start, 1)
+        server_pid = hub.parts()["table_server"]
+        assert f"--port {port}" in cmdline(server_pid) and "--host 127.0.0.1" in cmdline(server_pid)
+        if os.geteuid() == 0:
+            assert pwd.getpwuid(uid(server_pid)).pw_name == "railkit-tables", "the table server runs as root"
+
+        tokens, sessions = {}, {}
+        for name in names:
+            sessions[name] = login(hub, name)
+            wait_for_landing(sessions[name], hub.base, name)
+            _server, kernels = processes_of(hub, name)
+            assert kernels, f"{name}'s lesson index started no kernel"
+            env = environ(kernels[0])
+            assert env.get("RAILKIT_TABLES_URL") == f"http://127.0.0.1:{port}", env.get("RAILKIT_TABLES_URL")
+            tokens[name] = env["JUPYTERHUB_API_TOKEN"]
+
+        def auth(token: str) -> dict[str, str]:
+            return {"Authorization": f"token {token}"}
+
+        table = {"game": "cape_to_cairo", "seats": ["Anna", "Player 2", "Computer 1"], "bots": ["Computer 1"],
+                 "take": "Anna"}
+        asked = time.monotonic()
+        status, made = call("POST", f"{base}/tables", table, headers=auth(tokens[names[0]]))
+        figures["first_table_created_s"] = round(time.monotonic() - asked, 2)  # the hub asked about the token once
+        assert status == 201 and made["seat"] == names[0], made
+        status, joined = call("POST", f"{base}/tables/{made['table']}/join", {"name": "Someone"},
+                              headers=auth(tokens[names[1]]))
+        assert status == 200 and joined["seat"] == names[1], joined
+        with psycopg.connect(database) as conn:
+            seats = dict(conn.execute("SELECT seat, holder FROM rk_seats").fetchall())
+        assert seats == {names[0]: "human", names[1]: "human", "Computer 1": "bot"}, seats
+
+        # Refused, and nothing changes: no token, a learner's token without the scope.
+        narrow = hub_token(hub, sessions[names[0]], names[0], ["read:users:name!user"])
+        for headers in ({}, auth(narrow), auth("not-a-hub-token")):
+            status, answer = call("POST", f"{base}/tables", table, headers=headers)
+            assert (status, answer["rule"]) == (403, "TABLES-HUB"), answer
+        # The teacher's endpoints: the hub's admin (the railkit-teacher role), not a learner.
+        status, answer = call("GET", f"{base}/teacher/tables", headers=auth(tokens[names[0]]))
+        assert (status, answer["rule"]) == (403, "TEACHER-HUB"), answer
+        teacher = login(hub, TEACHER, TEACHER_PASSWORD, spawn=False)
+        teacher_token = hub_token(hub, teacher, TEACHER, ["custom:railkit-teacher", access])
+        status, answer = call("GET", f"{base}/teacher/tables", headers=auth(teacher_token))
+        assert status == 200 and [t["table"] for t in answer["tables"]] == [made["table"]], answer
+        figures["table_server_mb"] = memory_mb(server_pid)
+    finally:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / "deploy_hub_tables_figures.json").write_text(json.dumps(figures, indent=2) + "\n")
+        print(json.dumps(figures, indent=2))
+        _took, strays = hub.stop()
+        if spawner == "local":
+            remove_unix_users([f"jupyter-{n}" for n in names])
+    assert not strays, f"processes left running after the hub stopped: {strays}"

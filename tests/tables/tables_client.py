@@ -41,11 +41,13 @@ class ServerProcess:
     args: list[str] = field(default_factory=list)
     port: int = 0
     proc: subprocess.Popen[bytes] | None = None
+    env: dict[str, str] | None = None  # added to this process's environment
 
     def start(self) -> ServerProcess:
         self.port = self.port or free_port()  # a restart (after kill9) listens where the clients look
         self.proc = subprocess.Popen([sys.executable, "-m", "railkit.tables", "--port", str(self.port), "--db", self.db,
-                                      *self.args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                                      *self.args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     env=None if self.env is None else {**os.environ, **self.env})
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -83,10 +85,12 @@ class ServerProcess:
             self.proc.stdout.close()
 
 
-def call(method: str, url: str, body: Any = None, raw: bytes | None = None) -> tuple[int, dict[str, Any]]:
+def call(method: str, url: str, body: Any = None, raw: bytes | None = None,
+         headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
     """An HTTP request; (status, JSON answer) also for 4xx answers."""
     data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(url, data=data, method=method,
+                                     headers={"Content-Type": "application/json", **(headers or {})})
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.loads(response.read())

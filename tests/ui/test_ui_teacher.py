@@ -17,6 +17,7 @@ from railkit.ui.teacher import TeacherApp, key_from_address
 def no_server(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("RAILKIT_TABLES_URL", raising=False)
     monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
+    monkeypatch.delenv("JUPYTERHUB_API_TOKEN", raising=False)  # not on the class hub
     monkeypatch.delenv("QUERY_STRING", raising=False)
     for key in [k for k in os.environ if k.startswith("BINDER_")]:
         monkeypatch.delenv(key)
