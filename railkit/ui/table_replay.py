@@ -25,7 +25,7 @@ from railkit.ui.i18n import render, tr
 from railkit.ui.plot import NO_TEMPLATE, Plot
 from railkit.ui.widgets import button, html_box, row, set_shown, set_value
 
-__all__ = ["Measures", "ReplayPanel", "Step", "history_plot", "replay_steps"]
+__all__ = ["HistoryChart", "Measures", "ReplayPanel", "Step", "history_plot", "replay_steps"]
 
 # game -> {measure's English name (translated when shown): {player: value}}
 Measures = Callable[[Any], Mapping[str, Mapping[str, float]]]
@@ -154,3 +154,26 @@ class ReplayPanel:
         items = "".join(f"<li>{html.escape(w)}</li>" for w in step.words)
         set_value(self.words, f"<p><b>{html.escape(head)}</b></p>" + (f"<ul>{items}</ul>" if items else ""))
         set_value(self.board, self.board_html(step.view))
+
+
+class HistoryChart:
+    """A finished game's chart in a lesson's post-game review (``show(game)``; None hides it), made once per game."""
+
+    def __init__(self, measures: Measures) -> None:
+        self.measures = measures
+        self.view = FigureView()
+        self.widget = self.view.widget
+        self.widget.add_class("railkit-history")
+        self._key: Any = None
+        set_shown(self.widget, False)
+
+    def show(self, game: Game[Any] | None) -> None:
+        if game is None or not game.is_over:
+            set_shown(self.widget, False)
+            return
+        key = (game.seed, tuple(game.players), len(game.log))
+        if key != self._key:
+            self._key = key
+            steps = replay_steps(type(game), game.to_dict(), self.measures)
+            self.view.show(history_plot(steps, list(game.players)))
+        set_shown(self.widget, True)

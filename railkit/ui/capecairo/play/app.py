@@ -51,7 +51,7 @@ from railkit.ui.capecairo.panels import AuctionPanel, KkSession, KkSessionApp, S
 from railkit.ui.capecairo.play.build import NO_BUILD, BuildPanel
 from railkit.ui.capecairo.play.exercise import ExercisePanel
 from railkit.ui.capecairo.play.hints import hint_html, review_html
-from railkit.ui.capecairo.play.together import KK_TABLE
+from railkit.ui.capecairo.play.together import KK_TABLE, kk_measures
 from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.class_link import class_options
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
@@ -60,6 +60,7 @@ from railkit.ui.learner import follow_page_address, name_from_address
 from railkit.ui.lesson_record import game_finished, note_why
 from railkit.ui.saves import SaveFile, SaveLoadPanel
 from railkit.ui.table_play import TablePlayPanel
+from railkit.ui.table_replay import HistoryChart
 from railkit.ui.widgets import button, html_box, row
 
 LENGTHS = (8, 5, 3)  # win_crossings: the full game (KK-E1) and two short teaching games
@@ -127,6 +128,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         self.hint_button.observe(self._on_hint_toggle, names="value")
         self.hint_html = html_box("railkit-kk-hint")
         self.review_html = html_box("railkit-kk-review")
+        self.history = HistoryChart(kk_measures)  # each player's money and terrains over the finished game
         self.events_html = html_box("railkit-kk-events")
         self.log_html = html_box("railkit-kk-log")
         self.club = ClubFilePanel(m, self.deck_file, self.on_club_deck)
@@ -137,7 +139,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         a = self.auction
         game_tab = widgets.VBox([
             row([self.start.name_field, self.start.players, self.length, self.start.new_button]), self.start.seat_row,
-            self.status, self.review_html, self.race, self.race_map.widget,
+            self.status, self.review_html, self.history.widget, self.race, self.race_map.widget,
             a.offer_html, a.bid_row, a.choose_box, self.building.widget,
             row([self.hint_button, self.undo_button, self.auto_button]), self.hint_html, a.reveal,
             self.events_html, a.players_html, self.log_html, self.saves.widget, self.club.widget,
@@ -395,6 +397,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
                                  f"{html.escape(self._next_text())} <span class='kk-muted'>{html.escape(deck)}</span></div>")
         self.race.value = race_html(v)
         self.review_html.value = review_html(game, you) if v.phase == "over" else ""
+        self.history.show(game if v.phase == "over" else None)
         self.show_hint()
         self.race_map.refresh(v)
         self.auction.refresh(session, fold_reveal=True)

@@ -144,7 +144,7 @@ class PlayApp(KeepsGame, App):
         toolbar = row([self.undo_button, self.continue_button])
         return widgets.VBox([
             widgets.HTML(LESSON_STYLE + PLAY_STYLE), self.club.banner, self.status.status, self.status.steps, toolbar,
-            self.status.hotseat_bar, self.result.widget, self.exercise.widget,
+            self.status.hotseat_bar, self.result.widget, self.result.chart.widget, self.exercise.widget,
             # The map beside the move controls, so the legal sections stay in view while choosing.
             play_columns(self.hand.widget, self.moves.widget, self.moves.build.map_view.widget, self.table.widget,
                          self.events.widget),
