@@ -24,7 +24,7 @@ def first_try_chart(exercises: Sequence[Mapping[str, Any]]) -> Plot:
     plot = Plot(layout={"template": NO_TEMPLATE, "height": 120 + 28 * max(1, len(rows)),
                         "margin": {"l": 260, "r": 30, "t": 40, "b": 50},
                         "title": {"text": tr("Right at the first try, per exercise")},
-                        "xaxis": {"title": {"text": tr("% of first tries right")}, "range": [0, 100]},
+                        "xaxis": {"title": {"text": tr("first tries right, in percent")}, "range": [0, 100]},
                         "yaxis": {"autorange": "reversed", "automargin": True}})
     plot.add_trace({"x": rates, "y": labels, "orientation": "h", "marker": {
         "color": ["#c62828" if rate < 50 else "#f9a825" if rate < 80 else "#2e7d32" for rate in rates]},
