@@ -7,7 +7,12 @@ kernel asks the table server's teacher endpoints (``railkit.tables.teacher``) wi
 * every learner: lessons started and finished, answers right at the first try, the rules most often wrong;
 * the class's hardest exercises (lowest right-at-first-try rate first);
 * every table: game, seats and who holds them, whose turn and for how long, moves, stalled tables first;
-* filtering by lesson and learner, sorting the learners; the answers as CSV; “forget this class”, confirmed.
+* filtering by lesson and learner, sorting the learners; the answers as CSV; “forget this class”, confirmed;
+* per table: a link to watch it (or replay it, once over) in its play lesson as a spectator, a computer player
+  in a seat or out of it, and closing it (confirmed);
+* charts (``railkit.ui.teacher_charts``) and links for the class (``railkit.ui.teacher_links``);
+* live: while “Keep up to date” is ticked, a background thread asks again every ``LIVE_SECONDS`` with the
+  filters of the data shown, and the widgets change in place (the teacher's choices stay).
 """
 
 from __future__ import annotations
