@@ -193,9 +193,11 @@ class TeacherApp(App):
         self.bot_out = button(tr("Give the seat back"), "railkit-teacher-bot-out", "user")
         self.bot_out.on_click(lambda _b: self.on_seat_bot(False))
         self.close_confirm = widgets.Checkbox(value=False, indent=False, description=tr("Yes, close this table"))
+        self.close_confirm.add_class("railkit-teacher-close-confirm")
         self.close_button = button(tr("Close the table"), "railkit-teacher-close", "times", "danger")
         self.close_button.on_click(lambda _b: self.on_close())
         self.exercise_chart, self.timeline = FigureView(), FigureView()
+        self._charted = (None, None)  # new chart widgets (the page built again in another language) draw afresh
         self.links = ClassLinkPanel(self.messages)
         self.links.make_button.on_click(lambda _b: self.on_make_link())
         self.forget_confirm = widgets.Checkbox(value=False, description=tr("Yes, delete every record and every "
