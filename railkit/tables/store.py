@@ -213,9 +213,12 @@ class Store:
         return {k: v if v.tzinfo is not None else v.replace(tzinfo=UTC) for k, v in out.items()}
 
     def move_times(self) -> dict[int, list[tuple[int, datetime]]]:
-        """Each table's moves as (position in the log, when), in order (UTC)."""
+        """Each table's creation (as position -1) and moves as (position in the log, when), in order (UTC)."""
         out: dict[int, list[tuple[int, datetime]]] = {}
         with self.engine.connect() as conn:
+            for t in conn.execute(select(rk_tables.c.id, rk_tables.c.created).order_by(rk_tables.c.id)):
+                created = t.created if t.created.tzinfo is not None else t.created.replace(tzinfo=UTC)
+                out[t.id] = [(-1, created)]
             for r in conn.execute(select(rk_actions.c.table_id, rk_actions.c.seq, rk_actions.c.at)
                                   .order_by(rk_actions.c.table_id, rk_actions.c.seq)):
                 at = r.at if r.at.tzinfo is not None else r.at.replace(tzinfo=UTC)

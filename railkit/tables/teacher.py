@@ -176,7 +176,8 @@ def table_report(server: TableServer, stalled_after: float, now: datetime | None
 
 
 def _timeline(times: list[tuple[int, datetime]]) -> list[list[Any]]:
-    """[[moves so far, when]] for at most ``MAX_TIMELINE`` of a table's moves (the first and last kept)."""
+    """[[moves so far, when]] from the table's creation (0 moves) over at most ``MAX_TIMELINE`` points (the first
+    and last kept)."""
     if len(times) > MAX_TIMELINE:
         step = (len(times) - 1) / (MAX_TIMELINE - 1)
         times = [times[round(i * step)] for i in range(MAX_TIMELINE)]
