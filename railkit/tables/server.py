@@ -11,6 +11,7 @@ HTTP (JSON bodies of at most ``MAX_MESSAGE_BYTES``):
 * ``POST /api/tables/{code}/bot`` ``{"creator_token", "seat", "bot": true|false}``.
 * ``POST /api/records`` one event of a learner's lesson (``railkit.tables.records``) -> 201 ``{"ok": true}``.
 * ``/api/teacher/...``: the teacher's reports, with the teacher key only (``railkit.tables.teacher``).
+* ``POST /api/teacher/tables/{code}/bot`` and ``.../close``: the same, and closing a table, for the teacher.
 * ``POST /api/tables/{code}/creator`` ``{"creator_token"}`` -> 200 if it is the table's creator token, else 403.
 
 Under the class hub (``create_app(hub=...)``, ``--hub-auth``) every request first signs in with a hub API token
@@ -63,6 +64,7 @@ from railkit.tables.teacher import teacher_routes
 __all__ = ["TableServer", "create_app"]
 
 log = logging.getLogger(__name__)
+CLOSED_WORDS = "the teacher closed this table"
 
 
 @dataclass(eq=False)
@@ -136,7 +138,10 @@ class TableServer:
         if table is None:
             return  # loaded when someone here first asks for it
         async with table.lock:
-            table.catch_up(self.store)
+            if not table.catch_up(self.store):  # closed by the teacher through another process
+                self.tables.pop(code, None)
+                await self._close_watchers(code, CLOSED_WORDS)
+                return
             await self.broadcast(table)
 
     async def broadcast(self, table: Table) -> None:
@@ -241,6 +246,10 @@ class TableServer:
         if not table.is_creator(str(body.get("creator_token", ""))):
             raise ProtocolError("not_creator", "TABLES-CREATOR", "only the table's creator (with the creator token) "
                                                                  "can put a computer player in a seat or take it out")
+        return JSONResponse(await self.seat_bot(table, body))
+
+    async def seat_bot(self, table: Table, body: dict[str, Any]) -> dict[str, Any]:
+        """``{"seat", "bot"}``: a computer player in the seat or out of it (the creator's or the teacher's call)."""
         seat, bot = body.get("seat"), body.get("bot")
         if not isinstance(seat, str) or not isinstance(bot, bool):
             raise ProtocolError("bad_message", "TABLES-JSON", "send {\"seat\": NAME, \"bot\": true or false}")
@@ -248,7 +257,7 @@ class TableServer:
             table.set_bot(self.store, seat, bot)
             table.run_bots(self.store)
             await self.broadcast(table)
-        return JSONResponse(table.summary())
+        return table.summary()
 
     async def record(self, request: Request) -> JSONResponse:
         """One event of a learner's lesson, checked and stored (``railkit.tables.records``)."""
@@ -262,20 +271,30 @@ class TableServer:
     async def body(self, request: Request) -> dict[str, Any]:
         return await _body(request)
 
+    async def _close_watchers(self, code: str, words: str) -> None:
+        """Every page watching table ``code`` is told ``words`` (error ``closed``) and disconnected."""
+        for watcher in list(self.watchers.pop(code, ())):
+            try:
+                await _send_error(watcher.socket, ProtocolError("closed", "TEACHER-CLOSE", words), None)
+                await watcher.socket.close(code=4404)
+            except Exception:  # noqa: BLE001 - a socket already gone
+                pass
+
     async def forget_tables(self) -> int:
         """Every table goes: its watchers are told and closed, its rows deleted; how many there were."""
         async with self.create_lock:
-            for code, watchers in list(self.watchers.items()):
-                for watcher in list(watchers):
-                    try:
-                        await _send_error(watcher.socket, ProtocolError("no_table", "TABLES-CODE", "the teacher "
-                                                                        "closed this table"), None)
-                        await watcher.socket.close(code=4404)
-                    except Exception:  # noqa: BLE001 - a socket already gone
-                        pass
-                self.watchers.pop(code, None)
+            for code in list(self.watchers):
+                await self._close_watchers(code, CLOSED_WORDS)
             self.tables.clear()
             return self.store.forget_tables()
+
+    async def close_table(self, code: str) -> None:
+        """The teacher closes one table: its seats and spectators are told, its rows deleted."""
+        table = self.table(code)
+        async with self.create_lock, table.lock:
+            await self._close_watchers(table.code, CLOSED_WORDS)
+            self.tables.pop(table.code, None)
+            self.store.delete_table(table.id, table.code)
 
     # -- WebSocket -------------------------------------------------------------------------------
     async def socket(self, websocket: WebSocket) -> None:

@@ -212,6 +212,27 @@ class Store:
                 out[r.table_id] = r.at
         return {k: v if v.tzinfo is not None else v.replace(tzinfo=UTC) for k, v in out.items()}
 
+    def move_times(self) -> dict[int, list[tuple[int, datetime]]]:
+        """Each table's creation (as position -1) and moves as (position in the log, when), in order (UTC)."""
+        out: dict[int, list[tuple[int, datetime]]] = {}
+        with self.engine.connect() as conn:
+            for t in conn.execute(select(rk_tables.c.id, rk_tables.c.created).order_by(rk_tables.c.id)):
+                created = t.created if t.created.tzinfo is not None else t.created.replace(tzinfo=UTC)
+                out[t.id] = [(-1, created)]
+            for r in conn.execute(select(rk_actions.c.table_id, rk_actions.c.seq, rk_actions.c.at)
+                                  .order_by(rk_actions.c.table_id, rk_actions.c.seq)):
+                at = r.at if r.at.tzinfo is not None else r.at.replace(tzinfo=UTC)
+                out.setdefault(r.table_id, []).append((int(r.seq), at))
+        return out
+
+    def delete_table(self, table_id: int, code: str) -> None:
+        """Delete one table with its seats and its moves (the other server processes are told)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(rk_actions).where(rk_actions.c.table_id == table_id))
+            conn.execute(delete(rk_seats).where(rk_seats.c.table_id == table_id))
+            conn.execute(delete(rk_tables).where(rk_tables.c.id == table_id))
+            self._notify(conn, code)
+
     def forget_tables(self) -> int:
         """Delete every table, its seats and its moves; how many tables there were."""
         with self.engine.begin() as conn:

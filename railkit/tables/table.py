@@ -83,18 +83,20 @@ class Table:
         for data in self._row.actions:
             self._perform(data)
 
-    def catch_up(self, store: Store) -> None:
-        """Take in what another server process stored (its moves and seat changes) since our last one."""
+    def catch_up(self, store: Store) -> bool:
+        """Take in what another server process stored (its moves and seat changes) since our last one;
+        False when the table is no longer in the database (the teacher closed it)."""
         rows = store.load(self.code)
         if not rows:
-            return
+            return False
         self._row = rows[0]
         self.seats = _in_order(rows[0])
         if len(rows[0].actions) < self.seq:
             self.rebuild(store)
-            return
+            return True
         for data in rows[0].actions[self.seq:]:
             self._perform(data)
+        return True
 
     # -- changes -------------------------------------------------------------------------------
     def _perform(self, data: dict[str, Any]) -> dict[str, Any]:

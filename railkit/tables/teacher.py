@@ -13,6 +13,10 @@ seat or creator token is never a teacher key (a different random word, compared 
   long, moves so far, finished, stalled (no move for ``stalled`` seconds, default 300).
 * ``GET /api/teacher/class[?lesson=&learner=&stalled=]``: the three above in one answer (the teacher's page).
 * ``GET /api/teacher/records.csv``: the answers as CSV (``railkit.tables.records.CSV_COLUMNS``).
+* ``POST /api/teacher/tables/{code}/bot`` ``{"seat", "bot": true|false}``: a computer player in a seat or out of
+  it, as the table's creator may (its answer: the table's seats).
+* ``POST /api/teacher/tables/{code}/close`` ``{"confirm": "close this table"}``: the table's seats and spectators
+  are told the teacher closed it; the table and its moves are deleted.
 * ``POST /api/teacher/forget`` ``{"confirm": "forget this class"}``: delete every record and every table.
 
 ``python -m railkit.tables.teacher KEY_FILE`` prints the key (making it first when there is none).
@@ -40,7 +44,7 @@ from railkit.tables.records import LESSON_IDS, Record, Records, check_learner, c
 if TYPE_CHECKING:
     from railkit.tables.server import TableServer
 
-__all__ = ["FORGET_WORDS", "KEY_HEADER", "KEY_VARIABLE", "STALLED_SECONDS", "exercise_report", "learner_report",
+__all__ = ["CLOSE_WORDS", "FORGET_WORDS", "KEY_HEADER", "KEY_VARIABLE", "STALLED_SECONDS", "exercise_report", "learner_report",
            "load_key", "teacher_routes"]
 
 KEY_VARIABLE = "RAILKIT_TEACHER_KEY"
@@ -50,6 +54,8 @@ MIN_KEY_LENGTH = 16
 MAX_KEY_LENGTH = 200
 STALLED_SECONDS = 300  # a table with no move for five minutes is highlighted as stalled
 FORGET_WORDS = "forget this class"
+CLOSE_WORDS = "close this table"
+MAX_TIMELINE = 60  # the moves' times sent per table for the timeline chart (evenly picked)
 TOP_RULES = 3
 
 
@@ -154,6 +160,7 @@ def table_report(server: TableServer, stalled_after: float, now: datetime | None
     """Every table the server holds: public facts only (no seat's hand, no token)."""
     now = now or datetime.now(UTC)
     last = server.store.activity()
+    times = server.store.move_times()
     out: list[dict[str, Any]] = []
     for table in server.tables.values():
         game = table.game
@@ -164,9 +171,19 @@ def table_report(server: TableServer, stalled_after: float, now: datetime | None
                     "seats": [{"seat": name, "holder": seat.holder} for name, seat in table.seats.items()],
                     "to_move": to_move, "waiting_seconds": round(waiting),
                     "last_change": since.isoformat(timespec="seconds") if since else None,
-                    "stalled": not game.is_over and waiting >= stalled_after})
+                    "stalled": not game.is_over and waiting >= stalled_after,
+                    "timeline": _timeline(times.get(table.id, []))})
     out.sort(key=lambda t: (not t["stalled"], t["is_over"], -t["waiting_seconds"], t["table"]))
     return out
+
+
+def _timeline(times: list[tuple[int, datetime]]) -> list[list[Any]]:
+    """[[moves so far, when]] from the table's creation (0 moves) over at most ``MAX_TIMELINE`` points (the first
+    and last kept)."""
+    if len(times) > MAX_TIMELINE:
+        step = (len(times) - 1) / (MAX_TIMELINE - 1)
+        times = [times[round(i * step)] for i in range(MAX_TIMELINE)]
+    return [[seq + 1, at.isoformat(timespec="seconds")] for seq, at in times]
 
 
 # -- HTTP ----------------------------------------------------------------------------------------------------
@@ -246,7 +263,23 @@ def teacher_routes(server: TableServer, records: Records, key: str | None) -> li
         gone_tables = await server.forget_tables()
         return JSONResponse({"records": gone_records, "tables": gone_tables})
 
+    async def seat_bot(request: Request) -> JSONResponse:
+        check(request)
+        table = server.table(request.path_params["code"])
+        return JSONResponse(await server.seat_bot(table, await server.body(request)))
+
+    async def close(request: Request) -> JSONResponse:
+        check(request)
+        body = await server.body(request)
+        if body.get("confirm") != CLOSE_WORDS:
+            raise ProtocolError("bad_message", "TEACHER-CONFIRM", f"to close the table, send "
+                                                                  f"{{\"confirm\": \"{CLOSE_WORDS}\"}}")
+        await server.close_table(request.path_params["code"])
+        return JSONResponse({"closed": request.path_params["code"].strip().upper()[:12]})
+
     return [
+        Route("/api/teacher/tables/{code}/bot", seat_bot, methods=["POST"]),
+        Route("/api/teacher/tables/{code}/close", close, methods=["POST"]),
         Route("/api/teacher/learners", learners, methods=["GET"]),
         Route("/api/teacher/exercises", exercises, methods=["GET"]),
         Route("/api/teacher/tables", tables, methods=["GET"]),

@@ -25,7 +25,8 @@ from typing import Any
 from railkit.ui.learner import address_fields
 
 __all__ = ["HUB_TOKEN_VARIABLE", "TABLES_URL_VARIABLE", "TableLink", "TableProblem", "creator_from_query", "hub_headers",
-           "merge_state", "place", "seat_from_query", "tables_url"]
+           "is_table_code", "merge_state", "place", "seat_from_query", "table_from_query", "tables_url",
+           "watch_from_query"]
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +77,24 @@ def seat_from_query(query: str | None = None) -> tuple[str, str] | None:
     if not code or not token or len(code) > 12 or len(token) > 200:
         return None
     return code.upper(), token
+
+
+def watch_from_query(query: str | None = None) -> str | None:
+    """The table a page watches as a spectator (``?watch=ABC234``: the teacher's link), if the code is one."""
+    code = address_fields(query).get("watch", [""])[-1].strip().upper()
+    return code if is_table_code(code) else None
+
+
+def table_from_query(query: str | None = None) -> str | None:
+    """A table's code in the page address without a seat (``?table=ABC234``: a class's link), if it is one."""
+    fields = address_fields(query)
+    code = fields.get("table", [""])[-1].strip().upper()
+    return code if is_table_code(code) and not fields.get("seat") else None
+
+
+def is_table_code(code: str) -> bool:
+    """Could ``code`` be a table's code (6 of the letters and digits the server draws them from)?"""
+    return len(code) == 6 and all(ch in "ABCDEFGHJKMNPQRSTUVWXYZ23456789" for ch in code)
 
 
 def creator_from_query(query: str | None = None) -> str | None:
@@ -275,7 +294,7 @@ class TableLink:
             problem = TableProblem(str(message.get("error")), str(message.get("message")), message.get("rule"),
                                    message.get("words"))
             self._tell_problem(problem)
-            if problem.code in ("bad_token", "no_table"):
+            if problem.code in ("bad_token", "no_table", "closed"):
                 raise problem
 
     def _tell_problem(self, problem: TableProblem) -> None:

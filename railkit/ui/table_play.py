@@ -29,14 +29,23 @@ from typing import Any
 import ipywidgets as widgets
 
 from railkit.errors import InputError
-from railkit.game import BaseView
+from railkit.game import BaseView, Game
 from railkit.messages import Fixed, Grouped, Message
 from railkit.ui.app import Messages, Panel, guarded, parse_name
 from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.i18n import render, tr
 from railkit.ui.learner import follow_page_address
 from railkit.ui.plot import Plot
-from railkit.ui.table_link import TableLink, TableProblem, creator_from_query, place, seat_from_query
+from railkit.ui.table_link import (
+    TableLink,
+    TableProblem,
+    creator_from_query,
+    place,
+    seat_from_query,
+    table_from_query,
+    watch_from_query,
+)
+from railkit.ui.table_replay import Measures, ReplayPanel
 from railkit.ui.widgets import button, html_box, row, set_shown, set_value
 
 __all__ = ["TABLE_STYLE", "TableGame", "TablePlayPanel", "message_from_json", "unavailable_words"]
@@ -92,6 +101,8 @@ class TableGame:
     hint_words: Callable[[Any, str, Action], str] | None = None  # (view, seat, hint) -> words; None: no Hint
     # (view, the picked move) -> (what the map shows, to compare; how to draw it), drawn when the first changes
     board_figure: Callable[[Any, Action | None], tuple[Any, Callable[[], Plot]]] | None = None
+    engine: type[Game[Any]] | None = None  # replays a finished table move by move (``railkit.ui.table_replay``)
+    measures: Measures | None = None  # game -> what the replay's chart draws per player (money, ...)
 
 
 def unavailable_words(where: str) -> str:
@@ -222,10 +233,13 @@ class TablePlayPanel(Panel):
         self.map_view = FigureView(ROW_MAP) if game.board_figure is not None else None
         self.events = html_box("railkit-table-events")
         self.review = html_box("railkit-table-review")
+        self.replay = (ReplayPanel(game.engine, lambda view: game.board_html(view, None, []), game.measures)
+                       if game.engine is not None else None)
         help_row = [self.why, self.move_note] + ([row([self.hint_button])] if game.hint_words is not None else [])
         board = [self.map_view.widget] if self.map_view is not None else []
         self.game_box = widgets.VBox([self.lobby, self.creator_row, self.turn, self.progress, self.bid_row,
-                                      self.pick_row, *help_row, self.board, *board, self.events, self.review])
+                                      self.pick_row, *help_row, self.board, *board, self.events, self.review,
+                                      *([self.replay.widget] if self.replay is not None else [])])
         self.widget = widgets.VBox([widgets.HTML(TABLE_STYLE), self.note, self.start_box, self.address,
                                     self.game_box])
         self.widget.add_class("railkit-table-panel")
@@ -250,9 +264,21 @@ class TablePlayPanel(Panel):
 
     # ------------------------------------------------------------------ seats
     def rejoin(self) -> bool:
-        """The page address holds a seat (a reload, another device): take it back. True when it did."""
+        """The page address holds a seat (a reload, another device): take it back; or a table to watch (the
+        teacher's link), or a table's code to join (the class's link). True when it connected."""
         found = seat_from_query()
-        if found is None or self.link is not None:
+        if self.link is not None:
+            return False
+        if found is None:
+            watched = watch_from_query()
+            if watched is not None:
+                self._connect(self._new_link(), watched, None)
+                self.show_info(tr("Watching table {code}: you see what every player may see.", code=watched))
+                return True
+            given = table_from_query()
+            if given is not None and not self.code.value:
+                self.code.value = given
+                self.show_info(tr("Your class's table is {code}: type your name and press “Join”.", code=given))
             return False
         code, token = found
         link = self._new_link()
@@ -270,7 +296,8 @@ class TablePlayPanel(Panel):
     def _new_link(self) -> TableLink:
         return TableLink(self._on_state, self._on_problem, on_help=self._on_help)
 
-    def _connect(self, link: TableLink, code: str, token: str) -> None:
+    def _connect(self, link: TableLink, code: str, token: str | None) -> None:
+        """Connect to table ``code`` with a seat's ``token`` (None: watch as a spectator)."""
         with self._lock:
             if self.link is not None:
                 self.link.close()
@@ -278,8 +305,9 @@ class TablePlayPanel(Panel):
             self._seen_narrative = self._mine = 0
             creator = (f" data-creator='{html.escape(link.creator_token, True)}'"
                        if self.creator and link.creator_token else "")
-            self.address.value = (f"<span class='railkit-table-seat' hidden data-table='{html.escape(code, True)}' "
-                                  f"data-seat='{html.escape(token, True)}'{creator}></span>")
+            self.address.value = "" if token is None else (
+                f"<span class='railkit-table-seat' hidden data-table='{html.escape(code, True)}' "
+                f"data-seat='{html.escape(token, True)}'{creator}></span>")
         link.connect(code, token)
 
     def _check_here(self) -> None:
@@ -428,6 +456,12 @@ class TablePlayPanel(Panel):
 
     def _on_problem(self, problem: TableProblem) -> None:
         with self._lock:
+            if problem.code == "closed":  # the teacher closed the table: back to the start form
+                self.link, self.state, self.view, self.creator = None, None, None, False
+                self.address.value = ""
+                self.refresh()
+                self.show_error(self._problem_words(problem))
+                return
             self._offline = self._offline or problem.code == "offline"
             pending, link = self._pending, self.link
             if problem.code == "stale" and pending is not None and link is not None and self._retries < MAX_RETRIES \
@@ -449,6 +483,8 @@ class TablePlayPanel(Panel):
                       "is back.")
         if code == "stale":
             return tr("Another move came first. The table now shows the game as it is; make your move again.")
+        if code == "closed":
+            return tr("The teacher closed this table. Start or join another one.")
         if code == "no_table":
             return tr("There is no table with that code; check the code you were given.")
         if code in ("no_seat", "seat_taken"):
@@ -506,6 +542,8 @@ class TablePlayPanel(Panel):
             except Exception:  # noqa: BLE001 - the review is a help; the result stands without it
                 review = ""
         set_value(self.review, review)
+        if self.replay is not None:
+            self.replay.load(state.get("replay") if state.get("is_over") else None)
 
     def _refresh_help(self, state: Mapping[str, Any], view: BaseView) -> None:
         """"Why" while the seat is to act (with the server's explanations once they are in), the picked move."""

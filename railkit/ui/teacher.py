@@ -8,7 +8,12 @@ there is no key: the kernel's hub token says who the teacher is (the hub's admin
 * every learner: lessons started and finished, answers right at the first try, the rules most often wrong;
 * the class's hardest exercises (lowest right-at-first-try rate first);
 * every table: game, seats and who holds them, whose turn and for how long, moves, stalled tables first;
-* filtering by lesson and learner, sorting the learners; the answers as CSV; “forget this class”, confirmed.
+* filtering by lesson and learner, sorting the learners; the answers as CSV; “forget this class”, confirmed;
+* per table: a link to watch it (or replay it, once over) in its play lesson as a spectator, a computer player
+  in a seat or out of it, and closing it (confirmed);
+* charts (``railkit.ui.teacher_charts``) and links for the class (``railkit.ui.teacher_links``);
+* live: while “Keep up to date” is ticked, a background thread asks again every ``LIVE_SECONDS`` with the
+  filters of the data shown, and the widgets change in place (the teacher's choices stay).
 """
 
 from __future__ import annotations
@@ -16,11 +21,14 @@ from __future__ import annotations
 import base64
 import html
 import json
+import logging
+import threading
 import urllib.error
 import urllib.request
+import weakref
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 import ipywidgets as widgets
 
@@ -28,17 +36,24 @@ from railkit.errors import InputError
 from railkit.lessons import LESSONS
 from railkit.messages import N_
 from railkit.ui.app import App, guarded
-from railkit.ui.i18n import tr, trn
+from railkit.ui.figure_view import FigureView
+from railkit.ui.i18n import get_language, tr, trn
 from railkit.ui.learner import LearnerName, address_fields, check_name, follow_page_address
 from railkit.ui.table_link import hub_headers, place, tables_url
-from railkit.ui.widgets import button, html_box, row
+from railkit.ui.teacher_charts import first_try_chart, timeline_chart
+from railkit.ui.teacher_links import ClassLinkPanel
+from railkit.ui.widgets import button, html_box, row, set_options, set_value
 
 __all__ = ["KEY_PARAMETER", "TeacherApp", "TeacherClient", "TeacherProblem"]
 
 KEY_PARAMETER = "key"  # teacher/teacher.ipynb?key=...
 KEY_HEADER = "X-Railkit-Teacher-Key"  # railkit.tables.teacher.KEY_HEADER (the UI does not import the server)
 FORGET_WORDS = "forget this class"  # railkit.tables.teacher.FORGET_WORDS
+CLOSE_WORDS = "close this table"  # railkit.tables.teacher.CLOSE_WORDS
+LIVE_SECONDS = 5.0  # the page asks the server again this often while “Keep up to date” is ticked
+PLAY_LESSONS = {"union_pacific": "up_play", "cape_to_cairo": "kk_play"}  # where a table is watched or replayed
 MAX_KEY_LENGTH = 200
+log = logging.getLogger(__name__)
 MAX_ANSWER_BYTES = 64 * 1024 * 1024  # the CSV of a full server is far below this
 
 
@@ -82,6 +97,14 @@ class TeacherClient:
     def csv(self) -> bytes:
         return self._call("GET", "records.csv")
 
+    def seat_bot(self, code: str, seat: str, bot: bool) -> dict[str, Any]:
+        answer: dict[str, Any] = json.loads(self._call("POST", f"tables/{quote(code, safe='')}/bot",
+                                                       {"seat": seat, "bot": bot}))
+        return answer
+
+    def close(self, code: str) -> None:
+        self._call("POST", f"tables/{quote(code, safe='')}/close", {"confirm": CLOSE_WORDS})
+
     def forget(self) -> dict[str, int]:
         answer: dict[str, int] = json.loads(self._call("POST", "forget", {"confirm": FORGET_WORDS}))
         return answer
@@ -112,10 +135,16 @@ class TeacherApp(App):
 
     title = N_("The teacher's room")
 
-    def __init__(self, base_url: str | None = None) -> None:
+    def __init__(self, base_url: str | None = None, live_seconds: float = LIVE_SECONDS) -> None:
         self.base_url = base_url
         self.data: dict[str, list[dict[str, Any]]] = {"learners": [], "exercises": [], "tables": []}
         self.loaded = False
+        self.applied = ("", "")  # the lesson and learner filters of the data shown (live refresh keeps them)
+        self.live_seconds = live_seconds
+        self._ask_lock = threading.RLock()
+        self._live: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._charted: tuple[Any, Any] = (None, None)
         super().__init__()
         key = key_from_address()
         if self.on_hub():
@@ -155,16 +184,41 @@ class TeacherApp(App):
         self.csv_button = button(tr("Export the answers (CSV)"), "railkit-teacher-csv", "download")
         self.csv_button.on_click(lambda _b: self.on_export())
         self.csv_link = html_box("railkit-teacher-csv-link")
+        self.live = widgets.Checkbox(value=True, indent=False, description=tr("Keep up to date (every {n} s)",
+                                                                              n=round(self.live_seconds)))
+        self.live.add_class("railkit-teacher-live")
+        # one table's controls: a computer player in a seat or out of it, closing the table
+        self.table_pick = widgets.Dropdown(options=[], description=tr("Table"), style={"description_width": "110px"})
+        self.table_pick.add_class("railkit-teacher-table-pick")
+        self.table_pick.observe(lambda _c: self._sync_seats(), names="value")
+        self.seat_pick = widgets.Dropdown(options=[], description=tr("Seat"), style={"description_width": "60px"})
+        self.seat_pick.add_class("railkit-teacher-seat-pick")
+        self.bot_in = button(tr("A computer player takes this seat"), "railkit-teacher-bot-in", "desktop")
+        self.bot_in.on_click(lambda _b: self.on_seat_bot(True))
+        self.bot_out = button(tr("Give the seat back"), "railkit-teacher-bot-out", "user")
+        self.bot_out.on_click(lambda _b: self.on_seat_bot(False))
+        self.close_confirm = widgets.Checkbox(value=False, indent=False, description=tr("Yes, close this table"))
+        self.close_confirm.add_class("railkit-teacher-close-confirm")
+        self.close_button = button(tr("Close the table"), "railkit-teacher-close", "times", "danger")
+        self.close_button.on_click(lambda _b: self.on_close())
+        self.exercise_chart, self.timeline = FigureView(), FigureView()
+        self._charted = (None, None)  # new chart widgets (the page built again in another language) draw afresh
+        self.links = ClassLinkPanel(self.messages)
+        self.links.make_button.on_click(lambda _b: self.on_make_link())
         self.forget_confirm = widgets.Checkbox(value=False, description=tr("Yes, delete every record and every "
                                                                            "table of this class"), indent=False)
         self.forget_button = button(tr("Forget this class"), "railkit-teacher-forget", "trash", "danger")
         self.forget_button.on_click(lambda _b: self.on_forget())
         return widgets.VBox([
-            row([self.key_field, self.refresh_button]),
+            row([self.key_field, self.refresh_button, self.live]),
             row([self.lesson_filter, self.learner_filter, self.sort]),
             widgets.HTML(f"<h4>{html.escape(tr('Tables'))}</h4>"), self.tables_html,
+            row([self.table_pick, self.seat_pick, self.bot_in, self.bot_out]), row([self.close_confirm, self.close_button]),
+            self.timeline.widget,
             widgets.HTML(f"<h4>{html.escape(tr('Learners'))}</h4>"), self.learners_html,
-            widgets.HTML(f"<h4>{html.escape(tr('The hardest exercises'))}</h4>"), self.exercises_html,
+            widgets.HTML(f"<h4>{html.escape(tr('The hardest exercises'))}</h4>"), self.exercise_chart.widget,
+            self.exercises_html,
+            widgets.HTML(f"<h4>{html.escape(tr('Links for the class'))}</h4>"), self.links.widget,
             widgets.HTML(f"<h4>{html.escape(tr('After class'))}</h4>"),
             row([self.csv_button, self.csv_link]), row([self.forget_confirm, self.forget_button]),
         ])
@@ -199,21 +253,95 @@ class TeacherApp(App):
             raise InputError(tr("The class server refused: {why}", why=exc.message)) from None
 
     # -- actions --------------------------------------------------------------------------------
+    def _load(self, lesson: str, learner: str) -> None:
+        found = self._ask(lambda c: c.get("class", lesson=lesson, learner=learner))
+        with self._ask_lock:
+            self.data = {k: list(found[k]) for k in ("learners", "exercises", "tables")}
+            self.applied = (lesson, learner)
+            self.loaded = True
+            self.refresh()
+
     @guarded
     def on_refresh(self) -> None:
         lesson = self.lesson_filter.value or ""
         learner = self.learner_filter.value.strip()
         if learner:
             learner = check_name(learner, tr("Learner"))
-
-        found = self._ask(lambda c: c.get("class", lesson=lesson, learner=learner))
-        self.data = {k: list(found[k]) for k in ("learners", "exercises", "tables")}
-        self.loaded = True
-        self.refresh()
+        self._load(lesson, learner)
+        self.start_live()
         stalled = sum(1 for t in self.data["tables"] if t["stalled"])
         self.show_ok(tr("{learners}, {tables} ({stalled} stalled).",
                         learners=trn("{n} learner", "{n} learners", len(self.data["learners"])),
                         tables=trn("{n} table", "{n} tables", len(self.data["tables"])), stalled=stalled))
+
+    def tick(self) -> bool:
+        """One live refresh with the filters of the data shown (the teacher's sorting is kept too); a problem
+        shows as the message, once, and the page tries again next time. True when the data came."""
+        if not self.loaded or not self.live.value:
+            return False
+        try:
+            self._load(*self.applied)
+        except InputError as exc:
+            if self.message_text != str(exc):
+                self.show_error(str(exc))
+            return False
+        return True
+
+    def start_live(self) -> None:
+        """Ask the server again every ``live_seconds`` while the page is open (one background thread)."""
+        if self._live is not None or self.live_seconds <= 0:
+            return
+        page, stop = weakref.ref(self), self._stop
+
+        def run() -> None:
+            while not stop.wait(self.live_seconds):
+                found = page()
+                if found is None:
+                    return
+                try:
+                    found.tick()
+                except Exception:  # noqa: BLE001 - the next tick tries again
+                    log.exception("the teacher's page could not refresh")
+                del found
+
+        self._live = threading.Thread(target=run, name="railkit-teacher-live", daemon=True)
+        self._live.start()
+
+    def stop_live(self) -> None:
+        self._stop.set()
+
+    def _table(self) -> dict[str, Any]:
+        code = self.table_pick.value
+        for table in self.data["tables"]:
+            if table["table"] == code:
+                return table
+        raise InputError(tr("Choose a table first (the tables appear once you press “Show the class”)."))
+
+    @guarded
+    def on_seat_bot(self, bot: bool) -> None:
+        table, seat = self._table(), self.seat_pick.value
+        if not seat:
+            raise InputError(tr("Choose a seat first."))
+        self._ask(lambda c: c.seat_bot(table["table"], str(seat), bot))
+        self._load(*self.applied)
+        self.show_ok(tr("A computer player now plays {seat}.", seat=seat) if bot
+                     else tr("{seat} is free for its learner again.", seat=seat))
+
+    @guarded
+    def on_close(self) -> None:
+        table = self._table()
+        if not self.close_confirm.value:
+            raise InputError(tr("Tick “Yes, close this table” first: its learners leave the table and its game is "
+                                "deleted."))
+        self._ask(lambda c: c.close(table["table"]))
+        self.close_confirm.value = False
+        self._load(*self.applied)
+        self.show_ok(tr("Table {code} is closed; its learners were told.", code=table["table"]))
+
+    @guarded
+    def on_make_link(self) -> None:
+        self.links.on_make()
+        self.show_ok(tr("The link is ready below: give it to the class."))
 
     @guarded
     def on_export(self) -> None:
@@ -242,9 +370,33 @@ class TeacherApp(App):
     def refresh(self) -> None:
         if not self.loaded:
             return
-        self.tables_html.value = self.tables_table()
-        self.learners_html.value = self.learners_table()
-        self.exercises_html.value = self.exercises_table()
+        with self._ask_lock:
+            set_value(self.tables_html, self.tables_table())
+            set_value(self.learners_html, self.learners_table())
+            set_value(self.exercises_html, self.exercises_table())
+            tables = [(f"{t['table']} ({t['game']})", t["table"]) for t in self.data["tables"]]
+            set_options(self.table_pick, tables, fresh=False)
+            if self.table_pick.value is None and tables:
+                self.table_pick.value = tables[0][1]
+            self._sync_seats()
+            self._charts()
+
+    def _charts(self) -> None:
+        """The charts, drawn again only when what they show changed (not at every live refresh)."""
+        exercises = [(r["lesson"], r["exercise"], r["first_try_right"], r["first_tries"]) for r in self.data["exercises"]]
+        tables = [(t["table"], t["moves"], t["stalled"]) for t in self.data["tables"]]
+        if exercises != self._charted[0]:
+            self.exercise_chart.show(first_try_chart(self.data["exercises"]))
+        if tables != self._charted[1]:
+            self.timeline.show(timeline_chart(self.data["tables"]))
+        self._charted = (exercises, tables)
+
+    def _sync_seats(self) -> None:
+        code = self.table_pick.value
+        seats: list[dict[str, Any]] = next((t["seats"] for t in self.data["tables"] if t["table"] == code), [])
+        set_options(self.seat_pick, [(s["seat"], s["seat"]) for s in seats], fresh=False)
+        if self.seat_pick.value is None and seats:
+            self.seat_pick.value = seats[0]["seat"]
 
     def sorted_learners(self) -> list[dict[str, Any]]:
         rows = list(self.data["learners"])
@@ -296,13 +448,19 @@ class TeacherApp(App):
             return f"<p class='railkit-muted'>{html.escape(tr('No tables yet.'))}</p>"
         holders = {"human": tr("learner"), "bot": tr("computer"), "open": tr("open")}
         head = "".join(f"<th class='name'>{html.escape(h)}</th>" for h in (
-            tr("table"), tr("game"), tr("seats"), tr("whose turn"), tr("waiting"), tr("moves"), tr("state")))
+            tr("table"), tr("game"), tr("seats"), tr("whose turn"), tr("waiting"), tr("moves"), tr("state"), ""))
         body = ""
         for t in rows:
+            lesson = PLAY_LESSONS.get(str(t["game"]))
+            watch = "" if lesson is None else (
+                f"<a class='railkit-teacher-watch' target='_blank' href='../{lesson}.ipynb?"
+                f"{html.escape(urlencode({'watch': t['table'], 'lang': get_language()}), True)}'>"
+                f"{html.escape(tr('Replay') if t['is_over'] else tr('Watch'))}</a>")
             seats = ", ".join(f"{s['seat']} ({holders.get(s['holder'], s['holder'])})" for s in t["seats"])
             state = tr("finished") if t["is_over"] else tr("stalled") if t["stalled"] else tr("playing")
             css = " class='railkit-wrong'" if t["stalled"] else ""
             body += (f"<tr{css}>" + "".join(f"<td class='name'>{html.escape(str(v))}</td>" for v in (
                 t["table"], t["game"], seats, ", ".join(t["to_move"]) or "—",
-                "—" if t["is_over"] else _minutes(int(t["waiting_seconds"])), t["moves"], state)) + "</tr>")
+                "—" if t["is_over"] else _minutes(int(t["waiting_seconds"])), t["moves"], state))
+                     + f"<td class='name'>{watch}</td></tr>")
         return f"<table class='railkit-table'><tr>{head}</tr>{body}</table>"

@@ -137,7 +137,26 @@ def test_TEACHER_two_learners_answer_and_the_teachers_page_shows_them_and_their_
     assert made["table"] in tables_text and "Kim (learner)" in tables_text and "Ann (open)" in tables_text
     assert "choosing_order" in teacher_page.inner_text(".railkit-teacher-exercises")
     assert page_errors(teacher_page) == []
+    teacher_page.wait_for_selector(".railkit-app .js-plotly-plot")  # the charts
+    assert f"kk_play.ipynb?watch={made['table']}" in teacher_page.get_attribute(".railkit-teacher-watch", "href")
+    # live: a new learner's answer appears with no click
+    call("POST", f"http://127.0.0.1:{server.port}/api/records", {
+        "event": "answer", "learner": "Zoe", "lesson": "kk_auction", "visit": "visit-zoe-1",
+        "exercise": "choosing_order", "right": True, "attempt": 1})
+    wait_text(teacher_page, ".railkit-teacher-learners", "Zoe")
+    # a computer player takes Ann's open seat, then the table is closed (confirmed)
+    teacher_page.locator(".railkit-teacher-seat-pick select").select_option(label="Ann")
+    teacher_page.click(".railkit-teacher-bot-in")
+    wait_text(teacher_page, ".railkit-teacher-tables", "Ann (computer)")
+    assert call("GET", f"http://127.0.0.1:{server.port}/api/tables/{made['table']}")[1]["seats"]["Ann"] == "bot"
     shot(teacher_page, "teacher_room.png")
+    teacher_page.click(".railkit-teacher-close")
+    wait_text(teacher_page, ".railkit-message", "Yes, close this table")
+    teacher_page.click(".railkit-teacher-close-confirm input")
+    teacher_page.click(".railkit-teacher-close")
+    wait_text(teacher_page, ".railkit-teacher-tables", "No tables yet")
+    assert call("GET", f"http://127.0.0.1:{server.port}/api/tables/{made['table']}")[0] == 404
+    assert page_errors(teacher_page) == []
 
     outsider_context, outsider, _blocked = make_offline_page(browser)
     open_app(outsider, voila.url(f"teacher/teacher.ipynb?key={made['token']}"))

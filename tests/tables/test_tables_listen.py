@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from tables_client import Client, Postgres, ServerProcess, call
+from test_tables_teacher import teacher
+
+from railkit.tables.teacher import CLOSE_WORDS
 
 pytestmark = pytest.mark.server
 
@@ -70,3 +74,26 @@ def test_TABLES_SEQ_two_processes_never_both_store_a_move_at_one_position(
     stored = {call("GET", f"{server.http}/{code}")[1]["seq"] for server in (one, two)}
     assert stored == {1}, messages  # both processes agree: one move stored
     assert any(m.get("error") == "stale" for m in messages)
+
+
+
+def test_TEACHER_CLOSE_a_table_closed_through_one_process_is_closed_on_the_other(
+        postgres: Postgres, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RAILKIT_TEACHER_KEY", raising=False)
+    url, key_file = postgres.new_database(), tmp_path / "teacher.key"
+    one = ServerProcess(url, ["--teacher-key-file", str(key_file)]).start()
+    two = ServerProcess(url, ["--teacher-key-file", str(key_file)]).start()
+    try:
+        made = call("POST", one.http, {"game": "cape_to_cairo", "seats": ["Ann", "Ben"], "seed": 3, "take": "Ann"})[1]
+        code = made["table"]
+        ann, watcher = Client(two, code, made["token"]), Client(two, code)  # both served by the other process
+        status, _ = teacher(one, f"tables/{code}/close", key_file.read_text().strip(), {"confirm": CLOSE_WORDS})
+        assert status == 200
+        for client in (ann, watcher):
+            told = client.recv()
+            assert told["type"] == "error" and told["error"] == "closed"
+            client.close()
+        assert call("GET", f"{two.http}/{code}")[0] == 404
+    finally:
+        one.stop()
+        two.stop()

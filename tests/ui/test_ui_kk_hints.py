@@ -61,6 +61,7 @@ def test_KK_every_prompt_has_a_why_hint_from_the_engine() -> None:
         app.on_auto()
     assert seen == {"bid", "choose", "build"}
     assert "Review of your moves" in text(app.review_html.value)
+    assert app.history.widget.layout.display != "none"  # the money and terrains over the game, charted
     app.hint_button.value = False
     assert app.hint_html.value == ""
 

@@ -66,3 +66,25 @@ def test_RECORDS_without_a_server_a_lesson_queues_nothing_and_counts_attempts(mo
     app.quiz.on_new_question()
     assert app.quiz.learning.attempt == 0
     assert lesson_record.lesson_of(KkAuctionApp) == "kk_auction" and lesson_record.lesson_of(TeacherApp) is None
+
+
+def test_CLASS_LINK_the_teachers_page_makes_one_link_per_lesson_and_refuses_bad_fields() -> None:
+    page = TeacherApp(live_seconds=0)
+    links = page.links
+    links.lesson.value = "kk_play"
+    links.seed.value, links.players.value, links.variant.value = "7", 2, "5"
+    links.language.value, links.table.value = "fi", " abc234 "
+    page.on_make_link()
+    assert page.message_kind == "ok", page.message_text
+    assert links.made == "../kk_play.ipynb?seed=7&players=2&variant=5&lang=fi&table=ABC234"
+    assert "href='../kk_play.ipynb?seed=7&amp;players=2" in links.link.value
+    links.seed.value = "12x"
+    page.on_make_link()
+    assert page.message_kind == "error" and "Game number" in page.message_text
+    links.seed.value, links.table.value = "", "<b>"
+    page.on_make_link()
+    assert page.message_kind == "error" and "Table code" in page.message_text
+    links.lesson.value = "up_dividends"  # a lesson that deals no game from a link: its language only
+    assert links.seed.layout.display == "none" and links.players.layout.display == "none"
+    page.on_make_link()
+    assert links.made == "../up_dividends.ipynb?lang=fi"

@@ -214,7 +214,9 @@ def test_a_whole_game_through_the_callbacks(players):
         # the last payout is the exercise's question: the final money waits for the answer
         assert "answer the payout exercise" in app.message_text
         assert str(max(result.money.values())) not in text(app.result.widget.value)
+        assert app.result.chart.widget.layout.display == "none"  # the money chart would tell the answer too
         app.exercise.on_skip()
+    assert app.result.chart.widget.layout.display != "none"  # each player's money and shares over the game
     shown = text(app.result.widget.value)
     assert "The game is over (UP-D12)" in shown
     for player, money in result.money.items():

@@ -51,14 +51,16 @@ from railkit.ui.capecairo.panels import AuctionPanel, KkSession, KkSessionApp, S
 from railkit.ui.capecairo.play.build import NO_BUILD, BuildPanel
 from railkit.ui.capecairo.play.exercise import ExercisePanel
 from railkit.ui.capecairo.play.hints import hint_html, review_html
-from railkit.ui.capecairo.play.together import KK_TABLE
+from railkit.ui.capecairo.play.together import KK_TABLE, kk_measures
 from railkit.ui.capecairo.race_panel import RaceMapPanel
+from railkit.ui.class_link import class_options
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.i18n import render, tr
 from railkit.ui.learner import follow_page_address, name_from_address
 from railkit.ui.lesson_record import game_finished, note_why
 from railkit.ui.saves import SaveFile, SaveLoadPanel
 from railkit.ui.table_play import TablePlayPanel
+from railkit.ui.table_replay import HistoryChart
 from railkit.ui.widgets import button, html_box, row
 
 LENGTHS = (8, 5, 3)  # win_crossings: the full game (KK-E1) and two short teaching games
@@ -76,13 +78,19 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         self.rng = random.Random(seed)
         self.session: KkSession | None = None
         self.last_events: list[str] = []  # what happened since the learner's last move
-        self._start = (players, win_crossings)
+        link = class_options("kk_play")  # the class's link: the same deal for everyone (railkit.ui.class_link)
+        self._deal = link.seed  # the first game's number, when the link gives one
+        self._start = (link.players or players, int(link.variant) if link.variant else win_crossings)
+        self._learner = (self._learner[0], min(seat, self._start[0] - 1), others)
         self.keeper = GameKeeper("kk_play")  # the game survives a reload (railkit.ui.autosave)
         super().__init__()
         self.on_new_game()
         self.exercise.on_new_question()
         if name is None:
             self.greet_learner()
+        if link.problems:
+            self.show_error(" ".join(link.problems))
+        follow_page_address(lambda _found: self.on_class_link())  # a pre-rendered page learns its link later
         self.resume_kept_game()  # the address of a reloaded page names its game
         follow_page_address(lambda _found: self.resume_kept_game())  # a pre-rendered page learns it later
 
@@ -120,6 +128,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         self.hint_button.observe(self._on_hint_toggle, names="value")
         self.hint_html = html_box("railkit-kk-hint")
         self.review_html = html_box("railkit-kk-review")
+        self.history = HistoryChart(kk_measures)  # each player's money and terrains over the finished game
         self.events_html = html_box("railkit-kk-events")
         self.log_html = html_box("railkit-kk-log")
         self.club = ClubFilePanel(m, self.deck_file, self.on_club_deck)
@@ -130,7 +139,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         a = self.auction
         game_tab = widgets.VBox([
             row([self.start.name_field, self.start.players, self.length, self.start.new_button]), self.start.seat_row,
-            self.status, self.review_html, self.race, self.race_map.widget,
+            self.status, self.review_html, self.history.widget, self.race, self.race_map.widget,
             a.offer_html, a.bid_row, a.choose_box, self.building.widget,
             row([self.hint_button, self.undo_button, self.auto_button]), self.hint_html, a.reveal,
             self.events_html, a.players_html, self.log_html, self.saves.widget, self.club.widget,
@@ -140,6 +149,8 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         self.tabs = widgets.Tab(children=[game_tab, self.exercise.widget, self.together.widget])
         for i, title in enumerate([tr("Game"), tr("Exercise"), tr("Play with others")]):
             self.tabs.set_title(i, title)
+        if self.together.link is not None or self.together.code.value:  # a seat, a watched table, a class's code
+            self.tabs.selected_index = 2
         # a message belongs to the tab it was made on: switching tabs clears it
         self.tabs.observe(lambda _c: self.clear_message(), names="selected_index")
         self.legend = html_box("railkit-legend", self._legend_html())
@@ -203,10 +214,28 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         if self.confirm_new_game():
             self.on_new_game()
 
+    def on_class_link(self) -> bool:
+        """The page address arrived with a class link: deal its game, unless the learner has moved already."""
+        link = class_options("kk_play")
+        if link.problems:
+            self.show_error(" ".join(link.problems))
+        session = self.session
+        if not link.given or session is None or session.last_human_move() is not None:
+            return False
+        if link.players is not None:
+            self.start.players.value = link.players
+        if link.variant is not None:
+            self.length.value = int(link.variant)
+        self._deal = link.seed
+        self.on_new_game()
+        return True
+
     @guarded
     def on_new_game(self) -> None:
         you, _n = self.start.read()
-        session = start_session(you, self.start.read_table(), seed=self.rng.randrange(1_000_000),
+        seed = self._deal if self._deal is not None else self.rng.randrange(1_000_000)
+        self._deal = None  # “New game” later deals afresh
+        session = start_session(you, self.start.read_table(), seed=seed,
                                 win_crossings=int(self.length.value), **self.deck_file.options)
         self.install(session)
         self.show_info(tr("A new game. Auction 1: the computer players have handed in sealed bids; hand in yours."))
@@ -368,6 +397,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
                                  f"{html.escape(self._next_text())} <span class='kk-muted'>{html.escape(deck)}</span></div>")
         self.race.value = race_html(v)
         self.review_html.value = review_html(game, you) if v.phase == "over" else ""
+        self.history.show(game if v.phase == "over" else None)
         self.show_hint()
         self.race_map.refresh(v)
         self.auction.refresh(session, fold_reveal=True)

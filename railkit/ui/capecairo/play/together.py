@@ -14,12 +14,13 @@ from railkit.capecairo import CapeToCairoGame
 from railkit.capecairo.deck import CardDict
 from railkit.capecairo.game import TRACK_PRICE  # KK-B2 (4): the engine's price of one track piece
 from railkit.capecairo.views import KKView
+from railkit.messages import N_
 from railkit.ui.capecairo.common import card_title, cards_html, pieces_count, players_table_html, pounds, race_html
 from railkit.ui.capecairo.play.hints import BuildCount, review_html, seat_hint_html
 from railkit.ui.i18n import tr
 from railkit.ui.table_play import TableGame, message_from_json
 
-__all__ = ["KK_TABLE"]
+__all__ = ["KK_TABLE", "kk_measures"]
 
 
 def _card(view: KKView, card_id: str) -> CardDict | Mapping[str, Any]:
@@ -96,6 +97,14 @@ def review(replay: Mapping[str, Any], seat: str) -> str:
     return f"<div class='railkit-hint kk-log'>{review_html(game, seat)}</div>"
 
 
+def kk_measures(game: Any) -> dict[str, dict[str, float]]:
+    """What the review's chart follows per player after each move: money (KK-C5) and terrains crossed (KK-E1)."""
+    state = game.state
+    return {N_("Money"): {p: state.money.get(p, 0) for p in game.players},
+            N_("Terrains crossed"): {p: len(state.crossed.get(p, [])) for p in game.players}}
+
+
 KK_TABLE = TableGame(CapeToCairoGame.GAME, CapeToCairoGame.PLAYER_RANGE, KKView, board_html, action_words,
                      progress_words, review, result_words, why_html=why_html,
-                     explains_on_server=lambda view: view.phase == "build")
+                     explains_on_server=lambda view: view.phase == "build", engine=CapeToCairoGame,
+                     measures=kk_measures)

@@ -31,6 +31,7 @@ import ipywidgets as widgets
 from railkit.session import Session, seat_bots
 from railkit.ui.app import App, InputError, guarded
 from railkit.ui.autosave import GameKeeper, KeepsGame
+from railkit.ui.class_link import class_options
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.first_paint import defer_first_show
 from railkit.ui.i18n import tr
@@ -86,9 +87,16 @@ class PlayApp(KeepsGame, App):
         super().__init__()
         # The learner is named once, in the page address (?name=Kim); without one they are “You”.
         address = name_from_address()
+        link = class_options("up_play")  # the class's link: the same deal for everyone (railkit.ui.class_link)
+        game_number = link.seed if game_number is None and link.seed is not None else game_number
+        players = link.players or players
+        options = {**options, "deck": link.variant} if link.variant else options
         self.setup.preset(players, hot_seat, address.name if name is None else name, names, game_number, options,
-                          seat)
+                          min(seat, players - 1))
         self.on_new_game()
+        if link.problems:
+            self.show_error(" ".join(link.problems))
+        follow_page_address(lambda _found: self.on_class_link())  # a pre-rendered page learns its link later
         if name is None:
             if address.problem:
                 self.show_error(address.problem)
@@ -130,13 +138,13 @@ class PlayApp(KeepsGame, App):
         self.together_box = widgets.Accordion(children=[self.together.widget], selected_index=None)
         self.together_box.set_title(0, tr("Play with others"))
         self.together_box.add_class("railkit-together")
-        if self.together.link is not None:
+        if self.together.link is not None or self.together.code.value:  # a seat, a watched table, a class's code
             self.together_box.selected_index = 0
         # The first control on the page is always visible (the shared browser helper waits for it).
         toolbar = row([self.undo_button, self.continue_button])
         return widgets.VBox([
             widgets.HTML(LESSON_STYLE + PLAY_STYLE), self.club.banner, self.status.status, self.status.steps, toolbar,
-            self.status.hotseat_bar, self.result.widget, self.exercise.widget,
+            self.status.hotseat_bar, self.result.widget, self.result.chart.widget, self.exercise.widget,
             # The map beside the move controls, so the legal sections stay in view while choosing.
             play_columns(self.hand.widget, self.moves.widget, self.moves.build.map_view.widget, self.table.widget,
                          self.events.widget),
@@ -159,6 +167,23 @@ class PlayApp(KeepsGame, App):
             self.show_error(found.problem)
         elif found.given:
             self.on_page_address(found.name)
+
+    def on_class_link(self) -> bool:
+        """The page address arrived with a class link (``railkit.ui.class_link``): deal its game, unless the
+        learner has moved already. True when the game was dealt again."""
+        link = class_options("up_play")
+        if link.problems:
+            self.show_error(" ".join(link.problems))
+        session = self.session
+        if not link.given or session is None or session.last_human_move() is not None:
+            return False
+        if link.seed is not None:
+            self.setup.seed.value = str(link.seed)
+        if link.players is not None:
+            self.setup.players.value = link.players
+        if link.variant is not None:
+            self.setup.deck.value = link.variant
+        return bool(self.on_new_game())
 
     def on_page_address(self, name: str) -> bool:
         """The page address names the learner: deal the same game again with that name, unless the learner

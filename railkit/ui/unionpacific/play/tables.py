@@ -14,6 +14,7 @@ import ipywidgets as widgets
 
 from railkit.ui.app import Messages, Panel, guarded
 from railkit.ui.i18n import tr, trn
+from railkit.ui.table_replay import HistoryChart
 from railkit.ui.unionpacific.common import card_label, company_html, engine_text
 from railkit.ui.unionpacific.play.html import (
     cards_html,
@@ -26,6 +27,7 @@ from railkit.ui.unionpacific.play.html import (
     step_words,
 )
 from railkit.ui.unionpacific.play.screen import Screen
+from railkit.ui.unionpacific.play.together import up_measures
 from railkit.ui.widgets import button, html_box, row, set_shown, set_value
 from railkit.unionpacific import Board
 from railkit.unionpacific.review import review_moves
@@ -256,6 +258,7 @@ class ResultPanel:
 
     def __init__(self) -> None:
         self.widget = html_box("railkit-result")
+        self.chart = HistoryChart(up_measures)  # each player's money and shares over the game
         self._review: tuple[object, str] = (None, "")  # (the game it was made for, its HTML)
 
     def review(self, screen: Screen) -> str:
@@ -272,7 +275,9 @@ class ResultPanel:
         if not screen.game.is_over:
             set_value(self.widget, "")
             set_shown(self.widget, False)
+            self.chart.show(None)
             return
+        self.chart.show(None if screen.hidden_payouts else screen.game)  # the money waits for the exercise too
         if screen.hidden_payouts:  # the last payout is the exercise's question: its amounts come after the answer
             set_value(self.widget, f"<div class='railkit-panel'><h4>{tr('The game is over (UP-D12).')}</h4><p>"
                                    f"{tr('Answer the payout exercise first: then the final money and the winner show here.')}"

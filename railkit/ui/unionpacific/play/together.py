@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from railkit.messages import N_
 from railkit.ui.i18n import tr, trn
 from railkit.ui.plot import Plot
 from railkit.ui.table_play import TableGame
@@ -33,7 +34,7 @@ from railkit.unionpacific.placement import PlacementExplanation, explain_placeme
 from railkit.unionpacific.review import review_moves
 from railkit.unionpacific.views import UPView
 
-__all__ = ["up_table"]
+__all__ = ["up_measures", "up_table"]
 
 
 @dataclass(frozen=True)
@@ -183,4 +184,12 @@ def up_table(board: Board) -> TableGame:
                      why_html=lambda view, seat, legal, explain: seat_why_html(board, view, seat, legal, explain),
                      move_html=lambda view, action: move_html(board, view, action),
                      hint_words=lambda view, seat, hint: hint_words(board, view, seat, hint),
-                     board_figure=lambda view, picked: board_figure(board, view, picked))
+                     board_figure=lambda view, picked: board_figure(board, view, picked),
+                     engine=UnionPacificGame, measures=up_measures)
+
+
+def up_measures(game: Any) -> dict[str, dict[str, float]]:
+    """What the review's chart follows per player after each move: money (UP-D) and shares on the table (UP-I)."""
+    state = game.state
+    return {N_("Money"): {p: state.money.get(p, 0) for p in game.players},
+            N_("Shares on the table"): {p: sum(state.table.get(p, {}).values()) for p in game.players}}

@@ -1,0 +1,179 @@
+"""A finished game replayed move by move, and charts of how each player stood over the game.
+
+The log is the truth: the game is dealt again from its seed and options and every logged action is applied
+with the engine (``Game.apply``), exactly as the table server and a loaded save do. ``ReplayPanel`` steps
+through it (first, back, forward, last, or the slider): the position after each move on the lesson's own
+board, and the engine's words for that move (its explanations and rule IDs, a payout's breakdown).
+
+``history_plot`` draws, from what a game's lesson measures after each move (``Measures``: say money, shares
+on the table, terrains crossed), one line per player and one chart per measure, stacked.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import ipywidgets as widgets
+
+from railkit.game import Game
+from railkit.messages import Message
+from railkit.ui.figure_view import FigureView
+from railkit.ui.i18n import render, tr
+from railkit.ui.plot import NO_TEMPLATE, Plot
+from railkit.ui.widgets import button, html_box, row, set_shown, set_value
+
+__all__ = ["HistoryChart", "Measures", "ReplayPanel", "Step", "history_plot", "replay_steps"]
+
+# game -> {measure's English name (translated when shown): {player: value}}
+Measures = Callable[[Any], Mapping[str, Mapping[str, float]]]
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf")
+
+
+@dataclass(frozen=True)
+class Step:
+    """The game after ``move`` actions: the public view, the engine's words for that move, the measures."""
+
+    move: int
+    view: Any
+    words: tuple[str, ...]
+    measures: Mapping[str, Mapping[str, float]]
+
+
+def _words(event: Any) -> str:
+    try:
+        return render(event) if isinstance(event, Message) else str(event)
+    except Exception:  # noqa: BLE001 - a sentence this railkit cannot fill is shown as it is
+        return str(event)
+
+
+def replay_steps(engine: type[Game[Any]], replay: Mapping[str, Any], measures: Measures | None = None) -> list[Step]:
+    """Every position of the finished game ``replay`` (``{"players", "seed", "options", "actions"}``), from the
+    deal (move 0) to the end; a ``ValueError`` (the engine's) if the log does not replay."""
+    game = engine(list(replay["players"]), seed=int(replay["seed"]), **dict(replay.get("options", {})))
+    done = 0
+
+    def step(move: int) -> Step:
+        nonlocal done
+        narrative = game.narrative
+        words, done = tuple(_words(e) for e in narrative[done:]), len(narrative)
+        return Step(move, game.view(None), words, measures(game) if measures is not None else {})
+
+    steps = [step(0)]
+    for move, data in enumerate(replay.get("actions", []), start=1):
+        game.apply(engine.registry.from_dict(data))
+        steps.append(step(move))
+    return steps
+
+
+def history_plot(steps: Sequence[Step], players: Sequence[str]) -> Plot:
+    """One chart per measure, stacked, with one line per player over the moves of the game."""
+    names = list(steps[0].measures) if steps else []
+    plot = Plot(layout={"template": NO_TEMPLATE, "height": 200 + 170 * max(1, len(names)),
+                        "margin": {"l": 60, "r": 20, "t": 30, "b": 40}, "legend": {"orientation": "h", "y": -0.12},
+                        "xaxis": {"title": {"text": tr("Moves")}, "anchor": f"y{len(names) if len(names) > 1 else ''}"}})
+    gap = 0.08
+    height = (1 - gap * (len(names) - 1)) / max(1, len(names))
+    moves = [s.move for s in steps]
+    for i, name in enumerate(names):
+        axis = "y" if i == 0 else f"y{i + 1}"
+        top = 1 - i * (height + gap)
+        plot.update_layout(**{"yaxis" if i == 0 else f"yaxis{i + 1}": {
+            "title": {"text": tr(name)}, "domain": [max(0.0, top - height), top], "rangemode": "tozero"}})
+        for j, player in enumerate(players):
+            plot.add_trace({"x": moves, "y": [s.measures[name].get(player, 0) for s in steps], "yaxis": axis,
+                            "mode": "lines", "name": player, "legendgroup": player, "showlegend": i == 0,
+                            "line": {"color": COLOURS[j % len(COLOURS)], "width": 2},
+                            "hovertemplate": f"{html.escape(player)}: %{{y}}<extra>{html.escape(tr(name))}</extra>"})
+    return plot
+
+
+class ReplayPanel:
+    """A finished game, move by move (``load`` it; hidden until then)."""
+
+    def __init__(self, engine: type[Game[Any]], board_html: Callable[[Any], str],
+                 measures: Measures | None = None) -> None:
+        self.engine, self.board_html, self.measures = engine, board_html, measures
+        self.steps: list[Step] = []
+        self._key: Any = None
+        self.slider = widgets.IntSlider(value=0, min=0, max=0, description=tr("Move"), continuous_update=False,
+                                        layout=widgets.Layout(width="min(520px, 100%)"))
+        self.slider.add_class("railkit-replay-slider")
+        self.slider.observe(lambda _c: self.show(), names="value")
+        moves = [("⏮", tr("Back to the deal"), lambda: 0), ("◀", tr("One move back"), lambda: self.slider.value - 1),
+                 ("▶", tr("Next move"), lambda: self.slider.value + 1),
+                 ("⏭", tr("The end of the game"), lambda: self.slider.max)]
+        self.buttons = []
+        for label, tip, to in moves:
+            b = button(label, "railkit-replay-step", tip=tip, width="48px")
+            b.on_click(lambda _b, to=to: self.go(to()))
+            self.buttons.append(b)
+        self.words = html_box("railkit-replay-words")
+        self.board = html_box("railkit-replay-board")
+        self.chart = FigureView() if measures is not None else None
+        self.widget = widgets.VBox([
+            html_box("", f"<b>{html.escape(tr('Replay, move by move'))}</b>"), row([*self.buttons, self.slider]),
+            self.words, self.board, *([self.chart.widget] if self.chart is not None else [])])
+        self.widget.add_class("railkit-replay")
+        set_shown(self.widget, False)
+
+    def load(self, replay: Mapping[str, Any] | None) -> None:
+        """Replay ``replay`` (None: hide). The same game again changes nothing (the learner's place is kept)."""
+        if replay is None:
+            self._key, self.steps = None, []
+            set_shown(self.widget, False)
+            return
+        key = (replay.get("seed"), tuple(replay.get("players", ())), len(replay.get("actions", ())))
+        if key == self._key:
+            return
+        try:
+            self.steps = replay_steps(self.engine, replay, self.measures)
+        except (ValueError, TypeError, KeyError):
+            set_shown(self.widget, False)  # a log this railkit cannot replay: the result stands without it
+            return
+        self._key = key
+        self.slider.max = len(self.steps) - 1
+        self.slider.value = 0
+        set_shown(self.widget, True)
+        self.show()
+        if self.chart is not None:
+            self.chart.show(history_plot(self.steps, list(replay["players"])))
+
+    def go(self, move: int) -> None:
+        self.slider.value = max(0, min(self.slider.max, move))
+
+    def show(self) -> None:
+        if not self.steps:
+            return
+        step = self.steps[max(0, min(len(self.steps) - 1, int(self.slider.value)))]
+        total = len(self.steps) - 1
+        head = (tr("The deal, before the first move.") if step.move == 0
+                else tr("Move {k} of {n}:", k=step.move, n=total))
+        items = "".join(f"<li>{html.escape(w)}</li>" for w in step.words)
+        set_value(self.words, f"<p><b>{html.escape(head)}</b></p>" + (f"<ul>{items}</ul>" if items else ""))
+        set_value(self.board, self.board_html(step.view))
+
+
+class HistoryChart:
+    """A finished game's chart in a lesson's post-game review (``show(game)``; None hides it), made once per game."""
+
+    def __init__(self, measures: Measures) -> None:
+        self.measures = measures
+        self.view = FigureView()
+        self.widget = self.view.widget
+        self.widget.add_class("railkit-history")
+        self._key: Any = None
+        set_shown(self.widget, False)
+
+    def show(self, game: Game[Any] | None) -> None:
+        if game is None or not game.is_over:
+            set_shown(self.widget, False)
+            return
+        key = (game.seed, tuple(game.players), len(game.log))
+        if key != self._key:
+            self._key = key
+            steps = replay_steps(type(game), game.to_dict(), self.measures)
+            self.view.show(history_plot(steps, list(game.players)))
+        set_shown(self.widget, True)

@@ -1,0 +1,51 @@
+"""The teacher's page's charts (``railkit.ui.teacher``), built from the server's reports as plotly figures
+(``railkit.ui.plot.Plot``): the class's right-at-first-try rate per exercise, and each table's game over time."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from railkit.lessons import LESSONS
+from railkit.ui.i18n import tr
+from railkit.ui.plot import NO_TEMPLATE, Plot
+
+__all__ = ["first_try_chart", "timeline_chart"]
+
+MAX_BARS = 40  # the hardest exercises shown; the table below the chart lists them all
+
+
+def first_try_chart(exercises: Sequence[Mapping[str, Any]]) -> Plot:
+    """One bar per exercise: the share of first tries that were right, the hardest at the top."""
+    rows = [r for r in exercises if r.get("rate") is not None][:MAX_BARS]
+    titles = {x.id: tr(x.link) for x in LESSONS}
+    labels = [f"{titles.get(r['lesson'], r['lesson'])}: {r['exercise']}" for r in rows]
+    rates = [round(100 * float(r["rate"])) for r in rows]
+    plot = Plot(layout={"template": NO_TEMPLATE, "height": 120 + 28 * max(1, len(rows)),
+                        "margin": {"l": 260, "r": 30, "t": 40, "b": 50},
+                        "title": {"text": tr("Right at the first try, per exercise")},
+                        "xaxis": {"title": {"text": tr("first tries right, in percent")}, "range": [0, 100]},
+                        "yaxis": {"autorange": "reversed", "automargin": True}})
+    plot.add_trace({"x": rates, "y": labels, "orientation": "h", "marker": {
+        "color": ["#c62828" if rate < 50 else "#f9a825" if rate < 80 else "#2e7d32" for rate in rates]},
+        "text": [f"{r['first_try_right']}/{r['first_tries']}" for r in rows], "textposition": "auto",
+        "hovertemplate": "%{y}: %{x} %<extra></extra>"}, kind="bar")
+    return plot
+
+
+def timeline_chart(tables: Sequence[Mapping[str, Any]]) -> Plot:
+    """One line per table: moves so far against the time they were made."""
+    plot = Plot(layout={"template": NO_TEMPLATE, "height": 360, "margin": {"l": 60, "r": 30, "t": 40, "b": 50},
+                        "title": {"text": tr("Each table's game over time")},
+                        "xaxis": {"title": {"text": tr("time (UTC)")}, "type": "date"},
+                        "yaxis": {"title": {"text": tr("moves")}, "rangemode": "tozero"},
+                        "legend": {"orientation": "h", "y": -0.2}})
+    for table in tables:
+        points = table.get("timeline") or []
+        if not points:
+            continue
+        plot.add_trace({"x": [at for _n, at in points], "y": [n for n, _at in points], "mode": "lines+markers",
+                        "name": f"{table['table']} ({table['game']})", "line": {"dash": "dot" if table.get(
+                            "stalled") else "solid"}, "hovertemplate": "%{x}: %{y}<extra>" + str(table["table"]) +
+                        "</extra>"})
+    return plot

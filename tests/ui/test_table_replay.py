@@ -1,0 +1,62 @@
+"""A finished game replayed move by move (``railkit.ui.table_replay``): the log is the truth, every position
+comes from the engine replaying it, each move shows the engine's words, and the chart follows each player's
+money over the game; a log that does not replay hides the panel and leaves the rest of the page alone."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from railkit.capecairo.bots import HeuristicBot as KKHeuristicBot
+from railkit.capecairo.game import CapeToCairoGame
+from railkit.session import Session, seat_bots
+from railkit.ui.capecairo.play.together import KK_TABLE, kk_measures
+from railkit.ui.table_replay import ReplayPanel, history_plot, replay_steps
+from railkit.ui.unionpacific.play.together import up_measures
+from railkit.unionpacific import UnionPacificGame, new_game
+from railkit.unionpacific.bots import HeuristicBot
+
+
+def text(value: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", value)).split())
+
+
+def finished_up() -> UnionPacificGame:
+    game = new_game(["Ann", "Ben", "Cleo"], seed=3)
+    Session(game, (), seat_bots(HeuristicBot), max_bot_moves=5000).run_bots()
+    assert game.is_over
+    return game
+
+
+def test_REPLAY_UP_D12_each_position_and_the_money_come_from_the_log() -> None:
+    game = finished_up()
+    steps = replay_steps(UnionPacificGame, game.to_dict(), up_measures)
+    assert [s.move for s in steps] == list(range(len(game.log) + 1))
+    assert steps[-1].measures["Money"] == game.state.money  # the replay ends where the game ended
+    assert steps[0].measures["Money"] == {"Ann": 0, "Ben": 0, "Cleo": 0}
+    assert sum(len(s.words) for s in steps) == len(game.narrative)
+    plot = history_plot(steps, ["Ann", "Ben", "Cleo"])
+    assert [t["name"] for t in plot.traces] == ["Ann", "Ben", "Cleo"] * 2
+    assert plot.traces[0]["y"][-1] == game.state.money["Ann"] and plot.traces[3]["yaxis"] == "y2"
+    assert plot.figure.layout.yaxis.title.text == "Money"  # plotly accepts the figure
+
+
+def test_REPLAY_KK_the_panel_steps_through_the_game_with_the_engines_words() -> None:
+    game = CapeToCairoGame(["Ann", "Ben"], seed=5, win_crossings=3)
+    Session(game, (), seat_bots(KKHeuristicBot), max_bot_moves=5000).run_bots()
+    assert game.is_over
+    panel = ReplayPanel(CapeToCairoGame, lambda view: KK_TABLE.board_html(view, None, []), kk_measures)
+    assert panel.widget.layout.display == "none"
+    panel.load(game.to_dict())
+    assert panel.widget.layout.display != "none" and panel.slider.max == len(game.log)
+    assert "The deal, before the first move" in text(panel.words.value)
+    panel.buttons[2].click()  # one move forward
+    assert f"Move 1 of {len(game.log)}: Ann hands in a sealed bid" in text(panel.words.value)  # no amount yet
+    panel.buttons[3].click()  # the end
+    assert panel.slider.value == len(game.log) and "KK-" in text(panel.words.value)
+    assert "Ann" in text(panel.board.value)
+    panel.go(-5)
+    assert panel.slider.value == 0
+    broken = {**game.to_dict(), "actions": [{"type": "no_such_move"}]}
+    panel.load(broken)
+    assert panel.widget.layout.display == "none"
