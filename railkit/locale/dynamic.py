@@ -25,15 +25,6 @@ PAYOUT_REASONS = (N_("dividend card"),)
 # Club files (railkit/ui/club_files.py): the kind of file a lesson takes.
 CLUB_FILE_NOUNS = (N_("board"), N_("deck"))
 
-# ui/unionpacific/play/new_game.py TOGGLES: the engine's options.
-PLAY_OPTIONS = (
-    N_("UP shares may be drawn directly"),
-    N_("Safe round"),
-    N_("Deck count is public"),
-    N_("Removed shares go under the deck"),
-    N_("Money is public"),
-)
-
 # ui/unionpacific/setup/steps.py STEPS: the step pills; setup/deck.py: the piles table's heads.
 SETUP_STEPS = (
     N_("Starting trains"), N_("Track cards"), N_("Union Pacific shares"), N_("Company shares"),

@@ -29,6 +29,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from railkit.capecairo import Bid, Build, CapeToCairoGame, Choose, Pass, explain_build
+from railkit.messages import names_message
 from railkit.session import Session, SessionError
 from railkit.ui.app import InputError, guarded, legend_html
 from railkit.ui.autosave import GameKeeper, KeepsGame
@@ -355,13 +356,17 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         if v.phase == "over":
             result = game.result()
             rule = tr("the stall ending (KK-B8)") if result.end_reason == "KK-B8" else tr("KK-E1")
-            who = ", ".join(result.winners)
-            head = (tr("{who} wins by {rule}!", who=who, rule=rule) if len(result.winners) == 1
-                    else tr("{who} share the win by {rule}!", who=who, rule=rule))
-            if you in result.winners:
-                head += " " + tr("Well done!")
+            others = [w for w in result.winners if w != you]
+            who = render(names_message(others))
+            if you not in result.winners:
+                head = (tr("{who} wins by {rule}!", who=who, rule=rule) if len(others) == 1
+                        else tr("{who} share the win by {rule}!", who=who, rule=rule))
+            elif others:  # the learner among the winners: a second-person plural sentence, not "Sinä ja Ann jakavat"
+                head = tr("You and {who} share the win by {rule}!", who=who, rule=rule) + " " + tr("Well done!")
+            else:
+                head = tr("You win by {rule}!", rule=rule) + " " + tr("Well done!")
             self.status.value = (f"<div class='kk-banner kk-over'><b>{html.escape(head)}</b> "
-                                 f"{html.escape(str(result))}</div>")
+                                 f"{html.escape(render(result.words, you))}</div>")
         else:
             deck = tr("Deck: {deck} cards, discard pile: {discard}.", deck=v.deck_count, discard=v.discard_count)
             self.status.value = (f"<div class='kk-banner kk-you'><b>{html.escape(tr('Your move'))}:</b> "

@@ -14,6 +14,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from railkit.messages import N_
 from railkit.ui.app import Messages, Panel, parse_whole
 from railkit.ui.i18n import tr
 from railkit.ui.learner import DEFAULT_LEARNER, check_name, default_learner, seat_players, typed_names
@@ -29,11 +30,11 @@ WIDE = {"description_width": "120px"}
 
 # (option, label, rule, default) — the engine's options (railkit.unionpacific.options) offered here.
 TOGGLES: tuple[tuple[str, str, str, bool], ...] = (
-    ("direct_up_draw", "UP shares may be drawn directly", "UP-B3; off: UP-B3-FI", True),
-    ("safe_round", "Safe round", "UP-V2", False),
-    ("countable_deck", "Deck count is public", "UP-V3", False),
-    ("removed_to_bottom", "Removed shares go under the deck", "UP-V4", False),
-    ("public_money", "Money is public", "UP-D13", True),
+    ("direct_up_draw", N_("UP shares may be drawn directly"), N_("UP-B3; unchecked: UP-B3-FI"), True),
+    ("safe_round", N_("Safe round"), "UP-V2", False),
+    ("countable_deck", N_("Deck count is public"), "UP-V3", False),
+    ("removed_to_bottom", N_("Removed shares go under the deck"), "UP-V4", False),
+    ("public_money", N_("Money is public"), "UP-D13", True),
 )
 
 
@@ -85,7 +86,7 @@ class NewGamePanel(Panel):
                                      description=tr("Share deck"), style=WIDE, layout=widgets.Layout(width="440px"))
         self.deck.add_class("railkit-deck")
         self.toggles = {
-            key: widgets.Checkbox(value=default, description=f"{tr(label)} ({rule})", indent=False,
+            key: widgets.Checkbox(value=default, description=f"{tr(label)} ({tr(rule)})", indent=False,
                                   layout=widgets.Layout(width="auto"))
             for key, label, rule, default in TOGGLES
         }
