@@ -55,7 +55,7 @@ from railkit.ui.capecairo.play.hints import hint_html, review_html
 from railkit.ui.capecairo.play.together import KK_TABLE
 from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
-from railkit.ui.i18n import render, tr
+from railkit.ui.i18n import render, tr, trn
 from railkit.ui.learner import follow_page_address, name_from_address
 from railkit.ui.lesson_record import game_finished, note_why
 from railkit.ui.saves import SaveFile, SaveLoadPanel
@@ -290,9 +290,11 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         session = self._session()
         n = len(session.game.log)
         text = json.dumps(tag_save(session.to_dict(), self.deck_file), ensure_ascii=False)  # no private path
-        return SaveFile(text, f"kap_bis_kairo_game_{session.game.seed}_move_{n}.json", tr(
+        return SaveFile(text, f"kap_bis_kairo_game_{session.game.seed}_move_{n}.json", trn(
+            "Saved after {n} move: the game is in the box below, and “Download as a file” keeps a copy. Paste "
+            "it back and press Load (or load the file) to continue later.",
             "Saved after {n} moves: the game is in the box below, and “Download as a file” keeps a copy. Paste "
-            "it back and press Load (or load the file) to continue later.", n=n))
+            "it back and press Load (or load the file) to continue later.", n))
 
     def load_save(self, data: str | bytes) -> str:
         """Replace the game by a saved one (a ``SaveFileError`` changes nothing); the message to show."""
@@ -303,9 +305,9 @@ class KkPlayApp(KeepsGame, KkSessionApp):
             session = Session(session.game, session.humans[:1], kk_bots, max_bot_moves=KK_MAX_BOT_MOVES,
                               notes=session.notes)  # this lesson seats one learner; the others play by computer
         self.install(session)
-        return tr("Loaded: {n} moves replayed; you play {player}. {next}", n=len(session.game.log),
-                  player=self.you,
-                  next=self._next_text() if not self.game.is_over else render(self.game.result().words, self.you))
+        return trn("Loaded: {n} move replayed; you play {player}. {next}",
+                   "Loaded: {n} moves replayed; you play {player}. {next}", len(session.game.log), player=self.you,
+                   next=self._next_text() if not self.game.is_over else render(self.game.result().words, self.you))
 
     # ------------------------------------------------------------------ words
     def _action_words(self, action: Any) -> str:
@@ -368,7 +370,8 @@ class KkPlayApp(KeepsGame, KkSessionApp):
             self.status.value = (f"<div class='kk-banner kk-over'><b>{html.escape(head)}</b> "
                                  f"{html.escape(render(result.words, you))}</div>")
         else:
-            deck = tr("Deck: {deck} cards, discard pile: {discard}.", deck=v.deck_count, discard=v.discard_count)
+            deck = trn("Deck: {n} card, discard pile: {discard}.", "Deck: {n} cards, discard pile: {discard}.", v.deck_count,
+                       discard=v.discard_count)
             self.status.value = (f"<div class='kk-banner kk-you'><b>{html.escape(tr('Your move'))}:</b> "
                                  f"{html.escape(self._next_text())} <span class='kk-muted'>{html.escape(deck)}</span></div>")
         self.race.value = race_html(v)
@@ -382,5 +385,6 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         nothing = tr("Nothing yet: the game has just begun or your move was taken back.")
         self.events_html.value = (f"<b>{tr('Since your last move')}</b><div class='kk-log'>"
                                   f"{events_html(self.last_events, empty=nothing, you=you)}</div>")
-        self.log_html.value = (f"<details><summary><b>{tr('Whole game log ({n} entries)', n=len(game.narrative))}</b>"
+        whole = trn("Whole game log ({n} entry)", "Whole game log ({n} entries)", len(game.narrative))
+        self.log_html.value = (f"<details><summary><b>{whole}</b>"
                                f"</summary>{log_html(game.narrative, you)}</details>")

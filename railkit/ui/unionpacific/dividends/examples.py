@@ -47,7 +47,7 @@ class Preset:
             return tr("The rulebook gives: {amounts}.", amounts=", ".join(shown))
         ours = ", ".join(f"{names[i]} {self.rulebook[i]}" for i in self.inferred)
         return tr("The rulebook gives: {amounts}; {ours} is railkit's DECISION ({why}, {rule}).",
-                  amounts=", ".join(shown), ours=ours, why=self.decision, rule=self.rule)
+                  amounts=", ".join(shown), ours=ours, why=tr(self.decision), rule=self.rule)
 
 
 PRESETS: tuple[Preset, ...] = (

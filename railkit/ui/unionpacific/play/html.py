@@ -347,8 +347,10 @@ def why_html(game: Any, player: str, actions: Sequence[Any], you: str | None) ->
             items.append(tr("The Union Pacific stack is not offered: it is empty, or this game uses UP-B3-FI."))
     exchanges = [a for a in actions if isinstance(a, ExchangeForUP)]
     if exchanges or any(isinstance(a, EndTurn) for a in actions):
-        items.append(tr("Now you may swap one share in hand for a Union Pacific share (UP-B4: {n} shares can be "
-                        "swapped), or end the turn (UP-B6).", n=len(exchanges)))
+        items.append(trn("Now you may swap one share in hand for a Union Pacific share (UP-B4: {n} share can be "
+                         "swapped), or end the turn (UP-B6).", "Now you may swap one share in hand for a Union "
+                         "Pacific share (UP-B4: {n} shares can be swapped), or end the turn (UP-B6).",
+                         len(exchanges)))
     if not items:
         return ""
     body = "".join(f"<li>{item}</li>" for item in items)

@@ -16,7 +16,7 @@ import ipywidgets as widgets
 
 from railkit.messages import N_
 from railkit.ui.app import Messages, Panel, parse_whole
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import DEFAULT_LEARNER, check_name, default_learner, seat_players, typed_names
 from railkit.ui.learner import seat_options as learner_seats
 from railkit.ui.unionpacific.common import DECKS, option_name
@@ -121,7 +121,8 @@ class NewGamePanel(Panel):
         seat = self.seat.value if self.seat.value is not None and self.seat.value < n else 0
         self.seat.options = seat_options(n)
         self.seat.value = seat
-        self.hint.value = tr("you and {k} computer players", k=n - 1) if bots else tr("all at this screen")
+        self.hint.value = (trn("you and {n} computer player", "you and {n} computer players", n - 1) if bots
+                           else tr("all at this screen"))
 
     def preset(self, players: int, hot_seat: bool, name: str, names: str, game_number: int | None,
                options: dict[str, Any], seat: int = 0) -> None:
