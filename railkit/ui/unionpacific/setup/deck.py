@@ -8,6 +8,7 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
+from railkit.messages import N_
 from railkit.ui.i18n import tr, trn
 from railkit.ui.plot import NO_TEMPLATE, Plot
 from railkit.ui.unionpacific.common import option_name
@@ -84,7 +85,7 @@ def piles_table_html(piles: Sequence[Pile]) -> str:
         f"<td class='nowrap'>{first}–{last}</td><td>{pile.cards}</td><td>{pile.dividends or '–'}</td></tr>"
         for pile, first, last in pile_spans(piles))
     head = "".join(f"<th class='{cls}'>{html.escape(tr(name))}</th>" for cls, name in (
-        ("name", "pile, top first"), ("", "positions"), ("", "shares"), ("", "dividend cards")))
+        ("name", N_("pile, top first")), ("", N_("positions")), ("", N_("shares")), ("", N_("dividend cards"))))
     return f"<table class='railkit-table railkit-piles'><tr>{head}</tr>{rows}</table>"
 
 

@@ -42,14 +42,14 @@ def deck_note() -> str:
 
 # -- the setup steps -------------------------------------------------------------------------------
 STEPS: tuple[tuple[str, str], ...] = (
-    ("UP-S1", "Starting trains"),
-    ("UP-S2", "Track cards"),
-    ("UP-S3", "Union Pacific shares"),
-    ("UP-S4", "Company shares"),
-    ("UP-S5", "The first investment"),
-    ("UP-S6", "The display"),
-    ("UP-S7", "The share deck"),
-    ("UP-S8", "Who starts"),
+    ("UP-S1", N_("Starting trains")),
+    ("UP-S2", N_("Track cards")),
+    ("UP-S3", N_("Union Pacific shares")),
+    ("UP-S4", N_("Company shares")),
+    ("UP-S5", N_("The first investment")),
+    ("UP-S6", N_("The display")),
+    ("UP-S7", N_("The share deck")),
+    ("UP-S8", N_("Who starts")),
 )
 
 
