@@ -31,7 +31,13 @@ from railkit.actions import ActionRegistry
 from railkit.brief import brief
 from railkit.datafiles import DuplicateKeyError, duplicate_key_problem, unique_keys
 from railkit.errors import GameOverError, HistoryError, NotYourTurnError, RuleError, SaveFileError
-from railkit.messages import N_, Deferred, Draft, Grouped, Message, nmessage, quiet, shown
+from railkit.messages import N_, Deferred, Draft, Grouped, Message, addressed, nmessage, quiet, shown
+
+# The learner's own turn errors: "not yours" rather than the learner's name (railkit.messages.addressed).
+addressed("it is {current}'s turn, not {player}'s; wait for your turn",
+          "it is {current}'s turn, not yours; wait for your turn")
+addressed("it is {current}'s turn to {task}, not {player}'s; wait for your turn",
+          "it is {current}'s turn to {task}, not yours; wait for your turn")
 
 __all__ = [
     "BaseView",

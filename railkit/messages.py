@@ -29,8 +29,8 @@ from types import MappingProxyType
 from typing import Any, ParamSpec, Protocol, TypeVar
 
 __all__ = ["Deferred", "Draft", "Fixed", "Grouped", "Message", "N_", "Translations", "YouForm", "addressed",
-           "is_quiet", "naddressed", "names_message", "you_form", "loud", "nmessage", "phrase", "quiet",
-           "realize", "set_shown_language", "shown"]
+           "is_quiet", "is_seat_name", "naddressed", "names_message", "you_form", "loud", "nmessage", "phrase", "quiet",
+           "realize", "seat_name", "set_shown_language", "shown"]
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -84,6 +84,22 @@ def shown(message: str) -> str:
 
 def N_(msgid: str) -> str:
     """Mark ``msgid`` for extraction; returns it unchanged."""
+    return msgid
+
+
+# Names the engines give to seats that are no player ("Imaginary third player", UP-2P2): a parameter equal to
+# one is translated when a message is rendered, as a name typed by a player never is.
+_seat_names: set[str] = set()
+
+
+def is_seat_name(name: str) -> bool:
+    """Whether ``name`` is a seat's name declared with ``seat_name`` (shown translated)."""
+    return name in _seat_names
+
+
+def seat_name(msgid: str) -> str:
+    """Declare ``msgid`` (marked with ``N_``) a seat's name that messages translate; returns it unchanged."""
+    _seat_names.add(msgid)
     return msgid
 
 
@@ -405,6 +421,8 @@ def _render(msgid: str, params: Mapping[str, object], plural: str | None, n: int
 def _value(value: object, translations: Translations, number: NumberFormat | None, you: str | None = None) -> object:
     if isinstance(value, Message | Draft):
         return value.render(translations, number, you)
+    if isinstance(value, str) and value in _seat_names:
+        return translations.gettext(value)
     if number is not None:
         if isinstance(value, Fixed):
             return number(value.value, places=value.places)

@@ -117,7 +117,11 @@ def _draw_off(tied: list[str], draw: Draw, steps: list[str] | None, rounds: list
             return list(tied)
         coins[player] = coin
     if steps is not None:
-        steps.append(Message("Draws: {draws}.", {"draws": ", ".join(f"{p} coin {coins[p]}" for p in tied)}))
+        drawn = [Message("{player} coin {coin}", {"player": p, "coin": coins[p]}) for p in tied]
+        joined = drawn[-1]
+        for part in reversed(drawn[:-1]):  # nested messages, so each "coin" is translated
+            joined = Message("{first}, {rest}", {"first": part, "rest": joined})
+        steps.append(Message("Draws: {draws}.", {"draws": joined}))
     order: list[str] = []
     for coin in sorted(set(coins.values()), reverse=True):
         group = [p for p in tied if coins[p] == coin]

@@ -18,26 +18,26 @@ from railkit.brief import brief
 from railkit.capecairo.deck import REQUIREMENT, CardDict
 from railkit.capecairo.views import KKView
 from railkit.errors import RuleError
-from railkit.messages import Message
+from railkit.messages import N_, Message
 
 
 @dataclass(frozen=True)
 class Town:
-    name: str
+    name: str  # English; marked for the catalogs, the teaching layer shows it in the learner's language
     lon: float
     lat: float
 
 
 ROUTE: tuple[Town, ...] = (
-    Town("Cape Town", 18.42, -33.92),
-    Town("Mahikeng", 25.64, -25.86),  # Mafeking on the old line north from the Cape
-    Town("Victoria Falls", 25.84, -17.93),
-    Town("Kasama", 31.18, -10.21),
-    Town("Mwanza", 32.90, -2.52),
-    Town("Juba", 31.58, 4.85),
-    Town("Khartoum", 32.53, 15.50),
-    Town("Wadi Halfa", 31.35, 21.80),
-    Town("Cairo", 31.24, 30.04),
+    Town(N_("Cape Town"), 18.42, -33.92),
+    Town(N_("Mahikeng"), 25.64, -25.86),  # Mafeking on the old line north from the Cape
+    Town(N_("Victoria Falls"), 25.84, -17.93),
+    Town(N_("Kasama"), 31.18, -10.21),
+    Town(N_("Mwanza"), 32.90, -2.52),
+    Town(N_("Juba"), 31.58, 4.85),
+    Town(N_("Khartoum"), 32.53, 15.50),
+    Town(N_("Wadi Halfa"), 31.35, 21.80),
+    Town(N_("Cairo"), 31.24, 30.04),
 )
 LEGS = len(ROUTE) - 1  # = 8, the crossings of a full game (KK-E1)
 

@@ -30,7 +30,7 @@ from functools import cache
 
 from railkit.locale import DOMAIN, LOCALE_DIR, catalog
 from railkit.locale import format_number as locale_format_number
-from railkit.messages import Message, set_shown_language
+from railkit.messages import Message, is_seat_name, set_shown_language
 
 DEFAULT_LANGUAGE = "en"
 
@@ -93,6 +93,12 @@ def render(message: Message | str, you: str | None = None) -> str:
     if not isinstance(message, Message):
         return str(message)
     return message.render(_current(), number=format_number, you=you)
+
+
+def player_label(name: str) -> str:
+    """A player's name as shown: as typed, but a seat the engine names ("Imaginary third player", UP-2P2) in
+    the current language."""
+    return tr(name) if is_seat_name(name) else name
 
 
 # -- numbers and money ---------------------------------------------------------------------------

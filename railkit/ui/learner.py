@@ -28,6 +28,7 @@ from urllib.parse import parse_qs, quote
 
 from railkit.errors import InputError, RuleError
 from railkit.game import MAX_NAME_LENGTH, normalize_players
+from railkit.messages import N_
 from railkit.ui.i18n import DEFAULT_LANGUAGE, get_language, tr
 
 __all__ = ["DEFAULT_LEARNER", "default_learner", "is_default_learner",
@@ -209,7 +210,7 @@ def greet_learner(app: Greeted, words: str, use: Callable[[str], bool] | None = 
 
 
 # -- seats and the other players' names ------------------------------------------------------------
-ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
+ORDINALS = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"), N_("6th"))
 
 
 def seat_options(n: int, first: str = "") -> list[tuple[str, int]]:

@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from railkit.copying import copy_state
+from railkit.messages import N_, seat_name
 from railkit.unionpacific.board import Board
 from railkit.unionpacific.network import Network
 from railkit.unionpacific.payouts import PayoutExplanation
@@ -40,7 +41,7 @@ __all__ = [
 ]
 
 UP = "UP"  # a Union Pacific share card
-IMAGINARY = "Imaginary third player"  # UP-2P2
+IMAGINARY = seat_name(N_("Imaginary third player"))  # UP-2P2: a seat of its own, translated in messages
 UP_SHARES = 20  # UP-C1
 HAND_TRACK = 3  # UP-S2
 HAND_SHARES = 4  # UP-S4

@@ -145,3 +145,15 @@ def test_the_index_page_and_the_setup_legend_name_the_default_learner_in_the_lan
     says_default = [t for t in texts if re.search(r"[“”„«]You[”»]", t)]
     assert not says_default
     assert any(default_learner() in t for t in texts if "”" in t or "»" in t)
+
+
+@pytest.mark.parametrize("language, expected", [
+    ("en", "it is Ann's turn, not yours; wait for your turn"), ("fi", "vuorossa on Ann, et sinä; odota vuoroasi"),
+    ("hu", "most Ann következik, nem te; várd ki a köröd"), ("es", "es el turno de Ann, no el tuyo; espera tu turno"),
+], indirect=["language"])
+def test_a_move_out_of_turn_tells_the_learner_it_is_not_their_turn(language, expected):
+    from railkit.game import N_  # the engine declares the learner's form where it makes the refusal
+
+    refusal = Message(N_("it is {current}'s turn, not {player}'s; wait for your turn"), {"current": "Ann", "player": "Kim"})
+    assert i18n.render(refusal, you="Kim") == expected
+    assert "Kim" in i18n.render(refusal, you="Ben")  # about another player: the name stays

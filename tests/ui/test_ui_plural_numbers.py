@@ -19,6 +19,18 @@ CASES = [
     (("{n} piece", "{n} pieces"),
      {"en": ("1 piece", "2 pieces"), "fi": ("1 pätkä", "2 pätkää"), "hu": ("1 elem", "2 elem"),
       "es": ("1 pieza", "2 piezas")}),
+    (("Deck: {n} card, discard pile: {discard}.", "Deck: {n} cards, discard pile: {discard}."),
+     {"en": ("Deck: 1 card,", "Deck: 2 cards,"), "fi": ("Pakka: 1 kortti,", "Pakka: 2 korttia,"),
+      "hu": ("Pakli: 1 kártya,", "Pakli: 2 kártya,"), "es": ("Mazo: 1 carta;", "Mazo: 2 cartas;")}),
+    (("you and {n} computer player", "you and {n} computer players"),
+     {"en": ("you and 1 computer player", "you and 2 computer players"),
+      "fi": ("sinä ja 1 tietokonepelaaja", "sinä ja 2 tietokonepelaajaa"),
+      "hu": ("te és 1 gépi játékos", "te és 2 gépi játékos"),
+      "es": ("tú y 1 jugador del ordenador", "tú y 2 jugadores del ordenador")}),
+    (("Loaded: {n} move replayed. {next}", "Loaded: {n} moves replayed. {next}"),
+     {"en": ("1 move replayed", "2 moves replayed"), "fi": ("1 siirto pelattu", "2 siirtoa pelattu"),
+      "hu": ("1 lépés újrajátszva", "2 lépés újrajátszva"),
+      "es": ("se ha vuelto a jugar 1 jugada", "se han vuelto a jugar 2 jugadas")}),
 ]
 
 
@@ -33,9 +45,17 @@ def language(request):
 @pytest.mark.parametrize(("ids", "expected"), CASES)
 def test_a_number_takes_the_plural_form_of_the_language(language, ids, expected):
     one, two = expected[language]
-    fields = {"section": "Denver–Pueblo", "track": "x", "spaces": 1}
+    fields = {"section": "Denver–Pueblo", "track": "x", "spaces": 1, "discard": 0, "next": ""}
     assert one in trn(*ids, 1, **fields)
     assert two in trn(*ids, 2, **{**fields, "spaces": 2})
+
+
+def test_spanish_counts_a_million_with_its_own_form():
+    i18n.set_language("es")
+    try:
+        assert trn("you and {n} computer player", "you and {n} computer players", 1_000_000).endswith("jugadores del ordenador")
+    finally:
+        i18n.set_language("en")
 
 
 def test_the_map_hover_text_of_a_one_space_section_says_space():

@@ -13,6 +13,7 @@ from pathlib import Path
 from railkit.capecairo.deck import Card
 from railkit.capecairo.deck_check import check_deck_file
 from railkit.errors import DataError
+from railkit.messages import N_
 from railkit.ui.club_files import FileKind, LessonData, from_environment
 from railkit.ui.docs import reconstruction_note
 from railkit.ui.i18n import tr
@@ -25,9 +26,9 @@ def _check(path: Path) -> tuple[tuple[Card, ...] | None, Sequence[DataError]]:
 
 
 KK_DECK = FileKind(
-    noun="deck", env_var="RAILKIT_KK_DECK", option="deck", check=_check,
+    noun=N_("deck"), env_var="RAILKIT_KK_DECK", option="deck", check=_check,
     command="python -m railkit.capecairo check-deck",
-    builtin_note="The rulebook does not list the 50 terrain cards: this deck is railkit's reconstruction.")
+    builtin_note=N_("The rulebook does not list the 50 terrain cards: this deck is railkit's reconstruction."))
 
 
 def lesson_deck(data: LessonData | None = None) -> LessonData:

@@ -55,6 +55,11 @@ def terrain_label(terrain: str) -> str:
     return names.get(terrain, terrain)
 
 
+def colour_label(colour: str) -> str:
+    """A train's colour in the learner's language (the same words as common.colour_name)."""
+    return {"red": tr("red"), "yellow": tr("yellow"), "green": tr("green"), "blue": tr("blue")}.get(colour, colour)
+
+
 @lru_cache(maxsize=1)
 def _outline_xy() -> tuple[tuple[float | None, ...], tuple[float | None, ...]]:
     countries = json.loads((data_dir() / "maps" / "africa.json").read_text(encoding="utf-8"))["states"]
@@ -175,7 +180,7 @@ def _add_route(fig: Plot, goal: int, west: float) -> None:
             continue
         fig.add_trace(dict(
             x=[label_side[i][0] for i in chosen], y=[label_side[i][1] for i in chosen],
-            mode="markers+text", text=[html.escape(ROUTE[i].name) for i in chosen], textposition="middle left",
+            mode="markers+text", text=[html.escape(tr(ROUTE[i].name)) for i in chosen], textposition="middle left",
             textfont=dict(size=12 if stop_only else 10, color="#222" if stop_only else "#8a8479"),
             marker=dict(size=7 if stop_only else 4, color="#222" if stop_only else "#aaa", symbol="line-ns",
                         line=dict(width=2 if stop_only else 1, color="#222" if stop_only else "#aaa")),
@@ -185,10 +190,11 @@ def _add_route(fig: Plot, goal: int, west: float) -> None:
 
 def _stop_words(i: int, stop: bool) -> str:
     if i == 0:
-        return tr("{town}: the start (KK-S1)", town=ROUTE[i].name)
+        return tr("{town}: the start (KK-S1)", town=tr(ROUTE[i].name))
     if i == LEGS:
-        return tr("{town}: the goal (KK-E1)", town=ROUTE[i].name)
-    return ROUTE[i].name if stop else tr("{town} (not a stop in this short game)", town=ROUTE[i].name)
+        return tr("{town}: the goal (KK-E1)", town=tr(ROUTE[i].name))
+    town = tr(ROUTE[i].name)
+    return town if stop else tr("{town} (not a stop in this short game)", town=town)
 
 
 def _add_lane(fig: Plot, spot: TrainSpot, lane: Sequence[tuple[float, float]]) -> None:
@@ -243,13 +249,13 @@ def _add_train(fig: Plot, spot: TrainSpot, lane: Sequence[tuple[float, float]], 
     name = html.escape(spot.player)
     ahead = ", ".join(terrain_label(c.terrain) for c in spot.ahead) or tr("nothing")
     lines = [tr("{player} ({colour}): {crossed} of {goal} terrains crossed, at {town}", player=spot.player,
-                colour=spot.colour, crossed=spot.crossed, goal=spot.goal, town=spot.town),
+                colour=colour_label(spot.colour), crossed=spot.crossed, goal=spot.goal, town=tr(spot.town)),
              tr("ahead: {cards}", cards=ahead)]
     if spot.beyond:
         lines.append(tr("1 more card lies past Cairo") if spot.beyond == 1
                          else tr("{n} more cards lie past Cairo", n=spot.beyond))
     fig.add_trace(dict(
-        x=[x], y=[y], mode="markers", name=f"{name} ({html.escape(spot.colour)})",
+        x=[x], y=[y], mode="markers", name=f"{name} ({html.escape(colour_label(spot.colour))})",
         marker=dict(symbol="square", size=18, color=colour, line=dict(color="#111", width=2)),
         hovertext=["<br>".join(html.escape(line) for line in lines)],
         hoverinfo="text", legendgroup="trains", legendgrouptitle=dict(text=html.escape(tr("Trains")))))

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from railkit.errors import DataError
+from railkit.messages import N_
 from railkit.ui.club_files import FileKind, LessonData, from_environment, playing_on
 from railkit.ui.figure_view import FigureView
 from railkit.ui.plot import Plot
@@ -25,7 +26,7 @@ def _check(path: Path) -> tuple[Board | None, Sequence[DataError]]:
 
 
 UP_BOARD = FileKind(
-    noun="board", env_var="RAILKIT_UP_BOARD", option="board", check=_check,
+    noun=N_("board"), env_var="RAILKIT_UP_BOARD", option="board", check=_check,
     command="python -m railkit.unionpacific check-board",
     builtin_note="The real Union Pacific map and six of the ten company names are not in the sources: "
                  "this board is railkit's reconstruction.")

@@ -29,6 +29,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from railkit.capecairo import Bid, Build, CapeToCairoGame, Choose, Pass, explain_build
+from railkit.messages import names_message
 from railkit.session import Session, SessionError
 from railkit.ui.app import InputError, guarded, legend_html
 from railkit.ui.autosave import GameKeeper, KeepsGame
@@ -55,7 +56,7 @@ from railkit.ui.capecairo.play.together import KK_TABLE, kk_measures
 from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.class_link import class_options
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
-from railkit.ui.i18n import render, tr
+from railkit.ui.i18n import render, tr, trn
 from railkit.ui.learner import follow_page_address, name_from_address
 from railkit.ui.lesson_record import game_finished, note_why
 from railkit.ui.saves import SaveFile, SaveLoadPanel
@@ -318,9 +319,11 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         session = self._session()
         n = len(session.game.log)
         text = json.dumps(tag_save(session.to_dict(), self.deck_file), ensure_ascii=False)  # no private path
-        return SaveFile(text, f"kap_bis_kairo_game_{session.game.seed}_move_{n}.json", tr(
+        return SaveFile(text, f"kap_bis_kairo_game_{session.game.seed}_move_{n}.json", trn(
+            "Saved after {n} move: the game is in the box below, and “Download as a file” keeps a copy. Paste "
+            "it back and press Load (or load the file) to continue later.",
             "Saved after {n} moves: the game is in the box below, and “Download as a file” keeps a copy. Paste "
-            "it back and press Load (or load the file) to continue later.", n=n))
+            "it back and press Load (or load the file) to continue later.", n))
 
     def load_save(self, data: str | bytes) -> str:
         """Replace the game by a saved one (a ``SaveFileError`` changes nothing); the message to show."""
@@ -331,9 +334,9 @@ class KkPlayApp(KeepsGame, KkSessionApp):
             session = Session(session.game, session.humans[:1], kk_bots, max_bot_moves=KK_MAX_BOT_MOVES,
                               notes=session.notes)  # this lesson seats one learner; the others play by computer
         self.install(session)
-        return tr("Loaded: {n} moves replayed; you play {player}. {next}", n=len(session.game.log),
-                  player=self.you,
-                  next=self._next_text() if not self.game.is_over else render(self.game.result().words, self.you))
+        return trn("Loaded: {n} move replayed; you play {player}. {next}",
+                   "Loaded: {n} moves replayed; you play {player}. {next}", len(session.game.log), player=self.you,
+                   next=self._next_text() if not self.game.is_over else render(self.game.result().words, self.you))
 
     # ------------------------------------------------------------------ words
     def _action_words(self, action: Any) -> str:
@@ -384,15 +387,20 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         if v.phase == "over":
             result = game.result()
             rule = tr("the stall ending (KK-B8)") if result.end_reason == "KK-B8" else tr("KK-E1")
-            who = ", ".join(result.winners)
-            head = (tr("{who} wins by {rule}!", who=who, rule=rule) if len(result.winners) == 1
-                    else tr("{who} share the win by {rule}!", who=who, rule=rule))
-            if you in result.winners:
-                head += " " + tr("Well done!")
+            others = [w for w in result.winners if w != you]
+            who = render(names_message(others))
+            if you not in result.winners:
+                head = (tr("{who} wins by {rule}!", who=who, rule=rule) if len(others) == 1
+                        else tr("{who} share the win by {rule}!", who=who, rule=rule))
+            elif others:  # the learner among the winners: a second-person plural sentence, not "Sinä ja Ann jakavat"
+                head = tr("You and {who} share the win by {rule}!", who=who, rule=rule) + " " + tr("Well done!")
+            else:
+                head = tr("You win by {rule}!", rule=rule) + " " + tr("Well done!")
             self.status.value = (f"<div class='kk-banner kk-over'><b>{html.escape(head)}</b> "
-                                 f"{html.escape(str(result))}</div>")
+                                 f"{html.escape(render(result.words, you))}</div>")
         else:
-            deck = tr("Deck: {deck} cards, discard pile: {discard}.", deck=v.deck_count, discard=v.discard_count)
+            deck = trn("Deck: {n} card, discard pile: {discard}.", "Deck: {n} cards, discard pile: {discard}.", v.deck_count,
+                       discard=v.discard_count)
             self.status.value = (f"<div class='kk-banner kk-you'><b>{html.escape(tr('Your move'))}:</b> "
                                  f"{html.escape(self._next_text())} <span class='kk-muted'>{html.escape(deck)}</span></div>")
         self.race.value = race_html(v)
@@ -407,5 +415,6 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         nothing = tr("Nothing yet: the game has just begun or your move was taken back.")
         self.events_html.value = (f"<b>{tr('Since your last move')}</b><div class='kk-log'>"
                                   f"{events_html(self.last_events, empty=nothing, you=you)}</div>")
-        self.log_html.value = (f"<details><summary><b>{tr('Whole game log ({n} entries)', n=len(game.narrative))}</b>"
+        whole = trn("Whole game log ({n} entry)", "Whole game log ({n} entries)", len(game.narrative))
+        self.log_html.value = (f"<details><summary><b>{whole}</b>"
                                f"</summary>{log_html(game.narrative, you)}</details>")

@@ -19,7 +19,7 @@ from railkit.capecairo.game import TRACK_PRICE  # KK-B2 (4)
 from railkit.capecairo.review import review_moves
 from railkit.capecairo.views import KKView
 from railkit.ui.capecairo.common import as_learner, card_title, pieces_count, pounds
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import tr, trn
 
 EXAMPLE_BID = 5  # the “what if everybody bid the same” example of the bid hint
 
@@ -107,8 +107,9 @@ def _build_hint(count: BuildCount, you: str, legal: Sequence[object]) -> str:
                             verdict=tr("you gain {n}", n=pounds(balance)) if balance >= 0
                             else tr("you would be {n} poorer", n=pounds(-balance))))
     else:
-        lines.append(tr("You cannot build now: you need {n} more tracks than you have free and can pay for "
-                        "(KK-B2, KK-C5).", n=count.min_buy))
+        lines.append(trn("You cannot build now: you need {n} more track than you have free and can pay for "
+                         "(KK-B2, KK-C5).", "You cannot build now: you need {n} more tracks than you have free and "
+                         "can pay for (KK-B2, KK-C5).", count.min_buy))
     if any(isinstance(a, Pass) for a in legal):
         lines.append(tr("Passing is always allowed: the turn goes to the left and the next player turns up a "
                         "card, which may make your next crossing cheaper (KK-B3, KK-B1)."))
@@ -121,6 +122,6 @@ def review_html(game: CapeToCairoGame, you: str) -> str:
     if not weak:
         return (f"<b>{html.escape(tr('Review of your moves'))}</b><p>"
                 f"{html.escape(tr('The computer found no clearly weak move of yours. Well played!'))}</p>")
-    moves = tr("1 move") if len(weak) == 1 else tr("{n} moves", n=len(weak))
-    head = tr("Review of your moves: {moves} the computer player would have made differently", moves=moves)
+    head = trn("Review of your moves: {n} move the computer player would have made differently",
+               "Review of your moves: {n} moves the computer player would have made differently", len(weak))
     return f"<b>{html.escape(head)}</b>{_items([w.words for w in weak])}"

@@ -83,9 +83,10 @@ class ExercisePanel(Panel):
         card = "<b>" + html.escape(card_label(board, situation.card).lower()) + "</b>"
         play = tr("You play a {card} card and want to place a train of the {company}.", card=card,
                   company=company_html(board, situation.company))
-        facts = tr("Its headquarters is {hq}; it may build on {kinds}; {left} trains are left in its supply.",
-                   hq=html.escape(company.headquarters), kinds=html.escape(kinds),
-                   left=situation.supply.get(situation.company, 0))
+        facts = trn("Its headquarters is {hq}; it may build on {kinds}; {n} train is left in its supply.",
+                    "Its headquarters is {hq}; it may build on {kinds}; {n} trains are left in its supply.",
+                    situation.supply.get(situation.company, 0), hq=html.escape(company.headquarters),
+                    kinds=html.escape(kinds))
         task = tr("Tick every numbered section where the train may go now (at least one may) — in the list "
                   "or by clicking its number on the map — then press Check. The map shows the trains already "
                   "on the board.")

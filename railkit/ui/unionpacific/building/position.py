@@ -13,6 +13,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from railkit.messages import N_
 from railkit.ui.i18n import render, tr
 from railkit.ui.unionpacific.common import TRACK_CARDS
 from railkit.unionpacific import (
@@ -73,19 +74,19 @@ class Preset:
 
 _BNL_EXAMPLE = (("BNL", "billings--casper"), ("BNL", "casper--salt-lake-city"))
 PRESETS: tuple[Preset, ...] = (
-    Preset("B2e", "UP-B2e", "Billings Northern Lights: Denver–El Paso refused (UP-B2e)", "BNL", "mountain",
+    Preset("B2e", "UP-B2e", N_("Billings Northern Lights: Denver–El Paso refused (UP-B2e)"), "BNL", "mountain",
            "denver--el-paso", _BNL_EXAMPLE, False,
-           "The Hungarian rulebook's example. Red trains run Billings–Casper–Salt Lake City, but no red train "
-           "reaches Denver or El Paso, so Denver–El Paso is not linked to Billings. The rulebook refuses it "
-           "until Denver–Casper or Denver–Salt Lake City carries a red train."),
-    Preset("B2e-linked", "UP-B2e", "… and allowed once Denver–Salt Lake City carries red (UP-B2e)", "BNL",
+           N_("The Hungarian rulebook's example. Red trains run Billings–Casper–Salt Lake City, but no red train "
+              "reaches Denver or El Paso, so Denver–El Paso is not linked to Billings. The rulebook refuses it "
+              "until Denver–Casper or Denver–Salt Lake City carries a red train.")),
+    Preset("B2e-linked", "UP-B2e", N_("… and allowed once Denver–Salt Lake City carries red (UP-B2e)"), "BNL",
            "mountain", "denver--el-paso", (*_BNL_EXAMPLE, ("BNL", "denver--salt-lake-city")), True,
-           "The same example one build later: a red train on Denver–Salt Lake City links Denver to Billings, "
-           "so a red train may now go on Denver–El Paso."),
-    Preset("B2b", "UP-B2b", "Denver Midland may not use Denver–El Paso (UP-B2b)", "DM", GENERAL,
+           N_("The same example one build later: a red train on Denver–Salt Lake City links Denver to Billings, "
+              "so a red train may now go on Denver–El Paso.")),
+    Preset("B2b", "UP-B2b", N_("Denver Midland may not use Denver–El Paso (UP-B2b)"), "DM", GENERAL,
            "denver--el-paso", (), False,
-           "Denver–El Paso touches Denver, the Denver Midland's headquarters, and even a general card matches "
-           "its track; but the Denver Midland may not build on that track type at all."),
+           N_("Denver–El Paso touches Denver, the Denver Midland's headquarters, and even a general card matches "
+              "its track; but the Denver Midland may not build on that track type at all.")),
 )
 PRESETS_BY_KEY = {p.key: p for p in PRESETS}
 

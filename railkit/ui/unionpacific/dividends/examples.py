@@ -11,6 +11,7 @@ import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from railkit.messages import N_
 from railkit.ui.i18n import tr
 from railkit.ui.plot import NO_TEMPLATE, Plot
 from railkit.unionpacific import payouts
@@ -47,30 +48,30 @@ class Preset:
             return tr("The rulebook gives: {amounts}.", amounts=", ".join(shown))
         ours = ", ".join(f"{names[i]} {self.rulebook[i]}" for i in self.inferred)
         return tr("The rulebook gives: {amounts}; {ours} is railkit's DECISION ({why}, {rule}).",
-                  amounts=", ".join(shown), ours=ours, why=self.decision, rule=self.rule)
+                  amounts=", ".join(shown), ours=ours, why=tr(self.decision), rule=self.rule)
 
 
 PRESETS: tuple[Preset, ...] = (
-    Preset("D5", "UP-D5", "Three tied for most (UP-D5)", COMPANY, 7, (3, 3, 3, 1), (3, 3, 3, 0),
-           "A company worth 7; three players tie for the most shares. Primary and secondary, 7 + 3, "
-           "are pooled and split three ways, rounded down; the player with fewer shares gets nothing."),
-    Preset("D6", "UP-D6", "Three tied for second (UP-D6)", COMPANY, 5, (4, 2, 2, 2), (5, 0, 0, 0),
-           "A company worth 5; one primary shareholder, three tied for second. The secondary amount, "
-           "2, split three ways rounds down to nothing."),
-    Preset("D7a", "UP-D7", "El Paso & Rio Grande, 3/2/1 (UP-D7)", COMPANY, 3, (3, 2, 1), (3, 1, 0),
-           "EP&RG is worth 3 at the start (two starting trains + 1). Holdings 3, 2 and 1."),
-    Preset("D7b", "UP-D7", "Sioux Falls Royal Blue, 4/2/1 (UP-D7)", COMPANY, 6, (4, 2, 1), (6, 3, 0),
-           "Sioux Falls Royal Blue has five trains on the board, so it is worth 6. Holdings 4, 2 and 1."),
-    Preset("D11a", "UP-D11", "UP, 2nd payout, three tied for 2nd (UP-D11)", UNION_PACIFIC, 2, (4, 2, 2, 2),
+    Preset("D5", "UP-D5", N_("Three tied for most (UP-D5)"), COMPANY, 7, (3, 3, 3, 1), (3, 3, 3, 0),
+           N_("A company worth 7; three players tie for the most shares. Primary and secondary, 7 + 3, "
+              "are pooled and split three ways, rounded down; the player with fewer shares gets nothing.")),
+    Preset("D6", "UP-D6", N_("Three tied for second (UP-D6)"), COMPANY, 5, (4, 2, 2, 2), (5, 0, 0, 0),
+           N_("A company worth 5; one primary shareholder, three tied for second. The secondary amount, "
+              "2, split three ways rounds down to nothing.")),
+    Preset("D7a", "UP-D7", N_("El Paso & Rio Grande, 3/2/1 (UP-D7)"), COMPANY, 3, (3, 2, 1), (3, 1, 0),
+           N_("EP&RG is worth 3 at the start (two starting trains + 1). Holdings 3, 2 and 1.")),
+    Preset("D7b", "UP-D7", N_("Sioux Falls Royal Blue, 4/2/1 (UP-D7)"), COMPANY, 6, (4, 2, 1), (6, 3, 0),
+           N_("Sioux Falls Royal Blue has five trains on the board, so it is worth 6. Holdings 4, 2 and 1.")),
+    Preset("D11a", "UP-D11", N_("UP, 2nd payout, three tied for 2nd (UP-D11)"), UNION_PACIFIC, 2, (4, 2, 2, 2),
            (10, 6, 6, 6),
-           "Second payout. One player leads; three tie behind and occupy positions 2–4: "
-           "(8 + 6 + 4) ÷ 3 = 6 each."),
-    Preset("D11b", "UP-D11", "UP, 3rd payout, three tied for 1st (UP-D11)", UNION_PACIFIC, 3, (3, 3, 3, 1),
+           N_("Second payout. One player leads; three tie behind and occupy positions 2–4: "
+              "(8 + 6 + 4) ÷ 3 = 6 each.")),
+    Preset("D11b", "UP-D11", N_("UP, 3rd payout, three tied for 1st (UP-D11)"), UNION_PACIFIC, 3, (3, 3, 3, 1),
            (12, 12, 12, 6),
-           "Third payout. Three tie for the most UP shares and occupy positions 1–3: "
-           "(15 + 12 + 9) ÷ 3 = 12 each. The rulebooks stop there: that the next player takes position 4 "
-           "is railkit's DECISION (the next player takes the next free position, UP-D11).",
-           inferred=(3,), decision="the next player takes the next free position"),
+           N_("Third payout. Three tie for the most UP shares and occupy positions 1–3: "
+              "(15 + 12 + 9) ÷ 3 = 12 each. The rulebooks stop there: that the next player takes position 4 "
+              "is railkit's DECISION (the next player takes the next free position, UP-D11)."),
+           inferred=(3,), decision=N_("the next player takes the next free position")),
 )
 PRESETS_BY_KEY = {p.key: p for p in PRESETS}
 

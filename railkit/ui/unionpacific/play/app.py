@@ -34,7 +34,7 @@ from railkit.ui.autosave import GameKeeper, KeepsGame
 from railkit.ui.class_link import class_options
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.first_paint import defer_first_show
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import LearnerName, follow_page_address, name_from_address
 from railkit.ui.lesson_record import game_finished
 from railkit.ui.saves import SaveFile, SaveLoadPanel
@@ -387,9 +387,11 @@ class PlayApp(KeepsGame, App):
         session = self._session()
         n = len(session.game.log)
         text = json.dumps(tag_save(session.to_dict(), self.board_file), ensure_ascii=False)  # no private path
-        return SaveFile(text, f"union_pacific_game_{session.game.seed}_move_{n}.json", tr(
+        return SaveFile(text, f"union_pacific_game_{session.game.seed}_move_{n}.json", trn(
+            "Saved after {n} move: the game is in the box below, and “Download as a file” keeps a copy. Paste "
+            "it back and press Load (or load the file) to continue later.",
             "Saved after {n} moves: the game is in the box below, and “Download as a file” keeps a copy. Paste "
-            "it back and press Load (or load the file) to continue later.", n=n))
+            "it back and press Load (or load the file) to continue later.", n))
 
     def load_save(self, data: str | bytes) -> str:
         """Replace the game by a saved one (a ``SaveFileError`` changes nothing); the message to show."""
@@ -397,4 +399,5 @@ class PlayApp(KeepsGame, App):
         session = Session.load(save, UnionPacificGame, seat_bots(HeuristicBot), allow_files=own_board,
                                max_bot_moves=MAX_BOT_ACTIONS)
         self.install(session)
-        return tr("Loaded: {n} moves replayed. {next}", n=len(session.game.log), next=self.next_words())
+        return trn("Loaded: {n} move replayed. {next}", "Loaded: {n} moves replayed. {next}", len(session.game.log),
+                   next=self.next_words())

@@ -17,7 +17,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, guarded, parse_whole, verdict_html
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import player_label, tr
 from railkit.ui.lesson_record import ExerciseRecord
 from railkit.ui.unionpacific.common import company_name, steps_html
 from railkit.ui.widgets import button, html_box, row, set_shown, set_value
@@ -67,10 +67,10 @@ def make_question(board: Any, record: PayoutRecord, total: int, humans: Sequence
         index, key = rng.choice(companies)
         holder = max(record.holdings[key].items(), key=lambda kv: kv[1])[0]
     explanation = record.explanations[index]
-    shares = ", ".join(f"{html.escape(h)} {n}" for h, n in record.holdings[key].items() if n > 0)
+    shares = ", ".join(f"{html.escape(player_label(h))} {n}" for h, n in record.holdings[key].items() if n > 0)
     name = html.escape(company_name(board, key))
     asked = (tr("How much did {company} pay you?", company=name) if you is not None and holder == you
-             else tr("How much did {company} pay {who}?", company=name, who=html.escape(holder)))
+             else tr("How much did {company} pay {who}?", company=name, who=html.escape(player_label(holder))))
     if key == UP:
         column = ", ".join(str(a) for a in UP_TABLE[record.number])
         facts = tr("Union Pacific pays by position from the table for payout {n}: {column} for the 1st to "

@@ -9,8 +9,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from railkit.game import Outcome
+from railkit.messages import names_message
 from railkit.ui.app import legend_html
-from railkit.ui.i18n import render, tr, trn
+from railkit.ui.i18n import player_label, render, tr, trn
 from railkit.ui.learner import is_default_learner
 from railkit.ui.unionpacific.common import card_label, company_html, company_name, engine_text
 from railkit.unionpacific import (
@@ -187,7 +188,7 @@ def players_html(v: UPView, humans: Sequence[str], acting: str | None, you: str 
         if choosing and p in v.players:
             role += " · " + (tr("first share chosen") if p in v.first_share_chosen else tr("choosing…"))
         cls = "winner" if p in winners else ("acting" if p == acting else "")
-        rows += (f"<tr class='{cls}'><td class='name'>{html.escape(p)}</td><td class='name'>{role}</td>"
+        rows += (f"<tr class='{cls}'><td class='name'>{html.escape(player_label(p))}</td><td class='name'>{role}</td>"
                  f"<td>{money_cell}</td><td>{shares}</td><td>{track}</td></tr>")
     return (f"<table class='railkit-table railkit-players'><tr><th class='name'>{tr('player')}</th>"
             f"<th class='name'></th><th>{tr('money (millions)')}</th><th>{tr('shares in hand')}</th>"
@@ -220,15 +221,19 @@ def final_words(result: Outcome, you: str | None) -> str:
         if winners[0] == you:
             return tr("The game is over (UP-D12): you win with {m} million!", m=best)
         return tr("The game is over (UP-D12): {winner} wins with {m} million.", winner=winners[0], m=best)
+    others = [w for w in winners if w != you]
+    if len(others) < len(winners):  # the learner among them: a second-person plural sentence of its own
+        return tr("The game is over (UP-D12): you and {others} share the win with {m} million each "
+                  "(a railkit ruling).", others=render(names_message(others)), m=best)
     return tr("The game is over (UP-D12): {winners} share the win with {m} million each (a railkit ruling).",
-              winners=(" " + tr("and") + " ").join(winners), m=best)
+              winners=render(names_message(winners)), m=best)
 
 
 def result_html(result: Outcome, you: str | None, review: str = "") -> str:
     """The final money of every player, the winners marked (UP-D12); then ``review`` (HTML)."""
     winners = result.winners
     rows = "".join(
-        f"<tr class='{'winner' if p in winners else ''}'><td class='name'>{html.escape(p)}"
+        f"<tr class='{'winner' if p in winners else ''}'><td class='name'>{html.escape(player_label(p))}"
         f"{' ' + tr('(you)') if p == you and not is_default_learner(p) else ''}</td><td>{m}</td>"
         f"<td class='name'>{'★ ' + tr('winner') if p in winners else ''}</td></tr>"
         for p, m in sorted(result.money.items(), key=lambda kv: -kv[1]))
@@ -342,8 +347,10 @@ def why_html(game: Any, player: str, actions: Sequence[Any], you: str | None) ->
             items.append(tr("The Union Pacific stack is not offered: it is empty, or this game uses UP-B3-FI."))
     exchanges = [a for a in actions if isinstance(a, ExchangeForUP)]
     if exchanges or any(isinstance(a, EndTurn) for a in actions):
-        items.append(tr("Now you may swap one share in hand for a Union Pacific share (UP-B4: {n} shares can be "
-                        "swapped), or end the turn (UP-B6).", n=len(exchanges)))
+        items.append(trn("Now you may swap one share in hand for a Union Pacific share (UP-B4: {n} share can be "
+                         "swapped), or end the turn (UP-B6).", "Now you may swap one share in hand for a Union "
+                         "Pacific share (UP-B4: {n} shares can be swapped), or end the turn (UP-B6).",
+                         len(exchanges)))
     if not items:
         return ""
     body = "".join(f"<li>{item}</li>" for item in items)

@@ -14,8 +14,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from railkit.messages import N_
 from railkit.ui.app import Messages, Panel, parse_whole
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import DEFAULT_LEARNER, check_name, default_learner, seat_players, typed_names
 from railkit.ui.learner import seat_options as learner_seats
 from railkit.ui.unionpacific.common import DECKS, option_name
@@ -29,11 +30,11 @@ WIDE = {"description_width": "120px"}
 
 # (option, label, rule, default) — the engine's options (railkit.unionpacific.options) offered here.
 TOGGLES: tuple[tuple[str, str, str, bool], ...] = (
-    ("direct_up_draw", "UP shares may be drawn directly", "UP-B3; off: UP-B3-FI", True),
-    ("safe_round", "Safe round", "UP-V2", False),
-    ("countable_deck", "Deck count is public", "UP-V3", False),
-    ("removed_to_bottom", "Removed shares go under the deck", "UP-V4", False),
-    ("public_money", "Money is public", "UP-D13", True),
+    ("direct_up_draw", N_("UP shares may be drawn directly"), N_("UP-B3; unchecked: UP-B3-FI"), True),
+    ("safe_round", N_("Safe round"), "UP-V2", False),
+    ("countable_deck", N_("Deck count is public"), "UP-V3", False),
+    ("removed_to_bottom", N_("Removed shares go under the deck"), "UP-V4", False),
+    ("public_money", N_("Money is public"), "UP-D13", True),
 )
 
 
@@ -85,7 +86,7 @@ class NewGamePanel(Panel):
                                      description=tr("Share deck"), style=WIDE, layout=widgets.Layout(width="440px"))
         self.deck.add_class("railkit-deck")
         self.toggles = {
-            key: widgets.Checkbox(value=default, description=f"{tr(label)} ({rule})", indent=False,
+            key: widgets.Checkbox(value=default, description=f"{tr(label)} ({tr(rule)})", indent=False,
                                   layout=widgets.Layout(width="auto"))
             for key, label, rule, default in TOGGLES
         }
@@ -120,7 +121,8 @@ class NewGamePanel(Panel):
         seat = self.seat.value if self.seat.value is not None and self.seat.value < n else 0
         self.seat.options = seat_options(n)
         self.seat.value = seat
-        self.hint.value = tr("you and {k} computer players", k=n - 1) if bots else tr("all at this screen")
+        self.hint.value = (trn("you and {n} computer player", "you and {n} computer players", n - 1) if bots
+                           else tr("all at this screen"))
 
     def preset(self, players: int, hot_seat: bool, name: str, names: str, game_number: int | None,
                options: dict[str, Any], seat: int = 0) -> None:

@@ -8,7 +8,8 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-from railkit.ui.i18n import tr
+from railkit.messages import N_
+from railkit.ui.i18n import tr, trn
 from railkit.ui.plot import NO_TEMPLATE, Plot
 from railkit.ui.unionpacific.common import option_name
 from railkit.unionpacific import Pile, deck_layout, load_board
@@ -84,7 +85,7 @@ def piles_table_html(piles: Sequence[Pile]) -> str:
         f"<td class='nowrap'>{first}–{last}</td><td>{pile.cards}</td><td>{pile.dividends or '–'}</td></tr>"
         for pile, first, last in pile_spans(piles))
     head = "".join(f"<th class='{cls}'>{html.escape(tr(name))}</th>" for cls, name in (
-        ("name", "pile, top first"), ("", "positions"), ("", "shares"), ("", "dividend cards")))
+        ("name", N_("pile, top first")), ("", N_("positions")), ("", N_("shares")), ("", N_("dividend cards"))))
     return f"<table class='railkit-table railkit-piles'><tr>{head}</tr>{rows}</table>"
 
 
@@ -109,12 +110,10 @@ def deck_figure(players: int, columns: Sequence[tuple[str, bool]], chosen: int |
             t["y"].append(pile.size)
             if pile.dividends:
                 t["text"].append(tr("{name}: {cards} + {d}", name=pile_name(pile), cards=pile.cards,
-                                    d=tr("1 dividend") if pile.dividends == 1 else
-                                    tr("{n} dividends", n=pile.dividends)))
+                                    d=trn("{n} dividend", "{n} dividends", pile.dividends)))
             else:
                 t["text"].append(tr("{name}: {cards}", name=pile_name(pile), cards=pile.cards))
-            dividends = (tr("1 dividend card") if pile.dividends == 1
-                         else tr("{n} dividend cards", n=pile.dividends))
+            dividends = trn("{n} dividend card", "{n} dividend cards", pile.dividends)
             t["hover"].append(tr("cards {first}–{last}: {cards} shares and {d}, shuffled together",
                                  first=first, last=last, cards=pile.cards, d=dividends))
             deepest = max(deepest, last)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import ipywidgets as widgets
 
+from railkit.messages import N_
 from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.docs import reconstruction_note
 from railkit.ui.figure_view import FigureView
@@ -41,14 +42,14 @@ def deck_note() -> str:
 
 # -- the setup steps -------------------------------------------------------------------------------
 STEPS: tuple[tuple[str, str], ...] = (
-    ("UP-S1", "Starting trains"),
-    ("UP-S2", "Track cards"),
-    ("UP-S3", "Union Pacific shares"),
-    ("UP-S4", "Company shares"),
-    ("UP-S5", "The first investment"),
-    ("UP-S6", "The display"),
-    ("UP-S7", "The share deck"),
-    ("UP-S8", "Who starts"),
+    ("UP-S1", N_("Starting trains")),
+    ("UP-S2", N_("Track cards")),
+    ("UP-S3", N_("Union Pacific shares")),
+    ("UP-S4", N_("Company shares")),
+    ("UP-S5", N_("The first investment")),
+    ("UP-S6", N_("The display")),
+    ("UP-S7", N_("The share deck")),
+    ("UP-S8", N_("Who starts")),
 )
 
 
@@ -238,8 +239,8 @@ class StepsPanel(Panel):
                   "two. All other trains wait in the supply. A company is worth its trains on the board plus one "
                   "for its headquarters (UP-D2), so most start at 2.")
         head = "".join(f"<th class='{cls}'>{tr(name)}</th>" for cls, name in (
-            ("name", "company"), ("name", "headquarters"), ("name", "starting section"), ("", "on the board"),
-            ("", "in the supply"), ("", "value")))
+            ("name", N_("company")), ("name", N_("headquarters")), ("name", N_("starting section")),
+            ("", N_("on the board")), ("", N_("in the supply")), ("", N_("value"))))
         self.step_html.value = (
             f"<h4>{tr('UP-S1 — Starting trains')}</h4>"
             f"<p>{tr('Players: {players}.', players=self._players_line())} {html.escape(text)}</p>")
