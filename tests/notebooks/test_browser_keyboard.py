@@ -286,3 +286,59 @@ def test_up_building_is_played_with_the_keyboard(voila_server, offline_page):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "keyboard_up_building_exercise.png"), full_page=False)
     print(f"up_building by keyboard: {stops} Tab stops in the app")
+
+
+def test_kk_play_is_played_to_its_end_with_the_keyboard(voila_server, offline_page):
+    """A short game (the fewest terrains to win) by keyboard: after every move the focus is on the next control
+    (the bid box, a card, the purchase list) and the message bar names the computer players' moves."""
+    page = offline_page.page
+    page.set_viewport_size({"width": 1366, "height": 768})
+    wait_until_idle(voila_server)
+    open_app(page, voila_server.url("kk_play.ipynb"))
+    wait_text(page, ".railkit-kk-status", "Your move")
+    wait_for_kernel(page)
+    check_live_region(page)
+    page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
+    tab_to(page, ".railkit-kk-length select")
+    page.keyboard.press("End")  # the shortest game is the last choice
+    wait_for_kernel(page)
+    tab_to(page, ".railkit-kk-new")
+    page.keyboard.press("Enter")
+    wait_focus_on(page, ".railkit-kk-bid input")  # the new game's first thing to do
+    moves = 0
+    spoken_others = 0
+    while True:
+        assert moves < 150, "the game did not end"
+        old = message(page)
+        log = page.inner_text(".railkit-kk-log summary")  # grows with every move (a message can repeat)
+        if active_matches(page, ".railkit-kk-bid input"):
+            type_and_enter(page, "1")
+        elif active_matches(page, ".railkit-kk-choose button.kk-take, .railkit-kk-build, .railkit-kk-pass"):
+            page.keyboard.press("Enter")
+        elif active_matches(page, ".railkit-kk-buy select"):
+            page.keyboard.press("Tab")  # Build when the engine allows it, else on to Pass
+            if not active_matches(page, ".railkit-kk-build"):
+                tab_to(page, ".railkit-kk-pass")
+            page.keyboard.press("Enter")
+        elif active_matches(page, ".railkit-kk-new"):
+            break
+        else:
+            raise AssertionError(f"after a move the focus is on {focused(page)}; the message says {old!r}")
+        page.wait_for_function("(old) => document.querySelector('.railkit-kk-log summary').innerText !== old",
+                               arg=log, timeout=120_000)
+        wait_for_kernel(page)
+        said = message(page)
+        spoken_others += "Then" in said
+        moves += 1
+        if "The game is over" in said:
+            wait_focus_on(page, ".railkit-kk-new")
+            break
+        wait_focus_on(page, ".railkit-kk-bid input, .railkit-kk-choose button.kk-take, .railkit-kk-buy select, "
+                            ".railkit-kk-build, .railkit-kk-pass")
+    assert "The game is over" in message(page)
+    assert spoken_others > 0
+    assert page_errors(page) == []
+    painted(page)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "keyboard_kk_play_end.png"), full_page=False)
+    print(f"kk_play by keyboard: {moves} moves, the others' moves spoken after {spoken_others}")

@@ -204,6 +204,8 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         """The learner's “New game”: asks once before a game in progress is thrown away."""
         if self.confirm_new_game():
             self.on_new_game()
+            if self.message_kind != "error":
+                self.focus_next(self._next_control())
 
     @guarded
     def on_new_game(self) -> None:
