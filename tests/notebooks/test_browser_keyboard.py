@@ -342,3 +342,38 @@ def test_kk_play_is_played_to_its_end_with_the_keyboard(voila_server, offline_pa
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "keyboard_kk_play_end.png"), full_page=False)
     print(f"kk_play by keyboard: {moves} moves, the others' moves spoken after {spoken_others}")
+
+
+def test_up_play_first_moves_and_its_sections_by_keyboard(voila_server, offline_page):
+    """up_play: every control and each closed section (“New game and options”, “Save and load”, …) is a Tab stop
+    opened with Enter; the first share is laid by keyboard and the focus goes on to the next step."""
+    page = offline_page.page
+    page.set_viewport_size({"width": 1366, "height": 768})
+    wait_until_idle(voila_server)
+    open_app(page, voila_server.url("up_play.ipynb"))
+    wait_for_kernel(page)
+    page.wait_for_function("() => document.querySelectorAll('.jupyter-widget-Collapse-header[tabindex=\"0\"]')"
+                           ".length >= 4", timeout=60_000)
+    stops = every_control_is_a_tab_stop(page)
+    page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
+    tab_to(page, ".railkit-first-pick select")
+    page.keyboard.press("ArrowDown")
+    wait_for_kernel(page)
+    tab_to(page, ".railkit-lay")
+    old = message(page)
+    page.keyboard.press("Enter")
+    said = wait_message_change(page, old)
+    assert "first share" in said, said
+    wait_focus_on(page, ".railkit-unusable select, .railkit-action-mode button, .railkit-draw button")
+    check_ring(focused(page))
+
+    tab_to(page, ".jupyter-widget-Collapse-header", text="Save and load")
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-expanded')") == "false"
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.getAttribute('aria-expanded') === 'true'", timeout=30_000)
+    page.wait_for_selector(".railkit-app textarea", state="visible", timeout=30_000)
+    assert page_errors(page) == []
+    painted(page)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "keyboard_up_play_sections.png"), full_page=False)
+    print(f"up_play by keyboard: {stops} Tab stops in the app")
