@@ -56,7 +56,7 @@ def _browser_comm_nulls() -> None:
 _browser_comm_nulls()
 
 __all__ = ["STYLE", "App", "InputError", "Messages", "Panel", "Score", "error_text", "guarded", "legend_html",
-           "parse_name", "parse_whole", "verdict_html"]
+           "others_words", "parse_name", "parse_whole", "verdict_html"]
 
 log = logging.getLogger("railkit.ui")
 
@@ -194,6 +194,23 @@ def sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
+MOST_SPOKEN_EVENTS = 6  # the message bar names at most this many of the other players' moves
+
+
+def others_words(lines: Sequence[str]) -> str:
+    """What the other players did after the learner's move, for the message bar (and so for a screen reader):
+    “Then: …; …” with the newest ``MOST_SPOKEN_EVENTS`` of ``lines``, empty when there are none."""
+    lines = [line.strip() for line in lines if line.strip()]
+    if not lines:
+        return ""
+    shown = lines[-MOST_SPOKEN_EVENTS:]
+    earlier = len(lines) - len(shown)
+    words = " ".join(sentence(line) for line in shown)
+    if earlier:
+        return tr("Then ({n} more before, in the latest moves): {events}", n=earlier, events=words)
+    return tr("Then: {events}", events=words)
+
+
 def error_text(exc: Exception, you: str | None = None) -> str:
     """What the message bar says about ``exc``: the rule for a ``RuleError``, the reason once for a broken
     save, the words of any other railkit error; anything else is “something went wrong”. A refusal about the
@@ -239,17 +256,33 @@ def learner_of(owner: Any) -> str | None:
 
 
 class Messages:
-    """The message bar of an app: one line, an error, a hint or a success (``STYLE``)."""
+    """The message bar of an app: one line, an error, a hint or a success (``STYLE``).
+
+    The bar is the page's live region: the Voila template marks its box (which stays while its text changes)
+    ``role=status aria-live=polite``, so a screen reader reads every new message: what a move did, what the
+    other players did, a payout, an auction's result. ``focus`` names the control to do next: the template
+    moves the keyboard focus there (the kernel cannot), so a keyboard learner goes on without Tabbing from
+    the top of the page."""
 
     def __init__(self) -> None:
         self.widget = widgets.HTML(value="")
         self.widget.add_class("railkit-message")
+        self.focus_mark = widgets.HTML(value="", layout=widgets.Layout(display="none"))
+        self.focus_mark.add_class("railkit-focus")
+        self._focus_requests = 0
         self.kind = ""  # 'error', 'info', 'ok' or '' (no message)
         self.text = ""
 
     def show(self, kind: str, text: str) -> None:
         self.kind, self.text = kind, text
-        self.widget.value = f"<div class='railkit-msg {kind}' role='status'>{html.escape(text)}</div>" if text else ""
+        self.widget.value = f"<div class='railkit-msg {kind}'>{html.escape(text)}</div>" if text else ""
+
+    def focus(self, css: str) -> None:
+        """Move the keyboard focus to the first visible element matching the CSS selector ``css`` in this app
+        (the template's script; each request is numbered, so asking for the same control again moves it again)."""
+        self._focus_requests += 1
+        self.focus_mark.value = (f"<span class='railkit-focus-mark' hidden data-n='{self._focus_requests}' "
+                                 f"data-focus='{html.escape(css, quote=True)}'></span>")
 
     def show_error(self, text: str) -> None:
         self.show("error", text)
@@ -330,7 +363,7 @@ class App:
         header = widgets.HBox([heading, language.language_picker()],
                               layout=widgets.Layout(justify_content="space-between", align_items="center"))
         header.add_class("railkit-header")
-        return [widgets.HTML(STYLE), header, self.message, body]
+        return [widgets.HTML(STYLE), header, self.message, self.messages.focus_mark, body]
 
     def _relanguage(self, _language: str) -> None:
         try:
@@ -370,6 +403,10 @@ class App:
 
     def clear_message(self) -> None:
         self.messages.clear()
+
+    def focus_next(self, css: str) -> None:
+        """After a move: the keyboard focus goes to the next thing to do (``Messages.focus``)."""
+        self.messages.focus(css)
 
     @property
     def message_text(self) -> str:

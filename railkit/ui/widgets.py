@@ -8,12 +8,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
-__all__ = ["button", "choose", "html_box", "row", "set_options", "set_shown", "set_value"]
+__all__ = ["button", "choose", "html_box", "row", "set_options", "set_shown", "set_value", "submit_on_enter"]
 
 def row(children: Sequence[widgets.Widget], **layout: Any) -> widgets.HBox:
     """An HBox whose children are spaced and wrap (class ``railkit-row``, spaced by ``app.STYLE``: ipywidgets
@@ -40,6 +40,12 @@ def button(label: str, css: str = "", icon: str = "", style: str = "", tip: str 
     if css:
         b.add_class(css)
     return b
+
+
+def submit_on_enter(field: widgets.Text, action: Callable[[], object]) -> None:
+    """Enter in the text box ``field`` does what its form's button does (``action``), as the keyboard expects.
+    The page sends the box's text before its "submit" event, so ``action`` reads what was typed."""
+    field.on_msg(lambda _w, content, _b: action() if content.get("event") == "submit" else None)
 
 
 def set_value(widget: Any, value: Any) -> None:

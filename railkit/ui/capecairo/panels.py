@@ -46,7 +46,7 @@ from railkit.ui.learner import (
     seat_options,
     typed_names,
 )
-from railkit.ui.widgets import button, html_box, row
+from railkit.ui.widgets import button, html_box, row, submit_on_enter
 
 KkSession = Session[CapeToCairoGame]
 
@@ -145,6 +145,8 @@ class StartPanel(Panel):
                                    layout=widgets.Layout(width="340px"),
                                    tooltip=tr("The computer players' names, separated by commas"))
         self.others.add_class("railkit-kk-others")
+        for field in (self.name_field, self.others):  # Enter in a start field starts, as “New game” does
+            submit_on_enter(field, on_new)
         self.seat_row = row([self.seat, self.others, widgets.HTML(
             "<span class='kk-muted'>" + html.escape(tr("All bid at once (KK-A2); the auction winner opens the "
                                                        "building (KK-A7); a pass goes to the left (KK-B3).")) +
@@ -187,9 +189,7 @@ class AuctionPanel(Panel):
         self.bid_button = button(tr("Hand in sealed bid"), "railkit-kk-bid-button", "envelope", "primary",
                                  tr("Your bid stays secret until everyone has bid (KK-A2)"), "210px")
         self.bid_button.on_click(lambda _b: on_bid())
-        # Enter in the bid field hands the bid in, as the button does (the keyboard's way; the page sends
-        # the field's text before its "submit" event, so the bid read is the one typed)
-        self.bid_field.on_msg(lambda _w, content, _b: on_bid() if content.get("event") == "submit" else None)
+        submit_on_enter(self.bid_field, on_bid)  # Enter hands the bid in, as the button does
         self.bid_row = row([self.bid_field, self.bid_button])
         self.choose_prompt = html_box()
         self.choose_buttons = row([])

@@ -66,7 +66,7 @@ class KkAuctionApp(KkSessionApp):
         m = self.messages
         self.start = StartPanel(m, self._start_players,
                                 tr("Start a new game: everyone at £100, a freshly shuffled deck (KK-S1)"),
-                                self.on_new_game, name_width="260px", players_width="280px", new_width=None,
+                                self.on_new_game_pressed, name_width="260px", players_width="280px", new_width=None,
                                 name=self._learner[0])
         self.start.seat.value, self.start.others.value = self._learner[1], self._learner[2]
         self.auction = AuctionPanel(m, on_bid=self.on_bid, on_choose=self.on_choose)
@@ -141,6 +141,12 @@ class KkAuctionApp(KkSessionApp):
         self.show_info(tr("A new game: {n} cards are on sale. The computer players have handed in their sealed "
                           "bids; type yours and press “Hand in sealed bid”.", n=len(self.view().offer)))
 
+    def on_new_game_pressed(self) -> None:
+        """The learner's “New game” (or Enter in a start field): a new game, then the bid to hand in."""
+        self.on_new_game()
+        if self.message_kind != "error":
+            self.focus_next(".railkit-kk-bid input")
+
     @guarded
     def on_bid(self) -> None:
         amount = self.auction.read_bid()
@@ -157,10 +163,20 @@ class KkAuctionApp(KkSessionApp):
         place = choosing_place(v, self.you)
         if v.phase == "choose" and v.current_player == self.you:
             self.show_ok(tr("Bids revealed. You paid {bid} and choose {place}: take a card.",
-                            bid=pounds(amount), place=ordinal(place)))
+                            bid=pounds(amount), place=ordinal(place)) + " " + self._bids_words())
+            self.focus_next(".railkit-kk-choose button.kk-take")
         else:
             self.show_ok(tr("Bids revealed. You paid {bid} and chose {place}. See the reveal below.",
-                            bid=pounds(amount), place=ordinal(place)))
+                            bid=pounds(amount), place=ordinal(place)) + " " + self._bids_words())
+            self.focus_next(".railkit-kk-next")
+
+    def _bids_words(self) -> str:
+        """The auction's result in one sentence, for the message bar (a screen reader reads it out)."""
+        record = self.view().last_auction
+        if not record:
+            return ""
+        bids = ", ".join(tr("{player} {bid}", player=p, bid=pounds(b)) for p, b in record["bids"].items())
+        return tr("Bids: {bids}; choosing order: {order}.", bids=bids, order=" → ".join(record["order"]))
 
     @guarded
     def on_choose(self, card_id: str) -> None:
@@ -172,6 +188,7 @@ class KkAuctionApp(KkSessionApp):
         card = self.game.card(card_id).to_dict()
         self.show_ok(tr("You took {card}; it is now at the end of your line (KK-A6). Press “Next auction” to go on.",
                         card=card_title(card)))
+        self.focus_next(".railkit-kk-next")
 
     @guarded
     def on_next_auction(self) -> None:
@@ -187,9 +204,11 @@ class KkAuctionApp(KkSessionApp):
             self.refresh()
         if self.game.is_over:
             self.show_info(tr("The game is over: {result}", result=render(self.game.result().words, self.you)))
+            self.focus_next(".railkit-kk-new")
         else:
             self.show_info(tr("The building phase is over. Auction {n}: new cards are on sale; the computer players "
                               "have bid, now it is your turn.", n=self.game.state.auction_no))
+            self.focus_next(".railkit-kk-bid input")
 
     # ------------------------------------------------------------------ showing
     def refresh(self) -> None:

@@ -19,7 +19,7 @@ from railkit.ui.app import InputError, Messages, Panel, Score, guarded, verdict_
 from railkit.ui.capecairo.common import ordinal, pounds
 from railkit.ui.i18n import render, tr, trn
 from railkit.ui.lesson_record import ExerciseRecord
-from railkit.ui.widgets import button, html_box, row
+from railkit.ui.widgets import button, choose, html_box, row
 
 QUIZ_NAMES = ("Ann", "Ben", "Cleo", "Dev")
 QUIZ_DRAWS = 3  # coins shown per player: the cards each would draw, in order, if a draw is needed
@@ -183,7 +183,7 @@ class QuizPanel(Panel):
         options = [("—", None)] + [(p, p) for p in question.players]
         for i, field in enumerate(self.place_fields):
             field.options = options
-            field.value = None
+            choose(field, None)  # the “—” shows, not a blank box
             field.layout.display = "" if i < len(question.players) else "none"
         self.feedback.value = ""
 

@@ -31,12 +31,13 @@ import ipywidgets as widgets
 from railkit.capecairo import Bid, Build, CapeToCairoGame, Choose, Pass, explain_build
 from railkit.messages import names_message
 from railkit.session import Session, SessionError
-from railkit.ui.app import InputError, guarded, legend_html
+from railkit.ui.app import InputError, guarded, legend_html, others_words
 from railkit.ui.autosave import GameKeeper, KeepsGame
 from railkit.ui.capecairo import club_deck
 from railkit.ui.capecairo.common import (
     KK_STYLE,
     AuctionNotes,
+    as_learner,
     card_title,
     choosing_place,
     events_html,
@@ -198,6 +199,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         """Make ``session`` the game on screen (its computer players move first if they are to act)."""
         self.session = session
         self.last_events = []
+        self._own_events = 0
         self.auction.bid_field.value = ""
         try:
             session.run_bots()
@@ -214,6 +216,8 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         """The learner's “New game”: asks once before a game in progress is thrown away."""
         if self.confirm_new_game():
             self.on_new_game()
+            if self.message_kind != "error":
+                self.focus_next(self._next_control())
 
     def on_class_link(self) -> bool:
         """The page address arrived with a class link: deal its game, unless the learner has moved already."""
@@ -247,6 +251,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         session = self._session()
         played = session.play(action, bots=False)  # a RuleError here changes nothing
         events = list(played.own)
+        self._own_events = len(events)
         try:
             events += session.run_bots()
             self._check_paused()
@@ -256,11 +261,23 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         return events
 
     def _after_move(self, done: str) -> None:
+        """The message after the learner's move (with what the computer players did then, for a screen reader
+        too), and the keyboard focus on the next thing to do."""
+        others = others_words([as_learner(e, self.you) for e in self.last_events[self._own_events:]])
+        if others:
+            done += " " + others
         if self.game.is_over:
             game_finished("kk_play")
             self.show_ok(tr("{done} The game is over: {result}", done=done, result=render(self.game.result().words, self.you)))
         else:
             self.show_ok(tr("{done} Now: {next}", done=done, next=self._next_text()))
+        self.focus_next(self._next_control())
+
+    def _next_control(self) -> str:
+        """The CSS selector of the control the learner uses next (``_after_move`` focuses it)."""
+        phase = self.view().phase
+        return {"bid": ".railkit-kk-bid input", "choose": ".railkit-kk-choose button.kk-take",
+                "build": ".railkit-kk-buy select, .railkit-kk-build:enabled, .railkit-kk-pass"}.get(phase, ".railkit-kk-new")
 
     @guarded
     def on_bid(self) -> None:

@@ -20,7 +20,7 @@ from railkit.ui.app import InputError, Messages, Panel, Score, guarded, parse_wh
 from railkit.ui.capecairo.common import as_learner, card_html, cards_html, line_html, pounds, terrain_name
 from railkit.ui.i18n import tr, trn
 from railkit.ui.lesson_record import ExerciseRecord
-from railkit.ui.widgets import button, html_box, row
+from railkit.ui.widgets import button, html_box, row, submit_on_enter
 
 EXERCISE_NAMES = ("Ann", "Ben", "Cleo", "Dev")
 
@@ -145,6 +145,8 @@ class ExercisePanel(Panel):
         self.check_button = button(tr("Check"), "railkit-kk-check", "check", "success",
                                    tr("Compare your answer with the engine's numbers"), "120px")
         self.check_button.on_click(lambda _b: self.on_check())
+        for field in (self.pieces_field, self.cost_field):
+            submit_on_enter(field, self.on_check)
         self.new_button = button(tr("New situation"), "railkit-kk-new-question", "random", "info",
                                  tr("Another position from a game between computer players"))
         self.new_button.on_click(lambda _b: self.on_new_question())

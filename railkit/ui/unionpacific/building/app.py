@@ -124,7 +124,7 @@ class BuildingApp(App):
         self.undo_button.on_click(lambda _b: self.on_undo())
         self.reset_button.on_click(lambda _b: self.on_reset())
         self.company.observe(lambda _c: self.on_choice(), names="value")
-        self.card.observe(lambda _c: self.on_choice(), names="value")
+        self.card.observe(lambda _c: self.on_card(), names="value")
         self.section.observe(lambda _c: self.on_section(), names="value")
         self.preset_buttons: dict[str, widgets.Button] = {}
         for preset in PRESETS:
@@ -258,6 +258,12 @@ class BuildingApp(App):
         self.refresh()
         if self.company.value is not None and self.card.value is not None:
             self.clear_message()
+
+    def on_card(self) -> None:
+        """A track card picked: its legal sections show, and the keyboard goes on to the section list."""
+        self.on_choice()
+        if not self._quiet and self.company.value is not None and self.card.value is not None:
+            self.focus_next(".railkit-section select")
 
     @guarded
     def on_map_click(self, section_id: str) -> None:

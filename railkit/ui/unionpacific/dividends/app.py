@@ -40,6 +40,7 @@ from railkit.ui.unionpacific.dividends.examples import (
     payout_table_html,
     up_table_html,
 )
+from railkit.ui.widgets import submit_on_enter
 from railkit.unionpacific import payouts
 
 MAX_PLAYERS = len(PLAYER_NAMES)
@@ -121,6 +122,8 @@ class DividendsApp(App):
                                          tooltip=tr("Work out what every player receives"))
         self.pay_button.add_class("railkit-pay")
         self.pay_button.on_click(lambda _b: self.on_pay())
+        for field in (self.value_field, *self.share_fields):  # Enter in a field pays out, as the button does
+            submit_on_enter(field, self.on_pay)
         self.result_html = widgets.HTML("")
         self.result_html.add_class("railkit-result")
         self.steps_box = widgets.HTML("")
@@ -188,6 +191,8 @@ class DividendsApp(App):
         ]
         self.check_button = widgets.Button(description=tr("Check"), icon="check", button_style="success")
         self.check_button.on_click(lambda _b: self.on_check())
+        for field in self.answer_fields:
+            submit_on_enter(field, self.on_check)
         self.quiz_feedback = widgets.HTML("")
         self.quiz_feedback.add_class("railkit-quiz-feedback")
         self.score_html = widgets.HTML("")

@@ -29,7 +29,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from railkit.session import Session, seat_bots
-from railkit.ui.app import App, InputError, guarded
+from railkit.ui.app import App, InputError, guarded, others_words
 from railkit.ui.autosave import GameKeeper, KeepsGame
 from railkit.ui.class_link import class_options
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
@@ -55,6 +55,7 @@ from railkit.ui.unionpacific.play.tables import (
     ResultPanel,
     StatusPanel,
     TablePanel,
+    shown_events,
 )
 from railkit.ui.unionpacific.play.together import up_table
 from railkit.ui.widgets import button, html_box, row, set_shown
@@ -315,7 +316,10 @@ class PlayApp(KeepsGame, App):
         """A human move: ``make(player)`` gives the action of the player to act (an ``InputError`` if a
         choice is missing); the engine checks it (a ``RuleError`` changes nothing, and its words show in the
         moves panel); then the computer players move and everything is shown."""
-        return self.moves.attempt(lambda: self._act(make))
+        done = self.moves.attempt(lambda: self._act(make))
+        if done and self.session is not None:
+            self.focus_next(self.moves.next_control(Screen.of(self.session, frozenset(self.exercise.hidden))))
+        return done
 
     def _act(self, make: Callable[[str], Any]) -> bool:
         session = self._session()
@@ -327,11 +331,14 @@ class PlayApp(KeepsGame, App):
         played = session.play(action, bots=False)  # a RuleError here changes nothing
         self.events.after_move(mark, len(played.own), new_turn)
         self._run(session.run_bots, before)
-        self._report(player, played.own)
+        screen = Screen.of(session, frozenset(self.exercise.hidden))
+        others = others_words([line for _i, line in shown_events(screen, mark + len(played.own))])
+        self._report(player, played.own, others)
         return True
 
-    def _report(self, player: str, events: Sequence[str]) -> None:
-        """The message after a human move: what the move did (the engine's words), then what comes next."""
+    def _report(self, player: str, events: Sequence[str], others: str = "") -> None:
+        """The message after a human move: what the move did (the engine's words), what the other players did
+        then (``others``), and what comes next."""
         own = [e for e in events if e.startswith(player)]
         yours = self._session().you == player
         if own:
@@ -340,6 +347,8 @@ class PlayApp(KeepsGame, App):
             first = tr("You end your turn (UP-B6).") if yours else tr("{player} ends the turn (UP-B6).", player=player)
         q = self.exercise.question
         asked = q is not None and q.number in self.exercise.hidden
+        if others:
+            first += " " + others
         if self.new_payout and asked:
             self.show_info(tr("{events} A payout has been paid: answer the payout exercise (the yellow box below) "
                               "before you look at its breakdown.", events=first))

@@ -20,7 +20,7 @@ from railkit.ui.app import InputError, Messages, Panel, guarded, parse_whole, ve
 from railkit.ui.i18n import player_label, tr
 from railkit.ui.lesson_record import ExerciseRecord
 from railkit.ui.unionpacific.common import company_name, steps_html
-from railkit.ui.widgets import button, html_box, row, set_shown, set_value
+from railkit.ui.widgets import button, html_box, row, set_shown, set_value, submit_on_enter
 from railkit.unionpacific import UP, UP_TABLE, Board, PayoutRecord
 
 COMPANY_RULES = ("UP-D3", "UP-D4", "UP-D5", "UP-D6")  # a railway company's payout
@@ -110,6 +110,7 @@ class ExercisePanel(Panel):
         self.answer.add_class("railkit-quiz-answer")
         self.check_button = button(tr("Check"), "railkit-quiz-check", "check", "success", width=None)
         self.check_button.on_click(lambda _b: self.on_check())
+        submit_on_enter(self.answer, self.on_check)
         self.skip_button = button(tr("Show the answer"), "railkit-quiz-skip", "eye")
         self.skip_button.on_click(lambda _b: self.on_skip())
         self.feedback = html_box("railkit-quiz-feedback")

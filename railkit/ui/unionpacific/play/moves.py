@@ -272,6 +272,20 @@ class MovesPanel(Panel):
         set_value(self.draw_hint, tr("<b>Draw one share (UP-B3).</b> A display card is replaced at once from the "
                                      "deck; a dividend card turned up on the way starts a payout (UP-D1)."))
 
+    def next_control(self, screen: Screen) -> str:
+        """The CSS selector of the control to do next (the keyboard focus goes there after a move): the first
+        picker or button of the step on screen, “go on” while the computer players wait."""
+        if screen.game.is_over:
+            return ".railkit-setup .jupyter-widget-Collapse-header"  # “New game and options”
+        if screen.session.paused:
+            return ".railkit-continue"
+        if not screen.may_act:
+            return ".railkit-show-hand, .railkit-hint"
+        return {"first_share": ".railkit-first-pick select",
+                "action": ".railkit-unusable select, .railkit-action-mode button",
+                "draw": ".railkit-draw button",
+                "exchange": ".railkit-exchange-pick select, .railkit-end-turn"}.get(screen.phase, ".railkit-hint")
+
     # -- callbacks ------------------------------------------------------------------------------
     @guarded
     def attempt(self, move: Callable[[], bool | None]) -> bool | None:

@@ -20,7 +20,7 @@ from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import DEFAULT_LEARNER, check_name, default_learner, seat_players, typed_names
 from railkit.ui.learner import seat_options as learner_seats
 from railkit.ui.unionpacific.common import DECKS, option_name
-from railkit.ui.widgets import button, html_box, row
+from railkit.ui.widgets import button, html_box, row, submit_on_enter
 
 VS_BOTS, HOT_SEAT = "bots", "hotseat"
 BOT_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eva", "Finn")
@@ -98,6 +98,8 @@ class NewGamePanel(Panel):
         self.seed.add_class("railkit-seed")
         self.start_button = button(tr("Start a new game"), "railkit-new-game", "play", "primary")
         self.start_button.on_click(lambda _b: on_start())
+        for typed in (self.name, self.names, self.seed):  # Enter in a field starts, as the button does
+            submit_on_enter(typed, on_start)
         self.hint = html_box()
         self.mode.observe(lambda _c: self._sync(), names="value")
         self.players.observe(lambda _c: self._sync(), names="value")

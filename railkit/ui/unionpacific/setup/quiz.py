@@ -15,7 +15,7 @@ from railkit.ui.i18n import tr
 from railkit.ui.lesson_record import ExerciseRecord
 from railkit.ui.unionpacific.common import DECKS, option_name
 from railkit.ui.unionpacific.setup.deck import cards_above_dividend, layout, piles_table_html, safe_bottom
-from railkit.ui.widgets import button, html_box, row
+from railkit.ui.widgets import button, html_box, row, submit_on_enter
 from railkit.unionpacific import Pile
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -101,6 +101,7 @@ class QuizPanel(Panel):
         self.check_button = button(tr("Check"), "railkit-check", "check", "success", width=None)
         self.new_question_button = button(tr("New question"), "", "random", "info", width=None)
         self.check_button.on_click(lambda _b: self.on_check())
+        submit_on_enter(self.number, self.on_check)
         self.new_question_button.on_click(lambda _b: self.on_new_question())
         self.answer_html = html_box("railkit-answer")
         self.score_html = html_box()
