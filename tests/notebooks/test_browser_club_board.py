@@ -49,7 +49,7 @@ def test_building_on_a_club_board_offline(voila_server, offline_page, tmp_path):
     wait_text(page, ".railkit-message", "Playing on example_board.json (your club's board).")
     wait_text(page, ".railkit-club-banner-box", "Playing on example_board.json")
     assert page.locator(".railkit-section select option").count() == 16  # 15 sections + “pick a section”
-    wait_text(page, ".railkit-figure", "your club's board")  # the map's note, instead of “reconstruction”
+    wait_text(page, ".railkit-figure:has(.js-plotly-plot)", "your club's board")  # the map's note, instead of “reconstruction”
 
     # One step of building on it: company, card, a legal section, place the train.
     page.select_option(".railkit-company select", label="El Paso & Rio Grande (green)")

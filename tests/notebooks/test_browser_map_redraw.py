@@ -47,7 +47,7 @@ def test_a_click_updates_the_map_in_place(voila_server, offline_page):
     page.select_option(".railkit-company select", label="Billings Northern Lights (red)")
     page.click(".railkit-card button:text-is('Mountain')")
     wait_text(page, ".railkit-legal", "legal sections for the Billings Northern Lights")
-    wait_text(page, ".railkit-figure", "legal sections")
+    wait_text(page, ".railkit-figure:has(.js-plotly-plot)", "legal sections")
     # The template's script holds the plot on screen (it has answered the kernel).
     page.wait_for_function("() => { const gd = document.querySelector('.railkit-figure .js-plotly-plot');"
                            " return gd && gd._railkitFast && gd._railkitFast.render === gd.layout.meta.railkit_render; }",

@@ -22,7 +22,7 @@ def test_building_flow_offline(voila_server, offline_page):
     wait_text(page, ".railkit-legal", "legal sections for the Billings Northern Lights")
     legal = page.inner_text(".railkit-legal")
     assert "Helena–Salt Lake City" in legal and "Denver–El Paso" not in legal
-    wait_text(page, ".railkit-figure", "legal sections")  # the legend entry of the magenta band
+    wait_text(page, ".railkit-figure:has(.js-plotly-plot)", "legal sections")  # the legend entry of the magenta band
 
     # A section: the checklist of UP-B2a–f with the engine's sentences.
     page.select_option(".railkit-section select", label="Denver–El Paso · Mountain · 2 spaces")

@@ -47,7 +47,7 @@ def test_click_a_legal_section_on_the_map_at_1366x768(voila_server, offline_page
     page.select_option(".railkit-company select", label="Billings Northern Lights (red)")
     page.click(".railkit-card button:text-is('Mountain')")
     wait_text(page, ".railkit-legal", "legal sections for the Billings Northern Lights")
-    wait_text(page, ".railkit-figure", "legal sections")
+    wait_text(page, ".railkit-figure:has(.js-plotly-plot)", "legal sections")
     painted(page)  # laid out and on screen before measuring and the screenshot
     plot = ".railkit-figure .js-plotly-plot"
     # The map is beside the pickers: in view without scrolling, right of the section list.

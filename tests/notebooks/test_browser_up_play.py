@@ -88,8 +88,8 @@ def test_play_flow_offline(voila_server, offline_page):
     wait_text(page, ".railkit-checklist-box", "UP-B2e")
     checklist = page.inner_text(".railkit-checklist-box")
     assert "allowed" in checklist and "not allowed" not in checklist
-    wait_text(page, ".railkit-figure", "legal sections")  # the legend entry of the magenta band
-    wait_text(page, ".railkit-figure", "selected section")  # and the purple band of the section just picked
+    wait_text(page, ".railkit-figure:has(.js-plotly-plot)", "legal sections")  # the legend entry of the magenta band
+    wait_text(page, ".railkit-figure:has(.js-plotly-plot)", "selected section")  # and the purple band of the section just picked
     painted(page)
     page.screenshot(path=str(ARTIFACTS / "up_play_build.png"), full_page=False)
     page.click(".railkit-build")

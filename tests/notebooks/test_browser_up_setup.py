@@ -40,7 +40,7 @@ def test_setup_flow_offline(voila_server, offline_page):
         page.click(".railkit-next")
         wait_text(page, ".railkit-step", rule)
         if rule == "UP-S7":
-            wait_text(page, ".railkit-figure", "(this game)")
+            wait_text(page, ".railkit-figure:has(.js-plotly-plot)", "(this game)")
             assert "bottom six" in page.inner_text(".railkit-step-details")
             painted(page)
             page.locator(".railkit-app").screenshot(path=str(ARTIFACTS / "up_setup_step7_deck.png"))
