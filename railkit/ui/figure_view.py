@@ -45,6 +45,9 @@ from railkit.ui.plot import Plot
 MIME = "application/vnd.plotly.v1+json"
 DEFAULT_CONFIG: dict[str, Any] = {
     "displaylogo": False,
+    # Two quick clicks on two sections (a learner changing their mind, taps on a phone) are not a double-click
+    # that resets the zoom and redraws every trace; the toolbar's "Reset axes" does that.
+    "doubleClick": False,
     "responsive": True,
     "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d", "toImage"],
 }
