@@ -8,6 +8,7 @@ import os
 
 import pytest
 
+from railkit.ui.capecairo.auction import KkAuctionApp
 from railkit.ui.capecairo.play import KkPlayApp
 from railkit.ui.class_link import class_link, class_options
 from railkit.ui.unionpacific.play import PlayApp
@@ -33,6 +34,7 @@ def test_CLASS_LINK_the_fields_are_read_bounded_and_refused_in_words() -> None:
     assert class_options("kk_play", "players=5&variant=5").players is None
     assert class_options("kk_play", "variant=5").variant == "5"
     assert not class_options("up_setup", "seed=3&players=3").given  # that lesson deals no game from a link
+    assert class_options("kk_auction", "seed=5&players=4&variant=5") == class_options("kk_auction", "seed=5&players=4")
 
 
 def test_CLASS_LINK_the_teacher_gets_one_link_per_lesson_with_the_fields_it_takes() -> None:
@@ -79,3 +81,18 @@ def test_CLASS_LINK_a_table_code_in_the_link_fills_play_with_others(monkeypatch:
     assert app.together.code.value == "ABC234" and app.together.link is None and app.tabs.selected_index == 2
     monkeypatch.setenv("QUERY_STRING", "table=ABC%3Cb%3E")
     assert KkPlayApp(seed=1).together.code.value == ""
+
+
+def test_CLASS_LINK_KK_A1_the_auction_lesson_deals_the_links_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("QUERY_STRING", "seed=31&players=4")
+    first, second = KkAuctionApp(), KkAuctionApp(seed=8)
+    for app in (first, second):
+        assert app.session is not None
+        game = app.session.game
+        assert game.seed == 31 and len(game.players) == 4
+    assert first.view().offer == second.view().offer  # the same cards on sale
+    assert class_link("kk_auction", 31, 4, None, "es") == "../kk_auction.ipynb?seed=31&players=4&lang=es"
+    monkeypatch.setenv("QUERY_STRING", "seed=x&players=9")
+    refused = KkAuctionApp()
+    assert refused.message_kind == "error" and "was not used" in refused.message_text
+    assert refused.session is not None and len(refused.session.game.players) == 3

@@ -31,9 +31,10 @@ from railkit.ui.capecairo.auction.quiz import QuizPanel
 from railkit.ui.capecairo.common import KK_STYLE, card_title, choosing_place, events_html, ordinal, pounds
 from railkit.ui.capecairo.panels import AuctionPanel, KkSession, KkSessionApp, StartPanel, start_session
 from railkit.ui.capecairo.race_panel import RaceMapPanel
+from railkit.ui.class_link import class_options
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch
 from railkit.ui.i18n import render, tr
-from railkit.ui.learner import name_from_address
+from railkit.ui.learner import follow_page_address, name_from_address
 from railkit.ui.widgets import button, html_box, row
 
 
@@ -54,12 +55,32 @@ class KkAuctionApp(KkSessionApp):
         self.session: KkSession | None = None
         self.building_events: list[str] = []  # the story of the last round: reveal, choices, building
         self._round_start = 0  # where in the narrative the learner's last bid begins
-        self._start_players = players
+        link = class_options("kk_auction")  # the class's link: the same deal for everyone (railkit.ui.class_link)
+        self._deal = link.seed  # the first game's number, when the link gives one
+        self._start_players = link.players or players
+        self._learner = (self._learner[0], min(seat, self._start_players - 1), others)
         super().__init__()
         self.on_new_game()
         self.quiz.on_new_question()
         if name is None:
             self.greet_learner()
+        if link.problems:
+            self.show_error(" ".join(link.problems))
+        follow_page_address(lambda _found: self.on_class_link())  # a pre-rendered page learns its link later
+
+    def on_class_link(self) -> bool:
+        """The page address arrived with a class link: deal its game, unless the learner has bid already."""
+        link = class_options("kk_auction")
+        if link.problems:
+            self.show_error(" ".join(link.problems))
+        session = self.session
+        if not link.given or session is None or session.last_human_move() is not None:
+            return False
+        if link.players is not None:
+            self.start.players.value = link.players
+        self._deal = link.seed
+        self.on_new_game()
+        return True
 
     # ------------------------------------------------------------------ building the widgets
     def build(self) -> widgets.Widget:
@@ -133,7 +154,9 @@ class KkAuctionApp(KkSessionApp):
     @guarded
     def on_new_game(self) -> None:
         you, _n = self.start.read()
-        self.session = start_session(you, self.start.read_table(), seed=self.rng.randrange(1_000_000), **self.deck_file.options)
+        seed = self._deal if self._deal is not None else self.rng.randrange(1_000_000)
+        self._deal = None  # “New game” later deals afresh
+        self.session = start_session(you, self.start.read_table(), seed=seed, **self.deck_file.options)
         self.building_events, self._round_start = [], 0
         self._bots(stop=building)  # the computer players hand in their sealed bids
         self.auction.bid_field.value = ""
