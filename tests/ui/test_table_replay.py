@@ -13,7 +13,7 @@ from railkit.session import Session, seat_bots
 from railkit.ui.capecairo.play.together import KK_TABLE, kk_measures
 from railkit.ui.table_replay import ReplayPanel, history_plot, replay_steps
 from railkit.ui.unionpacific.play.together import up_measures
-from railkit.unionpacific import UnionPacificGame, new_game
+from railkit.unionpacific import UP, UnionPacificGame, new_game
 from railkit.unionpacific.bots import HeuristicBot
 
 
@@ -34,6 +34,11 @@ def test_REPLAY_UP_D12_each_position_and_the_money_come_from_the_log() -> None:
     assert [s.move for s in steps] == list(range(len(game.log) + 1))
     assert steps[-1].measures["Money"] == game.state.money  # the replay ends where the game ended
     assert steps[0].measures["Money"] == {"Ann": 0, "Ben": 0, "Cleo": 0}
+    # UP-D2: a company share on the table is worth its company's value (trains + 1); UP shares are not counted.
+    state = game.state
+    assert steps[-1].measures["Shares' worth on the table"] == {
+        p: sum(n * (state.net.on_board(k) + 1) for k, n in state.table[p].items() if k != UP) for p in game.players}
+    assert any(v > 0 for v in steps[-1].measures["Shares' worth on the table"].values())
     assert sum(len(s.words) for s in steps) == len(game.narrative)
     plot = history_plot(steps, ["Ann", "Ben", "Cleo"])
     assert [t["name"] for t in plot.traces] == ["Ann", "Ben", "Cleo"] * 2

@@ -26,7 +26,7 @@ from railkit.ui.unionpacific.board_map import building_map
 from railkit.ui.unionpacific.common import card_label, checklist_html, company_name, counts_html, engine_text, section_label
 from railkit.ui.unionpacific.play.build import MAP_HEIGHT, MAP_WIDTH
 from railkit.ui.unionpacific.play.html import companies_html, display_html, players_html, review_html, step_words, why_html
-from railkit.unionpacific import Board
+from railkit.unionpacific import UP, Board
 from railkit.unionpacific.actions import UPAction
 from railkit.unionpacific.describe import describe_action
 from railkit.unionpacific.game import UnionPacificGame
@@ -189,7 +189,12 @@ def up_table(board: Board) -> TableGame:
 
 
 def up_measures(game: Any) -> dict[str, dict[str, float]]:
-    """What the review's chart follows per player after each move: money (UP-D) and shares on the table (UP-I)."""
+    """What the review's chart follows per player after each move: money (UP-D) and the worth of the shares on
+    the table: each company share counts its company's value then (UP-D2: trains on the board + 1). Union
+    Pacific shares are left out: the Union Pacific pays by position from its own table (UP-D9), not by value."""
     state = game.state
+    on_board = state.net.on_board
+    worth = {k: on_board(k) + 1 for k in {k for p in game.players for k in state.table.get(p, {}) if k != UP}}
     return {N_("Money"): {p: state.money.get(p, 0) for p in game.players},
-            N_("Shares on the table"): {p: sum(state.table.get(p, {}).values()) for p in game.players}}
+            N_("Shares' worth on the table"): {p: sum(n * worth[k] for k, n in state.table.get(p, {}).items()
+                                                      if k != UP) for p in game.players}}
