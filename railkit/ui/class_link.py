@@ -40,6 +40,7 @@ LINK_FIELDS: dict[str, LinkFields] = {
     "up_play": LinkFields((2, 6), ("standard", "finnish", "dividend_cards"), table=True, seed=True),
     "kk_play": LinkFields((2, 4), ("8", "5", "3"), table=True, seed=True),
     "kk_auction": LinkFields((2, 4), seed=True),
+    "up_setup": LinkFields((2, 6), ("standard", "finnish", "dividend_cards"), seed=True),
 }
 
 

@@ -12,6 +12,7 @@ from railkit.ui.capecairo.auction import KkAuctionApp
 from railkit.ui.capecairo.play import KkPlayApp
 from railkit.ui.class_link import class_link, class_options
 from railkit.ui.unionpacific.play import PlayApp
+from railkit.ui.unionpacific.setup import SetupApp
 
 
 @pytest.fixture(autouse=True)
@@ -33,7 +34,7 @@ def test_CLASS_LINK_the_fields_are_read_bounded_and_refused_in_words() -> None:
         assert "was not used" in found.problems[0] and "default" in found.problems[0]
     assert class_options("kk_play", "players=5&variant=5").players is None
     assert class_options("kk_play", "variant=5").variant == "5"
-    assert not class_options("up_setup", "seed=3&players=3").given  # that lesson deals no game from a link
+    assert not class_options("up_dividends", "seed=3&players=3").given  # that lesson deals no game from a link
     assert class_options("kk_auction", "seed=5&players=4&variant=5") == class_options("kk_auction", "seed=5&players=4")
 
 
@@ -96,3 +97,22 @@ def test_CLASS_LINK_KK_A1_the_auction_lesson_deals_the_links_game(monkeypatch: p
     refused = KkAuctionApp()
     assert refused.message_kind == "error" and "was not used" in refused.message_text
     assert refused.session is not None and len(refused.session.game.players) == 3
+
+
+def test_CLASS_LINK_UP_S7_the_setup_lesson_deals_the_links_game_at_the_first_deal(monkeypatch: pytest.MonkeyPatch) \
+        -> None:
+    monkeypatch.setenv("QUERY_STRING", "seed=515&players=5&variant=dividend_cards")
+    first, second = SetupApp(), SetupApp(seed=4)
+    for app in (first, second):
+        assert (app.steps.players.value, app.steps.deck.value) == (5, "dividend_cards")
+        app.steps.on_deal()
+        game = app.steps.dealt
+        assert game.seed == 515 and len(game.players) == 5 and game.options["deck"] == "dividend_cards"
+    assert first.steps.dealt.state.deck == second.steps.dealt.state.deck  # the same deal for the class
+    first.steps.on_deal()  # “Deal” again: a fresh game
+    assert first.steps.dealt.seed != 515 or first.steps.dealt.state.deck != second.steps.dealt.state.deck
+    assert first.on_class_link() is False  # a learner's dealt game stays when the address arrives later
+    monkeypatch.setenv("QUERY_STRING", "players=1&variant=german")
+    refused = SetupApp()
+    assert refused.message_kind == "error" and "was not used" in refused.message_text
+    assert (refused.steps.players.value, refused.steps.deck.value) == (4, "standard")

@@ -22,9 +22,10 @@ import random
 import ipywidgets as widgets
 
 from railkit.ui.app import App, guarded, legend_html
+from railkit.ui.class_link import class_options
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
-from railkit.ui.learner import default_learner, greet_learner
+from railkit.ui.learner import default_learner, follow_page_address, greet_learner
 from railkit.ui.unionpacific.club_board import board_of, lesson_board
 from railkit.ui.unionpacific.common import DECKS, LESSON_STYLE, option_name
 from railkit.ui.unionpacific.setup.deck import deck_figure, layout, piles_table_html
@@ -47,6 +48,23 @@ class SetupApp(App):
         # The learner named once: the page address's name fills “Your name”.
         self.steps.name.value = greet_learner(self, tr("Choose the number of players and the share deck, then press "
                                                        "“Deal”."), use=self.steps.use_learner_name)
+        self.on_class_link()
+        follow_page_address(lambda _found: self.on_class_link())  # a pre-rendered page learns its link later
+
+    def on_class_link(self) -> bool:
+        """The class's link (``railkit.ui.class_link``) sets the players, the share deck and the game number of
+        the first deal, so every learner sets up the same game; refused values are said in words."""
+        link = class_options("up_setup")
+        if link.problems:
+            self.show_error(" ".join(link.problems))
+        if not link.given or self.steps.game is not None:  # dealt already: the learner's game stays
+            return False
+        if link.players is not None:
+            self.steps.players.value = link.players
+        if link.variant is not None:
+            self.steps.deck.value = link.variant
+        self.steps.link_seed = link.seed
+        return True
 
     # ------------------------------------------------------------------ widgets
     def build(self) -> widgets.Widget:

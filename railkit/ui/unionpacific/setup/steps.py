@@ -69,6 +69,7 @@ class StepsPanel(Panel):
         self.step = 0  # 0 = not dealt; 1..8 = the STEPS shown
         self.reached = 0  # the furthest step shown since the deal (the pills can go back to any of them)
         self.first_choice: str | None = None
+        self.link_seed: int | None = None  # the class link's game number: the first deal uses it (class_link)
         self.widget = self._build()
 
     def _build(self) -> widgets.Widget:
@@ -133,7 +134,8 @@ class StepsPanel(Panel):
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
             raise InputError(tr("Choose 2 to 6 players."))
         you = check_name(self.name.value, tr("Your name"))
-        seed = self.rng.randrange(1_000_000)
+        seed = self.link_seed if self.link_seed is not None else self.rng.randrange(1_000_000)
+        self.link_seed = None  # a later “Deal” deals afresh
         seat = random.Random(seed).randrange(n)  # the seats are dealt at random; the first seat starts
         names = [b for b in BOT_NAMES if b.casefold() != you.casefold()][: n - 1]
         names.insert(seat, you)
