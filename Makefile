@@ -141,7 +141,7 @@ hub-install:
 hub: hub-install
 	deploy/start-hub.sh
 
-# Class tables (railkit.tables): the server that holds shared games. SQLite in $RAILKIT_DATA by default;
+# Class tables (railkit.tables): the server that holds shared games. SQLite in $RAILKIT_TABLES_DATA by default;
 # `make tables DB=postgresql://...` for PostgreSQL. Loopback only unless HOST says otherwise.
 .PHONY: tables
 tables: venv

@@ -28,10 +28,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback only)")
     parser.add_argument("--port", type=int, default=8867)
     parser.add_argument("--db", default=None, help="database URL: sqlite:///PATH or postgresql://...; default "
-                                                   "$RAILKIT_DB, else tables.sqlite in $RAILKIT_DATA")
+                                                   "$RAILKIT_DB, else tables.sqlite in $RAILKIT_TABLES_DATA")
     parser.add_argument("--teacher-key-file", type=Path, default=None,
                         help="where the teacher key is kept (made there on first start); default teacher.key beside a SQLite "
-                             "database, else in $RAILKIT_DATA; $RAILKIT_TEACHER_KEY overrides it")
+                             "database, else in $RAILKIT_TABLES_DATA; $RAILKIT_TEACHER_KEY overrides it")
     parser.add_argument("--max-tables", type=int, default=Limits.max_tables)
     parser.add_argument("--actions-per-second", type=float, default=Limits.actions_per_second)
     parser.add_argument("--records-per-second", type=float, default=RecordLimits.per_learner_per_second,

@@ -105,12 +105,18 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
+def tables_data_dir() -> Path:
+    """The table server's own folder: ``$RAILKIT_TABLES_DATA``, else ``~/.local/share/railkit``. Not
+    ``$RAILKIT_DATA``, which names the folder of the games' board and deck files (``railkit.paths``)."""
+    return Path(os.environ.get("RAILKIT_TABLES_DATA") or Path.home() / ".local" / "share" / "railkit")
+
+
 def database_url(given: str | None = None) -> str:
-    """``given``, else ``$RAILKIT_DB``, else a SQLite file in ``$RAILKIT_DATA`` (default
-    ``~/.local/share/railkit``); ``postgresql://`` is spelled for psycopg 3."""
+    """``given``, else ``$RAILKIT_DB``, else a SQLite file in ``tables_data_dir()``; ``postgresql://`` is
+    spelled for psycopg 3."""
     url = given or os.environ.get("RAILKIT_DB")
     if not url:
-        data = Path(os.environ.get("RAILKIT_DATA") or Path.home() / ".local" / "share" / "railkit")
+        data = tables_data_dir()
         data.mkdir(parents=True, exist_ok=True)
         url = f"sqlite:///{data / 'tables.sqlite'}"
     for prefix in ("postgresql://", "postgres://"):

@@ -40,6 +40,7 @@ from starlette.routing import Route
 from railkit.tables.hub import TEACHER_GROUP, TEACHER_SCOPE, hub_user
 from railkit.tables.protocol import ProtocolError
 from railkit.tables.records import LESSON_IDS, Record, Records, check_learner, csv_text
+from railkit.tables.store import tables_data_dir
 
 if TYPE_CHECKING:
     from railkit.tables.server import TableServer
@@ -72,11 +73,11 @@ def _checked(key: str, where: str) -> str:
 
 
 def default_key_file() -> Path:
-    return Path(os.environ.get("RAILKIT_DATA") or Path.home() / ".local" / "share" / "railkit") / KEY_FILE_NAME
+    return tables_data_dir() / KEY_FILE_NAME
 
 
 def load_key(key_file: Path | None = None) -> str:
-    """``$RAILKIT_TEACHER_KEY``, else the key in ``key_file`` (default: ``teacher.key`` in ``$RAILKIT_DATA``),
+    """``$RAILKIT_TEACHER_KEY``, else the key in ``key_file`` (default: ``teacher.key`` in ``$RAILKIT_TABLES_DATA``),
     made there at random (mode 0600) when the file does not exist. ``KeyProblem`` for an unusable key."""
     given = os.environ.get(KEY_VARIABLE)
     if given:
