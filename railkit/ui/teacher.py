@@ -40,7 +40,7 @@ from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import get_language, tr, trn
 from railkit.ui.learner import LearnerName, address_fields, check_name, follow_page_address
 from railkit.ui.table_link import hub_headers, place, tables_url
-from railkit.ui.teacher_charts import first_try_chart, timeline_chart
+from railkit.ui.teacher_charts import GAME_NAMES, first_try_chart, timeline_chart
 from railkit.ui.teacher_links import ClassLinkPanel
 from railkit.ui.widgets import button, html_box, row, set_options, set_value
 
@@ -374,7 +374,7 @@ class TeacherApp(App):
             set_value(self.tables_html, self.tables_table())
             set_value(self.learners_html, self.learners_table())
             set_value(self.exercises_html, self.exercises_table())
-            tables = [(f"{t['table']} ({t['game']})", t["table"]) for t in self.data["tables"]]
+            tables = [(f"{t['table']} ({GAME_NAMES.get(t['game'], t['game'])})", t["table"]) for t in self.data["tables"]]
             set_options(self.table_pick, tables, fresh=False)
             if self.table_pick.value is None and tables:
                 self.table_pick.value = tables[0][1]
@@ -460,7 +460,7 @@ class TeacherApp(App):
             state = tr("finished") if t["is_over"] else tr("stalled") if t["stalled"] else tr("playing")
             css = " class='railkit-wrong'" if t["stalled"] else ""
             body += (f"<tr{css}>" + "".join(f"<td class='name'>{html.escape(str(v))}</td>" for v in (
-                t["table"], t["game"], seats, ", ".join(t["to_move"]) or "—",
+                t["table"], GAME_NAMES.get(str(t["game"]), t["game"]), seats, ", ".join(t["to_move"]) or "—",
                 "—" if t["is_over"] else _minutes(int(t["waiting_seconds"])), t["moves"], state))
                      + f"<td class='name'>{watch}</td></tr>")
         return f"<table class='railkit-table'><tr>{head}</tr>{body}</table>"

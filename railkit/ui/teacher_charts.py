@@ -10,7 +10,9 @@ from railkit.lessons import LESSONS
 from railkit.ui.i18n import tr
 from railkit.ui.plot import NO_TEMPLATE, Plot
 
-__all__ = ["first_try_chart", "timeline_chart"]
+GAME_NAMES = {"union_pacific": "Union Pacific", "cape_to_cairo": "Vom Kap bis Kairo"}  # a table's game, as printed
+
+__all__ = ["GAME_NAMES", "first_try_chart", "timeline_chart"]
 
 MAX_BARS = 40  # the hardest exercises shown; the table below the chart lists them all
 
@@ -44,8 +46,9 @@ def timeline_chart(tables: Sequence[Mapping[str, Any]]) -> Plot:
         points = table.get("timeline") or []
         if not points:
             continue
+        game = GAME_NAMES.get(table["game"], table["game"])
         plot.add_trace({"x": [at for _n, at in points], "y": [n for n, _at in points], "mode": "lines+markers",
-                        "name": f"{table['table']} ({table['game']})", "line": {"dash": "dot" if table.get(
+                        "name": f"{table['table']} ({game})", "line": {"dash": "dot" if table.get(
                             "stalled") else "solid"}, "hovertemplate": "%{x}: %{y}<extra>" + str(table["table"]) +
                         "</extra>"})
     return plot

@@ -79,7 +79,7 @@ def test_TEACHER_the_page_seats_a_computer_player_keeps_up_to_date_and_closes_a_
         assert "Zoe" not in text(page.learners_html.value) and page.sort.value == "answers"
         assert first_try_chart(page.data["exercises"]).traces[0]["x"] == [50]
         (line,) = timeline_chart(page.data["tables"]).traces
-        assert line["name"] == f"{code} (cape_to_cairo)" and line["y"][-1] == page.data["tables"][0]["moves"]
+        assert line["name"] == f"{code} (Vom Kap bis Kairo)" and line["y"][-1] == page.data["tables"][0]["moves"]
         # closing needs its confirmation, then the learner is told and back at the start
         page.on_close()
         assert page.message_kind == "error" and "Yes, close this table" in page.message_text
