@@ -136,10 +136,12 @@ def message_from_json(value: Any) -> Any:
     return value
 
 
-def _sentence(value: Any) -> str:
+def _sentence(value: Any, you: str | None = None) -> str:
+    """An engine sentence from the server in this page's language; about the seat ``you``, in the second person
+    (``railkit.messages.addressed``: "you draw a track card", never "Te húz")."""
     found = message_from_json(value)
     try:
-        return render(found) if isinstance(found, Message) else str(found)
+        return render(found, you=you) if isinstance(found, Message) else str(found)
     except Exception:  # noqa: BLE001 - a sentence this railkit cannot fill is shown in English
         return str(found)
 
@@ -497,7 +499,8 @@ class TablePlayPanel(Panel):
             return tr("Slow down a little: wait a moment and try again.")
         if code == "not_your_seat":
             return tr("A computer player holds your seat now; ask the table's creator to give it back.")
-        why = _sentence(problem.words) if problem.words is not None else problem.message
+        seat = self.state.get("seat") if self.state is not None else None
+        why = _sentence(problem.words, seat) if problem.words is not None else problem.message
         return tr("The table refused that: {why} ({rule})", why=why, rule=problem.rule or code)
 
     # ------------------------------------------------------------------ showing
@@ -639,7 +642,7 @@ class TablePlayPanel(Panel):
         items = []
         for index, sentence in shown:
             new = " class='rk-new'" if index >= self._mine and self._mine else ""
-            items.append(f"<li{new}>{html.escape(_sentence(sentence))}</li>")
+            items.append(f"<li{new}>{html.escape(_sentence(sentence, state.get('seat')))}</li>")
         self._seen_narrative = total
         return (f"<b>{html.escape(tr('At the table'))}</b>"
                 f"<ol aria-live='polite' start='{shown[0][0] + 1 if shown else 1}'>{''.join(items)}</ol>")

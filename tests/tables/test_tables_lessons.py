@@ -16,6 +16,7 @@ import pytest
 from tables_client import ServerProcess
 
 from railkit.ui.capecairo.play import KkPlayApp
+from railkit.ui.i18n import set_language
 from railkit.ui.table_play import TablePlayPanel
 from railkit.ui.unionpacific.play import PlayApp
 
@@ -286,3 +287,25 @@ def test_TABLES_CREATOR_the_creators_controls_come_back_after_a_reload(server: S
     wait_until(lambda: other.state is not None)
     assert not other.creator and other.creator_row.layout.display == "none"
     close(other)
+
+
+@pytest.mark.parametrize(("language", "yours", "theirs"), [("en", "You hand in a sealed bid.", "Ann hands in"),
+                                                           ("hu", "Beadod a zárt licitedet.", "Ann zárt licitet ad be")])
+def test_TABLES_KK_A2_the_tables_story_speaks_to_the_learner_about_their_own_moves(
+        server: ServerProcess, language: str, yours: str, theirs: str) -> None:
+    set_language(language)
+    try:
+        panel = KkPlayApp(seed=4, name="Ann").together
+        panel.players.value, panel.bots.value = 2, 1
+        panel.on_create()
+        wait_until(lambda: panel.state is not None and bool(panel.state["legal"]))
+        with panel._lock:
+            seq = panel.state["seq"]
+            panel.amount.value = panel.amount.min
+            panel.on_bid()
+        wait_until(lambda: panel.state["seq"] > seq)
+        wait_until(lambda: yours in text(panel.events.value), message=lambda: text(panel.events.value))
+        assert theirs not in text(panel.events.value)
+        close(panel)
+    finally:
+        set_language("en")

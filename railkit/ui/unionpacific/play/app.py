@@ -94,6 +94,8 @@ class PlayApp(KeepsGame, App):
         options = {**options, "deck": link.variant} if link.variant else options
         self.setup.preset(players, hot_seat, address.name if name is None else name, names, game_number, options,
                           min(seat, players - 1))
+        if name is not None:  # the name given here, not the address's, also names the seat at a class table
+            self.together.name.value = name
         self.on_new_game()
         if link.problems:
             self.show_error(" ".join(link.problems))
