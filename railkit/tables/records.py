@@ -10,14 +10,19 @@ A lesson's kernel sends ``POST /api/records`` with one event (``parse_record`` s
 
 Only what the learner typed as their name (or their hub user name) identifies them; nothing else about them
 is stored. Every field is bounded and every refusal names its limit (``RECORDS-*``) and stores nothing.
-The teacher reads the records (``railkit.tables.teacher``); a learner never can.
+The teacher reads the records (``railkit.tables.teacher``); a learner reads only their own
+(``railkit.tables.progress``): off the hub with the **progress key** the server gives back with the first record
+stored under a name (``{"ok": true, "learner_key": KEY}``, once; kept as a SHA-256 digest in ``rk_learner_keys``),
+on the hub as the hub user.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import re
+import secrets
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
@@ -27,13 +32,14 @@ from typing import Any
 
 from sqlalchemy import JSON, Boolean, Column, DateTime, Engine, Integer, MetaData, String, delete, func, insert, select
 from sqlalchemy import Table as SqlTable
+from sqlalchemy.exc import IntegrityError
 
 from railkit.game import MAX_NAME_LENGTH
 from railkit.lessons import LESSONS
 from railkit.tables.protocol import ProtocolError, RateLimiter
 
 __all__ = ["CSV_COLUMNS", "EVENTS", "LESSON_IDS", "MAX_RECORDS", "MAX_RECORDS_PER_LEARNER", "Record", "RecordLimits", "Records",
-           "check_learner", "csv_text", "parse_record", "rk_records"]
+           "check_learner", "csv_text", "key_hash", "parse_record", "rk_learner_keys", "rk_records"]
 
 EVENTS = ("opened", "finished", "answer")
 LESSON_IDS = frozenset(x.id for x in LESSONS)
@@ -67,6 +73,19 @@ rk_records = SqlTable(
     Column("seconds", Integer),
     Column("rules", JSON),
 )
+
+# Each learner name's progress key (RECORDS-KEY): only its SHA-256 digest, so a copy of the database reads no one's.
+rk_learner_keys = SqlTable(
+    "rk_learner_keys", metadata,
+    Column("learner", String(MAX_NAME_LENGTH * 2), primary_key=True),
+    Column("key_hash", String(64), nullable=False),
+    Column("made", DateTime(timezone=True), nullable=False),
+)
+MAX_KEY_LENGTH = 200
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +193,7 @@ class Records:
         self._total = 0
         self._cache: list[Record] = []  # every record read so far, in id order (the teacher's reports)
         self._cache_last = 0  # the id of the last one
+        self._keyed: set[str] = set()  # names known to have a progress key (none is ever taken back but by forget)
 
     def _load_counts(self) -> dict[str, int]:
         if self._counts is None:
@@ -208,6 +228,42 @@ class Records:
         counts[record.learner] = counts.get(record.learner, 0) + 1
         self._total += 1
 
+    def issue_key(self, learner: str) -> str | None:
+        """A new progress key for ``learner`` if the name has none yet (the first record under it), else None:
+        a key is given out once, to whoever recorded first under the name."""
+        if learner in self._keyed:
+            return None
+        if len(self._keyed) > self.MAX_LIMITERS:
+            self._keyed.clear()
+        self._keyed.add(learner)
+        key = secrets.token_urlsafe(24)
+        try:
+            with self.engine.begin() as conn:
+                if conn.execute(select(rk_learner_keys.c.learner).where(rk_learner_keys.c.learner == learner)).first():
+                    return None
+                conn.execute(insert(rk_learner_keys).values(learner=learner, key_hash=key_hash(key),
+                                                            made=datetime.now(UTC)))
+        except IntegrityError:  # another process gave this name its key just now
+            return None
+        return key
+
+    def key_matches(self, learner: str, key: str) -> bool:
+        """Is ``key`` the progress key of ``learner``? (A name without a key matches nothing.)"""
+        if not key or len(key) > MAX_KEY_LENGTH:
+            return False
+        with self.engine.connect() as conn:
+            stored = conn.execute(select(rk_learner_keys.c.key_hash)
+                                  .where(rk_learner_keys.c.learner == learner)).scalar_one_or_none()
+        return stored is not None and secrets.compare_digest(str(stored), key_hash(key))
+
+    def of(self, learner: str) -> list[Record]:
+        """Every record of one learner, in the order they came (at most ``max_records_per_learner``)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(rk_records).where(rk_records.c.learner == learner)
+                                .order_by(rk_records.c.id).limit(self.limits.max_records_per_learner)).all()
+        return [Record(r.learner, r.lesson, r.event, r.visit, r.exercise, r.right, r.attempt, r.hints, r.why,
+                       r.seconds, tuple(r.rules or ()), _utc(r.at)) for r in rows]
+
     def all(self) -> list[Record]:
         """Every record in the order they came. Records are only ever added or all deleted, so what was read
         before is kept and only newer rows are read (another server process may have added them too)."""
@@ -229,12 +285,14 @@ class Records:
         return list(self._cache)
 
     def forget(self) -> int:
-        """Delete every record; how many there were."""
+        """Delete every record and every learner's progress key; how many records there were."""
         with self.engine.begin() as conn:
             gone = conn.execute(delete(rk_records)).rowcount
+            conn.execute(delete(rk_learner_keys))
         self._counts, self._total = None, 0
         self._cache, self._cache_last = [], 0
         self._limiters.clear()
+        self._keyed.clear()
         return int(gone or 0)
 
 

@@ -9,7 +9,10 @@ HTTP (JSON bodies of at most ``MAX_MESSAGE_BYTES``):
   open seat of that name, or gives the learner's name to a seat that has not moved yet.
 * ``GET /api/tables/{code}`` -> who holds which seat, the log length, whether it is over.
 * ``POST /api/tables/{code}/bot`` ``{"creator_token", "seat", "bot": true|false}``.
-* ``POST /api/records`` one event of a learner's lesson (``railkit.tables.records``) -> 201 ``{"ok": true}``.
+* ``POST /api/records`` one event of a learner's lesson (``railkit.tables.records``) -> 201 ``{"ok": true}``
+  (with ``"learner_key"``, the name's progress key, after the first record under a name).
+* ``GET /api/records?learner=NAME`` with that name's progress key: the learner's own records
+  (``railkit.tables.progress``).
 * ``/api/teacher/...``: the teacher's reports, with the teacher key only (``railkit.tables.teacher``).
 * ``POST /api/teacher/tables/{code}/bot`` and ``.../close``: the same, and closing a table, for the teacher.
 * ``POST /api/tables/{code}/creator`` ``{"creator_token"}`` -> 200 if it is the table's creator token, else 403.
@@ -45,6 +48,7 @@ from railkit.game import check_seed
 from railkit.tables.games import GAMES
 from railkit.tables.hub import HubSignIn, RequireHubUser, hub_user
 from railkit.tables.listen import listen
+from railkit.tables.progress import progress_routes
 from railkit.tables.protocol import (
     MAX_MESSAGE_BYTES,
     Limits,
@@ -265,8 +269,14 @@ class TableServer:
         user = hub_user(request)
         if user is not None:
             body["learner"] = user.name  # on the hub a learner's records are theirs, under their hub user name
-        self.records.add(parse_record(body))
-        return JSONResponse({"ok": True}, status_code=201)
+        record = parse_record(body)
+        self.records.add(record)
+        out: dict[str, Any] = {"ok": True}
+        if user is None:  # the first record under a name brings its progress key (railkit.tables.progress)
+            key = self.records.issue_key(record.learner)
+            if key is not None:
+                out["learner_key"] = key
+        return JSONResponse(out, status_code=201)
 
     async def body(self, request: Request) -> dict[str, Any]:
         return await _body(request)
@@ -415,7 +425,7 @@ async def _body(request: Request) -> dict[str, Any]:
     return parse_object(b"".join(chunks))
 
 
-_STATUS = {"no_table": 404, "not_creator": 403, "not_teacher": 403, "not_signed_in": 403, "hub_down": 503,
+_STATUS = {"no_table": 404, "not_creator": 403, "not_teacher": 403, "not_learner": 403, "not_signed_in": 403, "hub_down": 503,
            "too_fast": 429, "seat_taken": 409, "no_seat": 409, "limit": 429, "too_big": 413}
 
 
@@ -455,6 +465,7 @@ def create_app(store: Store, limits: Limits | None = None, teacher_key: str | No
             Route("/api/tables/{code}/creator", server.creator, methods=["POST"]),
             WebSocketRoute("/api/tables/{code}/ws", server.socket),
             Route("/api/records", server.record, methods=["POST"]),
+            *progress_routes(server.records, teacher_key),
             *teacher_routes(server, server.records, teacher_key),
         ],
         exception_handlers={ProtocolError: _protocol_error, RuleError: _protocol_error},

@@ -45,7 +45,8 @@ from railkit.tables.store import tables_data_dir
 if TYPE_CHECKING:
     from railkit.tables.server import TableServer
 
-__all__ = ["CLOSE_WORDS", "FORGET_WORDS", "KEY_HEADER", "KEY_VARIABLE", "STALLED_SECONDS", "exercise_report", "learner_report",
+__all__ = ["CLOSE_WORDS", "FORGET_WORDS", "check_teacher", "is_teacher",
+           "KEY_HEADER", "KEY_VARIABLE", "STALLED_SECONDS", "exercise_report", "learner_report",
            "load_key", "teacher_routes"]
 
 KEY_VARIABLE = "RAILKIT_TEACHER_KEY"
@@ -211,21 +212,34 @@ def _stalled(request: Request) -> int:
     return int(raw)
 
 
+def check_teacher(request: Request, key: str | None) -> None:
+    """The request is the teacher's (the hub says so, or it carries the teacher key); ``ProtocolError`` otherwise."""
+    user = hub_user(request)
+    if user is not None:  # on the class hub the hub says who teaches; the key plays no part there
+        if not user.teacher:
+            raise ProtocolError("not_teacher", "TEACHER-HUB", f"the teacher's pages are for the hub's admins and "
+                                                              f"the {TEACHER_GROUP!r} group (scope {TEACHER_SCOPE})")
+        return
+    if key is None:
+        raise ProtocolError("not_teacher", "TEACHER-KEY", "this server was started without a teacher key")
+    if not secrets.compare_digest(given_key(request).encode(), key.encode()):
+        raise ProtocolError("not_teacher", "TEACHER-KEY", f"the teacher's pages need the teacher key (header "
+                                                          f"{KEY_HEADER}); `make run` prints it")
+
+
+def is_teacher(request: Request, key: str | None) -> bool:
+    try:
+        check_teacher(request, key)
+    except ProtocolError:
+        return False
+    return True
+
+
 def teacher_routes(server: TableServer, records: Records, key: str | None) -> list[Route]:
     """The teacher's endpoints; with no ``key`` they refuse everyone."""
 
     def check(request: Request) -> None:
-        user = hub_user(request)
-        if user is not None:  # on the class hub the hub says who teaches; the key plays no part there
-            if not user.teacher:
-                raise ProtocolError("not_teacher", "TEACHER-HUB", f"the teacher's pages are for the hub's admins and "
-                                                                  f"the {TEACHER_GROUP!r} group (scope {TEACHER_SCOPE})")
-            return
-        if key is None:
-            raise ProtocolError("not_teacher", "TEACHER-KEY", "this server was started without a teacher key")
-        if not secrets.compare_digest(given_key(request).encode(), key.encode()):
-            raise ProtocolError("not_teacher", "TEACHER-KEY", f"the teacher's pages need the teacher key (header "
-                                                              f"{KEY_HEADER}); `make run` prints it")
+        check_teacher(request, key)
 
     async def learners(request: Request) -> JSONResponse:
         check(request)

@@ -37,6 +37,7 @@ from railkit.messages import Message
 from railkit.session import save_problem
 from railkit.ui import language, lesson_record
 from railkit.ui.i18n import render, tr
+from railkit.ui.my_progress import MyProgress
 
 
 def _browser_comm_nulls() -> None:
@@ -363,7 +364,17 @@ class App:
         header = widgets.HBox([heading, language.language_picker()],
                               layout=widgets.Layout(justify_content="space-between", align_items="center"))
         header.add_class("railkit-header")
-        return [widgets.HTML(STYLE), header, self.message, self.messages.focus_mark, body]
+        return [widgets.HTML(STYLE), header, self.message, self.messages.focus_mark, *self._progress_section(), body]
+
+    def _progress_section(self) -> list[widgets.Widget]:
+        """A lesson on a class server has “My progress” (closed until the learner opens it), built again in the new
+        language on a switch."""
+        if "_my_progress" not in self.__dict__:
+            shown = lesson_record.recording() and lesson_record.lesson_of(type(self)) is not None
+            self._my_progress = MyProgress() if shown else None
+        elif self._my_progress is not None:
+            self._my_progress.build()
+        return [] if self._my_progress is None else [self._my_progress.widget]
 
     def _relanguage(self, _language: str) -> None:
         try:

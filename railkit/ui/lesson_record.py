@@ -10,6 +10,10 @@ has a name (their hub user name, else ``?name=`` in the page address), the lesso
   and the rule IDs it was about (for a wrong answer, the rules it broke where the lesson knows them);
 * that the learner finished the lesson (``FINISHED_AFTER`` answers right, or a game played to its end).
 
+The server's answer to the first record under a name carries that name's progress key (``progress_key``): the
+lesson's "My progress" (``railkit.ui.my_progress``) reads the learner's own records with it, and the Voila
+template keeps it in the page address (``&progress=``) and the browser for the next lessons.
+
 Elsewhere (Binder, the static site, no server, no name) nothing is sent and the lessons work the same. The
 records travel on one background thread through a bounded queue: a slow or failing server never holds up
 or breaks a lesson (a record it cannot take is dropped and logged).
@@ -21,20 +25,22 @@ import json
 import logging
 import os
 import queue
+import re
 import secrets
 import threading
 import time
 import urllib.request
-from collections.abc import Iterable
+import weakref
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from railkit.errors import InputError
 from railkit.lessons import LESSONS
-from railkit.ui.learner import LearnerName, check_name, follow_page_address, name_from_address
+from railkit.ui.learner import LearnerName, address_fields, check_name, follow_page_address, name_from_address
 from railkit.ui.table_link import hub_headers, place, tables_url
 
-__all__ = ["FINISHED_AFTER", "ExerciseRecord", "game_finished", "learner", "lesson_of", "lesson_opened", "note_hint",
-           "note_why", "wait_sent"]
+__all__ = ["FINISHED_AFTER", "KEY_PARAMETER", "ExerciseRecord", "game_finished", "learner", "lesson_of", "lesson_opened",
+           "note_hint", "note_why", "on_progress_key", "progress_key", "recording", "wait_sent"]
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +57,10 @@ _opened: set[str] = set()
 _finished: set[str] = set()
 _right: dict[str, int] = {}
 _hints: dict[str, list[int]] = {}  # lesson -> [hints, whys] since its last answer
+_keys: dict[str, str] = {}  # learner -> the progress key the server gave this kernel
+_key_followers: list[weakref.WeakMethod[Callable[[str, str], object]]] = []
+KEY_PARAMETER = "progress"  # up_setup.ipynb?name=Kim&progress=KEY (the template keeps it in the address)
+_KEY = re.compile(r"[A-Za-z0-9_-]{16,200}")
 
 
 def lesson_of(app_class: type) -> str | None:
@@ -120,7 +130,48 @@ def _post(record: dict[str, Any]) -> None:
     request = urllib.request.Request(f"{url}/api/records", data=json.dumps(record).encode(), method="POST",
                                      headers={"Content-Type": "application/json", **hub_headers()})
     with urllib.request.urlopen(request, timeout=SEND_TIMEOUT_S) as response:
-        response.read()
+        answer = response.read()
+    try:
+        key = json.loads(answer).get("learner_key")
+    except (ValueError, AttributeError):
+        return
+    if isinstance(key, str) and _KEY.fullmatch(key):  # the first record under this name: its progress key
+        _keep_key(str(record["learner"]), key)
+
+
+# -- the progress key (railkit.tables.progress): what lets this learner, and no one else, read their records --
+def _keep_key(name: str, key: str) -> None:
+    with _state_lock:
+        _keys[name] = key
+        _key_followers[:] = [f for f in _key_followers if f() is not None]
+        followers = [f() for f in _key_followers]
+    for follower in followers:
+        if follower is None:
+            continue
+        try:
+            follower(name, key)
+        except Exception:  # noqa: BLE001 - the page works on without it
+            log.exception("railkit: a progress-key follower failed")
+
+
+def on_progress_key(follower: Callable[[str, str], object]) -> None:
+    """Call the bound method ``follower(name, key)`` when the server gives this kernel a learner's progress key
+    (kept by a weak reference: an app that is gone is not kept alive)."""
+    with _state_lock:
+        _key_followers[:] = [f for f in _key_followers if f() is not None]
+        _key_followers.append(weakref.WeakMethod(follower))
+
+
+def progress_key(name: str) -> str | None:
+    """``name``'s progress key: the one the server gave this kernel, else the page address's
+    (``&progress=KEY``, beside ``?name=`` of the same learner), else None."""
+    with _state_lock:
+        kept = _keys.get(name)
+    if kept:
+        return kept
+    found = name_from_address()
+    key = address_fields().get(KEY_PARAMETER, [""])[-1].strip()
+    return key if found.given and found.name == name and _KEY.fullmatch(key) else None
 
 
 def wait_sent(timeout: float = 10.0) -> bool:

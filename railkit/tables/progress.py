@@ -1,0 +1,104 @@
+"""A learner's own records: ``GET /api/records`` (RECORDS-KEY: a learner sees only their own).
+
+Who is asking decides whose records come back, never a name alone:
+
+* on the class hub (``--hub-auth``) the hub user: their own records; ``?learner=`` naming anyone else is refused
+  unless the hub says they teach;
+* under ``make run``: ``?learner=NAME`` and that name's **progress key** in the header ``X-Railkit-Learner-Key``.
+  The server gives the key once, in its answer to the first record stored under the name
+  (``railkit.tables.records``); the lesson keeps it in the page address and the browser. Typing another
+  learner's name opens nothing without their key; a seat or creator token is no progress key;
+* the teacher key (or a hub teacher) reads any learner's (``?learner=`` required: the whole class is the CSV).
+
+The answer: ``{"learner", "summary", "records", "total"}``, ``records`` the newest ``MAX_SHOWN`` first. A refusal
+is 403 with the rule and what to do, and carries no record.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from railkit.tables.hub import hub_user
+from railkit.tables.protocol import ProtocolError
+from railkit.tables.records import MAX_KEY_LENGTH, Record, Records, check_learner
+from railkit.tables.teacher import is_teacher
+
+__all__ = ["LEARNER_KEY_HEADER", "MAX_SHOWN", "progress_routes", "progress_summary", "record_json"]
+
+LEARNER_KEY_HEADER = "X-Railkit-Learner-Key"
+MAX_SHOWN = 200  # records sent back, the newest first (the summary counts them all)
+TOP_RULES = 3
+
+
+def progress_summary(records: list[Record]) -> dict[str, Any]:
+    """One learner's records in short: lessons opened and finished (in the order first seen), answers, first tries
+    and how many were right, the rule IDs most often in a wrong answer."""
+    opened: dict[str, None] = {}
+    finished: dict[str, None] = {}
+    answers = first_tries = first_right = 0
+    wrong: Counter[str] = Counter()
+    for r in records:
+        opened.setdefault(r.lesson)
+        if r.event == "finished":
+            finished.setdefault(r.lesson)
+        elif r.event == "answer":
+            answers += 1
+            if r.attempt == 1:
+                first_tries += 1
+                first_right += int(bool(r.right))
+            if not r.right:
+                wrong.update(r.rules)
+    top = sorted(wrong.items(), key=lambda item: (-item[1], item[0]))[:TOP_RULES]
+    return {"opened": list(opened), "finished": list(finished), "answers": answers, "first_tries": first_tries,
+            "first_try_right": first_right, "wrong_rules": [[rule, n] for rule, n in top]}
+
+
+def record_json(r: Record) -> dict[str, Any]:
+    return {"at": r.at.isoformat(timespec="seconds") if r.at else None, "lesson": r.lesson, "event": r.event,
+            "exercise": r.exercise, "right": r.right, "attempt": r.attempt, "hints": r.hints, "why": r.why,
+            "seconds": r.seconds, "rules": list(r.rules)}
+
+
+def _refuse(message: str) -> ProtocolError:
+    return ProtocolError("not_learner", "RECORDS-KEY", message)
+
+
+def whose(request: Request, records: Records, teacher_key: str | None) -> str:
+    """The learner whose records this request may read; ``ProtocolError`` (403 RECORDS-KEY) otherwise."""
+    asked = request.query_params.get("learner")
+    name = None if asked is None else check_learner(asked)
+    user = hub_user(request)
+    if user is not None:  # on the hub the hub user is the identity
+        if name is None or name == user.name:
+            return user.name
+        if user.teacher:
+            return name
+        raise _refuse("on the class hub you see your own records only; leave out \"learner\"")
+    if name is None:
+        raise ProtocolError("bad_record", "RECORDS-NAME", "name the learner: ?learner=YOUR_NAME (with your progress "
+                                                          f"key in the header {LEARNER_KEY_HEADER})")
+    if is_teacher(request, teacher_key):
+        return name
+    key = request.headers.get(LEARNER_KEY_HEADER, "").strip()[:MAX_KEY_LENGTH + 1]
+    if not key:
+        raise _refuse(f"your records open with your progress key (header {LEARNER_KEY_HEADER}); the lessons keep it "
+                      "in the page address: open your progress from a lesson you opened under your name")
+    if not records.key_matches(name, key):
+        raise _refuse(f"this is not the progress key of {name!r}; each learner reads only their own records")
+    return name
+
+
+def progress_routes(records: Records, teacher_key: str | None) -> list[Route]:
+    async def mine(request: Request) -> JSONResponse:
+        learner = whose(request, records, teacher_key)
+        found = records.of(learner)
+        return JSONResponse({"learner": learner, "summary": progress_summary(found),
+                             "records": [record_json(r) for r in reversed(found[-MAX_SHOWN:])],
+                             "total": len(found)})
+
+    return [Route("/api/records", mine, methods=["GET"])]
