@@ -80,11 +80,18 @@ class MyProgress:
         self.widget.add_class("railkit-my-progress-section")
         lesson_record.on_progress_key(self._mark)
         self.build()
+        try:  # the key may have come before this section was built (the lesson's opening is recorded first)
+            name = lesson_record.learner()
+            key = None if name is None else lesson_record.progress_key(name)
+            if name is not None and key is not None:
+                self._mark(name, key)
+        except Exception:  # noqa: BLE001 - never in the lesson's way
+            log.exception("railkit: the progress key could not be marked")
 
     def build(self) -> widgets.Widget:
         """The widgets in the current language (a language switch builds them again, open or closed as before)."""
         self.toggle = button(self._toggle_label(), "railkit-my-progress-toggle",
-                             tip=tr("Only you see your progress: your own answers in the lessons."))
+                             tip=tr("Your own records in the lessons: what you opened, finished and answered."))
         self.toggle.on_click(lambda _b: self.on_toggle())
         self.refresh_button = button(tr("Look again"), "railkit-my-progress-refresh")
         self.refresh_button.on_click(lambda _b: self.load())
@@ -104,6 +111,8 @@ class MyProgress:
         self.inner.layout.display = None if self.shown else "none"
         if self.shown:
             self.load()
+        else:
+            self.render()
 
     def _mark(self, name: str, key: str) -> None:
         value = f"<span class='railkit-progress-key-mark' hidden data-name='{_esc(name)}' data-key='{_esc(key)}'></span>"
@@ -181,7 +190,7 @@ def progress_html(data: dict[str, Any]) -> str:
                 "You have {n} records on the class server; the newest come first.", total)
     head = f"<p class='railkit-my-progress-who'>{_esc(whose)} {_esc(count)}</p>"
     summary_rows = "".join(f"<tr><th class='name'>{_esc(k)}</th><td class='name'>{_esc(v)}</td></tr>" for k, v in facts)
-    events = {"opened": tr("opened"), "finished": tr("finished")}
+    events = {"opened": tr("lesson opened"), "finished": tr("lesson finished")}
     columns = "".join(f"<th class='name'>{_esc(h)}</th>" for h in (tr("when (UTC)"), tr("lesson"), tr("what"), tr("try"),
                                                                    tr("rules")))
     rows = ""

@@ -20,6 +20,7 @@ import secrets
 import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -36,6 +37,7 @@ from conftest import (
     open_app,
     same_address,
     wait_for_address,
+    wait_text,
 )
 from hub_runner import (
     DEPLOY,
@@ -352,33 +354,77 @@ def hub_token(hub: Hub, session: requests.Session, name: str, scopes: list[str])
     return str(reply.json()["token"])
 
 
-def test_the_table_server_is_a_service_of_the_hub(prefix, tmp_path, postgres: Postgres):
-    """The hub starts the table server (PostgreSQL, loopback, as a Unix user of its own when root); each learner's
-    kernel gets a hub token with the service's scope and the server's address; a learner sits under their hub
-    name; no token, or a token without the scope, gets 403; the hub's admin reads the teacher's endpoints and a
-    learner does not."""
+@dataclass
+class TablesHub:
+    """A hub started with deploy/'s config and its ``railkit-tables`` service on PostgreSQL (``tables_hub``)."""
+
+    hub: Hub
+    names: list[str]  # two learners of the class list
+    database: str
+    port: int
+    first_answer: tuple[int, dict]  # the service's first answer: no hub token, so 403 TABLES-HUB
+    start_to_answer_s: float
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api"
+
+
+@pytest.fixture(scope="module")
+def tables_hub(prefix, tmp_path_factory, postgres: Postgres):
+    """One hub for the table-service tests of this module (a hub takes minutes to start and stop): stopped at the
+    end, with no process left behind and the Unix users it made removed."""
     spawner = os.environ.get("RAILKIT_HUB_SPAWNER") or ("local" if can_create_users() else "shared")
     tag = secrets.token_hex(3)
     names = [f"ada{tag}", f"bo{tag}"]
     database, port = postgres.new_database(), free_port()
-    base = f"http://127.0.0.1:{port}/api"
-    hub = Hub(state=tmp_path / "state", spawner=spawner, mem_limit=MEM_LIMIT, learners=names,
-              env={"RAILKIT_DB": database, "RAILKIT_TABLES_PORT": str(port)})
-    access = "access:services!service=railkit-tables"
-    figures: dict = {"spawner": hub.spawner, "store": "postgresql"}
+    hub = Hub(state=tmp_path_factory.mktemp("tables-hub") / "state", spawner=spawner, mem_limit=MEM_LIMIT,
+              learners=names, env={"RAILKIT_DB": database, "RAILKIT_TABLES_PORT": str(port)})
     try:
         start = time.monotonic()
         hub.start()
         deadline = time.monotonic() + 60
         while True:  # the service starts with the hub; its first answer: sign in
             try:
-                status, answer = call("GET", f"{base}/tables/ABC234")
+                first = call("GET", f"http://127.0.0.1:{port}/api/tables/ABC234")
                 break
             except OSError:
                 assert time.monotonic() < deadline, f"the table server did not answer:\n{hub.log()[-3000:]}"
                 time.sleep(0.3)
+        yield TablesHub(hub, names, database, port, first, round(time.monotonic() - start, 1))
+    finally:
+        _took, strays = hub.stop()
+        if spawner == "local":
+            remove_unix_users([f"jupyter-{n}" for n in [*names, TEACHER]])
+    assert not strays, f"processes left running after the hub stopped: {strays}"
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"token {token}"}
+
+
+def kernel_token(hub: Hub, name: str) -> str:
+    """Log ``name`` in, land on the lesson index; the hub API token their lesson kernel was given."""
+    session = login(hub, name)
+    wait_for_landing(session, hub.base, name)
+    _server, kernels = processes_of(hub, name)
+    assert kernels, f"{name}'s lesson index started no kernel"
+    return environ(kernels[0])["JUPYTERHUB_API_TOKEN"]
+
+
+def test_the_table_server_is_a_service_of_the_hub(tables_hub: TablesHub):
+    """The hub starts the table server (PostgreSQL, loopback, as a Unix user of its own when root); each learner's
+    kernel gets a hub token with the service's scope and the server's address; a learner sits under their hub
+    name; no token, or a token without the scope, gets 403; the hub's admin reads the teacher's endpoints and a
+    learner does not."""
+    hub, names, database, port, base = tables_hub.hub, tables_hub.names, tables_hub.database, tables_hub.port, \
+        tables_hub.base
+    access = "access:services!service=railkit-tables"
+    figures: dict = {"spawner": hub.spawner, "store": "postgresql"}
+    try:
+        status, answer = tables_hub.first_answer
         assert (status, answer["rule"]) == (403, "TABLES-HUB"), answer
-        figures["hub_start_to_table_server_answering_s"] = round(time.monotonic() - start, 1)
+        figures["hub_start_to_table_server_answering_s"] = tables_hub.start_to_answer_s
         server_pid = hub.parts()["table_server"]
         assert f"--port {port}" in cmdline(server_pid) and "--host 127.0.0.1" in cmdline(server_pid)
         if os.geteuid() == 0:
@@ -394,9 +440,6 @@ def test_the_table_server_is_a_service_of_the_hub(prefix, tmp_path, postgres: Po
             assert env.get("RAILKIT_TABLES_URL") == f"http://127.0.0.1:{port}", env.get("RAILKIT_TABLES_URL")
             tokens[name] = env["JUPYTERHUB_API_TOKEN"]
 
-        def auth(token: str) -> dict[str, str]:
-            return {"Authorization": f"token {token}"}
-
         table = {"game": "cape_to_cairo", "seats": ["Anna", "Player 2", "Computer 1"], "bots": ["Computer 1"],
                  "take": "Anna"}
         asked = time.monotonic()
@@ -406,8 +449,9 @@ def test_the_table_server_is_a_service_of_the_hub(prefix, tmp_path, postgres: Po
         status, joined = call("POST", f"{base}/tables/{made['table']}/join", {"name": "Someone"},
                               headers=auth(tokens[names[1]]))
         assert status == 200 and joined["seat"] == names[1], joined
-        with psycopg.connect(database) as conn:
-            seats = dict(conn.execute("SELECT seat, holder FROM rk_seats").fetchall())
+        with psycopg.connect(database) as conn:  # (this table's: another test of the module may have made one)
+            seats = dict(conn.execute("SELECT s.seat, s.holder FROM rk_seats s JOIN rk_tables t ON t.id = s.table_id "
+                                      "WHERE t.code = %s", (made["table"],)).fetchall())
         assert seats == {names[0]: "human", names[1]: "human", "Computer 1": "bot"}, seats
 
         # Refused, and nothing changes: no token, a learner's token without the scope.
@@ -421,13 +465,66 @@ def test_the_table_server_is_a_service_of_the_hub(prefix, tmp_path, postgres: Po
         teacher = login(hub, TEACHER, TEACHER_PASSWORD, spawn=False)
         teacher_token = hub_token(hub, teacher, TEACHER, ["custom:railkit-teacher", access])
         status, answer = call("GET", f"{base}/teacher/tables", headers=auth(teacher_token))
-        assert status == 200 and [t["table"] for t in answer["tables"]] == [made["table"]], answer
+        assert status == 200 and made["table"] in [t["table"] for t in answer["tables"]], answer
         figures["table_server_mb"] = memory_mb(server_pid)
     finally:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         (ARTIFACTS / "deploy_hub_tables_figures.json").write_text(json.dumps(figures, indent=2) + "\n")
         print(json.dumps(figures, indent=2))
-        _took, strays = hub.stop()
-        if spawner == "local":
-            remove_unix_users([f"jupyter-{n}" for n in names])
-    assert not strays, f"processes left running after the hub stopped: {strays}"
+
+
+def browser_login(browser, hub: Hub, name: str, password: str):
+    """A Chromium page of ``name`` logged in through the hub's form and landed on their lesson index."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1600}, ignore_https_errors=True)  # self-signed
+    page = context.new_page()
+    page.route("**/*", lambda r: r.continue_() if urlsplit(r.request.url).hostname in ("127.0.0.1", "localhost")
+               else r.abort())
+    page.goto(f"{hub.base}/hub/login", timeout=60_000)
+    page.fill("#username_input", name)
+    page.fill("#password_input", password)
+    page.click("#login_submit")
+    wait_for_address(page, f"/user/{name}{landing_path()}", timeout=180_000)
+    return context, page
+
+
+TEACHER_PAGE = "teacher/teacher.ipynb"  # notebooks/teacher/: on the hub under each user's own server
+
+
+def test_the_teachers_page_on_the_hub_in_chromium(tables_hub: TablesHub, browser):
+    """Item 2/7 of the teacher's room on the real hub: the hub's admin logs in in Chromium, opens the teacher's page
+    on their own server and sees a learner's answers and table, live from the table service (the kernel's hub token
+    carries the teacher's scope: no key); a plain learner opening the same page gets the refusal in words and none
+    of the class's data."""
+    hub, (ada, bo) = tables_hub.hub, tables_hub.names
+    token = kernel_token(hub, ada)
+    table = {"game": "cape_to_cairo", "seats": ["Anna", "Player 2", "Computer 1"], "bots": ["Computer 1"],
+             "take": "Anna"}
+    status, made = call("POST", f"{tables_hub.base}/tables", table, headers=auth(token))
+    assert status == 201 and made["seat"] == ada, made
+    answer = {"event": "answer", "learner": "typed", "lesson": "kk_auction", "visit": "visit-hub-0001",
+              "exercise": "choosing_order", "right": False, "attempt": 1, "rules": ["KK-A5"]}
+    assert call("POST", f"{tables_hub.base}/records", answer, headers=auth(token))[0] == 201
+
+    context, page = browser_login(browser, hub, TEACHER, TEACHER_PASSWORD)
+    try:
+        open_app(page, f"{hub.base}/user/{TEACHER}/voila/render/{TEACHER_PAGE}", timeout=180)
+        wait_text(page, ".railkit-app", ada, timeout=120_000)  # the learner, under their hub name
+        wait_text(page, ".railkit-app", made["table"], timeout=60_000)  # and their table
+        shown = page.inner_text(".railkit-app")
+        assert "KK-A5" in shown and "not a teacher" not in shown, shown[-2000:]
+        assert ERROR_PAGE_TEXT not in page.inner_text("body")
+    finally:
+        context.close()
+
+    context, page = browser_login(browser, hub, bo, PASSWORD)
+    try:
+        open_app(page, f"{hub.base}/user/{bo}/voila/render/{TEACHER_PAGE}", timeout=180)
+        wait_text(page, ".railkit-app", "not a teacher", timeout=120_000)
+        shown = page.inner_text("body")
+        assert ada not in shown and made["table"] not in shown and "KK-A5" not in shown, shown[-2000:]
+        # ... and another user's server (the teacher's, with the data) is not theirs to open.
+        page.goto(f"{hub.base}/user/{TEACHER}/voila/render/{TEACHER_PAGE}", timeout=60_000)
+        shown = page.inner_text("body")
+        assert ada not in shown and made["table"] not in shown, (page.url, shown[-1000:])
+    finally:
+        context.close()
