@@ -76,7 +76,7 @@ class MyProgress:
         self.problem = ""
         self.key_mark = html_box("railkit-progress-key")  # hidden: the template reads its data-* fields
         self.key_mark.layout.display = "none"
-        self.widget = widgets.VBox()
+        self.widget = widgets.VBox(layout=widgets.Layout(align_items="flex-start"))  # buttons as wide as their words
         self.widget.add_class("railkit-my-progress-section")
         lesson_record.on_progress_key(self._mark)
         self.build()
@@ -96,7 +96,7 @@ class MyProgress:
         self.refresh_button = button(tr("Look again"), "railkit-my-progress-refresh")
         self.refresh_button.on_click(lambda _b: self.load())
         self.body = html_box("railkit-my-progress")
-        self.inner = widgets.VBox([self.refresh_button, self.body])
+        self.inner = widgets.VBox([self.refresh_button, self.body], layout=widgets.Layout(align_items="flex-start"))
         self.inner.layout.display = None if self.shown else "none"
         self.widget.children = [self.key_mark, self.toggle, self.inner]
         self.render()
