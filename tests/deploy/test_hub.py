@@ -494,7 +494,7 @@ def test_the_teachers_page_on_the_hub_in_chromium(tables_hub: TablesHub, browser
     """Item 2/7 of the teacher's room on the real hub: the hub's admin logs in in Chromium, opens the teacher's page
     on their own server and sees a learner's answers and table, live from the table service (the kernel's hub token
     carries the teacher's scope: no key); a plain learner opening the same page gets the refusal in words and none
-    of the class's data."""
+    of the class's data. Each learner's "My progress" shows their own records only, by their hub identity."""
     hub, (ada, bo) = tables_hub.hub, tables_hub.names
     token = kernel_token(hub, ada)
     table = {"game": "cape_to_cairo", "seats": ["Anna", "Player 2", "Computer 1"], "bots": ["Computer 1"],
@@ -516,8 +516,21 @@ def test_the_teachers_page_on_the_hub_in_chromium(tables_hub: TablesHub, browser
     finally:
         context.close()
 
+    # RECORDS-KEY on the hub: ada's own lesson page shows her record under "My progress" (the hub says who she is).
+    context, page = browser_login(browser, hub, ada, PASSWORD)
+    try:
+        open_app(page, f"{hub.base}/user/{ada}/voila/render/kk_auction.ipynb", timeout=180)
+        page.click(".railkit-my-progress-toggle")
+        wait_text(page, ".railkit-my-progress", "KK-A5 ×1", timeout=60_000)
+    finally:
+        context.close()
+
     context, page = browser_login(browser, hub, bo, PASSWORD)
     try:
+        open_app(page, f"{hub.base}/user/{bo}/voila/render/kk_auction.ipynb", timeout=180)
+        page.click(".railkit-my-progress-toggle")
+        wait_text(page, ".railkit-my-progress", "you", timeout=60_000)  # his own (none yet, or this page's opening)
+        assert "KK-A5" not in page.inner_text(".railkit-my-progress")
         open_app(page, f"{hub.base}/user/{bo}/voila/render/{TEACHER_PAGE}", timeout=180)
         wait_text(page, ".railkit-app", "not a teacher", timeout=120_000)
         shown = page.inner_text("body")
