@@ -68,8 +68,8 @@ def open_progress(page, words: str) -> str:
     return str(page.inner_text(".railkit-my-progress"))
 
 
-def records_of(tables: ServerProcess, key: str, name: str) -> int:
-    status, out = call("GET", f"http://127.0.0.1:{tables.port}/api/records?learner={name}",
+def records_of(server: ServerProcess, key: str, name: str) -> int:
+    status, out = call("GET", f"http://127.0.0.1:{server.port}/api/records?learner={name}",
                        headers={"X-Railkit-Teacher-Key": key})
     assert status == 200, out
     return int(out["total"])

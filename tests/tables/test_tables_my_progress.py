@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import Path
 
 import pytest
 from tables_client import ServerProcess
@@ -47,7 +46,7 @@ def rows(section: MyProgress) -> int:
 
 
 def test_RECORDS_KEY_my_progress_shows_the_learners_own_records_only(
-        server: tuple[ServerProcess, str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+        server: tuple[ServerProcess, str], monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     new_kernel(monkeypatch, "name=Kim&lang=en")
     kim_app = KkAuctionApp(seed=5)
     section = kim_app._my_progress
@@ -88,7 +87,7 @@ def test_RECORDS_KEY_my_progress_shows_the_learners_own_records_only(
     assert section.inner.layout.display == "none" and section.body.value == ""
 
 
-def test_RECORDS_KEY_my_progress_speaks_the_learners_language(server: tuple[ServerProcess, str],
+def test_RECORDS_KEY_my_progress_speaks_the_learners_language(server: tuple[ServerProcess, str],  # noqa: F811
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     new_kernel(monkeypatch, "name=Kim&lang=en")
     app = KkAuctionApp(seed=5)

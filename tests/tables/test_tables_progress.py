@@ -137,7 +137,8 @@ def test_RECORDS_KEY_the_newest_records_come_back_bounded_and_forget_takes_the_k
     assert fresh != kim and mine(server, "Kim", {LEARNER_KEY_HEADER: fresh})[1]["total"] == 1
 
 
-def test_RECORDS_KEY_on_the_hub_the_hub_user_reads_their_own_and_no_key_is_given(hub_server: ServerProcess) -> None:
+def test_RECORDS_KEY_on_the_hub_the_hub_user_reads_their_own_and_no_key_is_given(
+        hub_server: ServerProcess) -> None:  # noqa: F811
     body = {"event": "answer", "learner": "Typed Name", "lesson": "up_setup", "visit": "visit-0001",
             "exercise": "first_k", "right": False, "rules": ["UP-S7"]}
     status, answer = call("POST", f"http://127.0.0.1:{hub_server.port}/api/records", body, headers=auth("ada-token"))
