@@ -223,7 +223,7 @@ def error_text(exc: Exception, you: str | None = None) -> str:
         return tr("This save cannot be loaded: {problem}. Nothing was changed.", problem=render(save_problem(exc)))
     if isinstance(exc, RailkitError):
         words = exc.args[0] if len(exc.args) == 1 else None  # an engine's Message, in the learner's language
-        return sentence(render(words) if isinstance(words, Message) else str(exc))
+        return sentence(render(words, you) if isinstance(words, Message) else str(exc))  # “you …” about the learner
     return tr("Something went wrong: {error}. Nothing was changed.", error=str(exc) or type(exc).__name__)
 
 

@@ -23,20 +23,23 @@ import threading
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Protocol
 from urllib.parse import parse_qs, quote
 
 from railkit.errors import InputError, RuleError
 from railkit.game import MAX_NAME_LENGTH, normalize_players
-from railkit.messages import N_
-from railkit.ui.i18n import DEFAULT_LANGUAGE, get_language, tr
+from railkit.messages import N_, seat_name
+from railkit.ui.i18n import DEFAULT_LANGUAGE, catalog_languages, get_language, tr, translations
 
 __all__ = ["DEFAULT_LEARNER", "default_learner", "is_default_learner",
            "NAME_PARAMETER", "LearnerName", "addressed", "check_name", "follow_page_address", "greet_learner",
            "learner_name", "name_from_address", "name_query", "second_person", "seat_options", "seat_players",
            "typed_names"]
 
-DEFAULT_LEARNER = "You"  # the English default; the learner sees it translated (``default_learner``)
+# The English default; the learner sees it translated (``default_learner``). A seat named so (a save made on an
+# English page, loaded on a Finnish one) is shown translated too, as a seat the engine names (``seat_name``).
+DEFAULT_LEARNER = seat_name(N_("You"))
 NAME_PARAMETER = "name"  # up_play.ipynb?name=Kim
 MAX_QUERY_FIELDS = 20  # a page address with more fields than this is not read further
 log = logging.getLogger(__name__)
@@ -49,8 +52,15 @@ def default_learner() -> str:
 
 
 def is_default_learner(name: str) -> bool:
-    """Is ``name`` the default learner (in English or the language in use)?"""
-    return name in (DEFAULT_LEARNER, default_learner())
+    """Is ``name`` the default learner, in English or any language railkit speaks (a save made on an English
+    page holds “You”; a class table may seat a Finnish page's “Sinä”)?"""
+    return name in (DEFAULT_LEARNER, default_learner()) or name in default_names()
+
+
+@cache
+def default_names() -> frozenset[str]:
+    """The default learner's name in every language with a catalog (“You”, “Sinä”, “Te”, “Tú”)."""
+    return frozenset({DEFAULT_LEARNER, *(translations(lang).gettext(DEFAULT_LEARNER) for lang in catalog_languages())})
 
 
 # -- the name ------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from railkit.messages import Fixed, Grouped, Message
 from railkit.ui.app import Messages, Panel, guarded, parse_name
 from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.i18n import render, tr
-from railkit.ui.learner import follow_page_address
+from railkit.ui.learner import follow_page_address, is_default_learner
 from railkit.ui.plot import Plot
 from railkit.ui.table_link import (
     TableLink,
@@ -169,7 +169,9 @@ class TablePlayPanel(Panel):
         self._offline = False  # the connection was lost; the next state says it is back
         self.note = html_box("railkit-table-note")
         low, high = game.seats
-        self.name = widgets.Text(value=name, description=tr("Your name"), style={"description_width": "90px"},
+        # The others at the table see this name: the default learner's (“You”, “Sinä”) is no name for them.
+        self.name = widgets.Text(value="" if is_default_learner(name) else name, description=tr("Your name"),
+                                 style={"description_width": "90px"},
                                  layout=widgets.Layout(width="260px"))
         self.name.add_class("railkit-table-name")
         self.players = widgets.Dropdown(options=[(str(n), n) for n in range(low, high + 1)], value=min(high, 3),
@@ -319,7 +321,7 @@ class TablePlayPanel(Panel):
     @guarded
     def on_create(self) -> None:
         self._check_here()
-        you = parse_name(self.name.value, tr("Your name"))
+        you = self._seat_name()
         n, bots = int(self.players.value), int(self.bots.value)
         if bots >= n:
             raise InputError(tr("Leave at least one seat for a learner: {n} players, {bots} computer players.",
@@ -342,12 +344,20 @@ class TablePlayPanel(Panel):
         code = "".join(str(self.code.value).split()).upper()
         if not code:
             raise InputError(tr("Type the table's code (6 letters and digits) first."))
-        you = parse_name(self.name.value, tr("Your name"))
+        you = self._seat_name()
         link = self._new_link()
         joined = self._call(lambda: link.join(code, you))
         self.creator = False
         self._connect(link, joined["table"], joined["token"])
         self.show_ok(tr("You sit at table {code} as {seat}.", code=joined["table"], seat=joined["seat"]))
+
+    def _seat_name(self) -> str:
+        """The typed name this seat takes; never the default learner's, which the other seats would read as a
+        third person's name (“Te húz …”) or, on an English page, as “You”."""
+        you = parse_name(self.name.value, tr("Your name"))
+        if is_default_learner(you):
+            raise InputError(tr("Type your own name in “{field}”: the others at the table see it.", field=tr("Your name")))
+        return you
 
     def _call(self, request: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         try:

@@ -20,7 +20,7 @@ from railkit.capecairo.views import KKView
 from railkit.session import position_bots
 from railkit.ui.app import parse_whole
 from railkit.ui.docs import reconstruction_note
-from railkit.ui.i18n import DEFAULT_LANGUAGE, get_language, render, tr, trn
+from railkit.ui.i18n import DEFAULT_LANGUAGE, get_language, player_label, render, tr, trn
 from railkit.ui.learner import DEFAULT_LEARNER, is_default_learner, seat_players, second_person
 
 DEFAULT_NAME = DEFAULT_LEARNER  # the learner, as in every lesson; the name field changes it
@@ -240,7 +240,7 @@ def player_html(view: KKView, player: str) -> str:
     """Colour swatch + name, and “(you)” for the learner."""
     you = (f" <span class='kk-muted'>{tr('(you)')}</span>"
            if player == view.you and not is_default_learner(player) else "")  # “You (you)” would say it twice
-    return f"{swatch(view.colours[player])}{html.escape(player)}{you}"
+    return f"{swatch(view.colours[player])}{html.escape(player_label(player))}{you}"
 
 
 def players_table_html(view: KKView, bid_column: Mapping[str, str] | None = None) -> str:

@@ -124,8 +124,9 @@ def deck_figure(players: int, columns: Sequence[tuple[str, bool]], chosen: int |
             t["base"].append(-reserve - 3)
             t["y"].append(reserve)
             t["text"].append(tr("set aside: {n}", n=reserve))
-            t["hover"].append(tr("{n} shares set aside (UP-V2); {p} go on top of the deck after each payout",
-                                 n=reserve, p=players))
+            t["hover"].append(trn("{n} share set aside (UP-V2); {p} go on top of the deck after each payout",
+                                  "{n} shares set aside (UP-V2); {p} go on top of the deck after each payout",
+                                  reserve, p=players))
     styles = {
         "plain": (tr("pile without dividend cards"), PLAIN_COLOUR, ""),
         "dividend": (tr("pile with dividend cards shuffled in"), DIVIDEND_COLOUR, ""),
