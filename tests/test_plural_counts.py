@@ -60,52 +60,13 @@ NOT_COUNTS: dict[tuple[str, str], str] = {
      "UP shares on the table: {shares}.", "n"): NUMBER_OF_A_THING,
     ("a game number is a whole number from 0 to {n}", "n"): "the largest game number, not a count",
     ("Payouts in this game: {n} ({rules}).", "n"): LABEL,
+    ("you against {bots}; seats: {order}", "bots"): "the computer players' names, not their number",
+    ("{players} tie with {count} each, so they occupy {positions} (UP-D11; positions past the 5th add 0): {sum} = "
+     "{pool}; {split}.", "count"): NO_NOUN,
+    ("{players} tie with {count} each, so they occupy {positions} (UP-D11): {sum} = {pool}; {split}.", "count"): NO_NOUN,
     ("{k} tied", "k"): "two or more players (UP-D11), always the plural",
     ("you gain {n}", "n"): "an amount of money in pounds with its sign, as the review's table shows it",
     ("you would be {n} poorer", "n"): "an amount of money in pounds, as the review's table shows it",
-}
-# Counts the review found that are not plural messages yet (issue 22 leftovers; each still to be made a
-# ``trn``/``nmessage``). The list only shrinks: a new count anywhere else fails the test above.
-NOT_YET = {
-    ("Still tied after {rounds} rounds of draws: seating order decides ({players}).", "rounds"),
-    ("field {field} is {n} characters long; a name is at most {most}", "n"),
-    ("“{field}” is too long: a name has at most {n} characters (this one has {k}).", "n"),
-    ("“{field}” is too long: a name has at most {n} characters (this one has {k}).", "k"),
-    ("A new game: {n} cards are on sale. The computer players have handed in their sealed bids; type yours and press "
-     "“Hand in sealed bid”.", "n"),
-    ("needs {n} tracks", "n"), ("(first to cross {n} terrains wins, KK-E1)", "n"),
-    ("{n} (you + {bots} computer)", "n"), ("{n} (you + {bots} computer)", "bots"),
-    ("{n} terrains (full game)", "n"), ("{n} terrains (short)", "n"),
-    ("{n} cards are on sale and each player takes one (KK-A1, KK-A6).", "n"),
-    ("The race from the Cape to Cairo: first to cross {n} terrains wins (KK-E1)", "n"),
-    ("{n} more cards lie past Cairo", "n"), ("“{field}” is too long for {n} names.", "n"),
-    ("“{field}”: you typed {k} names for {n} players.", "k"), ("“{field}”: you typed {k} names for {n} players.", "n"),
-    ("Leave at least one seat for a learner: {n} players, {bots} computer players.", "n"),
-    ("Leave at least one seat for a learner: {n} players, {bots} computer players.", "bots"),
-    ("The board: starting trains and {n} placed by you", "n"), ("hot seat for {n} players", "n"),
-    ("you against {bots}; seats: {order}", "bots"), ("Share deck {n} cards (UP-V3)", "n"),
-    ("No payout yet. A payout comes when a dividend card leaves the share deck (UP-D1); there are {n} in this game "
-     "(UP-D12, UP-2P1).", "n"),
-    ("The share deck for {n} players, top card first", "n"), ("With {option} and {n} players", "n"),
-    ("{where}: can a dividend card be among the first {k} cards drawn?", "k"),
-    ("The first pile holding a dividend card starts at card {p}, so a dividend card can be among the first {k}.", "k"),
-    ("The first pile holding a dividend card starts at card {p}, so none of the first {k} cards can be a dividend "
-     "card.", "k"),
-    ("A new game for {n} players: {option}. Press “Next step” to go on.", "n"),
-    ("The {n} track cards are shuffled and everyone gets three, face down. The rest form the draw pile; when it runs "
-     "out, the discards are shuffled into a new one.", "n"),
-    ("Draw pile: {n} cards.", "n"), ("UP stack: {n} of the {total} UP shares ({total} − {players} players).", "n"),
-    ("The {n} company shares are shuffled and everyone is dealt four. With the UP share, each hand now holds five "
-     "shares. Hands are secret.", "n"),
-    ("Safe round (UP-V2): {r} shares (3 per player) were set aside before the piles were made. After each payout, {n} "
-     "of them go on top of the deck, so everyone gets a turn before the next payout.", "n"),
-    ("Safe round (UP-V2): {r} shares (3 per player) were set aside before the piles were made. After each payout, {n} "
-     "of them go on top of the deck, so everyone gets a turn before the next payout.", "r"),
-    ("{players} tie with {count} each, so they occupy {positions} (UP-D11; positions past the 5th add 0): {sum} = "
-     "{pool}; {split}.", "count"),
-    ("{players} tie with {count} each, so they occupy {positions} (UP-D11): {sum} = {pool}; {split}.", "count"),
-    ("Setup for {n} players: three track cards and five shares each (one UP). Everyone now chooses a first share face "
-     "down (UP-S5); the display is turned up after that (UP-S6).", "n"),
 }
 PAREN_COUNT = re.compile(r"\(\{count\}( each)?\)")  # “Ann (3) takes position 2”: the shares, in parentheses
 SHARED_COUNT = "Split equally between the {count} of them: {split} (UP-D5)."
@@ -121,7 +82,7 @@ def counts_without_plural(msgid: str) -> list[str]:
     names = {name for name in re.findall(r"\{(\w+)\}", PAREN_COUNT.sub("", msgid)) if name in COUNTS}
     if msgid == SHARED_COUNT:
         names.discard("count")  # “the 3 of them”: a tie (UP-D5) has two or more, no noun
-    return sorted(name for name in names if (msgid, name) not in NOT_COUNTS and (msgid, name) not in NOT_YET)
+    return sorted(name for name in names if (msgid, name) not in NOT_COUNTS)
 
 
 def test_every_counted_number_is_a_plural_message():
@@ -132,7 +93,7 @@ def test_every_counted_number_is_a_plural_message():
 
 def test_the_allow_list_names_only_messages_that_exist():
     msgids = set(single_msgids())
-    gone = [key for key in [*NOT_COUNTS, *NOT_YET] if key[0] not in msgids]
+    gone = [key for key in NOT_COUNTS if key[0] not in msgids]
     assert not gone, f"remove the entries of messages that are gone (or now plural): {gone}"
 
 

@@ -36,7 +36,7 @@ from railkit.game import MAX_NAME_LENGTH
 from railkit.messages import Message
 from railkit.session import save_problem
 from railkit.ui import language, lesson_record
-from railkit.ui.i18n import render, tr
+from railkit.ui.i18n import render, tr, trn
 
 
 def _browser_comm_nulls() -> None:
@@ -138,8 +138,9 @@ def parse_name(text: str, label: str) -> str:
     if not name:
         raise InputError(tr("“{field}” is empty: type a name.", field=label))
     if len(name) > MAX_NAME_LENGTH:
-        raise InputError(tr("“{field}” is too long: a name has at most {n} characters (this one has {k}).",
-                            field=label, n=MAX_NAME_LENGTH, k=len(name)))
+        raise InputError(trn("“{field}” is too long: a name has at most {n} character (this one has {k}).",
+                             "“{field}” is too long: a name has at most {n} characters (this one has {k}).",
+                             MAX_NAME_LENGTH, field=label, k=len(name)))
     return name
 
 

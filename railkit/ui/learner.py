@@ -30,7 +30,7 @@ from urllib.parse import parse_qs, quote
 from railkit.errors import InputError, RuleError
 from railkit.game import MAX_NAME_LENGTH, normalize_players
 from railkit.messages import N_, seat_name
-from railkit.ui.i18n import DEFAULT_LANGUAGE, catalog_languages, get_language, tr, translations
+from railkit.ui.i18n import DEFAULT_LANGUAGE, catalog_languages, get_language, tr, translations, trn
 
 __all__ = ["DEFAULT_LEARNER", "default_learner", "is_default_learner",
            "NAME_PARAMETER", "LearnerName", "addressed", "check_name", "follow_page_address", "greet_learner",
@@ -70,16 +70,18 @@ def check_name(text: str, label: str) -> str:
     ``label`` otherwise."""
     raw = str(text)
     if len(raw) > 4 * MAX_NAME_LENGTH:  # a huge text is refused before it is copied or tidied
-        raise InputError(tr("“{field}” is too long: a name has at most {n} characters (this one has {k}).",
-                            field=label, n=MAX_NAME_LENGTH, k=len(raw)))
+        raise InputError(trn("“{field}” is too long: a name has at most {n} character (this one has {k}).",
+                             "“{field}” is too long: a name has at most {n} characters (this one has {k}).",
+                             MAX_NAME_LENGTH, field=label, k=len(raw)))
     if any(unicodedata.category(ch)[0] == "C" for ch in raw):  # a line break or a tab too, as the engines
         raise InputError(tr("“{field}” cannot hold control characters (a line break, a tab, …).", field=label))
     name = " ".join(raw.split())
     if not name:
         raise InputError(tr("“{field}” is empty: type a name.", field=label))
     if len(name) > MAX_NAME_LENGTH:
-        raise InputError(tr("“{field}” is too long: a name has at most {n} characters (this one has {k}).",
-                            field=label, n=MAX_NAME_LENGTH, k=len(name)))
+        raise InputError(trn("“{field}” is too long: a name has at most {n} character (this one has {k}).",
+                             "“{field}” is too long: a name has at most {n} characters (this one has {k}).",
+                             MAX_NAME_LENGTH, field=label, k=len(name)))
     try:
         (checked,) = normalize_players([name], 1, 1, "NAME")
     except RuleError:
@@ -243,10 +245,11 @@ def typed_names(text: str, n: int, label: str, defaults: Sequence[str], taken: S
     names, a bad one, or the same name twice."""
     raw = str(text)
     if len(raw) > (MAX_NAME_LENGTH + 2) * (n + 1):
-        raise InputError(tr("“{field}” is too long for {n} names.", field=label, n=n))
+        raise InputError(trn("“{field}” is too long for {n} name.", "“{field}” is too long for {n} names.", n, field=label))
     typed = [check_name(part, label) for part in raw.split(",") if part.strip()]
     if len(typed) > n:
-        raise InputError(tr("“{field}”: you typed {k} names for {n} players.", field=label, k=len(typed), n=n))
+        raise InputError(trn("“{field}”: you typed {k} names for {n} player.", "“{field}”: you typed {k} names for {n} players.",
+                                 n, field=label, k=len(typed)))
     used = {name.casefold() for name in (*typed, *taken)}
     spare = [d for d in defaults if d.casefold() not in used]
     names = typed + spare[: n - len(typed)]

@@ -30,10 +30,10 @@ import ipywidgets as widgets
 
 from railkit.errors import InputError
 from railkit.game import BaseView, Game
-from railkit.messages import Fixed, Grouped, Message
+from railkit.messages import Fixed, Grouped, Message, names_message
 from railkit.ui.app import Messages, Panel, guarded, parse_name
 from railkit.ui.figure_view import ROW_MAP, FigureView
-from railkit.ui.i18n import render, tr
+from railkit.ui.i18n import render, tr, trn
 from railkit.ui.learner import follow_page_address, is_default_learner
 from railkit.ui.plot import Plot
 from railkit.ui.table_link import (
@@ -324,8 +324,9 @@ class TablePlayPanel(Panel):
         you = self._seat_name()
         n, bots = int(self.players.value), int(self.bots.value)
         if bots >= n:
-            raise InputError(tr("Leave at least one seat for a learner: {n} players, {bots} computer players.",
-                                n=n, bots=bots))
+            raise InputError(trn("Leave at least one seat for a learner: {n} players, {bots} computer player.",
+                                 "Leave at least one seat for a learner: {n} players, {bots} computer players.", bots,
+                                 n=n, bots=bots))
         others = [tr("Player {n}", n=i) for i in range(2, n - bots + 1)]
         computers = [tr("Computer {n}", n=i) for i in range(1, bots + 1)]
         seats = [you, *others, *computers]
@@ -639,7 +640,7 @@ class TablePlayPanel(Panel):
         if open_seats and set(others) & set(open_seats):
             words = tr("The game starts when every seat is taken (or the creator seats computer players).")
         elif others:
-            words = tr("Waiting for {names}.", names=", ".join(others))
+            words = trn("Waiting for {names}.", "Waiting for {names}.", len(others), names=render(names_message(others)))
         else:
             words = tr("Waiting for the others.")
         return f"<div class='rk-turn rk-wait' role='status'>{html.escape(words)}</div>"

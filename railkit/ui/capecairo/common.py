@@ -197,7 +197,7 @@ def card_html(card: Mapping[str, Any], note: str = "") -> str:
     return (f"<div class='kk-card kk-{html.escape(t)}' title='{html.escape(card_title(card))}'>"
             f"<span class='kk-id'>{html.escape(card['id'])}</span>"
             f"<div class='kk-terrain'>{html.escape(terrain_name(t))}</div>"
-            f"<div>{tr('needs {n} tracks', n=needs(card))}</div>"
+            f"<div>{trn('needs {n} track', 'needs {n} tracks', needs(card))}</div>"
             f"<div><span class='kk-bars'>{bars(card['tracks'])}</span> {html.escape(pieces)}</div>"
             f"<div class='kk-coin'>{tr('coin {coin}', coin=pounds(card['coin']))}</div>{extra}</div>")
 
@@ -285,8 +285,9 @@ def race_html(view: KKView) -> str:
         extra = f"<td class='kk-extra'>+{beyond}</td>" if beyond > 0 else ""
         rows += (f"<tr><td class='kk-name'>{player_html(view, p)}</td>{cells}"
                  f"<td class='kk-goal'>{tr('Cairo')}</td>{extra}</tr>")
+    goal_words = trn("(first to cross {n} terrain wins, KK-E1)", "(first to cross {n} terrains wins, KK-E1)", goal)
     return (f"<div class='kk-race-box'><b>{tr('The race from the Cape to Cairo')}</b> "
-            f"<span class='kk-muted'>{tr('(first to cross {n} terrains wins, KK-E1)', n=goal)}</span>"
+            f"<span class='kk-muted'>{goal_words}</span>"
             f"<table class='kk-race'>{rows}</table></div>")
 
 

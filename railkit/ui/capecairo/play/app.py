@@ -105,7 +105,8 @@ class KkPlayApp(KeepsGame, KkSessionApp):
                                 name=self._learner[0])
         self.start.seat.value, self.start.others.value = self._learner[1], self._learner[2]
         self.length = widgets.Dropdown(
-            options=[(tr("{n} terrains (full game)", n=n) if n == 8 else tr("{n} terrains (short)", n=n), n)
+            options=[(trn("{n} terrain (full game)", "{n} terrains (full game)", n) if n == 8
+                      else trn("{n} terrain (short)", "{n} terrains (short)", n), n)
                      for n in LENGTHS],
             value=length, description=tr("To win"), style={"description_width": "60px"},
             layout=widgets.Layout(width="270px"))

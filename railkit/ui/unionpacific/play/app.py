@@ -296,7 +296,7 @@ class PlayApp(KeepsGame, App):
         game = new_game(list(spec.players), seed=spec.seed, **options)  # a RuleError here changes nothing
         self.install(Session(game, spec.humans, seat_bots(HeuristicBot), max_bot_moves=MAX_BOT_ACTIONS))
         self.setup.widget.selected_index = None
-        who = (tr("hot seat for {n} players", n=len(spec.players)) if spec.hot_seat
+        who = (trn("hot seat for {n} player", "hot seat for {n} players", len(spec.players)) if spec.hot_seat
                else tr("you against {bots}; seats: {order}", bots=", ".join(p for p in spec.players if p not in spec.humans),
                        order=" → ".join(spec.players)))
         self.show_info(tr("Game {number} started: {who}; {deck}. {next}", number=spec.seed, who=who,

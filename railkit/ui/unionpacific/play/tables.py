@@ -64,7 +64,7 @@ class StatusPanel(Panel):
         parts = [tr("Game {n}", n=game.seed), tr("Turn {n}", n=v.turn_number) if v.turn_number else tr("Setup"),
                  tr("Payouts {done} of {total}", done=v.payouts_done, total=v.payouts_total),
                  tr("UP stack {n}", n=v.up_stack),
-                 (tr("Share deck {n} cards (UP-V3)", n=v.deck_count) if v.deck_count is not None
+                 (trn("Share deck {n} card (UP-V3)", "Share deck {n} cards (UP-V3)", v.deck_count) if v.deck_count is not None
                   else tr("Share deck not counted (UP-V3 off)")),
                  tr("Track pile {n}", n=v.track_pile_count)]
         order = " → ".join(html.escape(p) for p in game.players)
@@ -246,8 +246,10 @@ class PayoutsPanel:
         records = screen.game.state.payouts
         total = screen.view.payouts_total
         if not records:
-            none_yet = tr("No payout yet. A payout comes when a dividend card leaves the share deck (UP-D1); there are "
-                          "{n} in this game (UP-D12, UP-2P1).", n=total)
+            none_yet = trn("No payout yet. A payout comes when a dividend card leaves the share deck (UP-D1); there is "
+                           "{n} in this game (UP-D12, UP-2P1).",
+                           "No payout yet. A payout comes when a dividend card leaves the share deck (UP-D1); there are "
+                           "{n} in this game (UP-D12, UP-2P1).", total)
             set_value(self.widget, f"<h4>{tr('Payouts')}</h4><p>{none_yet}</p>")
             return
         parts = [payout_html(r, total, r.number in screen.hidden_payouts, i == len(records) - 1, screen.you)

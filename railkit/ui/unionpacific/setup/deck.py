@@ -148,7 +148,8 @@ def deck_figure(players: int, columns: Sequence[tuple[str, bool]], chosen: int |
     ticks = [1] + [v for v in range(10, deepest - 4, 10)] + [deepest]  # no crowding at the bottom
     fig.update_layout(
         template=NO_TEMPLATE, barmode="overlay", height=560, font=dict(size=14),
-        title=dict(text=tr("The share deck for {n} players, top card first", n=players), font=dict(size=17), x=0.01),
+        title=dict(text=trn("The share deck for {n} player, top card first",
+                            "The share deck for {n} players, top card first", players), font=dict(size=17), x=0.01),
         yaxis=dict(autorange="reversed", title=tr("card position (1 = drawn first)"), tickvals=sorted(set(ticks)),
                    zeroline=False, fixedrange=True, showgrid=True, gridcolor="#eeeeee"),
         xaxis=dict(fixedrange=True, tickfont=dict(size=13)),
