@@ -95,3 +95,24 @@ def test_up_hot_seat_speaks_to_a_seat_with_the_default_name(language):
     assert words == i18n.tr("Your turn next: take the screen and press “Show my hand” (the others look away).")
     with pytest.raises(InputError, match="^" + re.escape(i18n.tr("Press “Show my hand” first (the others look away)."))):
         app._acting_or_error()
+
+
+@pytest.mark.parametrize("language", ("en", *LANGUAGES), indirect=True)
+def test_up_hot_seat_tells_the_default_named_seat_its_own_moves_in_the_second_person(language):
+    from railkit.ui.unionpacific.play import PlayApp
+    from railkit.ui.unionpacific.play.screen import Screen
+    from railkit.ui.unionpacific.play.tables import shown_events
+    from tests.ui.test_ui_learner_you import THIRD_PERSON
+
+    app = PlayApp(seed=2)
+    app.setup.mode.value = "hotseat"
+    app.setup.names.value = f"{default_learner()}, Ann"
+    app.setup.players.value = 2
+    assert app.on_new_game()
+    session = app.session
+    assert Screen.of(session).you == default_learner()
+    session.toggle_hand()  # the default-named seat shows its hand and makes its first move
+    mark = len(session.game.narrative)
+    app.act(lambda player: session.game.legal_actions(player)[0])
+    lines = [line for _i, line in shown_events(Screen.of(session), mark)] + [app.message_text]
+    assert lines and not [t for t in lines if THIRD_PERSON[language].search(t)], lines

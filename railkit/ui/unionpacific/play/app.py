@@ -346,7 +346,7 @@ class PlayApp(KeepsGame, App):
         """The message after a human move: what the move did (the engine's words), what the other players did
         then (``others``), and what comes next."""
         own = [e for e in events if e.startswith(player)]
-        yours = self._session().you == player
+        yours = Screen.of(self._session()).you == player  # the hot seat's “You”/“Sinä” seat too
         if own:
             first = engine_text(own[0], player if yours else None)
         else:
