@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from railkit.messages import N_, Grouped, Message
+from railkit.messages import N_, Grouped, Message, nmessage
 
 __all__ = ["FILE", "MAX_NAME_LENGTH", "TOP_LEVEL", "DuplicateKeyError", "duplicate_key_problem", "json_problem",
            "name_problem", "ordinal", "unique_keys"]
@@ -54,8 +54,9 @@ def name_problem(field: str, value: str) -> Message | None:
     """What is wrong with a name or key of a data file (``field`` names it, e.g. ``'name'``), or ``None``:
     a name is at most ``MAX_NAME_LENGTH`` printable characters (no control or invisible characters)."""
     if len(value) > MAX_NAME_LENGTH:
-        return Message(N_("field {field} is {n} characters long; a name is at most {most}"),
-                       {"field": field, "n": Grouped(len(value)), "most": MAX_NAME_LENGTH})
+        return nmessage("field {field} is {n} character long; a name is at most {most}",
+                        "field {field} is {n} characters long; a name is at most {most}", len(value),
+                        {"field": field, "n": Grouped(len(value)), "most": MAX_NAME_LENGTH})
     for position, ch in enumerate(value, 1):
         if not ch.isprintable():
             return Message(N_("field {field} holds the control or invisible character {code} at position {at}; "

@@ -445,4 +445,9 @@ def names_message(items: Sequence[str]) -> Message | str:
         return Message("nobody")
     if len(items) == 1:
         return items[0]
-    return Message("{names} and {last}", {"names": ", ".join(items[:-1]), "last": items[-1]})
+    # Each name stays a parameter of its own (never joined into one string), so a seat's name declared with
+    # ``seat_name`` ("Imaginary third player", UP-2P2) is translated wherever it stands in the list.
+    names: Message | str = items[0]
+    for item in items[1:-1]:
+        names = Message("{names}, {name}", {"names": names, "name": item})
+    return Message("{names} and {last}", {"names": names, "last": items[-1]})

@@ -33,7 +33,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from railkit.bots import Bot
 from railkit.errors import RailkitError, RuleError, SaveFileError
 from railkit.game import Game, parse_save
-from railkit.messages import Message, nmessage
+from railkit.messages import Message, addressed, nmessage
 
 __all__ = [
     "LEGACY_SEATS_KEY",
@@ -52,6 +52,8 @@ __all__ = [
 SESSION_FORMAT = "railkit-session"
 SESSION_VERSION = 1
 LEGACY_SEATS_KEY = "railkit_play"  # older saves: the seats inside the game's own dict
+# A move made for a seat the session does not let a human play; the learner's own refusal speaks to them.
+addressed("{player} is not a human player in this game", "you are not one of the human players in this game")
 MAX_BOT_MOVES = 200  # per call: the page never waits long, and a misbehaving bot cannot loop
 
 G = TypeVar("G", bound=Game[Any])

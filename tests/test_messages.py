@@ -8,11 +8,14 @@ import copy
 import gettext
 import pickle
 
+import pytest
 from babel.messages.catalog import Catalog
-from babel_catalogs import translations
+from babel_catalogs import compiled, translations
 
+from railkit.locale import LOCALE_DIR
 from railkit.messages import Fixed, Message, names_message, nmessage
 from railkit.unionpacific.payouts import explain_company_payout, explain_union_pacific_payout
+from railkit.unionpacific.state import IMAGINARY
 
 
 def catalog(*entries: tuple[str | tuple[str, str], str | tuple[str, str]]) -> gettext.GNUTranslations:
@@ -167,3 +170,23 @@ def test_a_game_nobody_narrates_plays_the_same_and_tells_the_same_when_read():
     game = kk_game(4, seed=0)
     game.narrate = False
     assert game.apply(game.legal_actions()[0]) == [] and len(game.narrative) > 1
+
+
+@pytest.mark.parametrize(("language", "seat"), [("fi", "Kuvitteellinen kolmas pelaaja"), ("hu", "Virtuális játékos"),
+                                                ("es", "Jugador imaginario")])
+def test_up_2p2_the_imaginary_seat_is_translated_anywhere_in_a_list_of_names(language, seat):
+    """UP-2P2: a two-player game's third seat is named by the engine (``seat_name``); a list of names
+    (``names_message``) shows it in the page's language wherever it stands, not only last."""
+    tr = compiled(LOCALE_DIR / language / "LC_MESSAGES" / "railkit.po")
+    for names in (["Ann", IMAGINARY, "Ben"], [IMAGINARY, "Ann", "Ben"], ["Ann", "Ben", IMAGINARY], [IMAGINARY, "Ann"]):
+        listed = names_message(names).render(tr)
+        assert "Imaginary" not in listed and listed.count(seat) == 1, listed
+        assert listed.index("Ann") < listed.index(seat) if names.index("Ann") < names.index(IMAGINARY) else True
+    tied = nmessage("{players} holds none", "{players} hold none", 3, {"players": names_message(["Ann", IMAGINARY, "Ben"])})
+    assert seat in tied.render(tr) and "Imaginary" not in tied.render(tr)
+
+
+def test_names_message_keeps_every_name_a_parameter_of_its_own():
+    listed = names_message(["Ann", "Ben", "Cy", "Di"])
+    assert listed == "Ann, Ben, Cy and Di" and listed.params["last"] == "Di"
+    assert listed.params["names"].msgid == "{names}, {name}" and listed.params["names"].params["name"] == "Cy"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from railkit.capecairo.phrases import pounds
-from railkit.messages import N_, Message, addressed, names_message
+from railkit.messages import N_, Message, addressed, names_message, nmessage
 
 # The learner's own messages: the second person where a sentence is about the learner (railkit.messages.addressed).
 addressed("{player} has {money} left.",
@@ -103,8 +103,9 @@ def _draw_off(tied: list[str], draw: Draw, steps: list[str] | None, rounds: list
     rounds[0] += 1
     if rounds[0] > MAX_DRAW_ROUNDS:
         if steps is not None:
-            steps.append(Message("Still tied after {rounds} rounds of draws: seating order decides ({players}).",
-                                 {"rounds": MAX_DRAW_ROUNDS, "players": names_message(tied)}))
+            steps.append(nmessage("Still tied after {n} round of draws: seating order decides ({players}).",
+                                  "Still tied after {n} rounds of draws: seating order decides ({players}).",
+                                  MAX_DRAW_ROUNDS, {"players": names_message(tied)}))
         return list(tied)
     coins: dict[str, int] = {}
     for player in tied:  # draws are made in seating order

@@ -36,7 +36,7 @@ from railkit.game import MAX_NAME_LENGTH
 from railkit.messages import Message
 from railkit.session import save_problem
 from railkit.ui import language, lesson_record
-from railkit.ui.i18n import render, tr
+from railkit.ui.i18n import render, tr, trn
 from railkit.ui.my_progress import MyProgress
 
 
@@ -139,8 +139,9 @@ def parse_name(text: str, label: str) -> str:
     if not name:
         raise InputError(tr("“{field}” is empty: type a name.", field=label))
     if len(name) > MAX_NAME_LENGTH:
-        raise InputError(tr("“{field}” is too long: a name has at most {n} characters (this one has {k}).",
-                            field=label, n=MAX_NAME_LENGTH, k=len(name)))
+        raise InputError(trn("“{field}” is too long: a name has at most {n} character (this one has {k}).",
+                             "“{field}” is too long: a name has at most {n} characters (this one has {k}).",
+                             MAX_NAME_LENGTH, field=label, k=len(name)))
     return name
 
 
@@ -224,7 +225,7 @@ def error_text(exc: Exception, you: str | None = None) -> str:
         return tr("This save cannot be loaded: {problem}. Nothing was changed.", problem=render(save_problem(exc)))
     if isinstance(exc, RailkitError):
         words = exc.args[0] if len(exc.args) == 1 else None  # an engine's Message, in the learner's language
-        return sentence(render(words) if isinstance(words, Message) else str(exc))
+        return sentence(render(words, you) if isinstance(words, Message) else str(exc))  # “you …” about the learner
     return tr("Something went wrong: {error}. Nothing was changed.", error=str(exc) or type(exc).__name__)
 
 

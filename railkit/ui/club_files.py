@@ -42,6 +42,7 @@ from railkit.game import parse_save
 from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.docs import reconstruction_note
 from railkit.ui.i18n import format_number, render, tr
+from railkit.ui.saves import size_words
 from railkit.ui.upload_limit import UploadLimit
 from railkit.ui.widgets import button, html_box, row, set_shown
 
@@ -208,8 +209,8 @@ def from_upload(kind: FileKind, files: Any) -> ClubFile:
 
 def too_big(kind: FileKind, name: str, size: int) -> str:
     """The refusal of an uploaded ``kind`` file of ``size`` bytes, over ``MAX_UPLOAD_BYTES``."""
-    return tr("“{name}” is {size} bytes; a {noun} file is at most {limit} bytes. Nothing was changed.",
-              name=shown_name(name), size=format_number(size), noun=tr(kind.noun), limit=format_number(MAX_UPLOAD_BYTES))
+    return tr("“{name}” is {size}; a {noun} file is at most {limit}. Nothing was changed.", name=shown_name(name),
+              size=size_words(size), noun=tr(kind.noun), limit=size_words(MAX_UPLOAD_BYTES))
 
 
 def _renamed(problem: DataError, name: str) -> DataError:

@@ -23,20 +23,23 @@ import threading
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Protocol
 from urllib.parse import parse_qs, quote
 
 from railkit.errors import InputError, RuleError
 from railkit.game import MAX_NAME_LENGTH, normalize_players
-from railkit.messages import N_
-from railkit.ui.i18n import DEFAULT_LANGUAGE, get_language, tr
+from railkit.messages import N_, seat_name
+from railkit.ui.i18n import DEFAULT_LANGUAGE, catalog_languages, get_language, tr, translations, trn
 
 __all__ = ["DEFAULT_LEARNER", "default_learner", "is_default_learner",
            "NAME_PARAMETER", "LearnerName", "addressed", "check_name", "follow_page_address", "greet_learner",
            "learner_name", "name_from_address", "name_query", "second_person", "seat_options", "seat_players",
            "typed_names"]
 
-DEFAULT_LEARNER = "You"  # the English default; the learner sees it translated (``default_learner``)
+# The English default; the learner sees it translated (``default_learner``). A seat named so (a save made on an
+# English page, loaded on a Finnish one) is shown translated too, as a seat the engine names (``seat_name``).
+DEFAULT_LEARNER = seat_name(N_("You"))
 NAME_PARAMETER = "name"  # up_play.ipynb?name=Kim
 MAX_QUERY_FIELDS = 20  # a page address with more fields than this is not read further
 log = logging.getLogger(__name__)
@@ -49,8 +52,15 @@ def default_learner() -> str:
 
 
 def is_default_learner(name: str) -> bool:
-    """Is ``name`` the default learner (in English or the language in use)?"""
-    return name in (DEFAULT_LEARNER, default_learner())
+    """Is ``name`` the default learner, in English or any language railkit speaks (a save made on an English
+    page holds “You”; a class table may seat a Finnish page's “Sinä”)?"""
+    return name in (DEFAULT_LEARNER, default_learner()) or name in default_names()
+
+
+@cache
+def default_names() -> frozenset[str]:
+    """The default learner's name in every language with a catalog (“You”, “Sinä”, “Te”, “Tú”)."""
+    return frozenset({DEFAULT_LEARNER, *(translations(lang).gettext(DEFAULT_LEARNER) for lang in catalog_languages())})
 
 
 # -- the name ------------------------------------------------------------------------------------
@@ -60,16 +70,18 @@ def check_name(text: str, label: str) -> str:
     ``label`` otherwise."""
     raw = str(text)
     if len(raw) > 4 * MAX_NAME_LENGTH:  # a huge text is refused before it is copied or tidied
-        raise InputError(tr("“{field}” is too long: a name has at most {n} characters (this one has {k}).",
-                            field=label, n=MAX_NAME_LENGTH, k=len(raw)))
+        raise InputError(trn("“{field}” is too long: a name has at most {n} character (this one has {k}).",
+                             "“{field}” is too long: a name has at most {n} characters (this one has {k}).",
+                             MAX_NAME_LENGTH, field=label, k=len(raw)))
     if any(unicodedata.category(ch)[0] == "C" for ch in raw):  # a line break or a tab too, as the engines
         raise InputError(tr("“{field}” cannot hold control characters (a line break, a tab, …).", field=label))
     name = " ".join(raw.split())
     if not name:
         raise InputError(tr("“{field}” is empty: type a name.", field=label))
     if len(name) > MAX_NAME_LENGTH:
-        raise InputError(tr("“{field}” is too long: a name has at most {n} characters (this one has {k}).",
-                            field=label, n=MAX_NAME_LENGTH, k=len(name)))
+        raise InputError(trn("“{field}” is too long: a name has at most {n} character (this one has {k}).",
+                             "“{field}” is too long: a name has at most {n} characters (this one has {k}).",
+                             MAX_NAME_LENGTH, field=label, k=len(name)))
     try:
         (checked,) = normalize_players([name], 1, 1, "NAME")
     except RuleError:
@@ -233,10 +245,11 @@ def typed_names(text: str, n: int, label: str, defaults: Sequence[str], taken: S
     names, a bad one, or the same name twice."""
     raw = str(text)
     if len(raw) > (MAX_NAME_LENGTH + 2) * (n + 1):
-        raise InputError(tr("“{field}” is too long for {n} names.", field=label, n=n))
+        raise InputError(trn("“{field}” is too long for {n} name.", "“{field}” is too long for {n} names.", n, field=label))
     typed = [check_name(part, label) for part in raw.split(",") if part.strip()]
     if len(typed) > n:
-        raise InputError(tr("“{field}”: you typed {k} names for {n} players.", field=label, k=len(typed), n=n))
+        raise InputError(trn("“{field}”: you typed {k} names for {n} player.", "“{field}”: you typed {k} names for {n} players.",
+                                 n, field=label, k=len(typed)))
     used = {name.casefold() for name in (*typed, *taken)}
     spare = [d for d in defaults if d.casefold() not in used]
     names = typed + spare[: n - len(typed)]

@@ -22,7 +22,7 @@ import ipywidgets as widgets
 
 from railkit.game import MAX_SAVE_BYTES
 from railkit.ui.app import InputError, Messages, Panel, guarded
-from railkit.ui.i18n import format_number, render, tr
+from railkit.ui.i18n import format_number, render, tr, trn
 from railkit.ui.upload_limit import UploadLimit
 from railkit.ui.widgets import button, html_box, row
 
@@ -38,7 +38,7 @@ class SaveFile:
 
 def size_words(size: int) -> str:
     """A size in bytes as people read it: “1,500,000 bytes”."""
-    return tr("{n} bytes", n=format_number(size))
+    return trn("{n} byte", "{n} bytes", size, n=format_number(size))
 
 
 LIMIT_WORDS = f"{MAX_SAVE_BYTES / 1_000_000:g} MB"  # MAX_SAVE_BYTES, as the panel says it
@@ -93,7 +93,8 @@ class SaveLoadPanel(Panel):
             raise InputError(tr("The box is empty: paste a saved game into it, then press Load."))
         if len(raw) > MAX_SAVE_BYTES:
             raise InputError(tr("That text has {size}; a saved game has at most {limit} ({bytes}). Nothing was changed.",
-                                size=tr("{n} characters", n=format_number(len(raw))), limit=LIMIT_WORDS,
+                                size=trn("{n} character", "{n} characters", len(raw), n=format_number(len(raw))),
+                                limit=LIMIT_WORDS,
                                 bytes=size_words(MAX_SAVE_BYTES)))
         self.show_ok(render(self.load(raw)))
         return True

@@ -30,11 +30,11 @@ import ipywidgets as widgets
 
 from railkit.errors import InputError
 from railkit.game import BaseView, Game
-from railkit.messages import Fixed, Grouped, Message
+from railkit.messages import Fixed, Grouped, Message, names_message
 from railkit.ui.app import Messages, Panel, guarded, parse_name
 from railkit.ui.figure_view import ROW_MAP, FigureView
-from railkit.ui.i18n import render, tr
-from railkit.ui.learner import follow_page_address
+from railkit.ui.i18n import render, tr, trn
+from railkit.ui.learner import follow_page_address, is_default_learner
 from railkit.ui.plot import Plot
 from railkit.ui.table_link import (
     TableLink,
@@ -169,7 +169,9 @@ class TablePlayPanel(Panel):
         self._offline = False  # the connection was lost; the next state says it is back
         self.note = html_box("railkit-table-note")
         low, high = game.seats
-        self.name = widgets.Text(value=name, description=tr("Your name"), style={"description_width": "90px"},
+        # The others at the table see this name: the default learner's (“You”, “Sinä”) is no name for them.
+        self.name = widgets.Text(value="" if is_default_learner(name) else name, description=tr("Your name"),
+                                 style={"description_width": "90px"},
                                  layout=widgets.Layout(width="260px"))
         self.name.add_class("railkit-table-name")
         self.players = widgets.Dropdown(options=[(str(n), n) for n in range(low, high + 1)], value=min(high, 3),
@@ -319,11 +321,12 @@ class TablePlayPanel(Panel):
     @guarded
     def on_create(self) -> None:
         self._check_here()
-        you = parse_name(self.name.value, tr("Your name"))
+        you = self._seat_name()
         n, bots = int(self.players.value), int(self.bots.value)
         if bots >= n:
-            raise InputError(tr("Leave at least one seat for a learner: {n} players, {bots} computer players.",
-                                n=n, bots=bots))
+            raise InputError(trn("Leave at least one seat for a learner: {n} players, {bots} computer player.",
+                                 "Leave at least one seat for a learner: {n} players, {bots} computer players.", bots,
+                                 n=n, bots=bots))
         others = [tr("Player {n}", n=i) for i in range(2, n - bots + 1)]
         computers = [tr("Computer {n}", n=i) for i in range(1, bots + 1)]
         seats = [you, *others, *computers]
@@ -342,12 +345,20 @@ class TablePlayPanel(Panel):
         code = "".join(str(self.code.value).split()).upper()
         if not code:
             raise InputError(tr("Type the table's code (6 letters and digits) first."))
-        you = parse_name(self.name.value, tr("Your name"))
+        you = self._seat_name()
         link = self._new_link()
         joined = self._call(lambda: link.join(code, you))
         self.creator = False
         self._connect(link, joined["table"], joined["token"])
         self.show_ok(tr("You sit at table {code} as {seat}.", code=joined["table"], seat=joined["seat"]))
+
+    def _seat_name(self) -> str:
+        """The typed name this seat takes; never the default learner's, which the other seats would read as a
+        third person's name (“Te húz …”) or, on an English page, as “You”."""
+        you = parse_name(self.name.value, tr("Your name"))
+        if is_default_learner(you):
+            raise InputError(tr("Type your own name in “{field}”: the others at the table see it.", field=tr("Your name")))
+        return you
 
     def _call(self, request: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         try:
@@ -629,7 +640,7 @@ class TablePlayPanel(Panel):
         if open_seats and set(others) & set(open_seats):
             words = tr("The game starts when every seat is taken (or the creator seats computer players).")
         elif others:
-            words = tr("Waiting for {names}.", names=", ".join(others))
+            words = trn("Waiting for {names}.", "Waiting for {names}.", len(others), names=render(names_message(others)))
         else:
             words = tr("Waiting for the others.")
         return f"<div class='rk-turn rk-wait' role='status'>{html.escape(words)}</div>"

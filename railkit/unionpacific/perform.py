@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from railkit.errors import RuleError
-from railkit.messages import N_, Message, addressed
+from railkit.messages import N_, Message, addressed, nmessage
 from railkit.unionpacific.actions import (
     Build,
     ChooseFirstShare,
@@ -148,10 +148,11 @@ def setup(board: Board, players: tuple[str, ...], options: dict[str, Any],
     )
     # The display is dealt now (the random order is fixed) but is face down until the first shares are
     # revealed (UP-S5, UP-S6): it is named, and its UP-B5 replacement told, only then (``_do_first``).
-    words: list[str] = [Message(
-        N_("Setup for {n} players: three track cards and five shares each (one UP). Everyone now chooses a "
-           "first share face down (UP-S5); the display is turned up after that (UP-S6)."),
-        {"n": n},
+    words: list[str] = [nmessage(
+        "Setup for {n} player: three track cards and five shares each (one UP). Everyone now chooses a "
+        "first share face down (UP-S5); the display is turned up after that (UP-S6).",
+        "Setup for {n} players: three track cards and five shares each (one UP). Everyone now chooses a "
+        "first share face down (UP-S5); the display is turned up after that (UP-S6).", n,
     )]
     return state, words
 

@@ -20,7 +20,7 @@ from railkit.capecairo.views import KKView
 from railkit.session import position_bots
 from railkit.ui.app import parse_whole
 from railkit.ui.docs import reconstruction_note
-from railkit.ui.i18n import DEFAULT_LANGUAGE, get_language, render, tr, trn
+from railkit.ui.i18n import DEFAULT_LANGUAGE, get_language, player_label, render, tr, trn
 from railkit.ui.learner import DEFAULT_LEARNER, is_default_learner, seat_players, second_person
 
 DEFAULT_NAME = DEFAULT_LEARNER  # the learner, as in every lesson; the name field changes it
@@ -197,7 +197,7 @@ def card_html(card: Mapping[str, Any], note: str = "") -> str:
     return (f"<div class='kk-card kk-{html.escape(t)}' title='{html.escape(card_title(card))}'>"
             f"<span class='kk-id'>{html.escape(card['id'])}</span>"
             f"<div class='kk-terrain'>{html.escape(terrain_name(t))}</div>"
-            f"<div>{tr('needs {n} tracks', n=needs(card))}</div>"
+            f"<div>{trn('needs {n} track', 'needs {n} tracks', needs(card))}</div>"
             f"<div><span class='kk-bars'>{bars(card['tracks'])}</span> {html.escape(pieces)}</div>"
             f"<div class='kk-coin'>{tr('coin {coin}', coin=pounds(card['coin']))}</div>{extra}</div>")
 
@@ -240,7 +240,7 @@ def player_html(view: KKView, player: str) -> str:
     """Colour swatch + name, and “(you)” for the learner."""
     you = (f" <span class='kk-muted'>{tr('(you)')}</span>"
            if player == view.you and not is_default_learner(player) else "")  # “You (you)” would say it twice
-    return f"{swatch(view.colours[player])}{html.escape(player)}{you}"
+    return f"{swatch(view.colours[player])}{html.escape(player_label(player))}{you}"
 
 
 def players_table_html(view: KKView, bid_column: Mapping[str, str] | None = None) -> str:
@@ -285,8 +285,9 @@ def race_html(view: KKView) -> str:
         extra = f"<td class='kk-extra'>+{beyond}</td>" if beyond > 0 else ""
         rows += (f"<tr><td class='kk-name'>{player_html(view, p)}</td>{cells}"
                  f"<td class='kk-goal'>{tr('Cairo')}</td>{extra}</tr>")
+    goal_words = trn("(first to cross {n} terrain wins, KK-E1)", "(first to cross {n} terrains wins, KK-E1)", goal)
     return (f"<div class='kk-race-box'><b>{tr('The race from the Cape to Cairo')}</b> "
-            f"<span class='kk-muted'>{tr('(first to cross {n} terrains wins, KK-E1)', n=goal)}</span>"
+            f"<span class='kk-muted'>{goal_words}</span>"
             f"<table class='kk-race'>{rows}</table></div>")
 
 

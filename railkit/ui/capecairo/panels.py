@@ -36,7 +36,7 @@ from railkit.ui.capecairo.common import (
     reveal_html,
     seat_names,
 )
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import (
     LearnerName,
     check_name,
@@ -129,7 +129,8 @@ class StartPanel(Panel):
                                        style={"description_width": "90px"}, layout=widgets.Layout(width=name_width))
         self.name_field.add_class("railkit-kk-name")
         self.players = widgets.Dropdown(
-            options=[(tr("{n} (you + {bots} computer)", n=n, bots=n - 1), n) for n in (2, 3, 4)],
+            options=[(trn("{n} (you + {bots} computer)", "{n} (you + {bots} computers)", n - 1, n=n, bots=n - 1), n)
+                     for n in (2, 3, 4)],
             value=players, description=tr("Players"), style={"description_width": "70px"},
             layout=widgets.Layout(width=players_width))
         self.players.add_class("railkit-kk-players-count")

@@ -141,7 +141,8 @@ def race_figure(view: KKView, win_crossings: int | None = None, height: int = 76
         _add_train(fig, spot, lanes[player], j, n, player in winners)
 
     x_range, y_range = _ranges()
-    title = tr("The race from the Cape to Cairo: first to cross {n} terrains wins (KK-E1)", n=goal)
+    title = trn("The race from the Cape to Cairo: first to cross {n} terrain wins (KK-E1)",
+                "The race from the Cape to Cairo: first to cross {n} terrains wins (KK-E1)", goal)
     fig.update_layout(
         height=height, title=dict(text=title, x=0.01, font=dict(size=16)),
         xaxis=dict(visible=False, range=x_range, fixedrange=False),
@@ -253,7 +254,7 @@ def _add_train(fig: Plot, spot: TrainSpot, lane: Sequence[tuple[float, float]], 
              tr("ahead: {cards}", cards=ahead)]
     if spot.beyond:
         lines.append(tr("1 more card lies past Cairo") if spot.beyond == 1
-                         else tr("{n} more cards lie past Cairo", n=spot.beyond))
+                         else trn("{n} more card lies past Cairo", "{n} more cards lie past Cairo", spot.beyond))
     fig.add_trace(dict(
         x=[x], y=[y], mode="markers", name=f"{name} ({html.escape(colour_label(spot.colour))})",
         marker=dict(symbol="square", size=18, color=colour, line=dict(color="#111", width=2)),

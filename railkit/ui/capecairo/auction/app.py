@@ -33,7 +33,7 @@ from railkit.ui.capecairo.panels import AuctionPanel, KkSession, KkSessionApp, S
 from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.class_link import class_options
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch
-from railkit.ui.i18n import render, tr
+from railkit.ui.i18n import render, tr, trn
 from railkit.ui.learner import follow_page_address, name_from_address
 from railkit.ui.widgets import button, html_box, row
 
@@ -161,8 +161,10 @@ class KkAuctionApp(KkSessionApp):
         self._bots(stop=building)  # the computer players hand in their sealed bids
         self.auction.bid_field.value = ""
         self.refresh()
-        self.show_info(tr("A new game: {n} cards are on sale. The computer players have handed in their sealed "
-                          "bids; type yours and press “Hand in sealed bid”.", n=len(self.view().offer)))
+        self.show_info(trn("A new game: {n} card is on sale. The computer players have handed in their sealed "
+                           "bids; type yours and press “Hand in sealed bid”.",
+                           "A new game: {n} cards are on sale. The computer players have handed in their sealed "
+                           "bids; type yours and press “Hand in sealed bid”.", len(self.view().offer)))
 
     def on_new_game_pressed(self) -> None:
         """The learner's “New game” (or Enter in a start field): a new game, then the bid to hand in."""

@@ -58,7 +58,7 @@ from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.class_link import class_options
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.i18n import render, tr, trn
-from railkit.ui.learner import follow_page_address, name_from_address
+from railkit.ui.learner import follow_page_address, is_default_learner, name_from_address
 from railkit.ui.lesson_record import game_finished, note_why
 from railkit.ui.saves import SaveFile, SaveLoadPanel
 from railkit.ui.table_play import TablePlayPanel
@@ -105,7 +105,8 @@ class KkPlayApp(KeepsGame, KkSessionApp):
                                 name=self._learner[0])
         self.start.seat.value, self.start.others.value = self._learner[1], self._learner[2]
         self.length = widgets.Dropdown(
-            options=[(tr("{n} terrains (full game)", n=n) if n == 8 else tr("{n} terrains (short)", n=n), n)
+            options=[(trn("{n} terrain (full game)", "{n} terrains (full game)", n) if n == 8
+                      else trn("{n} terrain (short)", "{n} terrains (short)", n), n)
                      for n in LENGTHS],
             value=length, description=tr("To win"), style={"description_width": "60px"},
             layout=widgets.Layout(width="270px"))
@@ -351,9 +352,13 @@ class KkPlayApp(KeepsGame, KkSessionApp):
             session = Session(session.game, session.humans[:1], kk_bots, max_bot_moves=KK_MAX_BOT_MOVES,
                               notes=session.notes)  # this lesson seats one learner; the others play by computer
         self.install(session)
+        after = self._next_text() if not self.game.is_over else render(self.game.result().words, self.you)
+        if is_default_learner(self.you):  # no name to tell (an English save's “You” is no name on a Finnish page)
+            return trn("Loaded: {n} move replayed. {next}", "Loaded: {n} moves replayed. {next}", len(session.game.log),
+                       next=after)
         return trn("Loaded: {n} move replayed; you play {player}. {next}",
                    "Loaded: {n} moves replayed; you play {player}. {next}", len(session.game.log), player=self.you,
-                   next=self._next_text() if not self.game.is_over else render(self.game.result().words, self.you))
+                   next=after)
 
     # ------------------------------------------------------------------ words
     def _action_words(self, action: Any) -> str:

@@ -70,7 +70,8 @@ def _bid_hint(view: KKView, you: str, amounts: list[int]) -> str:
                 "(KK-A2).", low=pounds(low), high=pounds(high)),
              tr("Everybody pays their bid, whether they choose first or last (KK-A3)."),
              tr("The highest bid chooses first, then the next highest (KK-A4)."),
-             tr("{n} cards are on sale and each player takes one (KK-A1, KK-A6).", n=len(view.offer))]
+             trn("{n} card is on sale and each player takes one (KK-A1, KK-A6).",
+                 "{n} cards are on sale and each player takes one (KK-A1, KK-A6).", len(view.offer))]
     money = view.money  # public: bids are paid only when revealed (KK-A3)
     bids = {p: EXAMPLE_BID for p in view.players}
     made_up = {p: 2 + 3 * i for i, p in enumerate(reversed(view.players))}  # tie-break coins, not the deck's

@@ -245,7 +245,8 @@ class BuildingApp(App):
         else:
             placed = len(self.history)
             title = (tr("The board: starting trains (UP-S1)") if not placed
-                     else tr("The board: starting trains and {n} placed by you", n=placed))
+                     else trn("The board: starting trains and {n} placed by you",
+                         "The board: starting trains and {n} placed by you", placed))
         self.map_view.show(club_board.mark_map(building_map(
             self.board, self.trains_on, self.highlighted, self.section.value, title=title, height=MAP_HEIGHT,
             width=MAP_WIDTH, clickable=True), self.board_file))

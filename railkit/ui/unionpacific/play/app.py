@@ -35,7 +35,7 @@ from railkit.ui.class_link import class_options
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.first_paint import defer_first_show
 from railkit.ui.i18n import tr, trn
-from railkit.ui.learner import LearnerName, follow_page_address, name_from_address
+from railkit.ui.learner import LearnerName, follow_page_address, is_default_learner, name_from_address
 from railkit.ui.lesson_record import game_finished
 from railkit.ui.saves import SaveFile, SaveLoadPanel
 from railkit.ui.table_play import TablePlayPanel
@@ -275,6 +275,9 @@ class PlayApp(KeepsGame, App):
             return tr("The computer players are still moving.")
         step = step_words(game.view(None).phase)
         if session.hot_seat:
+            if is_default_learner(acting):  # a seat named “You”/“Sinä” is spoken to, never put in a sentence
+                return (tr("Your move: {step}.", step=step) if session.revealed_to == acting
+                        else tr("Your turn next: take the screen and press “Show my hand” (the others look away)."))
             if session.revealed_to == acting:
                 return tr("{player}: {step}.", player=acting, step=step)
             return tr("{player} to play: pass them the screen; they press “Show my hand”.", player=acting)
@@ -293,7 +296,7 @@ class PlayApp(KeepsGame, App):
         game = new_game(list(spec.players), seed=spec.seed, **options)  # a RuleError here changes nothing
         self.install(Session(game, spec.humans, seat_bots(HeuristicBot), max_bot_moves=MAX_BOT_ACTIONS))
         self.setup.widget.selected_index = None
-        who = (tr("hot seat for {n} players", n=len(spec.players)) if spec.hot_seat
+        who = (trn("hot seat for {n} player", "hot seat for {n} players", len(spec.players)) if spec.hot_seat
                else tr("you against {bots}; seats: {order}", bots=", ".join(p for p in spec.players if p not in spec.humans),
                        order=" → ".join(spec.players)))
         self.show_info(tr("Game {number} started: {who}; {deck}. {next}", number=spec.seed, who=who,
@@ -311,7 +314,8 @@ class PlayApp(KeepsGame, App):
         if acting is None:
             raise InputError(tr("It is not a human player's turn."))
         if session.hot_seat and session.revealed_to != acting:
-            raise InputError(tr("{player}: press “Show my hand” first (the others look away).", player=acting))
+            raise InputError(tr("Press “Show my hand” first (the others look away).") if is_default_learner(acting)
+                             else tr("{player}: press “Show my hand” first (the others look away).", player=acting))
         return acting
 
     def act(self, make: Callable[[str], Any]) -> bool | None:
@@ -342,7 +346,7 @@ class PlayApp(KeepsGame, App):
         """The message after a human move: what the move did (the engine's words), what the other players did
         then (``others``), and what comes next."""
         own = [e for e in events if e.startswith(player)]
-        yours = self._session().you == player
+        yours = Screen.of(self._session()).you == player  # the hot seat's “You”/“Sinä” seat too
         if own:
             first = engine_text(own[0], player if yours else None)
         else:

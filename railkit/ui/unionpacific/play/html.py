@@ -110,7 +110,7 @@ def payout_html(record: PayoutRecord, total: int, hidden: bool, open_: bool, you
         return (f"<div class='railkit-payout'>{head}<p class='railkit-muted'>"
                 f"{tr('Answer the payout exercise (the yellow box) to see who received what, and why.')}</p></div>")
     rows = "".join(
-        f"<tr><td class='name'>{esc(h)}{' ' + tr('(you)') if h == you and not is_default_learner(h) else ''}</td>"
+        f"<tr><td class='name'>{esc(player_label(h))}{' ' + tr('(you)') if h == you and not is_default_learner(h) else ''}</td>"
         f"<td>{m}</td></tr>"
         for h, m in sorted(record.amounts.items(), key=lambda kv: -kv[1])
     )
@@ -139,7 +139,7 @@ def companies_html(board: Any, v: UPView, you: str | None) -> str:
         holders.append(IMAGINARY)
         tables[IMAGINARY] = v.imaginary
     head = "".join(
-        f"<th>{html.escape(h if h != IMAGINARY else tr('imaginary 3rd player'))}"
+        f"<th>{html.escape(player_label(h) if h != IMAGINARY else tr('imaginary 3rd player'))}"
         f"{'<br>' + tr('(you)') if h == you and not is_default_learner(h) else ''}</th>" for h in holders)
     on_board: dict[str, int] = {}
     for keys in v.trains_on.values():
@@ -320,9 +320,11 @@ def why_html(game: Any, player: str, actions: Sequence[Any], you: str | None) ->
         example = builds[0]
         checks = game.explain_placement(example.company, example.section, example.card).checks
         why = "".join(f"<li>{esc(render(c.sentence))}</li>" for c in checks)
-        items.append(tr("Build: {n} placements in all, with {cards}, for {k} companies. A train goes only where the "
-                        "engine's six checks of UP-B2 all pass; for example, {move}:", n=len(builds), cards=cards,
-                        k=companies, move=said(example).replace("You ", "you ", 1)) + f"<ul>{why}</ul>" +
+        items.append(tr("Build: {placements} in all, with {cards}, for {companies}. A train goes only where the "
+                        "engine's six checks of UP-B2 all pass; for example, {move}:",
+                        placements=trn("{n} placement", "{n} placements", len(builds)), cards=cards,
+                        companies=trn("{n} company", "{n} companies", companies),
+                        move=said(example).replace("You ", "you ", 1)) + f"<ul>{why}</ul>" +
                      tr("Pick a card, a company and a section to see the checks for your choice."))
     invests = [a for a in actions if isinstance(a, Invest)]
     if invests:

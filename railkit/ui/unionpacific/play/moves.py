@@ -20,6 +20,7 @@ import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.i18n import tr, trn
+from railkit.ui.learner import is_default_learner
 from railkit.ui.lesson_record import note_hint
 from railkit.ui.unionpacific.common import card_label, company_name, engine_text
 from railkit.ui.unionpacific.play.build import BuildPanel
@@ -181,7 +182,8 @@ class MovesPanel(Panel):
         elif screen.session.paused:
             waiting = tr("The computer players have made many moves; press “Let the computer players go on”.")
         elif acting is not None and not visible:
-            waiting = tr("Waiting for {player} to show their hand.", player=html.escape(acting))
+            waiting = (tr("Waiting for you to show your hand.") if is_default_learner(acting)
+                       else tr("Waiting for {player} to show their hand.", player=html.escape(acting)))
         else:
             waiting = ""
         set_value(self.waiting, waiting)

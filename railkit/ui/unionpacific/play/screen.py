@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 
 from railkit.session import Session
+from railkit.ui.learner import is_default_learner
 from railkit.unionpacific import UnionPacificGame
 from railkit.unionpacific.views import UPView
 
@@ -38,7 +39,11 @@ class Screen:
 
     @property
     def you(self) -> str | None:
-        return self.session.you
+        """The learner: the one human against the computer; in the hot seat the seat named with the default
+        learner's name (“You”, “Sinä”), whom every sentence addresses in the second person, if there is one."""
+        if self.session.you is not None or not self.session.hot_seat:
+            return self.session.you
+        return next((p for p in self.session.humans if is_default_learner(p)), None)
 
     @property
     def may_act(self) -> bool:

@@ -14,6 +14,7 @@ import ipywidgets as widgets
 
 from railkit.ui.app import Messages, Panel, guarded
 from railkit.ui.i18n import tr, trn
+from railkit.ui.learner import is_default_learner
 from railkit.ui.table_replay import HistoryChart
 from railkit.ui.unionpacific.common import card_label, company_html, engine_text
 from railkit.ui.unionpacific.play.html import (
@@ -58,12 +59,12 @@ class StatusPanel(Panel):
         elif acting is None:
             who = tr("The computer players are moving.")
         else:
-            name = tr("You") if acting == screen.you else html.escape(acting)
+            name = tr("You") if acting == screen.you or is_default_learner(acting) else html.escape(acting)
             who = f"<span class='who'>{name}</span>: {html.escape(step_words(phase))}"
         parts = [tr("Game {n}", n=game.seed), tr("Turn {n}", n=v.turn_number) if v.turn_number else tr("Setup"),
                  tr("Payouts {done} of {total}", done=v.payouts_done, total=v.payouts_total),
                  tr("UP stack {n}", n=v.up_stack),
-                 (tr("Share deck {n} cards (UP-V3)", n=v.deck_count) if v.deck_count is not None
+                 (trn("Share deck {n} card (UP-V3)", "Share deck {n} cards (UP-V3)", v.deck_count) if v.deck_count is not None
                   else tr("Share deck not counted (UP-V3 off)")),
                  tr("Track pile {n}", n=v.track_pile_count)]
         order = " → ".join(html.escape(p) for p in game.players)
@@ -88,6 +89,8 @@ class StatusPanel(Panel):
                                                   else tr("Show my hand ({player})", player=acting))
             self.show_hand_button.icon = "eye-slash" if shown else "eye"
             set_value(self.handoff, "" if shown else tr(
+                "<b>You</b> play next. Hands are secret: the others look away, then you press “Show my hand”.")
+                if is_default_learner(acting) else tr(
                 "<b>{player}</b> plays next. Hands are secret: the others look away, then {player} presses "
                 "“Show my hand”.", player=html.escape(acting)))
         else:
@@ -243,8 +246,10 @@ class PayoutsPanel:
         records = screen.game.state.payouts
         total = screen.view.payouts_total
         if not records:
-            none_yet = tr("No payout yet. A payout comes when a dividend card leaves the share deck (UP-D1); there are "
-                          "{n} in this game (UP-D12, UP-2P1).", n=total)
+            none_yet = trn("No payout yet. A payout comes when a dividend card leaves the share deck (UP-D1); there is "
+                           "{n} in this game (UP-D12, UP-2P1).",
+                           "No payout yet. A payout comes when a dividend card leaves the share deck (UP-D1); there are "
+                           "{n} in this game (UP-D12, UP-2P1).", total)
             set_value(self.widget, f"<h4>{tr('Payouts')}</h4><p>{none_yet}</p>")
             return
         parts = [payout_html(r, total, r.number in screen.hidden_payouts, i == len(records) - 1, screen.you)

@@ -86,6 +86,8 @@ def progress_words(view: UPView) -> str:
                   chosen=len(view.first_share_chosen), total=len(view.players))
     if view.phase == "over" or view.is_over:
         return ""
+    if view.current_player is not None and view.current_player == view.you:  # this seat's learner: “you”
+        return tr("Now you: {step}", step=step_words(view.phase))
     return tr("Now {player}: {step}", player=view.current_player, step=step_words(view.phase))
 
 

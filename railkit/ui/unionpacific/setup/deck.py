@@ -124,8 +124,9 @@ def deck_figure(players: int, columns: Sequence[tuple[str, bool]], chosen: int |
             t["base"].append(-reserve - 3)
             t["y"].append(reserve)
             t["text"].append(tr("set aside: {n}", n=reserve))
-            t["hover"].append(tr("{n} shares set aside (UP-V2); {p} go on top of the deck after each payout",
-                                 n=reserve, p=players))
+            t["hover"].append(trn("{n} share set aside (UP-V2); {p} go on top of the deck after each payout",
+                                  "{n} shares set aside (UP-V2); {p} go on top of the deck after each payout",
+                                  reserve, p=players))
     styles = {
         "plain": (tr("pile without dividend cards"), PLAIN_COLOUR, ""),
         "dividend": (tr("pile with dividend cards shuffled in"), DIVIDEND_COLOUR, ""),
@@ -147,7 +148,8 @@ def deck_figure(players: int, columns: Sequence[tuple[str, bool]], chosen: int |
     ticks = [1] + [v for v in range(10, deepest - 4, 10)] + [deepest]  # no crowding at the bottom
     fig.update_layout(
         template=NO_TEMPLATE, barmode="overlay", height=560, font=dict(size=14),
-        title=dict(text=tr("The share deck for {n} players, top card first", n=players), font=dict(size=17), x=0.01),
+        title=dict(text=trn("The share deck for {n} player, top card first",
+                            "The share deck for {n} players, top card first", players), font=dict(size=17), x=0.01),
         yaxis=dict(autorange="reversed", title=tr("card position (1 = drawn first)"), tickvals=sorted(set(ticks)),
                    zeroline=False, fixedrange=True, showgrid=True, gridcolor="#eeeeee"),
         xaxis=dict(fixedrange=True, tickfont=dict(size=13)),

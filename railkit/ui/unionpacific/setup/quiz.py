@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, Score, guarded, parse_whole, verdict_html
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import tr, trn
 from railkit.ui.lesson_record import ExerciseRecord
 from railkit.ui.unionpacific.common import DECKS, option_name
 from railkit.ui.unionpacific.setup.deck import cards_above_dividend, layout, piles_table_html, safe_bottom
@@ -43,17 +43,21 @@ def make_question(kind: str, deck: str, players: int, safe_round: bool = False, 
     """``kind``: "first_k" (can a dividend be among the first k cards?), "above" (cards above the
     earliest possible k-th dividend), "bottom" (cards at the bottom that never hold a dividend)."""
     piles = layout(deck, players, safe_round)
-    where = tr("With {option} and {n} players", option=option_name(deck, safe_round, in_sentence=True), n=players)
+    where = trn("With {option} and {n} player", "With {option} and {n} players", players,
+                option=option_name(deck, safe_round, in_sentence=True))
     if kind == "first_k":
         earliest = cards_above_dividend(piles, 1) + 1
         possible = earliest <= k
-        text = tr("{where}: can a dividend card be among the first {k} cards drawn?", where=where, k=k)
+        text = trn("{where}: can a dividend card be the first card drawn?",
+                   "{where}: can a dividend card be among the first {k} cards drawn?", k, where=where, k=k)
         if possible:
-            why = tr("The first pile holding a dividend card starts at card {p}, so a dividend card can be among "
-                     "the first {k}.", p=earliest, k=k)
+            why = trn("The first pile holding a dividend card starts at card {p}, so a dividend card can be the "
+                      "first card.", "The first pile holding a dividend card starts at card {p}, so a dividend card can "
+                      "be among the first {k}.", k, p=earliest, k=k)
         else:
-            why = tr("The first pile holding a dividend card starts at card {p}, so none of the first {k} cards "
-                     "can be a dividend card.", p=earliest, k=k)
+            why = trn("The first pile holding a dividend card starts at card {p}, so the first card cannot be a "
+                      "dividend card.", "The first pile holding a dividend card starts at card {p}, so none of the "
+                      "first {k} cards can be a dividend card.", k, p=earliest, k=k)
         return Question(deck, safe_round, players, "yes_no", text, possible, why, piles, kind)
     if kind == "above":
         answer = cards_above_dividend(piles, k)

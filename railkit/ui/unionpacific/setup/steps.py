@@ -14,7 +14,7 @@ from railkit.messages import N_
 from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.docs import reconstruction_note
 from railkit.ui.figure_view import FigureView
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import DEFAULT_LEARNER, check_name, default_learner
 from railkit.ui.unionpacific.board_map import board_figure
 from railkit.ui.unionpacific.common import DECKS, card_label, company_html, company_name, counts_html, option_name
@@ -146,8 +146,9 @@ class StepsPanel(Panel):
         self.first_choice = None
         self.step = self.reached = 1
         self.show_step()
-        self.show_info(tr("A new game for {n} players: {option}. Press “Next step” to go on.",
-                          n=n, option=option_name(deck, safe)))
+        self.show_info(trn("A new game for {n} player: {option}. Press “Next step” to go on.",
+                           "A new game for {n} players: {option}. Press “Next step” to go on.", n,
+                           option=option_name(deck, safe)))
 
     @guarded
     def on_next(self) -> None:
@@ -270,12 +271,14 @@ class StepsPanel(Panel):
             "railkit's DECISION (UP-C4)."))
         self._set_step(
             tr("UP-S2 — Track cards"),
-            tr("The {n} track cards are shuffled and everyone gets three, face down. The rest form the draw pile; "
-               "when it runs out, the discards are shuffled into a new one.", n=sum(self.board.track_deck.values())),
+            trn("The {n} track card is shuffled and everyone gets three, face down. The rest form the draw pile; "
+                "when it runs out, the discards are shuffled into a new one.",
+                "The {n} track cards are shuffled and everyone gets three, face down. The rest form the draw pile; "
+                "when it runs out, the discards are shuffled into a new one.", sum(self.board.track_deck.values())),
             [tr("The deck: {split}.", split=split) + note,
              tr("Your track cards: {cards}.", cards=mine),
              tr("Track cards in the others’ hands (hidden from you): {others}.", others=self._others_line("track")),
-             tr("Draw pile: {n} cards.", n=v.track_pile_count)])
+             trn("Draw pile: {n} card.", "Draw pile: {n} cards.", v.track_pile_count)])
         self.figure.clear()
 
     def _step_up(self) -> None:
@@ -285,16 +288,19 @@ class StepsPanel(Panel):
             tr("Everyone takes one Union Pacific share into hand. The other UP shares form the UP stack beside "
                "the board; they never go into the share deck."),
             [tr("In your hand: {cards}.", cards=counts_html(self.board, {UP: self.hand().shares.get(UP, 0)})),
-             tr("UP stack: {n} of the {total} UP shares ({total} − {players} players).", n=v.up_stack,
-                total=UP_SHARES, players=len(self.dealt.players))])
+             trn("UP stack: {n} of the {total} UP shares ({total} − {players} players).",
+                 "UP stack: {n} of the {total} UP shares ({total} − {players} players).", v.up_stack,
+                 total=UP_SHARES, players=len(self.dealt.players))])
         self.figure.clear()
 
     def _step_shares(self) -> None:
         companies = {k: n for k, n in self.hand().shares.items() if k != UP}
         self._set_step(
             tr("UP-S4 — Company shares"),
-            tr("The {n} company shares are shuffled and everyone is dealt four. With the UP share, each hand now "
-               "holds five shares. Hands are secret.", n=sum(c.shares for c in self.board.companies)),
+            trn("The {n} company share is shuffled and everyone is dealt four. With the UP share, each hand now "
+                "holds five shares. Hands are secret.",
+                "The {n} company shares are shuffled and everyone is dealt four. With the UP share, each hand now "
+                "holds five shares. Hands are secret.", sum(c.shares for c in self.board.companies)),
             [tr("Your company shares: {cards}.", cards=counts_html(self.board, companies)),
              tr("Shares in the others’ hands: {others}.", others=self._others_line("shares"))])
         self.figure.clear()
@@ -353,10 +359,13 @@ class StepsPanel(Panel):
         }[deck]
         items = []
         if safe:
-            items.append(html.escape(tr(
+            reserve = reserve_size(deck, n, safe)
+            items.append(html.escape(trn(
+                "Safe round (UP-V2): {r} share (3 per player) was set aside before the piles were made. After "
+                "each payout, {n} of them go on top of the deck, so everyone gets a turn before the next payout.",
                 "Safe round (UP-V2): {r} shares (3 per player) were set aside before the piles were made. After "
                 "each payout, {n} of them go on top of the deck, so everyone gets a turn before the next payout.",
-                r=reserve_size(deck, n, safe), n=n)))
+                reserve, r=reserve, n=n)))
         if n == 2:
             items.append(html.escape(tr(
                 "Two players (UP-2P): the game ends after the third payout, so the fourth dividend card is never "
