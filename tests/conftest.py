@@ -359,8 +359,10 @@ def _is_loopback(url: str) -> bool:
     return urlparse(url).hostname in LOOPBACK_HOSTS
 
 
-def make_offline_page(browser, viewport=None) -> tuple[object, object, list[str]]:
-    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 1600})
+def make_offline_page(browser, viewport=None, **options) -> tuple[object, object, list[str]]:
+    """A page whose requests to other hosts are aborted (and listed); ``options`` go to the browser context
+    (``has_touch=True, is_mobile=True``: a phone)."""
+    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 1600}, **options)
     context.set_default_timeout(STEP_DEADLINE_MS)  # clicks and reads wait this long for their element: busy machines
     page = context.new_page()
     blocked: list[str] = []

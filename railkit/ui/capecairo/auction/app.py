@@ -186,11 +186,11 @@ class KkAuctionApp(KkSessionApp):
         place = choosing_place(v, self.you)
         if v.phase == "choose" and v.current_player == self.you:
             self.show_ok(tr("Bids revealed. You paid {bid} and choose {place}: take a card.",
-                            bid=pounds(amount), place=ordinal(place)) + " " + self._bids_words())
+                            bid=pounds(amount), place=ordinal(place)) + "\n" + self._bids_words())
             self.focus_next(".railkit-kk-choose button.kk-take")
         else:
             self.show_ok(tr("Bids revealed. You paid {bid} and chose {place}. See the reveal below.",
-                            bid=pounds(amount), place=ordinal(place)) + " " + self._bids_words())
+                            bid=pounds(amount), place=ordinal(place)) + "\n" + self._bids_words())
             self.focus_next(".railkit-kk-next")
 
     def _bids_words(self) -> str:
