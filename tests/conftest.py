@@ -197,11 +197,12 @@ def start_server(cmd: list[str], cwd: Path, base: str, ready_path: str, log_path
     raise RuntimeError(f"server not ready after {timeout}s:\n{server.log()[-3000:]}")
 
 
-def start_voila(folder: Path, log_path: Path, extra_args: list[str] | None = None) -> Server:
-    """Voila in tree mode, started from ``folder`` (so it reads ``folder/voila.json``), like ``make run``."""
+def start_voila(folder: Path, log_path: Path, extra_args: list[str] | None = None, env: dict | None = None) -> Server:
+    """Voila in tree mode, started from ``folder`` (so it reads ``folder/voila.json``), like ``make run``; ``env``
+    adds to the environment of the server and its kernels."""
     port = free_port()
     cmd = [str(VENV_BIN / "voila"), "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}", *(extra_args or []), "."]
-    return start_server(cmd, folder, f"http://127.0.0.1:{port}", "/voila/tree", log_path)
+    return start_server(cmd, folder, f"http://127.0.0.1:{port}", "/voila/tree", log_path, env=env)
 
 
 def wait_for_pools(server: Server, names: list[str], timeout: float = 120.0) -> None:
