@@ -118,15 +118,16 @@ KK_STYLE = """
     overflow-wrap: anywhere; }
   .railkit-app table.kk-race td.kk-name { font-size: 13px; padding-right: 2px; white-space: normal; }
   .railkit-app .kk-log { font-size: 14px; }
-  /* The reveal stacks: one block per player, each value after its heading, so no heading is squeezed into
-     a column a word wide. */
-  .railkit-app table.kk-reveal, .railkit-app table.kk-reveal tbody, .railkit-app table.kk-reveal tr,
-  .railkit-app table.kk-reveal td { display: block; width: auto; }
-  .railkit-app table.kk-reveal tr:first-child { display: none; }
-  .railkit-app table.kk-reveal tr { border: 1px solid #c8c8c8; border-radius: 5px; margin: 0 0 6px 0;
-    padding: 2px 0; }
-  .railkit-app table.kk-reveal td { border: none; text-align: left; padding: 1px 8px; }
-  .railkit-app table.kk-reveal td[data-label]::before { content: attr(data-label) ": "; color: #444; }
+  /* The reveal and the players table stack: one block per player, each value after its heading, so no
+     heading is squeezed into a column a word wide. */
+  .railkit-app table:is(.kk-reveal, .kk-players), .railkit-app table:is(.kk-reveal, .kk-players) :is(tbody, tr, td) {
+    display: block; width: auto; }
+  .railkit-app table:is(.kk-reveal, .kk-players) tr:first-child { display: none; }
+  .railkit-app table:is(.kk-reveal, .kk-players) tr { border: 1px solid #c8c8c8; border-radius: 5px;
+    margin: 0 0 6px 0; padding: 2px 0; }
+  .railkit-app table:is(.kk-reveal, .kk-players) td { border: none; text-align: left; padding: 1px 8px; }
+  .railkit-app table:is(.kk-reveal, .kk-players) td[data-label]::before { content: attr(data-label) ": ";
+    color: #444; }
 }
 </style>
 """
@@ -260,12 +261,17 @@ def players_table_html(view: KKView, bid_column: Mapping[str, str] | None = None
             + f"<th>{tr('crossed')}</th><th>{tr('bonus tracks')}</th>"
             f"<th class='name'>{tr('terrain in front of the train, next first (KK-A6)')}</th></tr>")
     rows = ""
+
+    def cell(label: str, value: str, name: bool = False) -> str:  # data-label: the stacked form on a phone
+        return f"<td{NAME_CELL if name else ''} data-label='{html.escape(label, True)}'>{value}</td>"
+
     for p in view.players:
         cls = " class='kk-current'" if p in current else ""
-        bid = f"<td>{bid_column.get(p, '')}</td>" if bid_column is not None else ""
-        rows += (f"<tr{cls}><td class='name'>{player_html(view, p)}</td><td>{pounds(view.money[p])}</td>{bid}"
-                 f"<td>{view.crossed[p]} / {view.win_crossings}</td><td>{view.bonus_tracks[p]}</td>"
-                 f"<td class='name'>{line_html(view.queues[p])}</td></tr>")
+        bid = cell(tr("bid"), bid_column.get(p, "")) if bid_column is not None else ""
+        rows += (f"<tr{cls}>{cell(tr('player'), player_html(view, p), True)}{cell(tr('money'), pounds(view.money[p]))}"
+                 f"{bid}{cell(tr('crossed'), f'{view.crossed[p]} / {view.win_crossings}')}"
+                 f"{cell(tr('bonus tracks'), str(view.bonus_tracks[p]))}"
+                 f"{cell(tr('terrain in front of the train, next first (KK-A6)'), line_html(view.queues[p]), True)}</tr>")
     return f"<table class='railkit-table kk-players'>{head}{rows}</table>"
 
 
