@@ -99,6 +99,8 @@ STYLE = """
     min-width: 0; white-space: normal; }
   .railkit-app .widget-inline-hbox > select, .railkit-app .widget-inline-hbox > input,
   .railkit-app .widget-inline-hbox > textarea { flex: 1 1 100%; min-width: 0; max-width: 100%; }
+  /* a list or a field a finger can hit (WCAG 2.5.8; 44 px where it fits) */
+  .railkit-app .widget-inline-hbox > select, .railkit-app .widget-inline-hbox > input { min-height: 44px; }
   .railkit-app .widget-box, .railkit-app .widget-html, .railkit-app .widget-html-content,
   .railkit-app .widget-output, .railkit-app .jupyter-widgets { max-width: 100%; min-width: 0; }
   .railkit-app .widget-button, .railkit-app .widget-toggle-button { min-height: 44px; max-width: 100%;

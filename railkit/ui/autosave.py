@@ -23,6 +23,7 @@ lesson replays it (``KeepsGame``), so nothing is lost on the static site either.
 from __future__ import annotations
 
 import html
+import json
 import logging
 import os
 import re
@@ -242,4 +243,61 @@ class KeepsGame:
                                  len(session.game.log), n=len(session.game.log)))
         self._new_game_asked = False
         self.keeper.renew()
+        return True
+
+
+class KeepsState:
+    """For a lesson without a game session (up_building): what the learner has done, as a small JSON state
+    (``lesson_state``; None when there is nothing to keep), kept the same way under a key in the page address,
+    so a reload or the language picker's translated page brings it back (``restore_state``)."""
+
+    keeper: GameKeeper
+    _state_listening: bool = False
+
+    def lesson_state(self) -> dict[str, object] | None:
+        raise NotImplementedError
+
+    def restore_state(self, state: dict[str, object]) -> str:
+        """Put ``state`` on screen (raise ``RailkitError`` or ``ValueError`` when it cannot be); the words to show."""
+        raise NotImplementedError
+
+    def keep_state(self) -> None:
+        state = self.lesson_state()
+        if state:
+            self.keeper.keep(json.dumps(state, ensure_ascii=False))
+
+    def resume_kept_state(self) -> bool:
+        """The page address names a kept state: put it back. True when it came back (in the browser's storage
+        it comes later, through ``GameKeeper.on_kept``)."""
+        if self.keeper.browser:
+            if not self._state_listening:
+                self._state_listening = True
+                self.keeper.on_kept(self._state_brought_back)
+            return False
+        key = game_key_from_query()
+        if key is None or key == self.keeper.key:
+            return False
+        self.keeper.adopt(key)
+        text = self.keeper.kept()
+        return text is not None and self._restore(text)
+
+    def _state_brought_back(self, key: str, text: str) -> None:
+        self.keeper.adopt(key)
+        self._restore(text)
+
+    def _restore(self, text: str) -> bool:
+        from railkit.errors import RailkitError
+        from railkit.ui.i18n import tr
+
+        try:
+            state = json.loads(text)
+            if not isinstance(state, dict):
+                raise ValueError("not a JSON object")
+            words = self.restore_state(state)
+        except (RailkitError, ValueError, KeyError, TypeError) as problem:
+            self.keeper.renew()
+            self.show_error(tr("The game kept for this page could not be brought back ({problem}); "  # type: ignore[attr-defined]
+                               "a new game is on screen.", problem=str(problem)))
+            return False
+        self.show_info(tr("Your game is back where you left it. {loaded}", loaded=words))  # type: ignore[attr-defined]
         return True

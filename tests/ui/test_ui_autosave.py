@@ -150,3 +150,34 @@ def test_in_the_browsers_storage_the_page_keeps_the_game_and_hands_it_back(monke
     again.keeper.kept_box.value = f"{key}|{text}"
     assert again.game.log == app.game.log and again.keeper.key == key
     assert "Your game is back where you left it" in again.message_text
+
+
+def test_up_building_a_reload_brings_the_trains_and_the_choices_back(monkeypatch):
+    """up_building has no game session: its trains placed and its three choices are kept the same way
+    (``KeepsState``), so the language picker's translated page (or a reload) shows the same board."""
+    from railkit.ui.unionpacific.building import BuildingApp
+
+    app = BuildingApp(seed=1)
+    assert app.lesson_state() is None  # nothing done yet: nothing kept
+    app.load_preset("B2e-linked")
+    before = len(app.history)
+    app.on_place()
+    assert len(app.history) == before + 1  # the preset's trains and the one placed
+    placed, choice = list(app.history), [app.company.value, app.card.value, app.section.value]
+    reload_with(monkeypatch, app.keeper.key)
+    again = BuildingApp(seed=2)
+    assert again.history == placed and [again.company.value, again.card.value, again.section.value] == choice
+    assert again.trains_on == app.trains_on
+    assert "Your game is back where you left it" in again.message_text
+
+
+def test_up_building_a_kept_state_that_breaks_a_rule_is_refused(monkeypatch, own_folder):
+    from railkit.ui.unionpacific.building import BuildingApp
+
+    own_folder.mkdir(parents=True)
+    key = "B" * 24
+    (own_folder / f"up_building-{key}.json").write_text('{"placed": [["UP", "denver--casper", "plains"]], '
+                                                         '"choice": [null, null, null]}')
+    reload_with(monkeypatch, key)
+    app = BuildingApp(seed=2)
+    assert app.history == [] and "could not be brought back" in app.message_text

@@ -122,6 +122,8 @@ KK_STYLE = """
      heading is squeezed into a column a word wide. */
   .railkit-app table:is(.kk-reveal, .kk-players), .railkit-app table:is(.kk-reveal, .kk-players) :is(tbody, tr, td) {
     display: block; width: auto; }
+  /* clear of the right edge: the HTML widget's own margin puts it 2 px past its box, which clips */
+  .railkit-app table:is(.kk-reveal, .kk-players) { margin-right: 6px; }
   .railkit-app table:is(.kk-reveal, .kk-players) tr:first-child { display: none; }
   .railkit-app table:is(.kk-reveal, .kk-players) tr { border: 1px solid #c8c8c8; border-radius: 5px;
     margin: 0 0 6px 0; padding: 2px 0; }
