@@ -299,5 +299,5 @@ class KeepsState:
             self.show_error(tr("The game kept for this page could not be brought back ({problem}); "  # type: ignore[attr-defined]
                                "a new game is on screen.", problem=str(problem)))
             return False
-        self.show_info(tr("Your game is back where you left it. {loaded}", loaded=words))  # type: ignore[attr-defined]
+        self.show_info(tr("Your game is back where you left it. {loaded}", loaded=words).strip())  # type: ignore[attr-defined]
         return True

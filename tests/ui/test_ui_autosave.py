@@ -181,3 +181,18 @@ def test_up_building_a_kept_state_that_breaks_a_rule_is_refused(monkeypatch, own
     reload_with(monkeypatch, key)
     app = BuildingApp(seed=2)
     assert app.history == [] and "could not be brought back" in app.message_text
+
+
+def test_up_dividends_a_reload_brings_the_last_payout_back(monkeypatch):
+    from railkit.ui.unionpacific.dividends import DividendsApp
+
+    app = DividendsApp(seed=1)
+    assert app.lesson_state() is None
+    app.value_field.value = "9"
+    app.share_fields[0].value = "4"
+    app.on_pay()
+    reload_with(monkeypatch, app.keeper.key)
+    again = DividendsApp(seed=2)
+    assert again.calculated == app.calculated and again.value_field.value == "9"
+    assert again.result_html.value == app.result_html.value
+    assert again.message_text.startswith("Your game is back where you left it")
