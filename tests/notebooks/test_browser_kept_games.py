@@ -92,3 +92,28 @@ def test_in_the_browsers_storage_a_reload_and_a_language_switch_keep_the_game(br
     finally:
         context.close()
     assert not blocked
+
+
+def test_up_building_the_picker_keeps_the_trains_placed(voila_server, offline_page):
+    """up_building has no game: its trains placed and its choices are kept the same way (``KeepsState``)."""
+    page = offline_page.page
+    wait_until_idle(voila_server)
+    open_app(page, voila_server.url("up_building.ipynb"))
+    page.select_option(".railkit-company select", label="Billings Northern Lights (red)")
+    page.click(".railkit-card button:text-is('Mountain')")
+    wait_text(page, ".railkit-legal", "legal sections for the Billings Northern Lights")
+    page.select_option(".railkit-section select", label="✔ Helena–Salt Lake City · Mountain · 2 spaces")
+    wait_text(page, ".railkit-checklist-box", "train on Helena–Salt Lake City with a mountain card: allowed")
+    page.click(".railkit-place")
+    wait_text(page, ".railkit-message", "now runs on Helena–Salt Lake City")
+    page.wait_for_function(GAME_JS, timeout=60_000)
+    game = page.evaluate(GAME_JS)
+    page.select_option(".railkit-language select", label="suomi")
+    wait_for_address(page, "/voila/render/fi/up_building.ipynb", game=game)
+    open_app(page, page.url)
+    wait_text(page, ".railkit-message", "Pelisi jatkuu")
+    chosen = page.eval_on_selector(".railkit-section select",
+                                   "s => s.options[s.selectedIndex].textContent").replace("\xa0", " ")
+    assert "Helena–Salt Lake City" in chosen, chosen
+    assert page.eval_on_selector(".railkit-company select", "s => s.selectedIndex") > 0
+    assert not page_errors(page), page_errors(page)

@@ -98,3 +98,26 @@ def test_a_tap_on_a_phone_picks_the_section_under_the_finger_and_names_never_ove
     finally:
         context.close()
     assert not blocked
+
+
+def test_a_map_drawn_wide_refits_its_box_when_the_window_narrows(voila_server, browser):
+    """A map is drawn at its box's width and keeps it (not responsive, ``figure_view.ROW_MAP``); a window narrowed
+    from a laptop's width to a phone's (or a tablet turned) gets the map laid out again at its box's width, so it
+    is neither cut at the right nor wider than the screen (the template's ``map_labels`` script)."""
+    wait_until_idle(voila_server)
+    context, page, blocked = make_offline_page(browser, {"width": 1366, "height": 844})
+    try:
+        open_app(page, voila_server.url("up_building.ipynb"))
+        page.wait_for_function(READY_JS, arg=PLOT, timeout=60000, polling=200)
+        wide = page.evaluate(f"() => document.querySelector('{PLOT}')._fullLayout.width")
+        page.set_viewport_size(PHONE)
+        page.wait_for_function(f"""() => {{ const gd = document.querySelector('{PLOT}');
+            const box = gd.closest('.railkit-figure').getBoundingClientRect();
+            return gd._fullLayout.width < {wide} && gd.querySelector('.main-svg').getBoundingClientRect().right <= box.right + 1; }}""",
+                               timeout=60000, polling=200)
+        painted(page)
+        assert overlapping(page.evaluate(NAMES_JS, PLOT)) == []
+        assert page_errors(page) == []
+    finally:
+        context.close()
+    assert not blocked
