@@ -113,7 +113,8 @@ def test_a_map_drawn_wide_refits_its_box_when_the_window_narrows(voila_server, b
         page.set_viewport_size(PHONE)
         page.wait_for_function(f"""() => {{ const gd = document.querySelector('{PLOT}');
             const box = gd.closest('.railkit-figure').getBoundingClientRect();
-            return gd._fullLayout.width < {wide} && gd.querySelector('.main-svg').getBoundingClientRect().right <= box.right + 1; }}""",
+            const drawn = gd.querySelector('.main-svg').getBoundingClientRect();
+            return gd._fullLayout.width < {wide} && drawn.right <= box.right + 1; }}""",
                                timeout=60000, polling=200)
         painted(page)
         assert overlapping(page.evaluate(NAMES_JS, PLOT)) == []
