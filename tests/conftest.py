@@ -197,11 +197,12 @@ def start_server(cmd: list[str], cwd: Path, base: str, ready_path: str, log_path
     raise RuntimeError(f"server not ready after {timeout}s:\n{server.log()[-3000:]}")
 
 
-def start_voila(folder: Path, log_path: Path, extra_args: list[str] | None = None) -> Server:
-    """Voila in tree mode, started from ``folder`` (so it reads ``folder/voila.json``), like ``make run``."""
+def start_voila(folder: Path, log_path: Path, extra_args: list[str] | None = None, env: dict | None = None) -> Server:
+    """Voila in tree mode, started from ``folder`` (so it reads ``folder/voila.json``), like ``make run``; ``env``
+    adds to the environment of the server and its kernels."""
     port = free_port()
     cmd = [str(VENV_BIN / "voila"), "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}", *(extra_args or []), "."]
-    return start_server(cmd, folder, f"http://127.0.0.1:{port}", "/voila/tree", log_path)
+    return start_server(cmd, folder, f"http://127.0.0.1:{port}", "/voila/tree", log_path, env=env)
 
 
 def wait_for_pools(server: Server, names: list[str], timeout: float = 120.0) -> None:
@@ -359,8 +360,10 @@ def _is_loopback(url: str) -> bool:
     return urlparse(url).hostname in LOOPBACK_HOSTS
 
 
-def make_offline_page(browser, viewport=None) -> tuple[object, object, list[str]]:
-    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 1600})
+def make_offline_page(browser, viewport=None, **options) -> tuple[object, object, list[str]]:
+    """A page whose requests to other hosts are aborted (and listed); ``options`` go to the browser context
+    (``has_touch=True, is_mobile=True``: a phone)."""
+    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 1600}, **options)
     context.set_default_timeout(STEP_DEADLINE_MS)  # clicks and reads wait this long for their element: busy machines
     page = context.new_page()
     blocked: list[str] = []

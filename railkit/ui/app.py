@@ -75,7 +75,7 @@ STYLE = """
 .railkit-app table.railkit-table th { background: #f0f0f0; }
 .railkit-app table.railkit-table td.name, .railkit-app table.railkit-table th.name { text-align: left; }
 .railkit-app td.hl, .railkit-app th.hl { background: #fff3c4; font-weight: bold; }
-.railkit-app .railkit-msg { padding: 8px 12px; border-radius: 4px; margin: 4px 0; }
+.railkit-app .railkit-msg { padding: 8px 12px; border-radius: 4px; margin: 4px 0; white-space: pre-line; }
 .railkit-app .railkit-msg.error { background: #fde8e8; border-left: 5px solid #c62828; color: #7f1010; }
 .railkit-app .railkit-msg.info { background: #e8f1fd; border-left: 5px solid #1e63c4; color: #0d3569; }
 .railkit-app .railkit-msg.ok { background: #e6f4ea; border-left: 5px solid #2e7d32; color: #14461b; }
@@ -100,6 +100,8 @@ STYLE = """
     min-width: 0; white-space: normal; }
   .railkit-app .widget-inline-hbox > select, .railkit-app .widget-inline-hbox > input,
   .railkit-app .widget-inline-hbox > textarea { flex: 1 1 100%; min-width: 0; max-width: 100%; }
+  /* a list or a field a finger can hit (WCAG 2.5.8; 44 px where it fits) */
+  .railkit-app .widget-inline-hbox > select, .railkit-app .widget-inline-hbox > input { min-height: 44px; }
   .railkit-app .widget-box, .railkit-app .widget-html, .railkit-app .widget-html-content,
   .railkit-app .widget-output, .railkit-app .jupyter-widgets { max-width: 100%; min-width: 0; }
   .railkit-app .widget-button, .railkit-app .widget-toggle-button { min-height: 44px; max-width: 100%;
@@ -207,7 +209,9 @@ def others_words(lines: Sequence[str]) -> str:
         return ""
     shown = lines[-MOST_SPOKEN_EVENTS:]
     earlier = len(lines) - len(shown)
-    words = " ".join(sentence(line) for line in shown)
+    # One sentence a line (the message bar keeps line breaks): on a phone a run of moves reads as a short list,
+    # not one long paragraph; a screen reader reads it the same.
+    words = "\n".join(sentence(line) for line in shown)
     if earlier:
         return tr("Then ({n} more before, in the latest moves): {events}", n=earlier, events=words)
     return tr("Then: {events}", events=words)
@@ -276,6 +280,7 @@ class Messages:
         self.text = ""
 
     def show(self, kind: str, text: str) -> None:
+        """Show ``text``; a line break in it starts a new line on screen (``white-space: pre-line``)."""
         self.kind, self.text = kind, text
         self.widget.value = f"<div class='railkit-msg {kind}'>{html.escape(text)}</div>" if text else ""
 

@@ -113,3 +113,86 @@ def test_games_untouched_for_a_month_are_tidied_away(own_folder):
     os.utime(old, (past, past))
     assert GameKeeper("up_play", folder=own_folder).keep("{}")
     assert not old.exists()
+
+
+def test_kk_auction_a_reload_or_a_language_switch_brings_the_auction_back(monkeypatch):
+    """kk_auction keeps its game too (issue 23): the language picker's new page opens it by its key."""
+    from railkit.ui.capecairo.auction import KkAuctionApp
+
+    app = KkAuctionApp(seed=5)
+    app.auction.bid_field.value = "10"
+    app.on_bid()
+    log, key = app.game.log, app.keeper.key
+    reload_with(monkeypatch, key)
+    again = KkAuctionApp(seed=6)
+    assert again.game.log == log and again.keeper.key == key
+    assert "Your game is back where you left it" in again.message_text
+    assert "the bids are revealed" in again.auction.reveal.value  # the reveal of the kept auction is on screen
+
+
+def test_in_the_browsers_storage_the_page_keeps_the_game_and_hands_it_back(monkeypatch):
+    """RAILKIT_SAVES_DIR=browser (and the static site's Pyodide): no file; the kernel puts ``seq|key|text`` in
+    the hidden store box for the page's script, and takes ``key|text`` back from the kept box."""
+    import random
+
+    monkeypatch.setenv("RAILKIT_SAVES_DIR", "browser")
+    app = KkPlayApp(seed=3)
+    assert app.keeper.browser and "data-store='browser'" in app.keeper.mark.value
+    rng = random.Random(1)
+    for _ in range(4):
+        play_one_move(app, rng)
+    seq, key, text = app.keeper.store.value.split("|", 2)
+    assert key == app.keeper.key and int(seq) >= 1 and app.keeper.kept() is None
+    again = KkPlayApp(seed=9)  # a reload: a new game until the page brings the kept one
+    assert again.game.log != app.game.log
+    again.keeper.kept_box.value = "A" * 24 + "|not a save"  # a broken one: refused, a new game stays
+    assert "could not be brought back" in again.message_text
+    again.keeper.kept_box.value = f"{key}|{text}"
+    assert again.game.log == app.game.log and again.keeper.key == key
+    assert "Your game is back where you left it" in again.message_text
+
+
+def test_up_building_a_reload_brings_the_trains_and_the_choices_back(monkeypatch):
+    """up_building has no game session: its trains placed and its three choices are kept the same way
+    (``KeepsState``), so the language picker's translated page (or a reload) shows the same board."""
+    from railkit.ui.unionpacific.building import BuildingApp
+
+    app = BuildingApp(seed=1)
+    assert app.lesson_state() is None  # nothing done yet: nothing kept
+    app.load_preset("B2e-linked")
+    before = len(app.history)
+    app.on_place()
+    assert len(app.history) == before + 1  # the preset's trains and the one placed
+    placed, choice = list(app.history), [app.company.value, app.card.value, app.section.value]
+    reload_with(monkeypatch, app.keeper.key)
+    again = BuildingApp(seed=2)
+    assert again.history == placed and [again.company.value, again.card.value, again.section.value] == choice
+    assert again.trains_on == app.trains_on
+    assert "Your game is back where you left it" in again.message_text
+
+
+def test_up_building_a_kept_state_that_breaks_a_rule_is_refused(monkeypatch, own_folder):
+    from railkit.ui.unionpacific.building import BuildingApp
+
+    own_folder.mkdir(parents=True)
+    key = "B" * 24
+    (own_folder / f"up_building-{key}.json").write_text('{"placed": [["UP", "denver--casper", "plains"]], '
+                                                         '"choice": [null, null, null]}')
+    reload_with(monkeypatch, key)
+    app = BuildingApp(seed=2)
+    assert app.history == [] and "could not be brought back" in app.message_text
+
+
+def test_up_dividends_a_reload_brings_the_last_payout_back(monkeypatch):
+    from railkit.ui.unionpacific.dividends import DividendsApp
+
+    app = DividendsApp(seed=1)
+    assert app.lesson_state() is None
+    app.value_field.value = "9"
+    app.share_fields[0].value = "4"
+    app.on_pay()
+    reload_with(monkeypatch, app.keeper.key)
+    again = DividendsApp(seed=2)
+    assert again.calculated == app.calculated and again.value_field.value == "9"
+    assert again.result_html.value == app.result_html.value
+    assert again.message_text.startswith("Your game is back where you left it")

@@ -21,7 +21,7 @@ def text(value: str) -> str:
 
 def shown_order(app) -> list[str]:
     """The players in the reveal table, top to bottom (first cell: 1st, 2nd, ...; second: the name)."""
-    rows = re.findall(r"<tr><td>\d+\w\w</td><td class='name'>(.*?)</td>", app.auction.reveal.value)
+    rows = re.findall(r"<tr><td[^>]*>\d+\w\w</td><td class='name'[^>]*>(.*?)</td>", app.auction.reveal.value)
     return [text(r).replace("(you)", "").strip() for r in rows]
 
 

@@ -118,6 +118,18 @@ KK_STYLE = """
     overflow-wrap: anywhere; }
   .railkit-app table.kk-race td.kk-name { font-size: 13px; padding-right: 2px; white-space: normal; }
   .railkit-app .kk-log { font-size: 14px; }
+  /* The reveal and the players table stack: one block per player, each value after its heading, so no
+     heading is squeezed into a column a word wide. */
+  .railkit-app table:is(.kk-reveal, .kk-players), .railkit-app table:is(.kk-reveal, .kk-players) :is(tbody, tr, td) {
+    display: block; width: auto; }
+  /* clear of the right edge: the HTML widget's own margin puts it 2 px past its box, which clips */
+  .railkit-app table:is(.kk-reveal, .kk-players) { margin-right: 6px; }
+  .railkit-app table:is(.kk-reveal, .kk-players) tr:first-child { display: none; }
+  .railkit-app table:is(.kk-reveal, .kk-players) tr { border: 1px solid #c8c8c8; border-radius: 5px;
+    margin: 0 0 6px 0; padding: 2px 0; }
+  .railkit-app table:is(.kk-reveal, .kk-players) td { border: none; text-align: left; padding: 1px 8px; }
+  .railkit-app table:is(.kk-reveal, .kk-players) td[data-label]::before { content: attr(data-label) ": ";
+    color: #444; }
 }
 </style>
 """
@@ -251,12 +263,17 @@ def players_table_html(view: KKView, bid_column: Mapping[str, str] | None = None
             + f"<th>{tr('crossed')}</th><th>{tr('bonus tracks')}</th>"
             f"<th class='name'>{tr('terrain in front of the train, next first (KK-A6)')}</th></tr>")
     rows = ""
+
+    def cell(label: str, value: str, name: bool = False) -> str:  # data-label: the stacked form on a phone
+        return f"<td{NAME_CELL if name else ''} data-label='{html.escape(label, True)}'>{value}</td>"
+
     for p in view.players:
         cls = " class='kk-current'" if p in current else ""
-        bid = f"<td>{bid_column.get(p, '')}</td>" if bid_column is not None else ""
-        rows += (f"<tr{cls}><td class='name'>{player_html(view, p)}</td><td>{pounds(view.money[p])}</td>{bid}"
-                 f"<td>{view.crossed[p]} / {view.win_crossings}</td><td>{view.bonus_tracks[p]}</td>"
-                 f"<td class='name'>{line_html(view.queues[p])}</td></tr>")
+        bid = cell(tr("bid"), bid_column.get(p, "")) if bid_column is not None else ""
+        rows += (f"<tr{cls}>{cell(tr('player'), player_html(view, p), True)}{cell(tr('money'), pounds(view.money[p]))}"
+                 f"{bid}{cell(tr('crossed'), f'{view.crossed[p]} / {view.win_crossings}')}"
+                 f"{cell(tr('bonus tracks'), str(view.bonus_tracks[p]))}"
+                 f"{cell(tr('terrain in front of the train, next first (KK-A6)'), line_html(view.queues[p]), True)}</tr>")
     return f"<table class='railkit-table kk-players'>{head}{rows}</table>"
 
 
@@ -298,6 +315,9 @@ def choosing_place(view: KKView, player: str) -> int:
     return record["order"].index(player) + 1
 
 
+NAME_CELL = " class='name'"
+
+
 def reveal_html(view: KKView, game: CapeToCairoGame, taken: Mapping[str, str],
                 money_left: Mapping[str, int]) -> str:
     """The last auction: every bid, money left, the choosing order the engine computed with its steps
@@ -307,17 +327,20 @@ def reveal_html(view: KKView, game: CapeToCairoGame, taken: Mapping[str, str],
         return ""
     order: list[str] = record["order"]
     bids: Mapping[str, int] = record["bids"]
+    heads = (tr("chooses"), tr("player"), tr("bid (paid by all, KK-A3)"), tr("money left"), tr("card taken (KK-A6)"))
     rows = ""
     for place, p in enumerate(order, 1):
         card_id = taken.get(p)
         took = chip_html(game.card(card_id).to_dict()) if card_id else (
             f"<span class='kk-muted'>{tr('chooses soon') if p in view.choosing_order else tr('no card')}</span>")
-        rows += (f"<tr><td>{ordinal(place)}</td><td class='name'>{player_html(view, p)}</td>"
-                 f"<td>{pounds(bids[p])}</td><td>{pounds(money_left[p]) if p in money_left else ''}</td>"
-                 f"<td class='name'>{took}</td></tr>")
-    table = (f"<table class='railkit-table kk-reveal'><tr><th>{tr('chooses')}</th><th class='name'>{tr('player')}</th>"
-             f"<th>{tr('bid (paid by all, KK-A3)')}</th><th>{tr('money left')}</th>"
-             f"<th class='name'>{tr('card taken (KK-A6)')}</th></tr>{rows}</table>")
+        cells = (ordinal(place), player_html(view, p), pounds(bids[p]),
+                 pounds(money_left[p]) if p in money_left else "", took)
+        # data-label: on a phone the table stacks, one player a block, each value after its heading (KK_STYLE)
+        rows += "<tr>" + "".join(f"<td{NAME_CELL if i in (1, 4) else ''} data-label='{html.escape(heads[i], True)}'>"
+                                 f"{cell}</td>" for i, cell in enumerate(cells)) + "</tr>"
+    table = (f"<table class='railkit-table kk-reveal'><tr><th>{html.escape(heads[0])}</th>"
+             f"<th class='name'>{html.escape(heads[1])}</th><th>{html.escape(heads[2])}</th>"
+             f"<th>{html.escape(heads[3])}</th><th class='name'>{html.escape(heads[4])}</th></tr>{rows}</table>")
     steps = "".join(f"<li>{html.escape(as_learner(s, view.you))}</li>" for s in record["steps"])
     drawn = ""
     if record.get("tie_break_cards"):

@@ -172,19 +172,33 @@ def company_legend(board: Any) -> list[dict[str, Any]]:
             for c in board.companies]
 
 
+HIT_SPACING_KM = 35.0  # at most this far apart along a section: a tap anywhere on its line is nearest to one of its own
+
+
+def hit_fractions(length_km: float) -> list[float]:
+    """Where along a section (0 = one city, 1 = the other) its hit points lie: 0.3, 0.5 and 0.7 first (the
+    tests aim at the middle, the second), then enough more between 0.12 and 0.88 that no gap is wider than
+    ``HIT_SPACING_KM``. The template's click script takes the hit point nearest the finger, so on a phone,
+    where two sections run a few pixels apart (Albuquerque–Denver beside Denver–El Paso), the finger's own
+    section wins; the ends stay out (there several sections meet)."""
+    steps = max(2, math.ceil(length_km / HIT_SPACING_KM))
+    extra = [k / steps for k in range(1, steps) if 0.12 <= k / steps <= 0.88]
+    return [0.3, 0.5, 0.7] + [f for f in extra if all(abs(f - g) > 0.02 for g in (0.3, 0.5, 0.7))]
+
+
 def hit_areas(board: Any, geometry: Mapping[str, tuple[tuple[float, float], tuple[float, float]]]) -> dict[str, Any]:
     """Invisible points along every section (customdata: its id): a click on a section anywhere near
     its line reaches ``map_clicks`` (the template's JS sends the id to the kernel)."""
     xs, ys, ids, hover = [], [], [], []
     for sid, section in board.sections.items():
         (ax, ay), (bx, by) = geometry[sid]
-        for f in (0.3, 0.5, 0.7):
+        for f in hit_fractions(math.hypot(bx - ax, by - ay)):
             xs.append(round(ax + (bx - ax) * f, 1))
             ys.append(round(ay + (by - ay) * f, 1))
             ids.append(sid)
             hover.append(tr("{section}: click to choose it", section=f"{section.a}–{section.b}"))
-    # An invisible line through the points, not invisible markers: plotly hovers (and so clicks) on a
-    # line's points all the same, and does not draw an SVG element per point on every redraw.
+    # An invisible line through the points, not invisible markers: no SVG element per point on every redraw.
+    # The template's click script picks the hit point nearest the click or tap on screen itself.
     return scatter(x=xs, y=ys, mode="lines", name=HIT_AREAS, showlegend=False, customdata=ids, text=hover,
                    hoverinfo="text", line=dict(width=0, color="rgba(0,0,0,0)"))
 

@@ -18,23 +18,36 @@ The engine decides everything: what a legal bid is, the order, who chooses when.
 from __future__ import annotations
 
 import html
+import json
 import random
 from typing import Any
 
 import ipywidgets as widgets
 
-from railkit.capecairo import Bid, Choose
-from railkit.session import SessionError
+from railkit.capecairo import Bid, CapeToCairoGame, Choose
+from railkit.session import Session, SessionError
 from railkit.ui.app import InputError, guarded, legend_html
+from railkit.ui.autosave import GameKeeper, KeepsGame
 from railkit.ui.capecairo import club_deck
 from railkit.ui.capecairo.auction.quiz import QuizPanel
-from railkit.ui.capecairo.common import KK_STYLE, card_title, choosing_place, events_html, ordinal, pounds
+from railkit.ui.capecairo.common import (
+    KK_STYLE,
+    AuctionNotes,
+    card_title,
+    choosing_place,
+    events_html,
+    kk_bots,
+    ordinal,
+    pounds,
+)
+from railkit.ui.capecairo.common import MAX_BOT_MOVES as KK_MAX_BOT_MOVES
 from railkit.ui.capecairo.panels import AuctionPanel, KkSession, KkSessionApp, StartPanel, start_session
 from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.class_link import class_options
-from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch
+from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.i18n import render, tr, trn
 from railkit.ui.learner import follow_page_address, name_from_address
+from railkit.ui.saves import SaveFile
 from railkit.ui.widgets import button, html_box, row
 
 
@@ -42,7 +55,7 @@ def building(game: Any, _player: str | None = None) -> bool:
     return bool(game.phase == "build")
 
 
-class KkAuctionApp(KkSessionApp):
+class KkAuctionApp(KeepsGame, KkSessionApp):
     """Bid in a real game against computer players, see the reveal and choose; the order quiz."""
 
     title = "Vom Kap bis Kairo: the auction"
@@ -59,6 +72,8 @@ class KkAuctionApp(KkSessionApp):
         self._deal = link.seed  # the first game's number, when the link gives one
         self._start_players = link.players or players
         self._learner = (self._learner[0], min(seat, self._start_players - 1), others)
+        # the game survives a reload and a language switch (railkit.ui.autosave): the translated page opens it
+        self.keeper = GameKeeper("kk_auction")
         super().__init__()
         self.on_new_game()
         self.quiz.on_new_question()
@@ -67,6 +82,8 @@ class KkAuctionApp(KkSessionApp):
         if link.problems:
             self.show_error(" ".join(link.problems))
         follow_page_address(lambda _found: self.on_class_link())  # a pre-rendered page learns its link later
+        self.resume_kept_game()  # the address of a reloaded page names its game
+        follow_page_address(lambda _found: self.resume_kept_game())  # a pre-rendered page learns it later
 
     def on_class_link(self) -> bool:
         """The page address arrived with a class link: deal its game, unless the learner has bid already."""
@@ -113,7 +130,8 @@ class KkAuctionApp(KkSessionApp):
         self.legend = html_box("railkit-legend", self._legend_html())
         self.club = ClubFilePanel(m, self.deck_file, self.on_club_deck)
         self.race_map.note.value = club_deck.race_note(self.deck_file, self.race_map.note.value)
-        return widgets.VBox([widgets.HTML(KK_STYLE), self.club.banner, self.tabs, self.legend, self.club.widget])
+        return widgets.VBox([widgets.HTML(KK_STYLE), self.club.banner, self.tabs, self.legend, self.club.widget,
+                             self.keeper.widget])
 
     @guarded
     def on_club_deck(self, club: ClubFile | None) -> None:
@@ -166,8 +184,12 @@ class KkAuctionApp(KkSessionApp):
                            "A new game: {n} cards are on sale. The computer players have handed in their sealed "
                            "bids; type yours and press “Hand in sealed bid”.", len(self.view().offer)))
 
+    @guarded
     def on_new_game_pressed(self) -> None:
-        """The learner's “New game” (or Enter in a start field): a new game, then the bid to hand in."""
+        """The learner's “New game” (or Enter in a start field): asks once before a game in progress is thrown
+        away; then a new game, and the bid to hand in."""
+        if not self.confirm_new_game():
+            return
         self.on_new_game()
         if self.message_kind != "error":
             self.focus_next(".railkit-kk-bid input")
@@ -188,11 +210,11 @@ class KkAuctionApp(KkSessionApp):
         place = choosing_place(v, self.you)
         if v.phase == "choose" and v.current_player == self.you:
             self.show_ok(tr("Bids revealed. You paid {bid} and choose {place}: take a card.",
-                            bid=pounds(amount), place=ordinal(place)) + " " + self._bids_words())
+                            bid=pounds(amount), place=ordinal(place)) + "\n" + self._bids_words())
             self.focus_next(".railkit-kk-choose button.kk-take")
         else:
             self.show_ok(tr("Bids revealed. You paid {bid} and chose {place}. See the reveal below.",
-                            bid=pounds(amount), place=ordinal(place)) + " " + self._bids_words())
+                            bid=pounds(amount), place=ordinal(place)) + "\n" + self._bids_words())
             self.focus_next(".railkit-kk-next")
 
     def _bids_words(self) -> str:
@@ -235,8 +257,31 @@ class KkAuctionApp(KkSessionApp):
                               "have bid, now it is your turn.", n=self.game.state.auction_no))
             self.focus_next(".railkit-kk-bid input")
 
+    # ------------------------------------------------------------------ kept game (railkit.ui.autosave)
+    def save_file(self) -> SaveFile:
+        session = self._session()
+        text = json.dumps(tag_save(session.to_dict(), self.deck_file), ensure_ascii=False)  # no private path
+        return SaveFile(text, f"kap_bis_kairo_auction_{session.game.seed}.json", "")
+
+    def load_save(self, data: str | bytes) -> str:
+        """Replace the game by a kept one (a ``SaveFileError`` changes nothing); the message to show."""
+        save, own_deck = untag_save(data, self.deck_file)
+        session = Session.load(save, CapeToCairoGame, kk_bots, allow_files=own_deck, max_bot_moves=KK_MAX_BOT_MOVES,
+                               notes=[AuctionNotes()])
+        if session.you is None:
+            session = Session(session.game, session.humans[:1], kk_bots, max_bot_moves=KK_MAX_BOT_MOVES,
+                              notes=session.notes)
+        self.session = session
+        self.building_events, self._round_start = [], len(session.game.narrative)
+        self.auction.bid_field.value = ""
+        self.refresh()
+        return trn("Loaded: {n} move replayed; you play {player}. {next}",
+                   "Loaded: {n} moves replayed; you play {player}. {next}", len(session.game.log), player=self.you,
+                   next="").strip()
+
     # ------------------------------------------------------------------ showing
     def refresh(self) -> None:
+        self.keep_game()
         v = self.view()
         phase, record = v.phase, v.last_auction
         if phase == "over":

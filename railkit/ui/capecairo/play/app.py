@@ -157,7 +157,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         # a message belongs to the tab it was made on: switching tabs clears it
         self.tabs.observe(lambda _c: self.clear_message(), names="selected_index")
         self.legend = html_box("railkit-legend", self._legend_html())
-        return widgets.VBox([widgets.HTML(KK_STYLE), self.club.banner, self.tabs, self.legend, self.keeper.mark])
+        return widgets.VBox([widgets.HTML(KK_STYLE), self.club.banner, self.tabs, self.legend, self.keeper.widget])
 
     @guarded
     def on_club_deck(self, club: ClubFile | None) -> None:

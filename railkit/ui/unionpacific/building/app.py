@@ -21,11 +21,12 @@ from collections.abc import Iterable
 import ipywidgets as widgets
 
 from railkit.ui.app import App, InputError, guarded, legend_html
+from railkit.ui.autosave import GameKeeper, KeepsState
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch
 from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.first_paint import defer_first_show
 from railkit.ui.i18n import tr, trn
-from railkit.ui.learner import greet_learner
+from railkit.ui.learner import follow_page_address, greet_learner
 from railkit.ui.map_clicks import MapClicks
 from railkit.ui.unionpacific import club_board
 from railkit.ui.unionpacific.board_map import building_map
@@ -53,7 +54,7 @@ MAP_WIDTH = 820  # on screen, beside the pickers (for placing the city names)
 
 
 # -- the app ----------------------------------------------------------------------------------
-class BuildingApp(App):
+class BuildingApp(KeepsState, App):
     """Map, legal sections, the UP-B2a–f checklist, placing trains, presets and an exercise."""
 
     title = "Union Pacific: building track"
@@ -70,11 +71,15 @@ class BuildingApp(App):
         self.highlighted: list[str] = []  # what the map lights up now
         self.explanation: PlacementExplanation | None = None  # checklist of the chosen section
         self._quiet = 0  # >0 while several widgets are set at once (one refresh at the end)
+        # the trains placed and the choices survive a reload and a language switch (railkit.ui.autosave)
+        self.keeper = GameKeeper("up_building")
         super().__init__()
         self.refresh()
         # The learner named once: greeted by name until they place a train.
         greet_learner(self, tr("Pick a company and a track card: the sections where its train may go light up."),
                       use=lambda _name: not self.history)
+        self.resume_kept_state()  # the address of a reloaded page (or of the translated one) names the state
+        follow_page_address(lambda _found: self.resume_kept_state())  # a pre-rendered page learns it later
 
     # ------------------------------------------------------------------ building the widgets
     def build(self) -> widgets.Widget:
@@ -88,7 +93,8 @@ class BuildingApp(App):
         self.tabs.observe(lambda _c: self.on_tab(), names="selected_index")
         self.legend = widgets.HTML(self._legend_html())
         self.legend.add_class("railkit-legend")
-        return widgets.VBox([widgets.HTML(LESSON_STYLE), self.club.banner, self.tabs, self.legend, self.club.widget])
+        return widgets.VBox([widgets.HTML(LESSON_STYLE), self.club.banner, self.tabs, self.legend, self.club.widget,
+                             self.keeper.widget])
 
     @guarded
     def on_club_board(self, club: ClubFile | None) -> None:
@@ -194,7 +200,8 @@ class BuildingApp(App):
 
     # ------------------------------------------------------------------ showing
     def refresh(self) -> None:
-        """Recompute the legal sections and the checklist from the engine; redraw the map."""
+        """Recompute the legal sections and the checklist from the engine; redraw the map; keep the state."""
+        self.keep_state()
         board, company, card, sid = self.board, self.company.value, self.card.value, self.section.value
         if company is not None and card is not None:
             self.legal = legal_sections(board, self.trains_on, self.supply, company, card)
@@ -323,6 +330,36 @@ class BuildingApp(App):
         self.history = []
         self.refresh()
         self.show_info(tr("Back to the starting position: one train on each coloured starting space (UP-S1)."))
+
+    # ------------------------------------------------------------------ kept state (railkit.ui.autosave)
+    def lesson_state(self) -> dict[str, object] | None:
+        if self.board_file.club:
+            return None  # a club's board is not in the next page; its sections would not be found
+        choice = [self.company.value, self.card.value, self.section.value]
+        if not self.history and choice == [None, None, None]:
+            return None
+        return {"placed": [list(item) for item in self.history], "choice": choice}
+
+    def restore_state(self, state: dict[str, object]) -> str:
+        """The trains placed, each checked by the engine again (UP-B2), and the three choices."""
+        placed, choice = state.get("placed"), state.get("choice")
+        if not isinstance(placed, list) or not isinstance(choice, list) or len(choice) != 3:
+            raise ValueError("not a building lesson's state")
+        trains_on, supply = copy_trains(self.start_trains), dict(self.start_supply)
+        history: list[tuple[str, str, str]] = []
+        for item in placed[:200]:
+            company, sid, card = (str(v) for v in item)
+            if sid not in self.board.sections or card not in TRACK_CARDS:
+                raise ValueError(f"no section {sid!r} or card {card!r} on this board")
+            place(self.board, trains_on, supply, company, sid, card)
+            history.append((company, sid, card))
+        picked = [v if isinstance(v, str) else None for v in choice]
+        self.trains_on, self.supply, self.history = trains_on, supply, history
+        self.set_choice(picked[0] if picked[0] in {c.key for c in self.board.companies} else None,
+                        picked[1] if picked[1] in TRACK_CARDS else None,
+                        picked[2] if picked[2] in self.board.sections else None)
+        return (tr("The board: starting trains and {n} placed by you", n=len(history)) if history
+                else tr("The board: starting trains (UP-S1)"))
 
     def set_choice(self, company: str | None, card: str | None, section: str | None) -> None:
         """Set the three pickers at once, with one refresh."""

@@ -22,9 +22,10 @@ import random
 import ipywidgets as widgets
 
 from railkit.ui.app import App, InputError, guarded, legend_html, parse_whole
+from railkit.ui.autosave import GameKeeper, KeepsState
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
-from railkit.ui.learner import default_learner, greet_learner, is_default_learner
+from railkit.ui.learner import default_learner, follow_page_address, greet_learner, is_default_learner
 from railkit.ui.lesson_record import ExerciseRecord
 from railkit.ui.unionpacific.club_board import lesson_board
 from railkit.ui.unionpacific.common import steps_html
@@ -51,7 +52,7 @@ COMPANY_RULES = ("UP-D3", "UP-D4", "UP-D5", "UP-D6")  # a railway company pays i
 UP_RULES = ("UP-D9", "UP-D10", "UP-D11")  # Union Pacific pays by its table
 
 
-class DividendsApp(App):
+class DividendsApp(KeepsState, App):
     """Calculator, UP table, rulebook examples and quiz for Union Pacific dividends."""
 
     title = "Union Pacific dividends"
@@ -69,8 +70,12 @@ class DividendsApp(App):
         self.learning = ExerciseRecord("up_dividends", "company_payout", COMPANY_RULES)
         self.quiz_checked = False
         self.learner = default_learner()  # a shareholder in every quiz situation
+        # the calculator's last payout survives a reload and a language switch (railkit.ui.autosave)
+        self.keeper = GameKeeper("up_dividends")
         super().__init__()
         self.learner = greet_learner(self, "", use=self.use_learner_name)
+        self.resume_kept_state()  # the address of a reloaded (or translated) page names the kept payout
+        follow_page_address(lambda _found: self.resume_kept_state())  # a pre-rendered page learns it later
 
     def use_learner_name(self, name: str) -> bool:
         self.learner = name
@@ -88,7 +93,7 @@ class DividendsApp(App):
             self.tabs.set_title(i, name)
         self.legend = widgets.HTML(self._legend_html())
         self.legend.add_class("railkit-legend")
-        return widgets.VBox([widgets.HTML(self.club_note), self.tabs, self.legend])
+        return widgets.VBox([widgets.HTML(self.club_note), self.tabs, self.legend, self.keeper.widget])
 
     def _build_calculator(self) -> widgets.Widget:
         self.mode = widgets.ToggleButtons(
@@ -249,11 +254,33 @@ class DividendsApp(App):
         self.result_html.value = payout_table_html(shares, explanation.amounts)
         self.steps_box.value = steps_html(explanation)
         self.figure.show(payout_figure(explanation, shares))
+        self.keep_state()
         if not any(shares.values()):
             self.show_info(tr("Nobody holds a share, so nobody is paid."))
         else:
             self.clear_message()
         return explanation
+
+    # ------------------------------------------------------------------ kept state (railkit.ui.autosave)
+    def lesson_state(self) -> dict[str, object] | None:
+        if self.calculated is None:
+            return None
+        mode, number, shares = self.calculated
+        return {"calculator": [mode, number, list(shares.values())]}
+
+    def restore_state(self, state: dict[str, object]) -> str:
+        """The calculator's last payout, computed again from its fields."""
+        kept = state.get("calculator")
+        if not isinstance(kept, list) or len(kept) != 3:
+            raise ValueError("not a calculator's payout")
+        mode, number, shares = kept
+        if (mode not in (COMPANY, UNION_PACIFIC) or not isinstance(number, int) or not isinstance(shares, list)
+                or not MIN_PLAYERS <= len(shares) <= MAX_PLAYERS or not all(isinstance(n, int) for n in shares)):
+            raise ValueError("not a calculator's payout")
+        self.set_calculator(mode, number, tuple(shares))
+        if self.on_pay() is None:  # a refused value: the message says which
+            raise ValueError(self.message_text)
+        return ""
 
     def set_calculator(self, mode: str, number: int, shares: tuple[int, ...]) -> None:
         self.mode.value = mode

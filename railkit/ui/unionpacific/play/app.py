@@ -152,7 +152,7 @@ class PlayApp(KeepsGame, App):
             play_columns(self.hand.widget, self.moves.widget, self.moves.build.map_view.widget, self.table.widget,
                          self.events.widget),
             self.companies.widget, self.payouts.widget, self.log.widget,
-            self.setup.widget, self.together_box, self.saves.widget, self.club.widget, legend, self.keeper.mark,
+            self.setup.widget, self.together_box, self.saves.widget, self.club.widget, legend, self.keeper.widget,
         ])
 
     @guarded
