@@ -31,7 +31,7 @@ from railkit.actions import ActionRegistry
 from railkit.brief import brief
 from railkit.datafiles import DuplicateKeyError, duplicate_key_problem, unique_keys
 from railkit.errors import GameOverError, HistoryError, NotYourTurnError, RuleError, SaveFileError
-from railkit.messages import N_, Deferred, Draft, Grouped, Message, addressed, nmessage, quiet, shown
+from railkit.messages import N_, QUIET_DEPTH, Deferred, Draft, Grouped, Message, addressed, nmessage, shown
 
 # The learner's own turn errors: "not yours" rather than the learner's name (railkit.messages.addressed).
 addressed("it is {current}'s turn, not {player}'s; wait for your turn",
@@ -41,6 +41,7 @@ addressed("it is {current}'s turn to {task}, not {player}'s; wait for your turn"
 
 __all__ = [
     "BaseView",
+    "view_from_json",
     "Game",
     "MAX_ACTIONS",
     "MAX_NAME_LENGTH",
@@ -92,10 +93,16 @@ class BaseView:
     def from_json(cls: type[V], data: Mapping[str, Any]) -> V:
         """The view a table client received as JSON (``to_json``), typed again, so that the lessons draw a
         seat's view with the same functions as their own game's. Unknown keys are ignored."""
-        return _from_json(cls, data)  # type: ignore[no-any-return]
+        return view_from_json(cls, data)
 
 
 V = TypeVar("V", bound=BaseView)
+
+
+def view_from_json(cls: type[V], data: Mapping[str, Any]) -> V:
+    """``BaseView.from_json`` for a view class that reads some fields its own way (a slotted dataclass's
+    ``from_json`` cannot call ``super()``): every field typed from its annotation."""
+    return _from_json(cls, data)  # type: ignore[no-any-return]
 
 
 _TYPE_HINTS: dict[type, dict[str, Any]] = {}
@@ -283,9 +290,6 @@ def parse_save(save: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
     return data
 
 
-_QUIET = quiet()  # holds no state of its own: one for every move
-
-
 class Game(ABC, Generic[A]):
     """Base class of both engines: setup from (players, seed, options), then the action log."""
 
@@ -445,8 +449,13 @@ class Game(ABC, Generic[A]):
             self.check(action)
         self._drawn = None
         if not self.narrate:
-            with _QUIET:  # the events are made as Drafts: their English is rendered if someone reads it
+            # As ``with quiet():`` (the events are made as Drafts: their English is rendered if someone reads
+            # it), without its two method calls per move.
+            QUIET_DEPTH.depth += 1
+            try:
                 drafts = self._perform(action)
+            finally:
+                QUIET_DEPTH.depth -= 1
             log.append(action)
             self._narrative.extend(drafts)
             return []

@@ -28,7 +28,7 @@ from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, ParamSpec, Protocol, TypeVar
 
-__all__ = ["Deferred", "Draft", "Fixed", "Grouped", "Message", "N_", "Translations", "YouForm", "addressed",
+__all__ = ["QUIET_DEPTH", "Deferred", "Draft", "Fixed", "Grouped", "Message", "N_", "Translations", "YouForm", "addressed",
            "is_quiet", "is_seat_name", "naddressed", "names_message", "you_form", "loud", "nmessage", "phrase", "quiet",
            "realize", "seat_name", "set_shown_language", "shown"]
 
@@ -231,6 +231,7 @@ class _Quiet(threading.local):
 
 
 _quiet = _Quiet()
+QUIET_DEPTH = _quiet  # ``depth`` > 0 while quiet: ``Game.apply`` raises and lowers it itself (cheaper than ``with``)
 
 
 class quiet:  # noqa: N801 - used like a function: ``with quiet():``

@@ -11,7 +11,7 @@ dict and the result in ``views.py``, words and the status card in ``describe.py`
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from railkit.brief import brief
@@ -111,13 +111,13 @@ class CapeToCairoGame(Game[KKAction]):
     def random_action(self, player: str, rng: random.Random) -> KKAction:
         state = self._state
         if state.phase == "bid":  # a uniform pick from legal_actions, without listing 100 bids
-            bid = Bid(player, rng.randint(0, state.money[player]))
+            bid = _made(Bid, player, rng.randint(0, state.money[player]))
             return self._legal_draw(bid) if player not in state.bids else bid
         if state.phase == "build" and player == state.turn:
             # legal_actions lists Pass, then a Build per purchase: the same draw over their count
             buys = checks.build_numbers(self.table, state, player).buy_options()
             pick = rng.choice(range(1 + len(buys)))
-            return self._legal_draw(Pass(player) if pick == 0 else Build(player, buys[pick - 1]))
+            return self._legal_draw(_made(Pass, player) if pick == 0 else _made(Build, player, buys[pick - 1]))
         return self._legal_draw(rng.choice(self.legal_actions(player)))
 
     def _perform(self, action: KKAction) -> list[str]:
@@ -172,6 +172,21 @@ class CapeToCairoGame(Game[KKAction]):
     def left_of(self, player: str) -> str:
         """The next player in seating order: the turn passes to the left (KK-B3)."""
         return self.table.left_of(player)
+
+
+_MADE: dict[tuple[Any, ...], KKAction] = {}  # (action class, its fields) -> the one action object made for them
+
+
+def _made(kind: Callable[..., KKAction], *fields: Any) -> KKAction:
+    """``kind(*fields)``, made once and shared after that (actions are frozen, equal by their fields: a log that
+    holds one object twice is the same log); ``random_action`` draws tens of them a game."""
+    key = (kind, *fields)
+    made = _MADE.get(key)
+    if made is None:
+        if len(_MADE) >= 4096:
+            _MADE.clear()
+        made = _MADE[key] = kind(*fields)
+    return made
 
 
 def check_options(options: dict[str, Any]) -> dict[str, Any]:

@@ -8,9 +8,10 @@ every move made at the table (the others' appear as they happen), an unmistakabl
 the end the game's review. The seat's token goes into the page address (the template's script writes
 ``?table=…&seat=…`` from ``.railkit-table-address``), so a reload takes the same seat back.
 
-Nothing here knows a game: the lesson hands in a ``TableGame``. The view arrives as JSON and is typed once
-(``BaseView.from_json``); every hook reads the typed view. Widgets are updated from the connection's thread
-under one lock; nothing is displayed from there.
+Nothing here knows a game: the lesson hands in a ``TableGame`` (``railkit.ui.table_game``, with the server's
+sentences read back); the lobby, the turn and the table's story are drawn by ``railkit.ui.table_html``. The
+view arrives as JSON and is typed once (``BaseView.from_json``); every hook reads the typed view. Widgets are
+updated from the connection's thread under one lock; nothing is displayed from there.
 
 Help at a table is the play lessons' help: the choices and their rules (“Why”), the picked move explained,
 the board, and the heuristic player's move on request (Hint). The kernel holds only its seat's view, so what
@@ -22,20 +23,19 @@ from __future__ import annotations
 
 import html
 import threading
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import ipywidgets as widgets
 
 from railkit.errors import InputError
-from railkit.game import BaseView, Game
-from railkit.messages import Fixed, Grouped, Message, names_message
+from railkit.game import BaseView
 from railkit.ui.app import Messages, Panel, guarded, parse_name
 from railkit.ui.figure_view import ROW_MAP, FigureView
-from railkit.ui.i18n import render, tr, trn
+from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import follow_page_address, is_default_learner
-from railkit.ui.plot import Plot
+from railkit.ui.table_game import Action, TableGame, message_from_json, sentence_text, unavailable_words
+from railkit.ui.table_html import TABLE_STYLE, events_html, lobby_html, turn_html
 from railkit.ui.table_link import (
     TableLink,
     TableProblem,
@@ -45,105 +45,12 @@ from railkit.ui.table_link import (
     table_from_query,
     watch_from_query,
 )
-from railkit.ui.table_replay import Measures, ReplayPanel
+from railkit.ui.table_replay import ReplayPanel
 from railkit.ui.widgets import button, html_box, row, set_shown, set_value
 
 __all__ = ["TABLE_STYLE", "TableGame", "TablePlayPanel", "message_from_json", "unavailable_words"]
 
-SHOWN_EVENTS = 14  # the engine's latest sentences on screen
 MAX_RETRIES = 3  # a move refused as out of date is sent again while it is still allowed
-
-TABLE_STYLE = """<style>
-.railkit-app .railkit-table-turn .rk-turn { padding: 10px 14px; border-radius: 8px; margin: 6px 0; font-size: 17px; }
-.railkit-app .railkit-table-turn .rk-yours { background: #1b5e20; color: #fff; font-size: 21px; font-weight: bold;
-  border: 3px solid #0b3d0e; }
-.railkit-app .railkit-table-turn .rk-wait { background: #eef2f7; color: #1a1a1a; border: 1px solid #9aa7b5; }
-.railkit-app .railkit-table-turn .rk-over { background: #fff3cd; color: #1a1a1a; border: 1px solid #b38600; }
-.railkit-app .railkit-table-lobby .rk-code { font-family: monospace; font-size: 26px; letter-spacing: 4px;
-  font-weight: bold; padding: 2px 10px; border: 2px dashed #555; border-radius: 6px; background: #fff; }
-.railkit-app .railkit-table-lobby ul, .railkit-app .railkit-table-events ol { margin: 4px 0 6px 0; }
-.railkit-app .railkit-table-events li.rk-new { font-weight: bold; }
-.railkit-app .railkit-table-progress { font-size: 17px; font-weight: bold; }
-.railkit-app .railkit-table-board { max-width: 100%; min-width: 0; overflow-x: auto; }
-.railkit-app .railkit-table-board .widget-html-content { min-width: 0; }
-.railkit-app .railkit-table-board table { display: block; max-width: 100%; overflow-x: auto; }
-</style>"""
-
-
-Action = Mapping[str, Any]  # a move as the server sends it (the engine's action dict)
-
-
-def _nothing(*_args: Any) -> str:
-    return ""
-
-
-def _never(_view: Any) -> bool:
-    return False
-
-
-@dataclass(frozen=True)
-class TableGame:
-    """What a lesson tells the panel about its game. ``view`` is the game's typed view (``view_type``, made
-    from the JSON the server sent); actions are the engine's action dicts."""
-
-    game: str  # the engine's GAME name, as the server knows it
-    seats: tuple[int, int]  # the fewest and most players
-    view_type: type[BaseView]
-    board_html: Callable[[Any, str | None, Sequence[str]], str]  # (view, seat, learners' seats) -> HTML
-    action_words: Callable[[Action, Any], str]  # (action, view) -> a legal move in words
-    progress_words: Callable[[Any], str]  # view -> e.g. "3 of 4 bids in" ("" when nothing to say)
-    review_html: Callable[[Mapping[str, Any], str], str]  # (the finished game's replay, seat) -> the review
-    result_words: Callable[[Any], str]  # view of a finished game -> who won
-    # (view, seat, legal moves, the server's explanations for this seat or None while asked) -> "Why" HTML
-    why_html: Callable[[Any, str, Sequence[Action], Mapping[str, Any] | None], str] = _nothing
-    explains_on_server: Callable[[Any], bool] = _never  # view -> does "Why" need the server's explanations?
-    move_html: Callable[[Any, Action], str] = _nothing  # (view, the picked move) -> the move explained
-    hint_words: Callable[[Any, str, Action], str] | None = None  # (view, seat, hint) -> words; None: no Hint
-    # (view, the picked move) -> (what the map shows, to compare; how to draw it), drawn when the first changes
-    board_figure: Callable[[Any, Action | None], tuple[Any, Callable[[], Plot]]] | None = None
-    engine: type[Game[Any]] | None = None  # replays a finished table move by move (``railkit.ui.table_replay``)
-    measures: Measures | None = None  # game -> what the replay's chart draws per player (money, ...)
-
-
-def unavailable_words(where: str) -> str:
-    """One sentence: why a class table cannot be played here and what to use instead ("" when it can)."""
-    if where == "browser":
-        return tr("Play with others needs the class's table server, which a lesson running inside your browser "
-                  "cannot reach: open the lessons from a server started with “make run” or your class's JupyterHub.")
-    if where == "binder":
-        return tr("Play with others is not available on Binder, where every learner has a separate short-lived "
-                  "server: start the lessons on one machine for the class with “make run”, or use your class's "
-                  "JupyterHub.")
-    if where == "none":
-        return tr("Play with others needs the class's table server: start the lessons with “make run”, which "
-                  "starts it too.")
-    return ""
-
-
-def message_from_json(value: Any) -> Any:
-    """An engine sentence sent as JSON (``railkit.tables.table.message_json``) as a ``Message`` again."""
-    if isinstance(value, dict):
-        if "fixed" in value:
-            return Fixed(float(value["fixed"]), int(value.get("places", 2)))
-        if "grouped" in value:
-            return Grouped(int(value["grouped"]))
-        params = {str(k): message_from_json(v) for k, v in dict(value.get("params", {})).items()}
-        plural = value.get("plural")
-        if plural is not None:
-            return Message(str(value.get("msgid", "")), params, plural=str(plural), n=int(value.get("n") or 0),
-                           context=value.get("context"))
-        return Message(str(value.get("msgid", "")), params, context=value.get("context"))
-    return value
-
-
-def _sentence(value: Any, you: str | None = None) -> str:
-    """An engine sentence from the server in this page's language; about the seat ``you``, in the second person
-    (``railkit.messages.addressed``: "you draw a track card", never "Te húz")."""
-    found = message_from_json(value)
-    try:
-        return render(found, you=you) if isinstance(found, Message) else str(found)
-    except Exception:  # noqa: BLE001 - a sentence this railkit cannot fill is shown in English
-        return str(found)
 
 
 class TablePlayPanel(Panel):
@@ -511,7 +418,7 @@ class TablePlayPanel(Panel):
         if code == "not_your_seat":
             return tr("A computer player holds your seat now; ask the table's creator to give it back.")
         seat = self.state.get("seat") if self.state is not None else None
-        why = _sentence(problem.words, seat) if problem.words is not None else problem.message
+        why = sentence_text(problem.words, seat) if problem.words is not None else problem.message
         return tr("The table refused that: {why} ({rule})", why=why, rule=problem.rule or code)
 
     # ------------------------------------------------------------------ showing
@@ -605,55 +512,12 @@ class TablePlayPanel(Panel):
             self.pick.value = 0 if options else None
 
     def _lobby_html(self, state: Mapping[str, Any]) -> str:
-        seat = state.get("seat")
-        code = str(state.get("table", ""))
-        seats: dict[str, str] = state.get("seats", {})
-        items = []
-        for name, holder in seats.items():
-            if holder == "open":
-                what = tr("waiting for a learner to join")
-            elif holder == "bot":
-                what = tr("a computer player")
-            else:
-                what = tr("a learner")
-            you = " " + tr("(you)") if name == seat else ""
-            items.append(f"<li><b>{html.escape(name)}</b>{html.escape(you)}: {html.escape(what)}</li>")
-        waiting = [n for n, h in seats.items() if h == "open"]
-        head = (tr("Seats still open: {n}. Share this code:", n=len(waiting)) if waiting
-                else tr("Everyone is seated. The table's code:"))
-        return (f"<p>{html.escape(head)} <span class='rk-code' aria-label='{html.escape(' '.join(code), True)}'>"
-                f"{html.escape(code)}</span></p><ul>{''.join(items)}</ul>")
+        return lobby_html(state)
 
     def _turn_html(self, state: Mapping[str, Any]) -> str:
-        view, seat = self.view, state.get("seat")
-        assert view is not None
-        if state.get("is_over"):
-            words = self.game.result_words(view)
-            return (f"<div class='rk-turn rk-over' role='status'><b>{html.escape(tr('The game is over.'))}</b> "
-                    f"{html.escape(words)}</div>")
-        to_act = list(view.to_act)
-        open_seats = [n for n, h in state.get("seats", {}).items() if h == "open"]
-        if seat is not None and seat in to_act and state.get("legal"):
-            return (f"<div class='rk-turn rk-yours' role='alert'>▶ {html.escape(tr('Your turn!'))} "
-                    f"{html.escape(tr('Choose your move below.'))}</div>")
-        others = [p for p in to_act if p != seat]
-        if open_seats and set(others) & set(open_seats):
-            words = tr("The game starts when every seat is taken (or the creator seats computer players).")
-        elif others:
-            words = trn("Waiting for {names}.", "Waiting for {names}.", len(others), names=render(names_message(others)))
-        else:
-            words = tr("Waiting for the others.")
-        return f"<div class='rk-turn rk-wait' role='status'>{html.escape(words)}</div>"
+        assert self.view is not None
+        return turn_html(self.game, self.view, state)
 
     def _events_html(self, state: Mapping[str, Any]) -> str:
-        sent: Sequence[Any] = state.get("narrative", [])
-        total = int(state.get("narrative_length", len(sent)))
-        first = total - len(sent)
-        shown = [(first + i, s) for i, s in enumerate(sent)][-SHOWN_EVENTS:]
-        items = []
-        for index, sentence in shown:
-            new = " class='rk-new'" if index >= self._mine and self._mine else ""
-            items.append(f"<li{new}>{html.escape(_sentence(sentence, state.get('seat')))}</li>")
-        self._seen_narrative = total
-        return (f"<b>{html.escape(tr('At the table'))}</b>"
-                f"<ol aria-live='polite' start='{shown[0][0] + 1 if shown else 1}'>{''.join(items)}</ol>")
+        shown, self._seen_narrative = events_html(state, self._mine)
+        return shown

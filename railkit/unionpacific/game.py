@@ -153,8 +153,7 @@ class UnionPacificGame(Game[UPAction]):
     def view(self, player: str | None) -> UPView:
         """What ``player`` may see; ``None`` is a spectator (public information only)."""
         self._check_seat(player)
-        legal = [self.registry.to_dict(a) for a in self.legal_actions(player)] if player else []
-        return views.view(self._state, self.GAME, len(self._log), player, legal)
+        return views.view(self._state, self.GAME, len(self._log), player, self.legal_actions(player) if player else [])
 
     def state_dict(self) -> dict[str, Any]:
         """Everything, hidden parts included, as JSON types."""

@@ -22,6 +22,7 @@ from railkit.unionpacific.actions import (
     Pass,
     UPAction,
 )
+from railkit.unionpacific.board import GENERAL
 from railkit.unionpacific.network import bits
 from railkit.unionpacific.state import UPState
 
@@ -176,7 +177,11 @@ class ActionStepMoves:
         self.cache, self.player = cache, player
         track = self.track = sorted(state.track_hand[player])
         net = state.net
-        self.discards = [] if state.t2_used else [c for c in track if not net.usable(c)]
+        if state.t2_used:
+            self.discards = []
+        else:  # ``net.usable`` of each card (UP-T2), without a call per card
+            free_by_type, any_free = net.free_by_type, net.free_mask != 0
+            self.discards = [c for c in track if not (any_free if c == GENERAL else free_by_type.get(c, 0) > 0)]
         # Builds: per card (in order), per company that may build (file order), the mask of its sections.
         builds: list[tuple[int, str, str, int]] = []
         n_builds = 0

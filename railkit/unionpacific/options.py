@@ -8,6 +8,8 @@ unknown option is a ``RuleError`` naming the rule and the valid choices.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from typing import Any
 
 from railkit.errors import RuleError
@@ -15,7 +17,7 @@ from railkit.messages import N_, Message
 from railkit.unionpacific.sharedeck import DECK_OPTIONS
 from railkit.words import plural
 
-__all__ = ["OPTION_DEFAULTS", "check_options"]
+__all__ = ["OPTION_DEFAULTS", "UPOptions", "check_options"]
 
 OPTION_DEFAULTS: dict[str, Any] = {
     "deck": "standard",  # UP-S7 / UP-S7-FI ("finnish") / UP-V1 ("dividend_cards")
@@ -26,6 +28,27 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "public_money": True,  # UP-D13
     "board": None,  # path of a board file; None = the shipped board
 }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UPOptions:
+    """A game's options, checked, as a view shows them (``UPView.options``); the fields are ``OPTION_DEFAULTS``'
+    names in the same order, so its JSON is the options' dict."""
+
+    deck: str  # UP-S7 / UP-S7-FI / UP-V1
+    safe_round: bool  # UP-V2
+    direct_up_draw: bool  # UP-B3; False = UP-B3-FI
+    countable_deck: bool  # UP-V3
+    removed_to_bottom: bool  # UP-V4
+    public_money: bool  # UP-D13
+    board: str | None  # the board file's path; None = the shipped board
+
+    @classmethod
+    def of(cls, options: Mapping[str, Any]) -> UPOptions:
+        """The options ``check_options`` gave (every name present), typed."""
+        return cls(**{f.name: options[f.name] for f in fields(cls)})
+
+
 _BOOL_OPTION_RULE = {
     "safe_round": "UP-V2",
     "direct_up_draw": "UP-B3-FI",

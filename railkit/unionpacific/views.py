@@ -9,12 +9,14 @@ unless ``public_money`` is off (UP-D13); the number of cards in the share deck o
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-from railkit.game import BaseView, Outcome, view_json
+from railkit.game import BaseView, Outcome, view_from_json, view_json
 from railkit.messages import N_, Message, addressed, nmessage
+from railkit.unionpacific.actions import UPAction, registry
+from railkit.unionpacific.options import UPOptions
 from railkit.unionpacific.phrases import listing
 from railkit.unionpacific.state import IMAGINARY, UPState
 
@@ -22,7 +24,7 @@ from railkit.unionpacific.state import IMAGINARY, UPState
 addressed("{players} wins with the most money (UP-D12). {ranking}.",
           "You win with the most money (UP-D12). {ranking}.", subject="players")
 
-__all__ = ["HandView", "PayoutView", "UPView", "result", "state_dict", "view"]
+__all__ = ["HandView", "PayoutView", "UPOptions", "UPView", "result", "state_dict", "view"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -47,9 +49,12 @@ class PayoutView:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UPView(BaseView):
-    """``UnionPacificGame.view(player)``: the fields every game has, plus Union Pacific's."""
+    """``UnionPacificGame.view(player)``: the fields every game has, plus Union Pacific's.
 
-    options: Mapping[str, Any]
+    In JSON (``to_json``, what the table server sends a seat) ``options`` is the options' object and each of
+    ``legal_actions`` the action's save-file object (``{"type": "build", ...}``); ``from_json`` types both again."""
+
+    options: UPOptions
     turn_number: int  # 0 during setup
     first_share_chosen: tuple[str, ...]  # who, never which (UP-S5)
     tables: Mapping[str, Mapping[str, int]]
@@ -69,8 +74,20 @@ class UPView(BaseView):
     deck_count: int | None  # UP-V3 only
     share_draws: int | None  # UP-V3 only
     hand: HandView | None  # None for a spectator
-    legal_actions: tuple[Mapping[str, Any], ...]  # yours, as action dicts; none for a spectator
+    legal_actions: tuple[UPAction, ...]  # yours; none for a spectator
     my_first_share: str | None  # during UP-S5, your own hidden choice
+
+    def to_json(self) -> dict[str, Any]:
+        out = view_json(self)
+        out["legal_actions"] = [registry.to_dict(a) for a in self.legal_actions]  # as a save file writes them
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> UPView:
+        """``to_json``'s object typed again; the legal moves read as a save file's actions are (``ValueError``
+        in words for one that is not a Union Pacific action)."""
+        view = view_from_json(cls, data)
+        return replace(view, legal_actions=tuple(registry.from_dict(a) for a in data.get("legal_actions") or ()))
 
 
 def _sorted_counts(counts: Mapping[str, int]) -> dict[str, int]:
@@ -86,9 +103,9 @@ def _winners(state: UPState) -> tuple[str, ...]:
 
 
 def view(state: UPState, game: str, log_length: int, player: str | None,
-         legal: list[dict[str, Any]]) -> UPView:
+         legal: Sequence[UPAction]) -> UPView:
     """What ``player`` may see; ``None`` is a spectator (public information only).
-    ``legal`` is the player's legal actions as dicts. Everything is a copy: changing it changes no game."""
+    ``legal`` is the player's legal actions (frozen). Everything is a copy: changing it changes no game."""
     revealed = state.step != "first_share"
     net = state.net
     show_money = state.options["public_money"] or state.is_over  # at the end everyone counts up
@@ -106,7 +123,7 @@ def view(state: UPState, game: str, log_length: int, player: str | None,
         is_over=state.is_over,
         end_reason=state.end_reason,
         winners=_winners(state),
-        options=dict(state.options),
+        options=UPOptions.of(state.options),
         turn_number=state.turn_number,
         first_share_chosen=tuple(sorted(state.first_choices)) if not revealed else state.players,
         tables={p: _sorted_counts(state.table[p]) for p in state.players},

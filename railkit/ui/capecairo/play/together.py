@@ -18,7 +18,7 @@ from railkit.messages import N_
 from railkit.ui.capecairo.common import card_title, cards_html, pieces_count, players_table_html, pounds, race_html
 from railkit.ui.capecairo.play.hints import BuildCount, review_html, seat_hint_html
 from railkit.ui.i18n import tr
-from railkit.ui.table_play import TableGame, message_from_json
+from railkit.ui.table_game import TableGame, message_from_json
 
 __all__ = ["KK_TABLE", "kk_measures"]
 

@@ -21,7 +21,7 @@ from typing import Any
 from railkit.messages import N_
 from railkit.ui.i18n import tr, trn
 from railkit.ui.plot import Plot
-from railkit.ui.table_play import TableGame
+from railkit.ui.table_game import TableGame
 from railkit.ui.unionpacific.board_map import building_map
 from railkit.ui.unionpacific.common import card_label, checklist_html, company_name, counts_html, engine_text, section_label
 from railkit.ui.unionpacific.play.build import MAP_HEIGHT, MAP_WIDTH

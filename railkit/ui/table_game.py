@@ -1,0 +1,96 @@
+"""What a play lesson tells the “Play with others” panel about its game (``TableGame``), and the table server's
+words read back: the engine's sentences, sent as JSON, as ``Message``s again in this page's language.
+
+Nothing here shows anything: ``railkit.ui.table_play`` is the panel, ``railkit.ui.table_html`` draws the lobby,
+the turn and the table's story from what the server sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from railkit.game import BaseView, Game
+from railkit.messages import Fixed, Grouped, Message
+from railkit.ui.i18n import render, tr
+from railkit.ui.plot import Plot
+from railkit.ui.table_replay import Measures
+
+__all__ = ["Action", "TableGame", "message_from_json", "sentence_text", "unavailable_words"]
+
+
+Action = Mapping[str, Any]  # a move as the server sends it (the engine's action dict)
+
+
+def _nothing(*_args: Any) -> str:
+    return ""
+
+
+def _never(_view: Any) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class TableGame:
+    """What a lesson tells the panel about its game. ``view`` is the game's typed view (``view_type``, made
+    from the JSON the server sent); actions are the engine's action dicts."""
+
+    game: str  # the engine's GAME name, as the server knows it
+    seats: tuple[int, int]  # the fewest and most players
+    view_type: type[BaseView]
+    board_html: Callable[[Any, str | None, Sequence[str]], str]  # (view, seat, learners' seats) -> HTML
+    action_words: Callable[[Action, Any], str]  # (action, view) -> a legal move in words
+    progress_words: Callable[[Any], str]  # view -> e.g. "3 of 4 bids in" ("" when nothing to say)
+    review_html: Callable[[Mapping[str, Any], str], str]  # (the finished game's replay, seat) -> the review
+    result_words: Callable[[Any], str]  # view of a finished game -> who won
+    # (view, seat, legal moves, the server's explanations for this seat or None while asked) -> "Why" HTML
+    why_html: Callable[[Any, str, Sequence[Action], Mapping[str, Any] | None], str] = _nothing
+    explains_on_server: Callable[[Any], bool] = _never  # view -> does "Why" need the server's explanations?
+    move_html: Callable[[Any, Action], str] = _nothing  # (view, the picked move) -> the move explained
+    hint_words: Callable[[Any, str, Action], str] | None = None  # (view, seat, hint) -> words; None: no Hint
+    # (view, the picked move) -> (what the map shows, to compare; how to draw it), drawn when the first changes
+    board_figure: Callable[[Any, Action | None], tuple[Any, Callable[[], Plot]]] | None = None
+    engine: type[Game[Any]] | None = None  # replays a finished table move by move (``railkit.ui.table_replay``)
+    measures: Measures | None = None  # game -> what the replay's chart draws per player (money, ...)
+
+
+def unavailable_words(where: str) -> str:
+    """One sentence: why a class table cannot be played here and what to use instead ("" when it can)."""
+    if where == "browser":
+        return tr("Play with others needs the class's table server, which a lesson running inside your browser "
+                  "cannot reach: open the lessons from a server started with “make run” or your class's JupyterHub.")
+    if where == "binder":
+        return tr("Play with others is not available on Binder, where every learner has a separate short-lived "
+                  "server: start the lessons on one machine for the class with “make run”, or use your class's "
+                  "JupyterHub.")
+    if where == "none":
+        return tr("Play with others needs the class's table server: start the lessons with “make run”, which "
+                  "starts it too.")
+    return ""
+
+
+def message_from_json(value: Any) -> Any:
+    """An engine sentence sent as JSON (``railkit.tables.table.message_json``) as a ``Message`` again."""
+    if isinstance(value, dict):
+        if "fixed" in value:
+            return Fixed(float(value["fixed"]), int(value.get("places", 2)))
+        if "grouped" in value:
+            return Grouped(int(value["grouped"]))
+        params = {str(k): message_from_json(v) for k, v in dict(value.get("params", {})).items()}
+        plural = value.get("plural")
+        if plural is not None:
+            return Message(str(value.get("msgid", "")), params, plural=str(plural), n=int(value.get("n") or 0),
+                           context=value.get("context"))
+        return Message(str(value.get("msgid", "")), params, context=value.get("context"))
+    return value
+
+
+def sentence_text(value: Any, you: str | None = None) -> str:
+    """An engine sentence from the server in this page's language; about the seat ``you``, in the second person
+    (``railkit.messages.addressed``: "you draw a track card", never "Te húz")."""
+    found = message_from_json(value)
+    try:
+        return render(found, you=you) if isinstance(found, Message) else str(found)
+    except Exception:  # noqa: BLE001 - a sentence this railkit cannot fill is shown in English
+        return str(found)

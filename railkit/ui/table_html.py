@@ -1,0 +1,94 @@
+"""The “Play with others” panel's pictures in words, from what the table server sent a seat: the lobby (who sits
+where, the code to share), whose turn it is, and the table's story (the engine's latest sentences). Plain
+functions of the server's state message and the seat's typed view; ``railkit.ui.table_play`` puts them on screen.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from railkit.game import BaseView
+from railkit.messages import names_message
+from railkit.ui.i18n import render, tr, trn
+from railkit.ui.table_game import TableGame, sentence_text
+
+__all__ = ["SHOWN_EVENTS", "TABLE_STYLE", "events_html", "lobby_html", "turn_html"]
+
+SHOWN_EVENTS = 14  # the engine's latest sentences on screen
+
+TABLE_STYLE = """<style>
+.railkit-app .railkit-table-turn .rk-turn { padding: 10px 14px; border-radius: 8px; margin: 6px 0; font-size: 17px; }
+.railkit-app .railkit-table-turn .rk-yours { background: #1b5e20; color: #fff; font-size: 21px; font-weight: bold;
+  border: 3px solid #0b3d0e; }
+.railkit-app .railkit-table-turn .rk-wait { background: #eef2f7; color: #1a1a1a; border: 1px solid #9aa7b5; }
+.railkit-app .railkit-table-turn .rk-over { background: #fff3cd; color: #1a1a1a; border: 1px solid #b38600; }
+.railkit-app .railkit-table-lobby .rk-code { font-family: monospace; font-size: 26px; letter-spacing: 4px;
+  font-weight: bold; padding: 2px 10px; border: 2px dashed #555; border-radius: 6px; background: #fff; }
+.railkit-app .railkit-table-lobby ul, .railkit-app .railkit-table-events ol { margin: 4px 0 6px 0; }
+.railkit-app .railkit-table-events li.rk-new { font-weight: bold; }
+.railkit-app .railkit-table-progress { font-size: 17px; font-weight: bold; }
+.railkit-app .railkit-table-board { max-width: 100%; min-width: 0; overflow-x: auto; }
+.railkit-app .railkit-table-board .widget-html-content { min-width: 0; }
+.railkit-app .railkit-table-board table { display: block; max-width: 100%; overflow-x: auto; }
+</style>"""
+
+
+def lobby_html(state: Mapping[str, Any]) -> str:
+    """Who sits where (you, a learner, a computer player, open) and the table's code to share."""
+    seat = state.get("seat")
+    code = str(state.get("table", ""))
+    seats: dict[str, str] = state.get("seats", {})
+    items = []
+    for name, holder in seats.items():
+        if holder == "open":
+            what = tr("waiting for a learner to join")
+        elif holder == "bot":
+            what = tr("a computer player")
+        else:
+            what = tr("a learner")
+        you = " " + tr("(you)") if name == seat else ""
+        items.append(f"<li><b>{html.escape(name)}</b>{html.escape(you)}: {html.escape(what)}</li>")
+    waiting = [n for n, h in seats.items() if h == "open"]
+    head = (tr("Seats still open: {n}. Share this code:", n=len(waiting)) if waiting
+            else tr("Everyone is seated. The table's code:"))
+    return (f"<p>{html.escape(head)} <span class='rk-code' aria-label='{html.escape(' '.join(code), True)}'>"
+            f"{html.escape(code)}</span></p><ul>{''.join(items)}</ul>")
+
+
+def turn_html(game: TableGame, view: BaseView, state: Mapping[str, Any]) -> str:
+    """An unmistakable “your turn”, whom the table waits for, or who won."""
+    seat = state.get("seat")
+    if state.get("is_over"):
+        words = game.result_words(view)
+        return (f"<div class='rk-turn rk-over' role='status'><b>{html.escape(tr('The game is over.'))}</b> "
+                f"{html.escape(words)}</div>")
+    to_act = list(view.to_act)
+    open_seats = [n for n, h in state.get("seats", {}).items() if h == "open"]
+    if seat is not None and seat in to_act and state.get("legal"):
+        return (f"<div class='rk-turn rk-yours' role='alert'>▶ {html.escape(tr('Your turn!'))} "
+                f"{html.escape(tr('Choose your move below.'))}</div>")
+    others = [p for p in to_act if p != seat]
+    if open_seats and set(others) & set(open_seats):
+        words = tr("The game starts when every seat is taken (or the creator seats computer players).")
+    elif others:
+        words = trn("Waiting for {names}.", "Waiting for {names}.", len(others), names=render(names_message(others)))
+    else:
+        words = tr("Waiting for the others.")
+    return f"<div class='rk-turn rk-wait' role='status'>{html.escape(words)}</div>"
+
+
+def events_html(state: Mapping[str, Any], mine: int) -> tuple[str, int]:
+    """The engine's latest sentences (those after ``mine``, the narrative's length at this seat's last move,
+    marked new), about this seat in the second person; and how many sentences the table has told in all."""
+    sent: Sequence[Any] = state.get("narrative", [])
+    total = int(state.get("narrative_length", len(sent)))
+    first = total - len(sent)
+    shown = [(first + i, s) for i, s in enumerate(sent)][-SHOWN_EVENTS:]
+    items = []
+    for index, sentence in shown:
+        new = " class='rk-new'" if index >= mine and mine else ""
+        items.append(f"<li{new}>{html.escape(sentence_text(sentence, state.get('seat')))}</li>")
+    return (f"<b>{html.escape(tr('At the table'))}</b>"
+            f"<ol aria-live='polite' start='{shown[0][0] + 1 if shown else 1}'>{''.join(items)}</ol>"), total
