@@ -117,6 +117,12 @@ KK_STYLE = """
   .railkit-app table.kk-race td { min-width: 30px; height: 26px; font-size: 11px; padding: 1px 2px;
     overflow-wrap: anywhere; }
   .railkit-app table.kk-race td.kk-name { font-size: 13px; padding-right: 2px; white-space: normal; }
+  /* all eight cells in the screen's width: equal columns, the name column narrow, "Cairo" left to the
+     heading (first to cross 8 terrains), terrain names in small type broken where they must */
+  .railkit-app table.kk-race { width: 100%; table-layout: fixed; }
+  .railkit-app table.kk-race td { min-width: 0; font-size: 10px; }
+  .railkit-app table.kk-race td.kk-name { width: 46px; overflow-wrap: anywhere; }
+  .railkit-app table.kk-race td.kk-goal { display: none; }
   .railkit-app .kk-log { font-size: 14px; }
   /* The reveal and the players table stack: one block per player, each value after its heading, so no
      heading is squeezed into a column a word wide. */
