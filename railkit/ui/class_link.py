@@ -14,6 +14,7 @@ words (``ClassOptions.problems``) and the lesson starts with its defaults for th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -90,6 +91,15 @@ def class_options(lesson: str, query: str | None = None) -> ClassOptions:
         else:
             problems.append(_refused("variant", tr("it is one of {names}", names=", ".join(spec.variants))))
     return ClassOptions(seed, players, variant, tuple(problems))
+
+
+def link_to_deal(lesson: str, show_error: Callable[[str], object], started: bool) -> ClassOptions | None:
+    """The class link a lesson deals its game from: its refused values said through ``show_error``; ``None``
+    when the address has none or the learner has ``started`` (their game stays)."""
+    link = class_options(lesson)
+    if link.problems:
+        show_error(" ".join(link.problems))
+    return link if link.given and not started else None
 
 
 def class_link(lesson: str, seed: int | None = None, players: int | None = None, variant: str | None = None,

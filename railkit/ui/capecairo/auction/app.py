@@ -43,7 +43,7 @@ from railkit.ui.capecairo.common import (
 from railkit.ui.capecairo.common import MAX_BOT_MOVES as KK_MAX_BOT_MOVES
 from railkit.ui.capecairo.panels import AuctionPanel, KkSession, KkSessionApp, StartPanel, start_session
 from railkit.ui.capecairo.race_panel import RaceMapPanel
-from railkit.ui.class_link import class_options
+from railkit.ui.class_link import class_options, link_to_deal
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.i18n import render, tr, trn
 from railkit.ui.learner import follow_page_address, name_from_address
@@ -87,11 +87,9 @@ class KkAuctionApp(KeepsGame, KkSessionApp):
 
     def on_class_link(self) -> bool:
         """The page address arrived with a class link: deal its game, unless the learner has bid already."""
-        link = class_options("kk_auction")
-        if link.problems:
-            self.show_error(" ".join(link.problems))
         session = self.session
-        if not link.given or session is None or session.last_human_move() is not None:
+        link = link_to_deal("kk_auction", self.show_error, session is None or session.last_human_move() is not None)
+        if link is None:
             return False
         if link.players is not None:
             self.start.players.value = link.players

@@ -55,7 +55,7 @@ from railkit.ui.capecairo.play.exercise import ExercisePanel
 from railkit.ui.capecairo.play.hints import hint_html, review_html
 from railkit.ui.capecairo.play.together import KK_TABLE, kk_measures
 from railkit.ui.capecairo.race_panel import RaceMapPanel
-from railkit.ui.class_link import class_options
+from railkit.ui.class_link import class_options, link_to_deal
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.i18n import render, tr, trn
 from railkit.ui.learner import follow_page_address, is_default_learner, name_from_address
@@ -222,11 +222,9 @@ class KkPlayApp(KeepsGame, KkSessionApp):
 
     def on_class_link(self) -> bool:
         """The page address arrived with a class link: deal its game, unless the learner has moved already."""
-        link = class_options("kk_play")
-        if link.problems:
-            self.show_error(" ".join(link.problems))
         session = self.session
-        if not link.given or session is None or session.last_human_move() is not None:
+        link = link_to_deal("kk_play", self.show_error, session is None or session.last_human_move() is not None)
+        if link is None:
             return False
         if link.players is not None:
             self.start.players.value = link.players

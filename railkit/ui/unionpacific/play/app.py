@@ -31,7 +31,7 @@ import ipywidgets as widgets
 from railkit.session import Session, seat_bots
 from railkit.ui.app import App, InputError, guarded, others_words
 from railkit.ui.autosave import GameKeeper, KeepsGame
-from railkit.ui.class_link import class_options
+from railkit.ui.class_link import class_options, link_to_deal
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.first_paint import defer_first_show
 from railkit.ui.i18n import tr, trn
@@ -174,11 +174,9 @@ class PlayApp(KeepsGame, App):
     def on_class_link(self) -> bool:
         """The page address arrived with a class link (``railkit.ui.class_link``): deal its game, unless the
         learner has moved already. True when the game was dealt again."""
-        link = class_options("up_play")
-        if link.problems:
-            self.show_error(" ".join(link.problems))
         session = self.session
-        if not link.given or session is None or session.last_human_move() is not None:
+        link = link_to_deal("up_play", self.show_error, session is None or session.last_human_move() is not None)
+        if link is None:
             return False
         if link.seed is not None:
             self.setup.seed.value = str(link.seed)

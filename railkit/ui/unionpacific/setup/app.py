@@ -22,7 +22,7 @@ import random
 import ipywidgets as widgets
 
 from railkit.ui.app import App, guarded, legend_html
-from railkit.ui.class_link import class_options
+from railkit.ui.class_link import link_to_deal
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
 from railkit.ui.learner import default_learner, follow_page_address, greet_learner
@@ -54,10 +54,8 @@ class SetupApp(App):
     def on_class_link(self) -> bool:
         """The class's link (``railkit.ui.class_link``) sets the players, the share deck and the game number of
         the first deal, so every learner sets up the same game; refused values are said in words."""
-        link = class_options("up_setup")
-        if link.problems:
-            self.show_error(" ".join(link.problems))
-        if not link.given or self.steps.game is not None:  # dealt already: the learner's game stays
+        link = link_to_deal("up_setup", self.show_error, self.steps.game is not None)  # dealt: the game stays
+        if link is None:
             return False
         if link.players is not None:
             self.steps.players.value = link.players
