@@ -20,7 +20,7 @@ from railkit.ui.table_replay import Measures
 __all__ = ["Action", "TableGame", "message_from_json", "sentence_text", "unavailable_words"]
 
 
-Action = Mapping[str, Any]  # a move as the server sends it (the engine's action dict)
+Action = Any  # one of the engine's actions (a frozen dataclass), typed from the server's JSON once it arrives
 
 
 def _nothing(*_args: Any) -> str:
@@ -31,10 +31,15 @@ def _never(_view: Any) -> bool:
     return False
 
 
+def _no_amount(_action: Any) -> int | None:
+    return None
+
+
 @dataclass(frozen=True)
 class TableGame:
     """What a lesson tells the panel about its game. ``view`` is the game's typed view (``view_type``, made
-    from the JSON the server sent); actions are the engine's action dicts."""
+    from the JSON the server sent); actions are the engine's own actions (``engine.registry``), typed from the
+    server's JSON once when a state arrives (``actions``) and sent back as JSON (``action_json``)."""
 
     game: str  # the engine's GAME name, as the server knows it
     seats: tuple[int, int]  # the fewest and most players
@@ -51,8 +56,22 @@ class TableGame:
     hint_words: Callable[[Any, str, Action], str] | None = None  # (view, seat, hint) -> words; None: no Hint
     # (view, the picked move) -> (what the map shows, to compare; how to draw it), drawn when the first changes
     board_figure: Callable[[Any, Action | None], tuple[Any, Callable[[], Plot]]] | None = None
-    engine: type[Game[Any]] | None = None  # replays a finished table move by move (``railkit.ui.table_replay``)
+    engine: type[Game[Any]] | None = None  # its registry types the moves; replays a finished table move by move
     measures: Measures | None = None  # game -> what the replay's chart draws per player (money, ...)
+    bid_amount: Callable[[Action], int | None] = _no_amount  # a sealed bid's amount (a bid box instead of a list)
+
+    def actions(self, sent: Sequence[Mapping[str, Any]]) -> list[Action]:
+        """The server's moves as the engine's actions (its registry checks each; ``ValueError`` if one is not
+        a move of this game)."""
+        if self.engine is None:
+            raise ValueError(f"the table game {self.game!r} names no engine to read its moves")
+        return [self.engine.registry.from_dict(a) for a in sent]
+
+    def action_json(self, action: Action) -> dict[str, Any]:
+        """A move as the server takes it (the engine's action dict)."""
+        if self.engine is None:
+            raise ValueError(f"the table game {self.game!r} names no engine to write its moves")
+        return self.engine.registry.to_dict(action)
 
 
 def unavailable_words(where: str) -> str:

@@ -64,6 +64,7 @@ class TablePlayPanel(Panel):
         self.link: TableLink | None = None
         self.state: dict[str, Any] | None = None
         self.view: BaseView | None = None  # the state's view, typed once when the state arrives
+        self.legal: list[Action] = []  # the seat's legal moves, the engine's actions, typed once when it arrives
         self.help: dict[str, Any] | None = None  # the server's last help for this seat (``railkit.tables``)
         self._asked: int | None = None  # the log position help was last asked at
         self._map_key: Any = None
@@ -71,7 +72,7 @@ class TablePlayPanel(Panel):
         self._lock = threading.RLock()
         self._seen_narrative = 0  # the engine's sentences already shown (new ones are marked)
         self._mine = 0  # the narrative's length at this seat's last move
-        self._pending: dict[str, Any] | None = None  # the last move sent (sent again if refused as out of date)
+        self._pending: Action | None = None  # the last move sent (sent again if refused as out of date)
         self._retries = 0
         self._offline = False  # the connection was lost; the next state says it is back
         self.note = html_box("railkit-table-note")
@@ -167,7 +168,7 @@ class TablePlayPanel(Panel):
             link = previous.link
             assert link is not None
             self.link, self.state, self.creator = link, previous.state, previous.creator
-            self.view, self.help = previous.view, previous.help
+            self.view, self.help, self.legal = previous.view, previous.help, previous.legal
             self._mine, self._pending = previous._mine, previous._pending
             self.address.value = previous.address.value
             previous.link = None
@@ -213,6 +214,7 @@ class TablePlayPanel(Panel):
             if self.link is not None:
                 self.link.close()
             self.link, self.state, self.view, self.help, self._asked = link, None, None, None, None
+            self.legal = []
             self._seen_narrative = self._mine = 0
             creator = (f" data-creator='{html.escape(link.creator_token, True)}'"
                        if self.creator and link.creator_token else "")
@@ -274,14 +276,14 @@ class TablePlayPanel(Panel):
             raise InputError(self._problem_words(exc)) from None
 
     # ------------------------------------------------------------------ moves
-    def _act(self, action: dict[str, Any]) -> None:
+    def _act(self, action: Action) -> None:
         link = self.link
         if link is None or self.state is None:
             raise InputError(tr("Create or join a table first."))
         self._mine = int(self.state.get("narrative_length", 0))
         self._pending, self._retries = action, 0
         try:
-            link.act(action)
+            link.act(self.game.action_json(action))
         except TableProblem as exc:
             raise InputError(self._problem_words(exc)) from None
         self.clear_message()
@@ -289,7 +291,7 @@ class TablePlayPanel(Panel):
     @guarded
     def on_bid(self) -> None:
         legal = self._legal()
-        bids = [a for a in legal if a.get("type") == "bid" and a.get("amount") == self.amount.value]
+        bids = [a for a in legal if self.game.bid_amount(a) == self.amount.value]
         if not bids:
             raise InputError(tr("You cannot bid {amount} now.", amount=self.amount.value))
         self._act(bids[0])
@@ -331,14 +333,14 @@ class TablePlayPanel(Panel):
             if self.view is not None and self.state is not None:
                 self._refresh_pick(self.view, self.state)
 
-    def _legal(self) -> list[dict[str, Any]]:
-        state = self.state
-        return list(state.get("legal", [])) if state is not None else []
+    def _legal(self) -> list[Action]:
+        return list(self.legal) if self.state is not None else []
 
     # ------------------------------------------------------------------ what the server says
     def _on_state(self, state: dict[str, Any]) -> None:
         with self._lock:
             self.state, self.view = state, self.game.view_type.from_json(state["view"])
+            self.legal = self.game.actions(state.get("legal") or [])
             if self.help is not None and self.help.get("seq") != state.get("seq"):
                 self.help = None  # help for an earlier position
             if self._offline:  # the connection is back (after a restart of the table server, say)
@@ -372,7 +374,7 @@ class TablePlayPanel(Panel):
             set_value(self.why, self.game.why_html(view, seat, self._legal(), answer.get("explain") or {}))
             hint = answer.get("hint")
             if hint is not None and self.game.hint_words is not None:
-                self.show_info(self.game.hint_words(view, seat, hint))
+                self.show_info(self.game.hint_words(view, seat, self.game.actions([hint])[0]))
 
     def _on_problem(self, problem: TableProblem) -> None:
         with self._lock:
@@ -390,7 +392,7 @@ class TablePlayPanel(Panel):
                 # allowed as it was: send it again from the new position.
                 self._retries += 1
                 try:
-                    link.act(pending)
+                    link.act(self.game.action_json(pending))
                     return
                 except TableProblem:
                     pass
@@ -496,10 +498,9 @@ class TablePlayPanel(Panel):
                 self.map_view.show(make())
 
     def _refresh_moves(self, state: Mapping[str, Any], view: BaseView) -> None:
-        legal = list(state.get("legal", []))
-        bids = [a for a in legal if a.get("type") == "bid" and isinstance(a.get("amount"), int)]
-        if legal and len(bids) == len(legal):
-            amounts = [int(a["amount"]) for a in bids]
+        legal = self._legal()
+        amounts = [amount for a in legal if (amount := self.game.bid_amount(a)) is not None]
+        if legal and len(amounts) == len(legal):
             self.amount.min, self.amount.max = min(amounts), max(amounts)
             set_shown(self.bid_row, True)
             set_shown(self.pick_row, False)

@@ -11,13 +11,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from railkit.capecairo import CapeToCairoGame
+from railkit.capecairo.actions import Bid, Build, Choose, KKAction
 from railkit.capecairo.deck import CardDict
 from railkit.capecairo.game import TRACK_PRICE  # KK-B2 (4): the engine's price of one track piece
 from railkit.capecairo.views import KKView
-from railkit.messages import N_
+from railkit.messages import N_, names_message
 from railkit.ui.capecairo.common import card_title, cards_html, pieces_count, players_table_html, pounds, race_html
 from railkit.ui.capecairo.play.hints import BuildCount, review_html, seat_hint_html
-from railkit.ui.i18n import tr
+from railkit.ui.i18n import render, tr
 from railkit.ui.table_game import TableGame, message_from_json
 
 __all__ = ["KK_TABLE", "kk_measures"]
@@ -30,16 +31,20 @@ def _card(view: KKView, card_id: str) -> CardDict | Mapping[str, Any]:
     return {"id": card_id, "terrain": "", "tracks": 0, "coin": 0}
 
 
-def action_words(action: Mapping[str, Any], view: KKView) -> str:
-    kind = action.get("type")
-    if kind == "bid":
-        return tr("Bid {bid}", bid=pounds(int(action.get("amount", 0))))
-    if kind == "choose":
-        return tr("Take {card}", card=card_title(_card(view, str(action.get("card_id")))))
-    if kind == "build":
-        n = int(action.get("buy") or 0)
+def action_words(action: KKAction, view: KKView) -> str:
+    if isinstance(action, Bid):
+        return tr("Bid {bid}", bid=pounds(action.amount))
+    if isinstance(action, Choose):
+        return tr("Take {card}", card=card_title(_card(view, action.card_id)))
+    if isinstance(action, Build):
+        n = action.buy or 0
         return tr("Build, buying {pieces} for {cost}", pieces=pieces_count(n), cost=pounds(n * TRACK_PRICE))
     return tr("Pass")
+
+
+def bid_amount(action: KKAction) -> int | None:
+    """A sealed bid's amount (KK-A2): the table shows a bid box for a seat whose moves are all bids."""
+    return action.amount if isinstance(action, Bid) else None
 
 
 def progress_words(view: KKView) -> str:
@@ -68,10 +73,10 @@ def result_words(view: KKView) -> str:
     winners = list(view.winners)
     if len(winners) == 1:
         return tr("{who} wins!", who=winners[0])
-    return tr("{who} share the win.", who=", ".join(winners))
+    return tr("{who} share the win.", who=render(names_message(winners)))
 
 
-def why_html(view: KKView, seat: str, legal: Sequence[Mapping[str, Any]], explain: Mapping[str, Any] | None) -> str:
+def why_html(view: KKView, seat: str, legal: Sequence[KKAction], explain: Mapping[str, Any] | None) -> str:
     """The play lesson's “Why? (hint)” for the seat's choices: bids and cards from the view; the build count
     is the server's (``railkit.tables.games``), shown once it is in."""
     count = None
@@ -81,8 +86,7 @@ def why_html(view: KKView, seat: str, legal: Sequence[Mapping[str, Any]], explai
                            int(found["cost"]), None if found.get("coin") is None else int(found["coin"]))
     if view.phase == "build" and count is None:
         return ""
-    moves = [CapeToCairoGame.registry.from_dict(a) for a in legal]
-    body = seat_hint_html(view, seat, moves, count)
+    body = seat_hint_html(view, seat, list(legal), count)
     if not body:
         return ""
     return (f"<details class='railkit-why'><summary>{html.escape(tr('Why? (hint)'))}</summary>"
@@ -107,4 +111,4 @@ def kk_measures(game: Any) -> dict[str, dict[str, float]]:
 KK_TABLE = TableGame(CapeToCairoGame.GAME, CapeToCairoGame.PLAYER_RANGE, KKView, board_html, action_words,
                      progress_words, review, result_words, why_html=why_html,
                      explains_on_server=lambda view: view.phase == "build", engine=CapeToCairoGame,
-                     measures=kk_measures)
+                     measures=kk_measures, bid_amount=bid_amount)

@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from railkit.messages import N_
-from railkit.ui.i18n import tr, trn
+from railkit.messages import N_, names_message
+from railkit.ui.i18n import render, tr, trn
 from railkit.ui.plot import Plot
 from railkit.ui.table_game import TableGame
 from railkit.ui.unionpacific.board_map import building_map
@@ -27,7 +27,7 @@ from railkit.ui.unionpacific.common import card_label, checklist_html, company_n
 from railkit.ui.unionpacific.play.build import MAP_HEIGHT, MAP_WIDTH
 from railkit.ui.unionpacific.play.html import companies_html, display_html, players_html, review_html, step_words, why_html
 from railkit.unionpacific import UP, Board
-from railkit.unionpacific.actions import UPAction
+from railkit.unionpacific.actions import Build, ChooseFirstShare, DrawShare, EndTurn, ExchangeForUP, Invest, UPAction
 from railkit.unionpacific.describe import describe_action
 from railkit.unionpacific.game import UnionPacificGame
 from railkit.unionpacific.placement import PlacementExplanation, explain_placement
@@ -51,32 +51,30 @@ class SeatRules:
         return explain_placement(self.board, self.view.trains_on, self.view.supply, company, section, card)
 
 
-def action_words(board: Board, action: Mapping[str, Any], view: UPView) -> str:
-    kind = action.get("type")
-    if kind == "choose_first_share":
-        return tr("Lay {company} face down as your first share (UP-S5)", company=company_name(board, action["card"]))
-    if kind == "build":
-        section = board.sections.get(str(action.get("section")))
-        where = section_label(board, section) if section is not None else str(action.get("section"))
-        return tr("Build {company}: {section}, with a {card} card (UP-B2)", company=company_name(board, action["company"]),
-                  section=where, card=card_label(board, str(action.get("card"))))
-    if kind == "invest":
-        cards = [company_name(board, c) for c in action.get("cards", [])]
+def action_words(board: Board, action: UPAction, view: UPView) -> str:
+    if isinstance(action, ChooseFirstShare):
+        return tr("Lay {company} face down as your first share (UP-S5)", company=company_name(board, action.card))
+    if isinstance(action, Build):
+        section = board.sections.get(action.section)
+        where = section_label(board, section) if section is not None else action.section
+        return tr("Build {company}: {section}, with a {card} card (UP-B2)", company=company_name(board, action.company),
+                  section=where, card=card_label(board, action.card))
+    if isinstance(action, Invest):
+        cards = [company_name(board, c) for c in action.cards]
         return tr("Invest {shares} and discard a {card} card (UP-I1)", shares=" + ".join(cards),
-                  card=card_label(board, str(action.get("discard"))))
-    if kind == "draw_share":
-        source = str(action.get("source", ""))
-        if source.startswith("display:"):
+                  card=card_label(board, action.discard))
+    if isinstance(action, DrawShare):
+        if action.source.startswith("display:"):
             display = view.display or ()
-            index = int(source.split(":", 1)[1])
+            index = int(action.source.split(":", 1)[1])
             key = display[index] if 0 <= index < len(display) else None
             return tr("Draw {company} from the display (UP-B3)", company=company_name(board, key) if key else "?")
         return tr("Draw the top share of the deck (UP-B3)")
-    if kind == "exchange_for_up":
-        return tr("Exchange {company} for a Union Pacific share (UP-B4)", company=company_name(board, action["card"]))
-    if kind == "end_turn":
+    if isinstance(action, ExchangeForUP):
+        return tr("Exchange {company} for a Union Pacific share (UP-B4)", company=company_name(board, action.card))
+    if isinstance(action, EndTurn):
         return tr("End your turn (UP-B6)")
-    return str(kind)
+    return engine_text(describe_action(board, action), view.you)  # a discard (UP-T2) or a pass (UP-T4)
 
 
 def progress_words(view: UPView) -> str:
@@ -120,46 +118,43 @@ def result_words(view: UPView) -> str:
         return ""
     best = max(money.values())
     winners = [p for p, m in money.items() if m == best]
-    return tr("{winners}: {m} million.", winners=", ".join(winners), m=best)
+    return tr("{winners}: {m} million.", winners=render(names_message(winners)), m=best)
 
 
-def seat_why_html(board: Board, view: UPView, seat: str, legal: Sequence[Mapping[str, Any]],
+def seat_why_html(board: Board, view: UPView, seat: str, legal: Sequence[UPAction],
                   _explain: Mapping[str, Any] | None) -> str:
     """The play lesson's “Why these choices?” for the seat's legal moves (``why_html``), from its view."""
-    actions = [UnionPacificGame.registry.from_dict(a) for a in legal]
-    return why_html(SeatRules(board, view), seat, actions, seat)
+    return why_html(SeatRules(board, view), seat, list(legal), seat)
 
 
-def move_html(board: Board, view: UPView, action: Mapping[str, Any]) -> str:
+def move_html(board: Board, view: UPView, action: UPAction) -> str:
     """The picked build's six UP-B2 checks, as the play lesson shows them for a chosen placement."""
-    if action.get("type") != "build":
+    if not isinstance(action, Build):
         return ""
-    rules = SeatRules(board, view)
-    return checklist_html(rules.explain_placement(str(action["company"]), str(action["section"]), str(action["card"])))
+    return checklist_html(SeatRules(board, view).explain_placement(action.company, action.section, action.card))
 
 
-def hint_words(board: Board, view: UPView, seat: str, hint: Mapping[str, Any]) -> str:
+def hint_words(board: Board, view: UPView, seat: str, best: UPAction) -> str:
     """The server's hint (the heuristic player's move for this seat) in the play lesson's words."""
-    best = UnionPacificGame.registry.from_dict(hint)
-    if hint.get("type") == "choose_first_share":
+    if isinstance(best, ChooseFirstShare):
         # The engine's words keep a first share face down (UP-S5); the learner's own hint may name it.
-        count = view.hand.shares.get(str(hint["card"]), 0) if view.hand is not None else 0
+        count = view.hand.shares.get(best.card, 0) if view.hand is not None else 0
         return trn("Hint: the heuristic player would lay {company} face down (UP-S5): you hold {n} "
                    "share of it, as many as of any other company, so your first stake sits where your "
                    "hand is strongest. It is a second opinion; the choice is yours.",
                    "Hint: the heuristic player would lay {company} face down (UP-S5): you hold {n} "
                    "shares of it, more than of any other company, so your first stake sits where your "
                    "hand is strongest. It is a second opinion; the choice is yours.",
-                   count, company=company_name(board, str(hint["card"])), n=count)
+                   count, company=company_name(board, best.card), n=count)
     words = engine_text(describe_action(board, best), seat)
     return tr("Hint: the heuristic player would play this: {move}. It is a second opinion; the choice is yours.",
               move=words)
 
 
-def board_figure(board: Board, view: UPView, picked: Mapping[str, Any] | None) -> tuple[Any, Callable[[], Plot]]:
+def board_figure(board: Board, view: UPView, picked: UPAction | None) -> tuple[Any, Callable[[], Plot]]:
     """The whole board with every train (public, UP-B2); a picked build marks its section (purple)."""
     trains = view.trains_on
-    section = str(picked["section"]) if picked is not None and picked.get("type") == "build" else None
+    section = picked.section if isinstance(picked, Build) else None
     if view.is_over:
         title = tr("The board at the end of the game")
     elif view.turn_number:
