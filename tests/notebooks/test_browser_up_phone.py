@@ -7,10 +7,14 @@
   already shown), and enough names remain to find one's way.
 * Every map choice has its list: the section list holds every section of the board, the company list every
   company.
+* Nothing covers the title or the map (the template's ``fit_figures`` script): the chart toolbar (shown after a tap)
+  does not overlap the title, the title is no wider than the figure, and the legend does not lie over the plot
+  area, on the Union Pacific map after a tap and on the Kap bis Kairo race map.
 """
 
 import pytest
 from conftest import ARTIFACTS, make_offline_page, open_app, page_errors, painted, wait_until_idle
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from railkit.ui.unionpacific.board_map import section_geometry
 from railkit.ui.unionpacific.club_board import board_of, lesson_board
@@ -44,6 +48,40 @@ NAMES_JS = """(sel) => {
   }
   return out;
 }"""
+
+
+# The boxes of a figure's toolbar, title, legend and plot area on screen (null for one it lacks), and its width.
+FIGURE_BOXES_JS = """(sel) => {
+  const gd = document.querySelector(sel), fl = gd._fullLayout, paper = gd.querySelector('.main-svg');
+  const box = (el) => { if (!el) return null; const r = el.getBoundingClientRect();
+    return r.width > 0 ? {l: r.left, r: r.right, t: r.top, b: r.bottom} : null; };
+  const p = paper.getBoundingClientRect(), s = fl._size;
+  return {width: p.width, modebar: box(gd.querySelector('.modebar')), title: box(gd.querySelector('.g-gtitle .gtitle')),
+          legend: box(gd.querySelector('.legend')),
+          area: {l: p.left + s.l, r: p.left + s.l + s.w, t: p.top + s.t, b: p.top + s.t + s.h},
+          paper: {l: p.left, r: p.right, t: p.top, b: p.bottom}};
+}"""
+
+
+def covers(a: dict | None, b: dict | None) -> bool:
+    return bool(a and b and a["l"] < b["r"] and a["r"] > b["l"] and a["t"] < b["b"] and a["b"] > b["t"])
+
+
+def assert_nothing_covers(page, sel: str, what: str) -> None:
+    """Toolbar off the title, the title inside the figure, the legend off the plot area (issue 23, item 1)."""
+    settled = """(sel) => { const gd = document.querySelector(sel);
+        return gd && gd._railkitFit && gd._railkitFits === 0 && !!gd.querySelector('.modebar'); }"""
+    try:  # the template's script has measured the figure and made no change since (or is not there: then as drawn)
+        page.wait_for_function(settled, arg=sel, timeout=20000, polling=200)
+    except PlaywrightTimeout:
+        pass
+    painted(page)
+    boxes = page.evaluate(FIGURE_BOXES_JS, sel)
+    assert boxes["title"] and boxes["modebar"], f"{what}: no title or no toolbar drawn: {boxes}"
+    assert not covers(boxes["modebar"], boxes["title"]), f"{what}: the toolbar covers the title: {boxes}"
+    assert boxes["paper"]["l"] - 1 <= boxes["title"]["l"] and boxes["title"]["r"] <= boxes["paper"]["r"] + 1, \
+        f"{what}: the title is wider than the {boxes['width']:.0f} px figure: {boxes}"
+    assert not covers(boxes["legend"], boxes["area"]), f"{what}: the legend lies over the map: {boxes}"
 
 
 def overlapping(boxes: list[dict]) -> list[tuple[str, str]]:
@@ -93,6 +131,8 @@ def test_a_tap_on_a_phone_picks_the_section_under_the_finger_and_names_never_ove
                                arg=PLOT, timeout=60000, polling=200)
         painted(page)
         assert overlapping(page.evaluate(NAMES_JS, PLOT)) == []
+        page.touchscreen.tap(x, y)  # the toolbar shows after a tap
+        assert_nothing_covers(page, PLOT, "the Union Pacific map")
         page.screenshot(path=str(ARTIFACTS / "up_map_phone_tapped.png"))
         assert page_errors(page) == []
     finally:
@@ -118,6 +158,31 @@ def test_a_map_drawn_wide_refits_its_box_when_the_window_narrows(voila_server, b
                                timeout=60000, polling=200)
         painted(page)
         assert overlapping(page.evaluate(NAMES_JS, PLOT)) == []
+        assert page_errors(page) == []
+    finally:
+        context.close()
+    assert not blocked
+
+
+def test_the_race_map_on_a_phone_keeps_its_title_and_africa_in_view(voila_server, browser):
+    """kk_play at 390×844: the race map's long title ("…first to cross 7 terrains wins") is broken into lines, not
+    cut at the figure's edge; the legend goes below the map instead of over the Cape; the toolbar (after a tap on
+    the map) stays off the title."""
+    wait_until_idle(voila_server)
+    context, page, blocked = make_offline_page(browser, PHONE, has_touch=True, is_mobile=True)
+    race = ".railkit-kk-race-map .js-plotly-plot"
+    try:
+        open_app(page, voila_server.url("kk_play.ipynb"))
+        page.wait_for_selector(race, timeout=60000)
+        page.locator(race).first.scroll_into_view_if_needed()
+        painted(page)
+        box = page.locator(race).first.bounding_box()
+        assert box["width"] <= 390
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        assert_nothing_covers(page, race, "the race map")
+        painted(page)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "kk_race_phone.png"))
         assert page_errors(page) == []
     finally:
         context.close()
