@@ -9,50 +9,21 @@ Screenshot: tests/artifacts/my_progress.png.
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from conftest import (
     ARTIFACTS,
-    NOTEBOOKS_DIR,
     Server,
-    free_port,
     make_offline_page,
     open_app,
     shot,
-    start_server,
-    wait_for_pools,
     wait_text,
-    wait_until_idle,
 )
 from tables_client import ServerProcess, call
-from test_browser_teacher import answer_quiz, tables  # noqa: F401 - fixture
+from test_browser_teacher import answer_quiz, tables, voila  # noqa: F401 - fixtures (Voila serving kk_auction beside a table server)
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("teacher")]
 
 ROWS = ".railkit-my-progress .railkit-my-progress-row"
-
-
-@pytest.fixture
-def voila(tmp_path: Path, tables: tuple[ServerProcess, str]) -> Iterator[Server]:  # noqa: F811
-    folder = tmp_path / "lessons"
-    folder.mkdir()
-    shutil.copy(NOTEBOOKS_DIR / "kk_auction.ipynb", folder)
-    shutil.copy(NOTEBOOKS_DIR / "voila.json", folder)
-    port = free_port()
-    from conftest import VENV_BIN
-
-    cmd = [str(VENV_BIN / "voila"), "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}", "."]
-    server = start_server(cmd, folder, f"http://127.0.0.1:{port}", "/voila/tree", ARTIFACTS / "voila_my_progress.log",
-                          env={"RAILKIT_TABLES_URL": f"http://127.0.0.1:{tables[0].port}"})
-    try:
-        wait_for_pools(server, ["kk_auction.ipynb"])
-        wait_until_idle(server)
-        yield server
-    finally:
-        server.stop()
 
 
 def progress_key_in_address(page) -> str:
