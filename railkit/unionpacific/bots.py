@@ -12,7 +12,8 @@ import functools
 import random
 import weakref
 from collections.abc import Callable, Iterable
-from itertools import repeat, starmap
+from itertools import accumulate, compress, repeat, starmap
+from operator import is_, itemgetter
 from typing import Any
 
 from railkit.bots import Bot, RandomBot, play_game
@@ -95,9 +96,10 @@ def company_amounts_of(value: int, counts: tuple[int, ...], seat: int, holdings:
     """``company_payout`` (UP-D3..D6) to ``seat`` when it holds each of ``holdings`` in turn, the other seats
     holding ``counts``: their largest holdings found once, ``seat``'s place among them per holding."""
     others = counts[:seat] + counts[seat + 1:]
-    top = max(others)
+    ranked = sorted(others, reverse=True)  # a few seats: one C call finds the largest and the next
+    top = ranked[0]
     n_top = others.count(top)
-    below = max([n for n in others if n != top], default=0)
+    below = ranked[n_top] if n_top < len(ranked) else 0  # the largest holding under the top one
     half = value // 2  # UP-D3
     amounts = []
     for mine in holdings:
@@ -121,42 +123,51 @@ def company_stake(value: int, counts: tuple[int, ...], seat: int, hand: int) -> 
     shares down too, less 0.6 × the most it adds to another seat's payout now (UP-D3..D6: who is primary or
     secondary does not depend on the value, so a role's rise is a difference of two amounts)."""
     up = value + 1
+    half_rise = up // 2 - value // 2  # what the secondary amount (half the value, UP-D3) rises by
     mine_now = counts[seat]
     # the largest rise of another seat, from the roles they hold now (UP-D3..D6)
-    best = max(counts)
+    ranked = sorted(counts, reverse=True)  # a few seats: one C call finds the largest and the next
+    best = ranked[0]
     others_rise = 0
     if best:
-        n_best = counts.count(best)
-        if n_best > 1:
-            if n_best > (mine_now == best):
-                others_rise = (up + up // 2) // n_best - (value + value // 2) // n_best
+        if ranked[1] == best:  # tied for most (never only me)
+            n_best = counts.count(best)
+            others_rise = (up + up // 2) // n_best - (value + value // 2) // n_best
         else:
-            second = max([n for n in counts if n != best])
+            second = ranked[1]
             if mine_now != best:
-                others_rise = 1 if second else 1 + up // 2 - value // 2
-            if second and counts.count(second) > (mine_now == second):
+                others_rise = 1 if second else 1 + half_rise
+            if second:
                 n_second = counts.count(second)
-                others_rise = max(others_rise, up // 2 // n_second - value // 2 // n_second)
+                if n_second > (mine_now == second):
+                    rise = up // 2 // n_second - value // 2 // n_second
+                    if rise > others_rise:
+                        others_rise = rise
     # my rise holding mine_now + hand, the others as they are
     mine = mine_now + hand
     if not mine:
         return -0.6 * others_rise
     others = counts[:seat] + counts[seat + 1:]
-    top = max(others)
+    ranked = sorted(others, reverse=True)
+    top = ranked[0]
     if mine > top:
-        rise = 1 if top else 1 + up // 2 - value // 2
+        rise = 1 if top else 1 + half_rise
     elif mine == top:
         n = others.count(top) + 1
         rise = (up + up // 2) // n - (value + value // 2) // n
-    elif others.count(top) > 1:
-        rise = 0
     else:
-        below = max([n for n in others if n != top], default=0)
-        if mine < below:
+        n_top = others.count(top)
+        if n_top > 1:
             rise = 0
         else:
-            n = others.count(below) + 1 if mine == below else 1
-            rise = up // 2 // n - value // 2 // n
+            below = ranked[1] if len(ranked) > 1 else 0
+            if mine < below:
+                rise = 0
+            elif mine == below:
+                n = others.count(below) + 1
+                rise = up // 2 // n - value // 2 // n
+            else:
+                rise = half_rise
     return rise - 0.6 * others_rise
 
 
@@ -274,8 +285,9 @@ class _Estimates:
         state = game._state
         hand = state.share_hand[player]
         if hand != mine.hand:
-            old = mine.hand
-            dirty.update(k for k in hand.keys() | old.keys() if hand.get(k, 0) != old.get(k, 0))
+            # the (card, count) pairs in one hand only: their cards changed (a card kept at 0 in one hand and
+            # missing from the other is marked too, which only works its estimates out again)
+            dirty.update(dict(hand.items() ^ mine.hand.items()))  # their cards, as a dict's keys
             mine.hand = dict(hand)
         number = min(len(state.payouts) + 1, _UP_LAST)
         if number != mine.number:
@@ -302,6 +314,11 @@ def _estimates_of(game: UnionPacificGame) -> _Estimates:
     return est
 
 
+def _no_game() -> None:
+    """A dead weak reference: no game's estimates are at hand yet."""
+    return None
+
+
 class HeuristicBot:
     """Builds for companies it leads or co-leads, invests to take or defend majorities when a
     dividend may be near, draws the share that helps it most, and swaps weak shares for UP."""
@@ -316,8 +333,21 @@ class HeuristicBot:
         # Speed only, never what is chosen: while a move is chosen, the game's estimates (``_Estimates``, shared
         # by the bots of the game and kept up to date between decisions from the moves made).
         self._rarities: dict[tuple[Any, str], float] = {}  # _rarity per (board, card)
+        self._spends: tuple[Any, dict[str, float]] = (None, {})  # (board, what spending each card costs)
         self._est: _Estimates | None = None  # while a move is chosen: the game's estimates, up to date
         self._builds_seen: tuple[Any, int, int] = (None, 0, 0)  # (log, its length, builds in it) last counted
+        self._last: tuple[Callable[[], UnionPacificGame | None], _Estimates | None] = (_no_game, None)
+
+    def _estimates(self, game: UnionPacificGame) -> _Estimates:
+        """The estimates the bots of ``game`` share, brought up to date; the last game's are kept at hand (a
+        bot plays one game at a time), by a weak reference that does not keep the game alive."""
+        last_game, est = self._last
+        if last_game() is game and est is not None:
+            est.sync(game)
+            return est
+        est = _estimates_of(game)
+        self._last = (weakref.ref(game), est)
+        return est
 
     def _deciding(self, game: UnionPacificGame) -> _Deciding:
         """``with self._deciding(game):`` around choosing one move: the estimates are those the bots of
@@ -393,12 +423,18 @@ class HeuristicBot:
         est = self._est
         if est is None:
             return self._stakes_now(game, me, game.company_order)
-        mine = est.seat(est.seat_of[me], me, game)
+        seat = est.seat_of[me]
+        mine = est.seat(seat, me, game)
         stakes = mine.stakes
         if stakes is None:
             stakes = mine.stakes = self._stakes_now(game, me, game.company_order)
         elif mine.stale:
-            stakes.update(self._stakes_now(game, me, [key for key in mine.stale if key in stakes]))
+            hand = game._state.share_hand[me].get
+            net = game._state.net
+            totals, supply, counts = net.idx.totals, net.supply, est.counts
+            for key in mine.stale:
+                if key in stakes:  # a company (UP has no stake), as _stakes_now works it out
+                    stakes[key] = company_stake(totals[key] - supply[key] + 1, counts[key], seat, hand(key, 0))
         mine.stale = set()
         return stakes
 
@@ -418,12 +454,14 @@ class HeuristicBot:
     def _share_worths(self, game: UnionPacificGame, me: str, cards: Iterable[str | None]) -> list[float]:
         """``_share_worth`` of each of ``cards`` (``None``, an empty place, is skipped)."""
         state = game._state
-        seat = game.players.index(me)
         est = self._est
-        known = est.seat(seat, me, game).worths if est is not None else {}
+        if est is not None:
+            seat = est.seat_of[me]
+            known, all_counts = est.seat(seat, me, game).worths, est.counts
+        else:
+            seat, known, all_counts = game.players.index(me), {}, self._all_counts(game)
         hand = state.share_hand[me]
-        all_counts = self._all_counts(game)
-        supply, on_board = state.net.supply, state.net.on_board
+        supply, totals = state.net.supply, state.net.idx.totals
         worths = []
         for card in cards:
             if card is None:
@@ -439,8 +477,9 @@ class HeuristicBot:
             if card == UP:
                 size = -self._next_up_number(game)
             else:
-                growth = min(6, supply[card]) * 0.5
-                size = on_board(card) + 1 + int(growth)
+                left = supply[card]
+                growth = min(6, left) * 0.5
+                size = totals[card] - left + 1 + int(growth)  # on the board, + 1, + growth
             mine = counts[seat]
             if card == UP:  # 1.0 + _gain(held + 1) - _gain(held), the same sums of the same numbers
                 holdings = (mine, mine + held, mine + held + 1)
@@ -483,8 +522,13 @@ class HeuristicBot:
 
     # choosing ---------------------------------------------------------------------------
     def choose(self, game: UnionPacificGame, player: str) -> Any:
-        with self._deciding(game):
+        if self._est is not None:  # asked while deciding: the estimates are at hand already
             return self._choose(game, player)
+        self._est = self._estimates(game)
+        try:
+            return self._choose(game, player)
+        finally:
+            self._est = None
 
     def _choose(self, game: UnionPacificGame, player: str) -> Any:
         state = game._state
@@ -492,7 +536,7 @@ class HeuristicBot:
             return self._choose_action_step(game, player)
         actions = game.legal_actions(player)
         action = self._choose_among(game, player, actions)
-        if any(a is action for a in actions):  # one of the legal moves now: ``apply`` of it skips ``check``
+        if any(map(is_, actions, repeat(action))):  # one of the legal moves now: ``apply`` of it skips ``check``
             game._legal_draw(action)
         return action
 
@@ -525,7 +569,9 @@ class HeuristicBot:
         known = iter(self._share_worths(game, me, cards))
         worths = [0.8 if card is None else next(known) for card in cards]
         noise = self.rng.random
-        return actions[max(range(len(actions)), key=lambda i: (worths[i], noise()))]
+        # one draw per move, in list order, breaks ties: the largest (worth, draw), the first if equal
+        keys = [(worth, noise()) for worth in worths]
+        return actions[max(range(len(actions)), key=keys.__getitem__)]
 
     END_TURN_MARGIN = 1.0  # an exchange must gain this much over keeping the share
 
@@ -548,6 +594,15 @@ class HeuristicBot:
             rarest = min((n for n in deck.values() if n), default=1)
             known = self._rarities[game.board, card] = rarest / max(deck.get(card, 0), rarest)
         return known
+
+    def _spend(self, game: UnionPacificGame) -> dict[str, float]:
+        """What spending each kind of track card on a build costs: 0.7 × its rarity squared (0.7 for a general
+        card, little for a common type), per board (the last board's kept)."""
+        board, spend = self._spends
+        if board is not game.board:
+            spend = {card: 0.7 * self._rarity(game, card) ** 2 for card in game.board.track_deck}
+            self._spends = (game.board, spend)
+        return spend
 
     def _track_keep(self, game: UnionPacificGame, me: str, card: str,
                     stakes: dict[str, float] | None = None) -> float:
@@ -615,28 +670,41 @@ class HeuristicBot:
             [0.8, *self._share_worths(game, me, game._state.display)]
         )
         after_build = draw_bonus * (1.0 - 0.5 * soon)  # a build also draws a share (UP-B3)
-        # One draw per build, in list order, all drawn first (the same draws as one per build scored).
-        noise = self.rng.random
-        draws = list(starmap(noise, repeat((), moves.n_builds)))  # noise() n times, called from C
         best_build, build_score = -1, float("-inf")
-        at = 0
         # spending a rare card costs more: 0.7 for a general card, little for a common type
-        spend = {card: 0.7 * self._rarity(game, card) ** 2 for card in set(track)}
-        for count, card, key, _mask in moves.builds:
-            end = at + count
-            fixed = stakes[key] * left - spend[card]
-            # The score grows with the draw (a draw is < 1): a group that cannot beat the best so far is
-            # skipped; otherwise its best is the largest draw's score, at the first draw that scores as
-            # much (a smaller draw may round to the same score), as a scan in list order finds it.
-            if best_build < 0 or fixed + 0.05 + after_build > build_score:
-                top = max(draws[at:end])
-                first = draws.index(top, at, end)
-                score = fixed + top * 0.05 + after_build
-                if first > at and fixed + max(draws[at:first]) * 0.05 + after_build == score:
-                    first = next(j for j in range(at, end) if fixed + draws[j] * 0.05 + after_build == score)
-                if best_build < 0 or score > build_score:
-                    best_build, build_score = first, score
-            at = end
+        spend = self._spend(game)
+        # One random draw per build, in list order, breaks ties between builds; only the groups (one card, one
+        # company) that may win are scored, the draws of the others are skipped: ``getrandbits(64 * n)`` moves
+        # the generator on exactly as n draws do (a draw takes two 32-bit words), so later draws stay the same.
+        noise, skip = self.rng.random, self.rng.getrandbits
+        groups = moves.builds
+        drawn = 0  # the draws made or skipped so far
+        if groups:
+            fixeds = [stakes[key] * left - spend[card] for _count, card, key, _mask in groups]
+            # A draw adds less than 0.05, so a group whose part without it is 0.06 under the largest can
+            # neither beat nor tie the group that has it: only the others are scored, in list order.
+            floor = max(fixeds) - 0.06
+            ends = list(accumulate(map(itemgetter(0), groups)))  # where each group's draws end
+            for i in compress(range(len(groups)), map(floor.__lt__, fixeds)):
+                fixed, end = fixeds[i], ends[i]
+                at = end - groups[i][0]
+                if at > drawn:
+                    skip(64 * (at - drawn))
+                draws = list(starmap(noise, repeat((), end - at)))  # noise() per build, called from C
+                drawn = end
+                # The score grows with the draw (a draw is < 1): a group that cannot beat the best so far is
+                # skipped; otherwise its best is the largest draw's score, at the first draw that scores as
+                # much (a smaller draw may round to the same score), as a scan in list order finds it.
+                if best_build < 0 or fixed + 0.05 + after_build > build_score:
+                    top = max(draws)
+                    first = draws.index(top)
+                    score = fixed + top * 0.05 + after_build
+                    if first and fixed + max(draws[:first]) * 0.05 + after_build == score:
+                        first = next(j for j, d in enumerate(draws) if fixed + d * 0.05 + after_build == score)
+                    if best_build < 0 or score > build_score:
+                        best_build, build_score = at + first, score
+        if moves.n_builds > drawn:
+            skip(64 * (moves.n_builds - drawn))
         choices = moves.invests
         best_invest, invest_score = -1, float("-inf")
         if choices:
@@ -667,10 +735,12 @@ class HeuristicBot:
 
     def _invest_gains(self, game: UnionPacificGame, me: str, choices: list[tuple[str, ...]]) -> list[float]:
         """``_invest_gain`` of each of ``choices``."""
-        seat = game.players.index(me)
         est = self._est
-        known = est.seat(seat, me, game).gains if est is not None else {}
-        counts = self._all_counts(game)
+        if est is not None:
+            seat = est.seat_of[me]
+            known, counts = est.seat(seat, me, game).gains, est.counts
+        else:
+            seat, known, counts = game.players.index(me), {}, self._all_counts(game)
         on_board = game._state.net.on_board
         up_size = -self._next_up_number(game)
         gain_of = self._gain_of
@@ -786,7 +856,7 @@ class _Deciding:
         bot = self.bot
         self.outer = bot._est
         if self.outer is None:
-            bot._est = _estimates_of(self.game)
+            bot._est = bot._estimates(self.game)
 
     def __exit__(self, *exc: object) -> None:
         self.bot._est = self.outer
