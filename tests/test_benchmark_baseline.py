@@ -30,3 +30,14 @@ def test_a_median_more_than_25_percent_above_its_baseline_is_a_regression(tmp_pa
 def test_the_recorded_baseline_names_every_measure():
     engines = load_engines()
     assert set(engines.load_baseline()) == set(engines.MEASURES)
+
+
+def test_the_baseline_says_how_many_plays_of_a_seed_it_took_the_fastest_of(tmp_path):
+    engines = load_engines()
+    path = tmp_path / "baseline.json"
+    path.write_text(json.dumps({"median_ms": {"kk_random": 1.0}}))
+    assert engines.baseline_best_of(path) == 1  # recorded before --best-of: one play per seed
+    path.write_text(json.dumps({"best_of": 3, "median_ms": {"kk_random": 1.0}}))
+    assert engines.baseline_best_of(path) == 3
+    assert engines.baseline_best_of(tmp_path / "missing.json") == 1
+    assert engines.baseline_best_of() >= 1
