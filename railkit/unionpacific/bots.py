@@ -65,12 +65,23 @@ def draws_before_next_dividend(game: UnionPacificGame, known_draws: int | None =
     true count is used, which only a lesson about the deck should do). Cards the safe
     round (UP-V2) or UP-V4 put back are ignored: it is an estimate.
     """
+    return _draws_before(game, _piles(game), known_draws)
+
+
+def _piles(game: UnionPacificGame) -> tuple[Pile, ...] | None:
+    """The share deck's piles as laid out at setup (UP-S7), or None for a board whose deck cannot be laid out."""
     opts = game.options
-    n = len(game.players)
     try:
-        piles = _deck_layout(opts["deck"], _initial_deck_cards(game), n, opts["safe_round"])
-    except RuleError:  # an unusual board: fall back to "somewhere in what is left"
+        return _deck_layout(opts["deck"], _initial_deck_cards(game), len(game.players), opts["safe_round"])
+    except RuleError:
+        return None
+
+
+def _draws_before(game: UnionPacificGame, piles: tuple[Pile, ...] | None, known_draws: int | None) -> float:
+    """``draws_before_next_dividend`` with the deck's piles known."""
+    if piles is None:  # an unusual board: fall back to "somewhere in what is left"
         return 20.0
+    opts = game.options
     drawn = game._state.share_draws if opts["countable_deck"] or known_draws is None else known_draws
     seen = game._state.dividends_drawn if opts["countable_deck"] else len(game._state.payouts)
     # Walk the piles top-down to the one holding the next (seen+1)-th dividend card.
@@ -191,6 +202,9 @@ def union_pacific_amounts_of(number: int, counts: tuple[int, ...], seat: int, ho
 _UP_LAST = max(UP_TABLE)  # the last (largest) column of UP's payout table
 
 
+_UNKNOWN = object()  # not worked out yet
+
+
 class _SeatEstimates:
     """One seat's estimates as last worked out: stakes per company, share worths per card, invest gains per
     card and number of shares; and what they were worked out from (the moves seen, the hand, UP's payout
@@ -221,10 +235,11 @@ class _Estimates:
     game costs the same whatever was played before it.
     """
 
-    __slots__ = ("builds", "counts", "keys", "log", "seat_of", "seats", "seen", "soon_memo", "touched")
+    __slots__ = ("builds", "counts", "keys", "log", "piles", "seat_of", "seats", "seen", "soon_memo", "touched")
 
     def __init__(self, game: UnionPacificGame) -> None:
         self.soon_memo: dict[tuple[int, ...], float] = {}
+        self.piles: object = _UNKNOWN  # the share deck's piles (``_piles``), once asked
         self.keys = (*game.company_order, UP)
         self.seat_of = {p: i for i, p in enumerate(game.players)}
         self._start(game)
@@ -507,7 +522,9 @@ class HeuristicBot:
                 inputs = (est.builds, len(state.payouts))
             soon = est.soon_memo.get(inputs)
             if soon is None:
-                expected = draws_before_next_dividend(game, known_draws=est.builds)
+                if est.piles is _UNKNOWN:  # fixed for the whole game: laid out once
+                    est.piles = _piles(game)
+                expected = _draws_before(game, est.piles, est.builds)  # type: ignore[arg-type]
                 soon = est.soon_memo[inputs] = min(1.0, 0.8 * len(game.players) / max(expected, 0.5))
             return soon
         log = game._log  # only ever grows: the builds are counted once each, from where the last count stopped
