@@ -304,17 +304,10 @@ class Messages:
         self.show("", "")
 
 
-class Panel:
-    """A part of an app that owns its widgets (``self.widget``) and speaks through the app's ``Messages``.
+class Speaks:
+    """What speaks through a message bar (``self.messages``): an app and each of its panels."""
 
-    Panels never write each other's attributes: the app hands each one what it shows (its ``refresh``)
-    and the callbacks it may call.
-    """
-
-    widget: widgets.Widget
-
-    def __init__(self, messages: Messages) -> None:
-        self.messages = messages
+    messages: Messages
 
     def show_error(self, text: str) -> None:
         self.messages.show_error(text)
@@ -329,6 +322,19 @@ class Panel:
         self.messages.clear()
 
 
+class Panel(Speaks):
+    """A part of an app that owns its widgets (``self.widget``) and speaks through the app's ``Messages``.
+
+    Panels never write each other's attributes: the app hands each one what it shows (its ``refresh``)
+    and the callbacks it may call.
+    """
+
+    widget: widgets.Widget
+
+    def __init__(self, messages: Messages) -> None:
+        self.messages = messages
+
+
 def sleep_words() -> str:
     """A hidden element with the words of the page's “went to sleep” banner in the current language: the
     Voila template's script shows it when the lesson's kernel has gone (it cannot ask the kernel then)."""
@@ -338,7 +344,7 @@ def sleep_words() -> str:
             f"data-reload='{html.escape(reload, quote=True)}'></span>")
 
 
-class App:
+class App(Speaks):
     """Base class: ``self.widget`` is the whole app; ``self.messages`` its message bar.
 
     The header carries the title and a language picker: the page's language (``?lang=fi``,
@@ -408,19 +414,7 @@ class App:
     def build(self) -> widgets.Widget:
         raise NotImplementedError
 
-    # -- messages ------------------------------------------------------------------------
-    def show_error(self, text: str) -> None:
-        self.messages.show_error(text)
-
-    def show_info(self, text: str) -> None:
-        self.messages.show_info(text)
-
-    def show_ok(self, text: str) -> None:
-        self.messages.show_ok(text)
-
-    def clear_message(self) -> None:
-        self.messages.clear()
-
+    # -- messages: show_error, show_info, show_ok, clear_message (Speaks) ----------------------
     def focus_next(self, css: str) -> None:
         """After a move: the keyboard focus goes to the next thing to do (``Messages.focus``)."""
         self.messages.focus(css)

@@ -30,7 +30,7 @@ import re
 import secrets
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import ipywidgets as widgets
@@ -188,6 +188,20 @@ class KeepsGame:
         session = getattr(self, "session", None)
         if session is not None and session.last_human_move() is not None:
             self.keeper.keep(self.save_file().text)  # type: ignore[attr-defined]
+
+    def follow_the_page(self, link_problems: Sequence[str], then: Callable[[], None] | None = None) -> None:
+        """At the end of a play lesson's constructor: say what was wrong with the class link, deal its game when
+        the page address brings one (``on_class_link``), run ``then``, and bring back the game kept for this page,
+        now or when a pre-rendered page learns its address."""
+        from railkit.ui.learner import follow_page_address
+
+        if link_problems:
+            self.show_error(" ".join(link_problems))  # type: ignore[attr-defined]
+        follow_page_address(lambda _found: self.on_class_link())  # type: ignore[attr-defined]
+        if then is not None:
+            then()
+        self.resume_kept_game()  # the address of a reloaded page names its game
+        follow_page_address(lambda _found: self.resume_kept_game())
 
     def resume_kept_game(self) -> bool:
         """The page address holds a kept game's key: replay that game. True when it came back. In the browser's

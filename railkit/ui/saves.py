@@ -26,7 +26,7 @@ from railkit.ui.i18n import format_number, render, tr, trn
 from railkit.ui.upload_limit import UploadLimit
 from railkit.ui.widgets import button, html_box, row
 
-__all__ = ["LIMIT_WORDS", "MAX_SAVE_BYTES", "SaveFile", "SaveLoadPanel", "size_words"]
+__all__ = ["LIMIT_WORDS", "MAX_SAVE_BYTES", "SaveFile", "SaveLoadPanel", "saved_words", "size_words"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,14 @@ class SaveFile:
     text: str
     filename: str  # letters, digits, '_', '-' and '.' only (it goes into an HTML attribute)
     message: str
+
+
+def saved_words(moves: int) -> str:
+    """What a play lesson says when it has saved its game of ``moves`` moves into the box."""
+    return trn("Saved after {n} move: the game is in the box below, and “Download as a file” keeps a copy. Paste "
+               "it back and press Load (or load the file) to continue later.",
+               "Saved after {n} moves: the game is in the box below, and “Download as a file” keeps a copy. Paste "
+               "it back and press Load (or load the file) to continue later.", moves)
 
 
 def size_words(size: int) -> str:

@@ -46,7 +46,7 @@ from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.class_link import class_options, link_to_deal
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.i18n import render, tr, trn
-from railkit.ui.learner import follow_page_address, name_from_address
+from railkit.ui.learner import name_from_address
 from railkit.ui.saves import SaveFile
 from railkit.ui.widgets import button, html_box, row
 
@@ -79,11 +79,7 @@ class KkAuctionApp(KeepsGame, KkSessionApp):
         self.quiz.on_new_question()
         if name is None:
             self.greet_learner()
-        if link.problems:
-            self.show_error(" ".join(link.problems))
-        follow_page_address(lambda _found: self.on_class_link())  # a pre-rendered page learns its link later
-        self.resume_kept_game()  # the address of a reloaded page names its game
-        follow_page_address(lambda _found: self.resume_kept_game())  # a pre-rendered page learns it later
+        self.follow_the_page(link.problems)
 
     def on_class_link(self) -> bool:
         """The page address arrived with a class link: deal its game, unless the learner has bid already."""

@@ -58,9 +58,9 @@ from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.class_link import class_options, link_to_deal
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.i18n import render, tr, trn
-from railkit.ui.learner import follow_page_address, is_default_learner, name_from_address
+from railkit.ui.learner import is_default_learner, name_from_address
 from railkit.ui.lesson_record import game_finished, note_why
-from railkit.ui.saves import SaveFile, SaveLoadPanel
+from railkit.ui.saves import SaveFile, SaveLoadPanel, saved_words
 from railkit.ui.table_play import TablePlayPanel
 from railkit.ui.table_replay import HistoryChart
 from railkit.ui.widgets import button, html_box, row
@@ -90,11 +90,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         self.exercise.on_new_question()
         if name is None:
             self.greet_learner()
-        if link.problems:
-            self.show_error(" ".join(link.problems))
-        follow_page_address(lambda _found: self.on_class_link())  # a pre-rendered page learns its link later
-        self.resume_kept_game()  # the address of a reloaded page names its game
-        follow_page_address(lambda _found: self.resume_kept_game())  # a pre-rendered page learns it later
+        self.follow_the_page(link.problems)
 
     # ------------------------------------------------------------------ building the widgets
     def build(self) -> widgets.Widget:
@@ -335,11 +331,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         session = self._session()
         n = len(session.game.log)
         text = json.dumps(tag_save(session.to_dict(), self.deck_file), ensure_ascii=False)  # no private path
-        return SaveFile(text, f"kap_bis_kairo_game_{session.game.seed}_move_{n}.json", trn(
-            "Saved after {n} move: the game is in the box below, and “Download as a file” keeps a copy. Paste "
-            "it back and press Load (or load the file) to continue later.",
-            "Saved after {n} moves: the game is in the box below, and “Download as a file” keeps a copy. Paste "
-            "it back and press Load (or load the file) to continue later.", n))
+        return SaveFile(text, f"kap_bis_kairo_game_{session.game.seed}_move_{n}.json", saved_words(n))
 
     def load_save(self, data: str | bytes) -> str:
         """Replace the game by a saved one (a ``SaveFileError`` changes nothing); the message to show."""

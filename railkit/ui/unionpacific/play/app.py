@@ -37,7 +37,7 @@ from railkit.ui.first_paint import defer_first_show
 from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import LearnerName, follow_page_address, is_default_learner, name_from_address
 from railkit.ui.lesson_record import game_finished
-from railkit.ui.saves import SaveFile, SaveLoadPanel
+from railkit.ui.saves import SaveFile, SaveLoadPanel, saved_words
 from railkit.ui.table_play import TablePlayPanel
 from railkit.ui.unionpacific import club_board
 from railkit.ui.unionpacific.common import LESSON_STYLE, engine_text, option_name
@@ -97,15 +97,13 @@ class PlayApp(KeepsGame, App):
         if name is not None:  # the name given here, not the address's, also names the seat at a class table
             self.together.name.value = name
         self.on_new_game()
-        if link.problems:
-            self.show_error(" ".join(link.problems))
-        follow_page_address(lambda _found: self.on_class_link())  # a pre-rendered page learns its link later
-        if name is None:
-            if address.problem:
-                self.show_error(address.problem)
-            self.follow_page_address()
-        self.resume_kept_game()  # the address of a reloaded page names its game
-        follow_page_address(lambda _found: self.resume_kept_game())  # a pre-rendered page learns it later
+        self.follow_the_page(link.problems, then=None if name is not None else lambda: self._follow_name(address))
+
+    def _follow_name(self, address: LearnerName) -> None:
+        """The learner's name from the page address: what was wrong with it, and the name when it arrives."""
+        if address.problem:
+            self.show_error(address.problem)
+        self.follow_page_address()
 
     # ================================================================== widgets
     def build(self) -> widgets.Widget:
@@ -400,11 +398,7 @@ class PlayApp(KeepsGame, App):
         session = self._session()
         n = len(session.game.log)
         text = json.dumps(tag_save(session.to_dict(), self.board_file), ensure_ascii=False)  # no private path
-        return SaveFile(text, f"union_pacific_game_{session.game.seed}_move_{n}.json", trn(
-            "Saved after {n} move: the game is in the box below, and “Download as a file” keeps a copy. Paste "
-            "it back and press Load (or load the file) to continue later.",
-            "Saved after {n} moves: the game is in the box below, and “Download as a file” keeps a copy. Paste "
-            "it back and press Load (or load the file) to continue later.", n))
+        return SaveFile(text, f"union_pacific_game_{session.game.seed}_move_{n}.json", saved_words(n))
 
     def load_save(self, data: str | bytes) -> str:
         """Replace the game by a saved one (a ``SaveFileError`` changes nothing); the message to show."""
