@@ -240,7 +240,7 @@ def test_UP_D3_D11_the_bots_payouts_of_counted_holdings_match_the_checked_ones()
     union_pacific_payout pay, and a seat's stake in one more train is what the payouts before and after it give."""
     import itertools
 
-    from railkit.unionpacific.bots import company_amounts_of, company_stake, union_pacific_amounts_of
+    from railkit.unionpacific.bot_estimates import company_amounts_of, company_stake, union_pacific_amounts_of
 
     mine = range(5)
     for seats in range(2, 7):
