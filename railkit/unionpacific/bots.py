@@ -439,10 +439,9 @@ class HeuristicBot:
                         best_build, build_score = at + first, score
         if moves.n_builds > drawn:
             skip(64 * (moves.n_builds - drawn))
-        choices = moves.invests
         best_invest, invest_score = -1, float("-inf")
-        if choices:
-            gains = self._invest_gains(game, me, choices)
+        gains = self._hand_gains(game, me, moves.hand) if moves.hand else []  # per share choice (moves.invests)
+        if gains:
             weight = self.INVEST_BASE + self.SOON_WEIGHT * soon
             later = 1 + self.LATER_PAYOUTS * (left - 1)
             # An investment scores its gain * weight * later less what keeping its discard is worth (never
@@ -467,41 +466,44 @@ class HeuristicBot:
         """What laying ``cards`` on the table gains me at one payout."""
         return sum(self._gain(game, me, k, cards.count(k)) for k in set(cards))
 
-    def _invest_gains(self, game: UnionPacificGame, me: str, choices: list[tuple[str, ...]]) -> list[float]:
-        """``_invest_gain`` of each of ``choices``."""
+    def _hand_gains(self, game: UnionPacificGame, me: str, hand: dict[str, int]) -> list[float]:
+        """``_invest_gain`` of every share choice of ``hand`` (UP-I1), in ``invest_choices``' order, without
+        listing the choices: per company (sorted) 1..n of its shares, then one share of it with one of each later
+        company. The gains per company and number of shares are kept in the seat's estimates."""
         est = self._est
         if est is not None:
             seat = est.seat_of[me]
             known, counts = est.seat(seat, me, game).gains, est.counts
         else:
             seat, known, counts = game.players.index(me), {}, self._all_counts(game)
-        on_board = game._state.net.on_board
+        net = game._state.net
+        totals, supply = net.idx.totals, net.supply
         up_size = -self._next_up_number(game)
         gain_of = self._gain_of
+        keys = sorted(hand)
+        by_key = []
+        for key in keys:
+            by_extra = known.get(key)
+            if by_extra is None:
+                by_extra = known[key] = {}
+            size = up_size if key == UP else totals[key] - supply[key] + 1  # UP's payout number, or the value
+            by_key.append((by_extra, size, counts[key]))
+        ones = []  # the gain of one more share of each company
+        for by_extra, size, held in by_key:
+            gain = by_extra.get(1)
+            if gain is None:
+                gain = by_extra[1] = gain_of(seat, size, 1, held)
+            ones.append(gain)
         gains = []
-        for cards in choices:
-            first, extra = cards[0], len(cards)
-            if extra == 1 or first == cards[1]:  # one company's shares
-                by_extra = known.get(first)
-                if by_extra is None:
-                    by_extra = known[first] = {}
+        for i, key in enumerate(keys):
+            by_extra, size, held = by_key[i]
+            for extra in range(1, hand[key] + 1):
                 gain = by_extra.get(extra)
                 if gain is None:
-                    size = up_size if first == UP else on_board(first) + 1
-                    gain = by_extra[extra] = gain_of(seat, size, extra, counts[first])
+                    gain = by_extra[extra] = gain_of(seat, size, extra, held)
                 gains.append(gain)
-            else:  # one share each of two companies: the sum _invest_gain makes (either order, the same)
-                pair = 0.0
-                for key in cards:
-                    by_extra = known.get(key)
-                    if by_extra is None:
-                        by_extra = known[key] = {}
-                    gain = by_extra.get(1)
-                    if gain is None:
-                        size = up_size if key == UP else on_board(key) + 1
-                        gain = by_extra[1] = gain_of(seat, size, 1, counts[key])
-                    pair += gain
-                gains.append(pair)
+            one = 0.0 + ones[i]  # a pair's gain: 0.0 + the first's + the second's, as _invest_gain sums it
+            gains.extend([one + other for other in ones[i + 1:]])
         return gains
 
     def _turn_scores(self, game: UnionPacificGame, me: str, builds: list[Build], invests: list[Invest],
