@@ -148,7 +148,10 @@ def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None, timeout: f
     return proc.stdout
 
 
-@pytest.fixture(scope="module")
+# Session scope, not module: pytest-xdist's loadgroup keeps the packaging tests on one worker but may run other
+# modules' tests between them, and a module fixture is torn down and made again at each such switch (the fresh
+# venv was built two or three times per run).
+@pytest.fixture(scope="session")
 def wheel(tmp_path_factory) -> Path:
     """A plain wheel built from a copy of the source (so no stale build/ folder can leak into it)."""
     tmp = tmp_path_factory.mktemp("wheel")
@@ -159,7 +162,7 @@ def wheel(tmp_path_factory) -> Path:
     return built
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def installed(wheel, tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
     """(python, a folder outside the source tree, env) of a fresh venv holding the apps lock + the wheel."""
     tmp = tmp_path_factory.mktemp("fresh")

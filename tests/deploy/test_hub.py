@@ -72,7 +72,10 @@ PROCESS_LIMIT = "128"  # RAILKIT_PROCESS_LIMIT's default
 CPU_SECONDS = "3600"  # LocalUserSpawner.cpu_seconds_limit's default
 
 
-@pytest.fixture(scope="module")
+# Session scope, not module: pytest-xdist's loadgroup keeps this module's tests on one worker but may run other
+# modules' tests between them, and a module fixture is torn down and made again at each such switch (the hub was
+# installed twice and started twice per run).
+@pytest.fixture(scope="session")
 def prefix():
     return install()
 
@@ -370,7 +373,7 @@ class TablesHub:
         return f"http://127.0.0.1:{self.port}/api"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # started once per run (see ``prefix``)
 def tables_hub(prefix, tmp_path_factory, postgres: Postgres):
     """One hub for the table-service tests of this module (a hub takes minutes to start and stop): stopped at the
     end, with no process left behind and the Unix users it made removed."""

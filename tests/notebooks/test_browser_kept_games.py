@@ -30,7 +30,7 @@ GAME_JS = "() => new URLSearchParams(location.search).get('game')"
 STORED_JS = """(key) => Object.keys(localStorage).some(k => k === 'railkit-game:kk_auction:' + key)"""
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per run: other modules may run between this one's tests
 def browser_storage_server(tmp_path_factory):
     saves = tmp_path_factory.mktemp("no-files")
     server = start_voila(NOTEBOOKS_DIR, ARTIFACTS / "voila_browser_storage.log",

@@ -13,13 +13,12 @@ import pytest
 from conftest import (
     ARTIFACTS,
     Server,
-    make_offline_page,
     open_app,
     shot,
     wait_text,
 )
 from tables_client import ServerProcess, call
-from test_browser_teacher import answer_quiz, tables, voila  # noqa: F401 - fixtures (Voila serving kk_auction beside a table server)
+from test_browser_teacher import answer_quiz, quiz_pages, tables, voila  # noqa: F401 - fixtures (Voila serving kk_auction beside a table server)
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("teacher")]
 
@@ -49,13 +48,7 @@ def records_of(server: ServerProcess, key: str, name: str) -> int:
 def test_RECORDS_KEY_two_learners_each_see_only_their_own_records(
         browser, voila: Server, tables: tuple[ServerProcess, str]) -> None:  # noqa: F811
     server, teacher_key = tables
-    pages = {}
-    for name in ("Kim", "Ann"):
-        context, page, _blocked = make_offline_page(browser)
-        open_app(page, voila.url(f"kk_auction.ipynb?name={name}"))
-        page.click(".lm-TabBar-tab:has-text('Who chooses first?')")
-        page.wait_for_selector(".railkit-kk-quiz-situation", state="visible")
-        pages[name] = (context, page)
+    pages = quiz_pages(browser, voila, ("Kim", "Ann"))
     kim, ann = pages["Kim"][1], pages["Ann"][1]
     engine = answer_quiz(kim, None)
     if "✘" not in kim.inner_text(".railkit-kk-quiz-feedback"):  # right at once: one wrong on purpose too

@@ -87,6 +87,19 @@ def answer_quiz(page, order: list[str] | None) -> list[str]:
     return list(page.evaluate(FEEDBACK_ORDER_JS))
 
 
+def quiz_pages(browser, voila: Server, names: tuple[str, ...]) -> dict[str, tuple]:
+    """Each learner's own page of kk_auction (named in its address) open at the auction-order quiz:
+    name -> (browser context, page)."""
+    pages = {}
+    for name in names:
+        context, page, _blocked = make_offline_page(browser)
+        open_app(page, voila.url(f"kk_auction.ipynb?name={name}"))
+        page.click(".lm-TabBar-tab:has-text('Who chooses first?')")
+        page.wait_for_selector(".railkit-kk-quiz-situation", state="visible")
+        pages[name] = (context, page)
+    return pages
+
+
 def teacher_csv(tables: ServerProcess, key: str) -> list[dict[str, str]]:
     request = urllib.request.Request(f"http://127.0.0.1:{tables.port}/api/teacher/records.csv",
                                      headers={"X-Railkit-Teacher-Key": key})
@@ -98,13 +111,7 @@ def teacher_csv(tables: ServerProcess, key: str) -> list[dict[str, str]]:
 def test_TEACHER_two_learners_answer_and_the_teachers_page_shows_them_and_their_table(
         browser, voila: Server, tables: tuple[ServerProcess, str]) -> None:
     server, key = tables
-    pages = {}
-    for name in ("Kim", "Ann"):
-        context, page, _blocked = make_offline_page(browser)
-        open_app(page, voila.url(f"kk_auction.ipynb?name={name}"))
-        page.click(".lm-TabBar-tab:has-text('Who chooses first?')")
-        page.wait_for_selector(".railkit-kk-quiz-situation", state="visible")
-        pages[name] = (context, page)
+    pages = quiz_pages(browser, voila, ("Kim", "Ann"))
     kim, ann = pages["Kim"][1], pages["Ann"][1]
     engine = answer_quiz(kim, None)
     first_right = "✘" not in kim.inner_text(".railkit-kk-quiz-feedback")

@@ -10,7 +10,7 @@ from conftest import ARTIFACTS, ROOT, VENV_BIN, free_port, http_get, notebook_id
 pytestmark = [pytest.mark.server, pytest.mark.xdist_group("lab")]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per run: other modules may run between this one's tests
 def lab_server():
     port, token = free_port(), secrets.token_hex(16)
     cmd = [str(VENV_BIN / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",

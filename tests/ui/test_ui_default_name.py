@@ -79,8 +79,8 @@ def test_the_session_refuses_the_learner_in_the_second_person(language):
     assert "Kim" not in error_text(refusal, "Kim") and "Kim" in error_text(refusal, "Ann")
 
 
-@pytest.mark.parametrize("language", ("en", *LANGUAGES), indirect=True)
-def test_up_hot_seat_speaks_to_a_seat_with_the_default_name(language):
+def hot_seat_with_the_default_name():
+    """A UP play lesson at a two-seat hot seat whose first seat has the learner's default name, dealt."""
     from railkit.ui.unionpacific.play import PlayApp
 
     app = PlayApp(seed=2)
@@ -88,6 +88,12 @@ def test_up_hot_seat_speaks_to_a_seat_with_the_default_name(language):
     app.setup.names.value = f"{default_learner()}, Ann"
     app.setup.players.value = 2
     assert app.on_new_game()
+    return app
+
+
+@pytest.mark.parametrize("language", ("en", *LANGUAGES), indirect=True)
+def test_up_hot_seat_speaks_to_a_seat_with_the_default_name(language):
+    app = hot_seat_with_the_default_name()
     session = app.session
     first = session.acting
     words = app.next_words()
@@ -99,16 +105,11 @@ def test_up_hot_seat_speaks_to_a_seat_with_the_default_name(language):
 
 @pytest.mark.parametrize("language", ("en", *LANGUAGES), indirect=True)
 def test_up_hot_seat_tells_the_default_named_seat_its_own_moves_in_the_second_person(language):
-    from railkit.ui.unionpacific.play import PlayApp
     from railkit.ui.unionpacific.play.screen import Screen
     from railkit.ui.unionpacific.play.tables import shown_events
     from tests.ui.test_ui_learner_you import THIRD_PERSON
 
-    app = PlayApp(seed=2)
-    app.setup.mode.value = "hotseat"
-    app.setup.names.value = f"{default_learner()}, Ann"
-    app.setup.players.value = 2
-    assert app.on_new_game()
+    app = hot_seat_with_the_default_name()
     session = app.session
     assert Screen.of(session).you == default_learner()
     session.toggle_hand()  # the default-named seat shows its hand and makes its first move
