@@ -81,10 +81,16 @@ class HeuristicBot:
         self._last = (weakref.ref(game), est)
         return est
 
-    def _deciding(self, game: UnionPacificGame) -> _Deciding:
-        """``with self._deciding(game):`` around choosing one move: the estimates are those the bots of
-        ``game`` share, brought up to date with the moves made since the last decision."""
-        return _Deciding(self, game)
+    def _deciding(self, game: UnionPacificGame, work: Callable[[UnionPacificGame, str], Any], player: str) -> Any:
+        """``work(game, player)`` with the game's estimates at hand (``self._est``), up to date with the moves
+        made since the last decision; inside another decision, the estimates already at hand."""
+        if self._est is not None:
+            return work(game, player)
+        self._est = self._estimates(game)
+        try:
+            return work(game, player)
+        finally:
+            self._est = None
 
     # the estimates -------------------------------------------------------------------------
     def _holdings(self, game: UnionPacificGame, key: str) -> dict[str, int]:
@@ -256,13 +262,7 @@ class HeuristicBot:
 
     # choosing ---------------------------------------------------------------------------
     def choose(self, game: UnionPacificGame, player: str) -> Any:
-        if self._est is not None:  # asked while deciding: the estimates are at hand already
-            return self._choose(game, player)
-        self._est = self._estimates(game)
-        try:
-            return self._choose(game, player)
-        finally:
-            self._est = None
+        return self._deciding(game, self._choose, player)
 
     def _choose(self, game: UnionPacificGame, player: str) -> Any:
         state = game._state
@@ -545,8 +545,7 @@ class HeuristicBot:
         """Every legal move of ``player`` now with how much this player values it (higher is better), by
         the same estimates as ``choose`` without its random tie-breaks. Scores compare moves of one
         step only. Used to review a learner's moves (``railkit.unionpacific.review``)."""
-        with self._deciding(game):
-            return self._scores(game, player)
+        return self._deciding(game, self._scores, player)  # type: ignore[no-any-return]
 
     def _scores(self, game: UnionPacificGame, player: str) -> list[tuple[Any, float]]:
         actions: list[Any] = list(game.legal_actions(player))
@@ -578,21 +577,3 @@ class HeuristicBot:
             elif isinstance(a, Pass):
                 scored.append((a, -self._track_keep(game, player, a.discard)))
         return scored
-
-
-class _Deciding:
-    """While a ``HeuristicBot`` chooses one move: the game's estimates, up to date, are at hand."""
-
-    __slots__ = ("bot", "game", "outer")
-
-    def __init__(self, bot: HeuristicBot, game: UnionPacificGame) -> None:
-        self.bot, self.game = bot, game
-
-    def __enter__(self) -> None:
-        bot = self.bot
-        self.outer = bot._est
-        if self.outer is None:
-            bot._est = bot._estimates(self.game)
-
-    def __exit__(self, *exc: object) -> None:
-        self.bot._est = self.outer
