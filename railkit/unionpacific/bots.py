@@ -67,7 +67,6 @@ class HeuristicBot:
         self._rarities: dict[tuple[Any, str], float] = {}  # _rarity per (board, card)
         self._spends: tuple[Any, dict[str, float]] = (None, {})  # (board, what spending each card costs)
         self._est: Estimates | None = None  # while a move is chosen: the game's estimates, up to date
-        self._builds_seen: tuple[Any, int, int] = (None, 0, 0)  # (log, its length, builds in it) last counted
         self._last: tuple[Callable[[], UnionPacificGame | None], Estimates | None] = (_no_game, None)
 
     def _estimates(self, game: UnionPacificGame) -> Estimates:
@@ -83,7 +82,8 @@ class HeuristicBot:
 
     def _deciding(self, game: UnionPacificGame, work: Callable[[UnionPacificGame, str], Any], player: str) -> Any:
         """``work(game, player)`` with the game's estimates at hand (``self._est``), up to date with the moves
-        made since the last decision; inside another decision, the estimates already at hand."""
+        made since the last decision; inside another decision, the estimates already at hand. Every decision
+        (``choose``, ``scores``) is made this way, so the methods below always have the estimates."""
         if self._est is not None:
             return work(game, player)
         self._est = self._estimates(game)
@@ -93,33 +93,17 @@ class HeuristicBot:
             self._est = None
 
     # the estimates -------------------------------------------------------------------------
-    def _holdings(self, game: UnionPacificGame, key: str) -> dict[str, int]:
-        return dict(zip(game.players, self._counts(game, key), strict=True))
+    @property
+    def est(self) -> Estimates:
+        """The game's estimates, during a decision (``_deciding``)."""
+        est = self._est
+        if est is None:
+            raise RuntimeError("a HeuristicBot's estimates are read only while it decides (choose, scores)")
+        return est
 
     def _counts(self, game: UnionPacificGame, key: str) -> tuple[int, ...]:
-        """The table shares of ``key`` per player, in seating order (once per decision)."""
-        known = self._all_counts(game).get(key)
-        if known is not None:
-            return known
-        table = game._state.table
-        return tuple([table[p].get(key, 0) for p in game.players])
-
-    def _all_counts(self, game: UnionPacificGame) -> dict[str, tuple[int, ...]]:
-        """``_counts`` of every company and of UP (kept up to date by the game's estimates)."""
-        est = self._est
-        if est is not None:
-            return est.counts
-        table = game._state.table
-        keys = (*game.company_order, UP)
-        zeros = (0,) * len(keys)
-        return dict(zip(keys, zip(*[map(table[p].get, keys, zeros) for p in game.players], strict=True),
-                        strict=True))
-
-    def _seat(self, game: UnionPacificGame, me: str) -> int:
-        return game.players.index(me)
-
-    def _value(self, game: UnionPacificGame, key: str) -> int:
-        return game._state.net.on_board(key) + 1
+        """The table shares of ``key`` (a company or UP) per player, in seating order."""
+        return self.est.counts[key]
 
     def _payouts_left(self, game: UnionPacificGame) -> int:
         return game._state.max_payouts - len(game._state.payouts)
@@ -158,32 +142,22 @@ class HeuristicBot:
     def _stakes(self, game: UnionPacificGame, me: str) -> dict[str, float]:
         """``_stake`` of every company, in summary-card order (worked out again only for the companies the
         moves since my last decision touched; do not change the dict)."""
-        est = self._est
-        if est is None:
-            return self._stakes_now(game, me, game.company_order)
+        est = self.est
         seat = est.seat_of[me]
         mine = est.seat(seat, me, game)
         stakes = mine.stakes
+        hand = game._state.share_hand[me].get
+        net = game._state.net
+        totals, supply, counts = net.idx.totals, net.supply, est.counts
         if stakes is None:
-            stakes = mine.stakes = self._stakes_now(game, me, game.company_order)
-        elif mine.stale:
-            hand = game._state.share_hand[me].get
-            net = game._state.net
-            totals, supply, counts = net.idx.totals, net.supply, est.counts
+            stakes = mine.stakes = {key: company_stake(totals[key] - supply[key] + 1, counts[key], seat, hand(key, 0))
+                                    for key in game.company_order}
+        else:
             for key in mine.stale:
-                if key in stakes:  # a company (UP has no stake), as _stakes_now works it out
+                if key in stakes:  # a company (UP has no stake)
                     stakes[key] = company_stake(totals[key] - supply[key] + 1, counts[key], seat, hand(key, 0))
         mine.stale = set()
         return stakes
-
-    def _stakes_now(self, game: UnionPacificGame, me: str, keys: Iterable[str]) -> dict[str, float]:
-        """``_stake`` of each of ``keys``, worked out now."""
-        state = game._state
-        seat = game.players.index(me)
-        hand = state.share_hand[me]
-        on_board = state.net.on_board
-        counts = self._all_counts(game)
-        return {key: company_stake(on_board(key) + 1, counts[key], seat, hand.get(key, 0)) for key in keys}
 
     def _share_worth(self, game: UnionPacificGame, me: str, card: str) -> float:
         """What one more share of ``card`` in hand is worth to me (to be laid down later)."""
@@ -192,12 +166,9 @@ class HeuristicBot:
     def _share_worths(self, game: UnionPacificGame, me: str, cards: Iterable[str | None]) -> list[float]:
         """``_share_worth`` of each of ``cards`` (``None``, an empty place, is skipped)."""
         state = game._state
-        est = self._est
-        if est is not None:
-            seat = est.seat_of[me]
-            known, all_counts = est.seat(seat, me, game).worths, est.counts
-        else:
-            seat, known, all_counts = game.players.index(me), {}, self._all_counts(game)
+        est = self.est
+        seat = est.seat_of[me]
+        known, all_counts = est.seat(seat, me, game).worths, est.counts
         hand = state.share_hand[me]
         supply, totals = state.net.supply, state.net.idx.totals
         worths = []
@@ -209,9 +180,7 @@ class HeuristicBot:
                 worths.append(worth)
                 continue
             held = hand.get(card, 0)
-            counts = all_counts.get(card)
-            if counts is None:
-                counts = self._counts(game, card)
+            counts = all_counts[card]
             if card == UP:
                 size = -self._next_up_number(game)
             else:
@@ -233,32 +202,24 @@ class HeuristicBot:
         return worths
 
     def _soon(self, game: UnionPacificGame) -> float:
-        """Rough chance that the next dividend comes before my next turn."""
-        est = self._est
-        if est is not None:  # builds counted as the moves came; the answer remembered by what it reads
-            state = game._state
-            # draws_before_next_dividend counts the draws and dividends seen: the true ones with a countable
-            # deck (UP-V3), otherwise the builds and the payouts (the rest of what it reads is fixed per game)
-            if game.options["countable_deck"]:
-                inputs = (state.share_draws, state.dividends_drawn)
-            else:
-                inputs = (est.builds, len(state.payouts))
-            soon = est.soon_memo.get(inputs)
-            if soon is None:
-                if est.piles is UNKNOWN:  # fixed for the whole game: laid out once
-                    est.piles = deck_piles(game)
-                expected = draws_before(game, est.piles, est.builds)  # type: ignore[arg-type]
-                soon = est.soon_memo[inputs] = min(1.0, 0.8 * len(game.players) / max(expected, 0.5))
-            return soon
-        log = game._log  # only ever grows: the builds are counted once each, from where the last count stopped
-        seen, length, builds = self._builds_seen
-        if seen is not log or length > len(log):
-            length, builds = 0, 0
-        builds += sum(1 for a in log[length:] if type(a) is Build)
-        self._builds_seen = (log, len(log), builds)
-        expected = draws_before_next_dividend(game, known_draws=builds)
-        per_round = 0.8 * len(game.players)
-        return min(1.0, per_round / max(expected, 0.5))
+        """Rough chance that the next dividend comes before my next turn: about 0.8 draws per player per round
+        against the draws expected before it (``draws_before_next_dividend``, the builds so far standing in for
+        the draws when the deck cannot be counted, UP-V3)."""
+        est = self.est
+        state = game._state
+        # what the answer depends on: the draws and dividends seen with a countable deck, otherwise the builds
+        # and the payouts (the rest of what it reads is fixed per game), so it is remembered by those
+        if game.options["countable_deck"]:
+            inputs = (state.share_draws, state.dividends_drawn)
+        else:
+            inputs = (est.builds, len(state.payouts))
+        soon = est.soon_memo.get(inputs)
+        if soon is None:
+            if est.piles is UNKNOWN:  # fixed for the whole game: laid out once
+                est.piles = deck_piles(game)
+            expected = draws_before(game, est.piles, est.builds)  # type: ignore[arg-type]
+            soon = est.soon_memo[inputs] = min(1.0, 0.8 * len(game.players) / max(expected, 0.5))
+        return soon
 
     # choosing ---------------------------------------------------------------------------
     def choose(self, game: UnionPacificGame, player: str) -> Any:
@@ -470,12 +431,9 @@ class HeuristicBot:
         """``_invest_gain`` of every share choice of ``hand`` (UP-I1), in ``invest_choices``' order, without
         listing the choices: per company (sorted) 1..n of its shares, then one share of it with one of each later
         company. The gains per company and number of shares are kept in the seat's estimates."""
-        est = self._est
-        if est is not None:
-            seat = est.seat_of[me]
-            known, counts = est.seat(seat, me, game).gains, est.counts
-        else:
-            seat, known, counts = game.players.index(me), {}, self._all_counts(game)
+        est = self.est
+        seat = est.seat_of[me]
+        known, counts = est.seat(seat, me, game).gains, est.counts
         net = game._state.net
         totals, supply = net.idx.totals, net.supply
         up_size = -self._next_up_number(game)
