@@ -1,6 +1,7 @@
 """The “Play with others” panel's pictures in words, from what the table server sent a seat: the lobby (who sits
 where, the code to share), whose turn it is, and the table's story (the engine's latest sentences). Plain
 functions of the server's state message and the seat's typed view; ``railkit.ui.table_play`` puts them on screen.
+``problem_words`` says what a refusal or a lost connection means and what to do about it.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from railkit.game import BaseView
 from railkit.messages import names_message
 from railkit.ui.i18n import render, tr, trn
 from railkit.ui.table_game import TableGame, sentence_text
+from railkit.ui.table_link import TableProblem
 
-__all__ = ["SHOWN_EVENTS", "TABLE_STYLE", "events_html", "lobby_html", "turn_html"]
+__all__ = ["SHOWN_EVENTS", "TABLE_STYLE", "events_html", "lobby_html", "problem_words", "turn_html"]
 
 SHOWN_EVENTS = 14  # the engine's latest sentences on screen
 
@@ -92,3 +94,32 @@ def events_html(state: Mapping[str, Any], mine: int) -> tuple[str, int]:
         items.append(f"<li{new}>{html.escape(sentence_text(sentence, state.get('seat')))}</li>")
     return (f"<b>{html.escape(tr('At the table'))}</b>"
             f"<ol aria-live='polite' start='{shown[0][0] + 1 if shown else 1}'>{''.join(items)}</ol>"), total
+
+
+def problem_words(problem: TableProblem, seat: str | None) -> str:
+    """What the learner reads when the table server refused a request (or cannot be reached): what happened and
+    what to do; a move the rules refused is told in the engine's own words (read back for ``seat``) with its rule."""
+    code = problem.code
+    if code == "offline":
+        return tr("The table server cannot be reached just now; the page keeps trying and carries on when it "
+                  "is back.")
+    if code == "stale":
+        return tr("Another move came first. The table now shows the game as it is; make your move again.")
+    if code == "closed":
+        return tr("The teacher closed this table. Start or join another one.")
+    if code == "no_table":
+        return tr("There is no table with that code; check the code you were given.")
+    if code in ("no_seat", "seat_taken"):
+        return tr("Every seat at that table is taken; ask its creator to free one.")
+    if code == "bad_token":
+        return tr("This page's seat is no longer at that table; join again with the table's code.")
+    if code == "limit":
+        return tr("The table server is full just now; try again later or ask your teacher.")
+    if code == "too_fast":
+        return tr("Slow down a little: wait a moment and try again.")
+    if code == "not_your_seat":
+        return tr("A computer player holds your seat now; ask the table's creator to give it back.")
+    if code == "not_creator":
+        return tr("Only the table's creator can seat a computer player.")
+    why = sentence_text(problem.words, seat) if problem.words is not None else problem.message
+    return tr("The table refused that: {why} ({rule})", why=why, rule=problem.rule or code)

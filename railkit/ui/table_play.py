@@ -34,8 +34,8 @@ from railkit.ui.app import Messages, Panel, guarded, parse_name
 from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import follow_page_address, is_default_learner
-from railkit.ui.table_game import Action, TableGame, message_from_json, sentence_text, unavailable_words
-from railkit.ui.table_html import TABLE_STYLE, events_html, lobby_html, turn_html
+from railkit.ui.table_game import Action, TableGame, message_from_json, unavailable_words
+from railkit.ui.table_html import TABLE_STYLE, events_html, lobby_html, problem_words, turn_html
 from railkit.ui.table_link import (
     TableLink,
     TableProblem,
@@ -399,29 +399,7 @@ class TablePlayPanel(Panel):
             self.show_error(self._problem_words(problem))
 
     def _problem_words(self, problem: TableProblem) -> str:
-        code = problem.code
-        if code == "offline":
-            return tr("The table server cannot be reached just now; the page keeps trying and carries on when it "
-                      "is back.")
-        if code == "stale":
-            return tr("Another move came first. The table now shows the game as it is; make your move again.")
-        if code == "closed":
-            return tr("The teacher closed this table. Start or join another one.")
-        if code == "no_table":
-            return tr("There is no table with that code; check the code you were given.")
-        if code in ("no_seat", "seat_taken"):
-            return tr("Every seat at that table is taken; ask its creator to free one.")
-        if code == "bad_token":
-            return tr("This page's seat is no longer at that table; join again with the table's code.")
-        if code == "limit":
-            return tr("The table server is full just now; try again later or ask your teacher.")
-        if code == "too_fast":
-            return tr("Slow down a little: wait a moment and try again.")
-        if code == "not_your_seat":
-            return tr("A computer player holds your seat now; ask the table's creator to give it back.")
-        seat = self.state.get("seat") if self.state is not None else None
-        why = sentence_text(problem.words, seat) if problem.words is not None else problem.message
-        return tr("The table refused that: {why} ({rule})", why=why, rule=problem.rule or code)
+        return problem_words(problem, self.state.get("seat") if self.state is not None else None)
 
     # ------------------------------------------------------------------ showing
     def refresh(self) -> None:

@@ -4,16 +4,22 @@ use instead, and offers no controls that could not work."""
 
 from __future__ import annotations
 
+import dataclasses
 import html
+import random
 import re
 import sys
 
 import pytest
 
+from railkit.errors import RuleError
+from railkit.tables.table import message_json
 from railkit.ui.capecairo.play import KkPlayApp
 from railkit.ui.i18n import set_language
-from railkit.ui.table_link import place, seat_from_query
+from railkit.ui.table_html import problem_words
+from railkit.ui.table_link import TableProblem, place, seat_from_query
 from railkit.ui.unionpacific.play import PlayApp
+from railkit.unionpacific import new_game
 
 
 def text(value: str) -> str:
@@ -65,3 +71,49 @@ def test_TABLES_the_seat_comes_from_the_page_address_only_when_it_names_table_an
     assert seat_from_query("table=ABC234") is None
     assert seat_from_query("seat=tok") is None
     assert seat_from_query("table=" + "A" * 40 + "&seat=t") is None
+
+
+# -- what a refusal says (railkit.ui.table_html.problem_words) -----------------------------------------------
+PANEL_CODES = ("offline", "stale", "closed", "no_table", "no_seat", "bad_token", "limit", "too_fast", "not_your_seat",
+               "not_creator")
+
+
+def _first_share_refusal() -> TableProblem:
+    """A real rules refusal as the table server sends it: a seat choosing a second first share (UP-S5)."""
+    game = new_game(3, seed=1)
+    rng = random.Random(1)
+    while len(game.players_to_act()) != 1:
+        game.apply(game.random_action(game.players_to_act()[0], rng))
+    done = next(p for p in game.players if p not in game.players_to_act())
+    action = dataclasses.replace(game.legal_actions(game.players_to_act()[0])[0], player=done)
+    with pytest.raises(RuleError) as refused:
+        game.apply(action)
+    return TableProblem("rule", str(refused.value.message), refused.value.rule, message_json(refused.value.message))
+
+
+@pytest.mark.parametrize("language", ["en", "fi"])
+def test_TABLES_each_refusal_the_panel_knows_has_its_own_words_in_the_pages_language(language: str) -> None:
+    english = {code: problem_words(TableProblem(code, f"server text {code}"), "Ann") for code in PANEL_CODES}
+    set_language(language)
+    try:
+        said = {code: problem_words(TableProblem(code, f"server text {code}"), "Ann") for code in PANEL_CODES}
+    finally:
+        set_language("en")
+    assert len(set(said.values())) == len(PANEL_CODES)  # no two read alike
+    assert not any("server text" in words for words in said.values())  # the server's English never shows
+    if language != "en":
+        assert not set(said.values()) & set(english.values())  # every one translated
+
+
+def test_TABLES_a_rules_refusal_is_told_in_the_engines_words_to_the_seat_with_its_rule() -> None:
+    problem = _first_share_refusal()
+    seat = problem.words["params"]["player"]
+    words = problem_words(problem, seat)
+    assert "(UP-S5)" in words and "you have already chosen a first share" in words.lower()
+    assert seat not in words  # addressed to the seat, not about it
+    set_language("fi")
+    try:
+        finnish = problem_words(problem, seat)
+    finally:
+        set_language("en")
+    assert "(UP-S5)" in finnish and finnish != words and "already chosen" not in finnish
