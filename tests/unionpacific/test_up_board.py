@@ -22,7 +22,7 @@ from railkit.unionpacific.board import (
     Section,
     load_board,
 )
-from railkit.unionpacific.placement import legal_sections
+from railkit.unionpacific.board_check import grow
 
 BOARD_FILE = data_dir() / "union_pacific" / "board.json"
 
@@ -169,23 +169,6 @@ def test_sections_between_lists_parallel_sections_and_other(board: Board) -> Non
 
 
 # -- playability -----------------------------------------------------------------------
-def _grow(board: Board, keys: list[str], rng: random.Random | None) -> dict[str, int]:
-    """Build with general cards (UP-B2a wild) until no listed company can place; trains placed."""
-    on: dict[str, list[str]] = {s.id: list(s.starting) for s in board.sections.values() if s.starting}
-    supply = {c.key: c.trains - len(c.starting_sections) for c in board.companies}
-    active = list(keys)
-    while active:
-        key = rng.choice(active) if rng else active[0]
-        options = legal_sections(board, on, supply, key, GENERAL)
-        if not options:
-            active.remove(key)
-            continue
-        sid = rng.choice(options) if rng else options[0]
-        on.setdefault(sid, []).append(key)
-        supply[key] -= 1
-    return {c.key: c.trains - supply[c.key] for c in board.companies}
-
-
 def test_playability_floor_every_company_can_place_its_trains(board: Board) -> None:
     """Floor: built alone, every company places ALL its trains; built by everyone at once
     in random order, every company still places at least 80 % of them.
@@ -197,11 +180,11 @@ def test_playability_floor_every_company_can_place_its_trains(board: Board) -> N
     shares a trap the printed game does not set.
     """
     for company in board.companies:
-        placed = _grow(board, [company.key], None)[company.key]
+        placed = grow(board, [company.key], None)[company.key]
         assert placed == company.trains, f"{company.key} places only {placed} of {company.trains}"
     keys = [c.key for c in board.companies]
     for seed in range(12):
-        placed = _grow(board, keys, random.Random(seed))
+        placed = grow(board, keys, random.Random(seed))
         for company in board.companies:
             assert placed[company.key] >= 0.8 * company.trains, (seed, company.key, placed)
 
