@@ -508,10 +508,18 @@ def first_marked(page, selector: str) -> int:
     return next((i for i, label in enumerate(dropdown_labels(page, selector)) if label.startswith("✔ ")), -1)
 
 
+# One of kk_play's prompts to the learner, or the game-over banner. A page shows its widgets' changes one by
+# one (the new log can be on screen before the next prompt), so a move waits for one of these before it looks.
+KK_PROMPT_OR_OVER = (".railkit-kk-bid:visible, .railkit-kk-choose button.kk-take:visible, "
+                     ".railkit-kk-build-box:visible, .railkit-kk-status .kk-over")
+
+
 def kk_one_move(page, turn: int, bid: int = 0) -> bool:
-    """Make the move kk_play asks for (a bid of ``bid``, the first card, or build/pass by turn) and wait until
-    the app has answered: the game log grows with every move (the message alone can repeat, e.g. two passes
-    in a row). False when no move is asked for (the game is over)."""
+    """Make the move kk_play asks for (a bid of ``bid``, the first card, or build/pass by turn: an even turn
+    builds when the engine allows it) and wait until the app has answered: the game log grows with every move
+    (the message alone can repeat, e.g. two passes in a row). False when no move is asked for (the game is
+    over)."""
+    page.wait_for_selector(KK_PROMPT_OR_OVER, timeout=STEP_DEADLINE_MS)
     before = page.inner_text(".railkit-kk-log summary")
     if page.is_visible(".railkit-kk-bid"):
         fill(page, ".railkit-kk-bid", str(bid))

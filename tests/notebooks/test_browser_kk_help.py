@@ -6,35 +6,11 @@ the auction lesson's map; the setup lesson's clickable step pills and full “La
 import re
 
 import pytest
-from conftest import STEP_DEADLINE_MS, fill, open_app, page_errors, shot, wait_text, wait_until_idle
+from conftest import STEP_DEADLINE_MS, kk_one_move, open_app, page_errors, shot, wait_text, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 VIEWPORT = {"width": 1366, "height": 768}
-
-
-# A prompt of the learner's, or the game-over banner. A page shows its widgets' changes one by one (a new
-# log can be on screen before the next prompt), so the test waits for one of these before it looks.
-PROMPT_OR_OVER = (".railkit-kk-bid:visible, .railkit-kk-choose:visible, .railkit-kk-build-box:visible, "
-                  ".railkit-kk-status .kk-over")
-
-
-def _move(page, bid: str = "0") -> bool:
-    """Make the move the page asks for (bid, take the first card, build when possible); False at the end."""
-    page.wait_for_selector(PROMPT_OR_OVER, timeout=STEP_DEADLINE_MS)
-    before = page.inner_text(".railkit-kk-log summary")
-    if page.is_visible(".railkit-kk-bid"):
-        fill(page, ".railkit-kk-bid", bid)
-        page.click(".railkit-kk-bid-button")
-    elif page.is_visible(".railkit-kk-choose"):
-        page.locator(".railkit-kk-choose button.kk-take").first.click()
-    elif page.is_visible(".railkit-kk-build-box"):
-        page.click(".railkit-kk-build" if page.is_enabled(".railkit-kk-build") else ".railkit-kk-pass")
-    else:
-        return False
-    page.wait_for_function("(old) => document.querySelector('.railkit-kk-log summary').innerText !== old",
-                           arg=before, timeout=STEP_DEADLINE_MS)
-    return True
 
 
 def test_kk_play_map_hints_and_review_offline(voila_server, offline_page):
@@ -71,7 +47,8 @@ def test_kk_play_map_hints_and_review_offline(voila_server, offline_page):
                 shot(page, "kk_play_hint_build.png", ".railkit-kk-build-box")
             phases.add("build")
             assert "KK-B3" in hint
-        if not _move(page, "0" if "choose" in phases else "20"):  # bid high once, to choose first
+        # Turn 0 each time: build whenever the engine allows it. Bid high once, to choose first.
+        if not kk_one_move(page, 0, bid=0 if "choose" in phases else 20):
             break
     assert phases == {"bid", "choose", "build"}
     # “New game” deals afresh, so anyone may win: the learner about one deal in twelve with these moves.
