@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from railkit.messages import N_, names_message
+from railkit.messages import N_, addressed_group, naddressed, names_message, nmessage
 from railkit.ui.i18n import render, tr, trn
 from railkit.ui.plot import Plot
 from railkit.ui.table_game import TableGame
@@ -112,13 +112,27 @@ def board_html(board: Board, view: UPView, seat: str | None, learners: Sequence[
     return "".join(parts)
 
 
+# Who won, said to the seat (railkit.messages.addressed, addressed_group): the imaginary third player (UP-2P2) can
+# win too, and its name is shown translated.
+naddressed("{player} wins with {m} million.", "You win with {m} million.", "You win with {m} million.")
+addressed_group("{players} share the win with {m} million each.", "You and {other} share the win with {m} million each.",
+                "You, {others} and {last} share the win with {m} million each.")
+
+
 def result_words(view: UPView) -> str:
     money = view.money
     if not money:
         return ""
     best = max(money.values())
     winners = [p for p, m in money.items() if m == best]
-    return tr("{winners}: {m} million.", winners=render(names_message(winners)), m=best)
+    if len(winners) == 1:
+        said = nmessage("{player} wins with {m} million.", "{player} wins with {m} million.", best,
+                        {"player": winners[0], "m": best})
+    else:
+        said = nmessage("{players} share the win with {m} million each.",
+                        "{players} share the win with {m} million each.", best,
+                        {"players": names_message(winners), "m": best})
+    return render(said, view.you)
 
 
 def seat_why_html(board: Board, view: UPView, seat: str, legal: Sequence[UPAction],
