@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from railkit.messages import N_, addressed_group, naddressed, names_message, nmessage
-from railkit.ui.i18n import render, tr, trn
+from railkit.ui.i18n import player_label, render, tr, trn
 from railkit.ui.plot import Plot
 from railkit.ui.table_game import TableGame
 from railkit.ui.unionpacific.board_map import building_map
@@ -103,7 +103,7 @@ def board_html(board: Board, view: UPView, seat: str | None, learners: Sequence[
     parts.append(players_html(view, learners, view.current_player, seat))
     parts.append(companies_html(board, view, seat))
     for record in view.payouts:
-        rows = "".join(f"<tr><td class='name'>{html.escape(p)}</td><td>{m}</td></tr>"
+        rows = "".join(f"<tr><td class='name'>{html.escape(player_label(p))}</td><td>{m}</td></tr>"
                        for p, m in sorted(record.amounts.items(), key=lambda kv: -kv[1]))
         head = tr("Payout {n} of {total}", n=record.number, total=view.payouts_total)
         parts.append(f"<div class='railkit-payout'><h4>{html.escape(head)}</h4><table class='railkit-table'>"
