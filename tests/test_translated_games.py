@@ -4,9 +4,9 @@ Two- and four-player games of both engines are played to the end by the heuristi
 (the language's default name, "Sinä", "Te", "Tú") in the second seat. Everything the engine says about them
 is rendered as a learner reads it:
 
-* in the lessons: ``railkit.ui.i18n.render`` with the learner as ``you`` (what ``engine_text`` and
-  ``as_learner`` do), the narrative, every move in words (``describe_action``), the payout explanations
-  and the result;
+* in the lessons: with the lessons' own ``engine_text`` (Union Pacific) and ``as_learner`` (Kap bis Kairo), the
+  learner as ``you``: the narrative, every move in words (``describe_action``), the payout explanations and the
+  result;
 * at a class table: each sentence encoded as the table server sends it (``railkit.tables.table.message_json``,
   through real JSON) and decoded and rendered by the lesson's table panel (``railkit.ui.table_game.sentence_text``),
   and the table's result line (``result_words``) for every seat.
@@ -36,9 +36,11 @@ from railkit.locale import LOCALE_DIR
 from railkit.messages import LIST_JOINS, Draft, Message, group_form, is_seat_name, list_names, you_form
 from railkit.tables.table import message_json
 from railkit.ui import i18n
+from railkit.ui.capecairo.common import as_learner
 from railkit.ui.capecairo.play.together import result_words as kk_result_words
 from railkit.ui.learner import default_learner
 from railkit.ui.table_game import sentence_text
+from railkit.ui.unionpacific.common import engine_text
 from railkit.ui.unionpacific.play.together import result_words as up_result_words
 from railkit.unionpacific.board import load_board
 from railkit.unionpacific.bots import HeuristicBot as UPBot
@@ -198,7 +200,7 @@ def test_a_whole_game_shows_no_english_sentence_in_the_lessons_or_at_a_table(gam
         for sentence in said:
             problems += structure_problems(sentence, lang, you)
             problems += [f"no second person plural: {m!r}" for m in unaddressed_groups(sentence, you)]
-            in_lesson = i18n.render(sentence, you)
+            in_lesson = (engine_text if game == "up" else as_learner)(sentence, you)  # as the lessons show it
             sent = json.loads(json.dumps(message_json(sentence), ensure_ascii=False))
             at_table = sentence_text(sent, you=you)
             if at_table != in_lesson:
