@@ -106,7 +106,8 @@ $(LOCALE_DIR)/%/LC_MESSAGES/railkit.mo: $(LOCALE_DIR)/%/LC_MESSAGES/railkit.po |
 	$(BIN)/python setup.py catalogs
 messages: | $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg --add-location=file --sort-by-file --project=railkit \
-	  -k tr -k trn:1,2 -k trc:1c,2 -k N_ -k Message:1 -k nmessage:1,2 -k addressed:2 -k naddressed:2,3 -o $(POT) railkit
+	  -k tr -k trn:1,2 -k trc:1c,2 -k N_ -k NC_:1c,2 -k Message:1 -k nmessage:1,2 -k pmessage:1c,2 \
+	  -k npmessage:1c,2,3 -k addressed:2 -k naddressed:2,3 -k addressed_group:2,3 -o $(POT) railkit
 	$(BIN)/python $(LOCALE_DIR)/number_table.py
 	@set -e; for lang in $(LOCALES); do \
 	  $(BIN)/pybabel update -i $(POT) -d $(LOCALE_DIR) -D railkit -l $$lang \

@@ -11,7 +11,10 @@ made of, so that
 * the teaching layer can speak to the learner: a sentence about one player has, where the engine
   declares it with ``addressed``, a second-person message of its own ("{player} passes" / "You pass").
   ``m.render(translations, you="Kim")`` uses it when the sentence is about Kim, so no language ever
-  puts the learner's name (or "You") into a sentence written about a third person.
+  puts the learner's name (or "You") into a sentence written about a third person;
+* a sentence about a group of players has, declared with ``addressed_group``, a second-person plural
+  message for a group the learner is part of ("Ann and Kim tie" / "You and Ann tie", Spanish "Ann y tú
+  empatáis"): the others are its parameters, so each language puts the learner where it wants.
 
 The engine side imports no UI code: ``render`` takes any object with gettext's methods (the
 standard library's ``gettext.NullTranslations`` and ``GNUTranslations`` have them). ``N_`` marks a
@@ -28,9 +31,10 @@ from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, ParamSpec, Protocol, TypeVar
 
-__all__ = ["QUIET_DEPTH", "Deferred", "Draft", "Fixed", "Grouped", "Message", "N_", "Translations", "YouForm", "addressed",
-           "is_quiet", "is_seat_name", "naddressed", "names_message", "you_form", "loud", "nmessage", "phrase", "quiet",
-           "realize", "seat_name", "set_shown_language", "shown"]
+__all__ = ["LIST_JOINS", "NC_", "QUIET_DEPTH", "Deferred", "Draft", "Fixed", "GroupForm", "Grouped", "Message", "N_",
+           "Translations", "YouForm", "addressed", "addressed_group", "comma_list", "group_form", "is_quiet",
+           "is_seat_name", "list_names", "loud", "naddressed", "names_message", "nmessage", "npmessage", "phrase",
+           "pmessage", "quiet", "realize", "seat_name", "set_shown_language", "shown", "you_form"]
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -87,6 +91,12 @@ def N_(msgid: str) -> str:
     return msgid
 
 
+def NC_(context: str, msgid: str) -> str:  # noqa: N802 - gettext's marker style, as N_
+    """Mark ``msgid`` for extraction in the meaning ``context`` (a ``Message`` made with ``context=`` the same);
+    returns ``msgid`` unchanged."""
+    return msgid
+
+
 # Names the engines give to seats that are no player ("Imaginary third player", UP-2P2): a parameter equal to
 # one is translated when a message is rendered, as a name typed by a player never is.
 _seat_names: set[str] = set()
@@ -136,6 +146,62 @@ def naddressed(third: str, you: str, you_plural: str, /, subject: str = "player"
 def you_form(msgid: str) -> YouForm | None:
     """The second-person form declared for ``msgid``, if any."""
     return _you_forms.get(msgid)
+
+
+@dataclass(frozen=True)
+class GroupForm:
+    """The second-person plural message that stands for a third-person one when its ``subject`` parameter lists
+    several players, the learner among them: ``one`` when one other player is with the learner (parameter
+    ``{other}``), ``many`` when several are (``{others}``, all but the last of them, and ``{last}``), chosen as
+    ngettext forms by the number of others. The other parameters are the message's own."""
+
+    one: str
+    many: str
+    subject: str = "players"
+
+
+# third-person msgid -> its second-person plural form, for a group with the learner in it
+_group_forms: dict[str, GroupForm] = {}
+
+
+def addressed_group(third: str, one: str, many: str, /, subject: str = "players") -> str:
+    """Declare ``one``/``many`` the learner's messages for ``third`` when its ``subject`` parameter (a list made by
+    ``names_message``) names the learner and others: "{players} tie …" / "You and {other} tie …" / "You, {others}
+    and {last} tie …". The learner's place in the group is the language's: a translation writes "Ann y tú
+    empatáis" ("{other} y tú"), "{others}, {last} y tú". Returns ``third``. ``make messages`` extracts the pair
+    (``addressed_group:2,3``)."""
+    _group_forms[third] = GroupForm(one, many, subject)
+    return third
+
+
+def group_form(msgid: str) -> GroupForm | None:
+    """The second-person plural form declared for ``msgid``, if any."""
+    return _group_forms.get(msgid)
+
+
+# The messages lists of names are made of (``names_message``, ``comma_list`` and the engines' ``listing``): the
+# parameters that hold the list's parts, in order.
+LIST_JOINS: Mapping[str, tuple[str, str]] = MappingProxyType({
+    "{names} and {last}": ("names", "last"), "{names}, {name}": ("names", "name"), "{first}, {next}": ("first", "next")})
+
+
+def list_names(value: object) -> list[str] | None:
+    """The names in ``value`` when it is a name or a list of names (``names_message``): ["Ann", "Kim"]; ``None``
+    when it is anything else (a list of phrases, a number)."""
+    if isinstance(value, Message | Draft):
+        parts = LIST_JOINS.get(value.msgid)
+        if parts is None:
+            return None
+        names: list[str] = []
+        for part in parts:
+            found = list_names((value.params or {}).get(part))
+            if found is None:
+                return None
+            names += found
+        return names
+    if isinstance(value, str):
+        return [value]
+    return None
 
 
 @dataclass(frozen=True)
@@ -395,6 +461,9 @@ def _about(message: Message, you: str) -> bool:
     form = _you_forms.get(message.msgid)
     if form is not None and message.params.get(form.subject) == you:
         return True
+    group = _group_forms.get(message.msgid)
+    if group is not None and _others(message.params.get(group.subject), you) is not None:
+        return True
     return any(isinstance(v, Message) and _about(v, you) for v in message.params.values())
 
 
@@ -403,6 +472,12 @@ def _render(msgid: str, params: Mapping[str, object], plural: str | None, n: int
     form = _you_forms.get(msgid) if you is not None else None
     if form is not None and params.get(form.subject) == you:  # the learner's own message, same parameters
         msgid, plural, context = form.msgid, form.plural, None
+    group = _group_forms.get(msgid) if you is not None else None
+    others = None if group is None else _others(params.get(group.subject), you)
+    if group is not None and others is not None:  # the learner among several: "you and Ann", in the plural
+        msgid, plural, n, context = group.one, group.many, len(others), None
+        params = {**{k: v for k, v in params.items() if k != group.subject and k != "n"},
+                  "other": others[0], "others": _and_list(others[:-1]), "last": others[-1]}
     if plural is not None and n is not None:
         template = (translations.npgettext(context, msgid, plural, n) if context
                     else translations.ngettext(msgid, plural, n))
@@ -417,6 +492,25 @@ def _render(msgid: str, params: Mapping[str, object], plural: str | None, n: int
         return template.format(**values)
     except (KeyError, IndexError, ValueError):  # a broken translation falls back to English
         return english.format(**values)
+
+
+def _others(subject: object, you: str | None) -> list[str] | None:
+    """The players other than ``you`` in the list ``subject`` when ``you`` is one of two or more; else ``None``."""
+    names = list_names(subject) if you is not None else None
+    if not names or len(names) < 2 or you not in names:
+        return None
+    return [name for name in names if name != you]
+
+
+def _and_list(names: Sequence[str]) -> object:
+    """All the others but the last, joined by commas ("Ann", "Ann, Ben"); "" for none. Each name stays a
+    parameter (a seat's name is translated)."""
+    if not names:
+        return ""
+    joined: object = names[0]
+    for name in names[1:]:
+        joined = Message("{names}, {name}", {"names": joined, "name": name})
+    return joined
 
 
 def _value(value: object, translations: Translations, number: NumberFormat | None, you: str | None = None) -> object:
@@ -437,6 +531,30 @@ def _value(value: object, translations: Translations, number: NumberFormat | Non
 def nmessage(singular: str, plural: str, n: int, /, params: Mapping[str, object] | None = None) -> Message:
     """A message with plural forms: ``singular`` for n == 1 in English, ``plural`` otherwise (ngettext)."""
     return Message(singular, params, plural=plural, n=n)
+
+
+def comma_list(items: Sequence[object]) -> object:
+    """"A, B, C": ``items`` (names, numbers or messages) each a parameter of its own, joined by commas (a label's
+    list: "Ann +35, Ben +30"); ``None`` when there are none."""
+    if not items:
+        return None
+    joined = items[0]
+    for item in items[1:]:
+        joined = Message("{first}, {next}", {"first": joined, "next": item})
+    return joined
+
+
+def pmessage(context: str, msgid: str, /, params: Mapping[str, object] | None = None) -> Message:
+    """A message in the meaning ``context`` (pgettext): one English word or sentence with two meanings, such as
+    Kap bis Kairo's terrain "river" and Union Pacific's river track, translated apart."""
+    return Message(msgid, params, context=context)
+
+
+def npmessage(context: str, singular: str, plural: str, n: int, /, params: Mapping[str, object] | None = None
+              ) -> Message:
+    """``nmessage`` in the meaning ``context`` (npgettext): a count phrase in one role of a sentence, such as
+    the object of "receives" ("1 punnan", Hungarian "7 fontot")."""
+    return Message(singular, params, plural=plural, n=n, context=context)
 
 
 def names_message(items: Sequence[str]) -> Message | str:

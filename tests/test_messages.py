@@ -190,3 +190,29 @@ def test_names_message_keeps_every_name_a_parameter_of_its_own():
     listed = names_message(["Ann", "Ben", "Cy", "Di"])
     assert listed == "Ann, Ben, Cy and Di" and listed.params["last"] == "Di"
     assert listed.params["names"].msgid == "{names}, {name}" and listed.params["names"].params["name"] == "Cy"
+
+
+def test_a_group_with_the_learner_in_it_is_addressed_in_the_second_person_plural_in_each_languages_order():
+    """``addressed_group``: the learner among others reads "you" in the plural form of the group's message, the others
+    as parameters (``{other}``, or ``{others}`` and ``{last}``), so Spanish can name the learner last. A group
+    without the learner, or the learner alone, keeps the third person (or the learner's own ``addressed`` form)."""
+    from railkit.messages import _group_forms, addressed_group, list_names
+
+    third = addressed_group("{players} tie (UP-X1).", "You and {other} tie (UP-X1).",
+                            "You, {others} and {last} tie (UP-X1).")
+    try:
+        spanish = catalog(("{names} and {last}", "{names} y {last}"), ("{names}, {name}", "{names}, {name}"),
+                          (("You and {other} tie (UP-X1).", "You, {others} and {last} tie (UP-X1)."),
+                           ("{other} y tú empatáis (UP-X1).", "{others}, {last} y tú empatáis (UP-X1).")))
+        for names, english, es in (
+                (["Ann", "Kim"], "You and Ann tie (UP-X1).", "Ann y tú empatáis (UP-X1)."),
+                (["Ann", "Kim", "Ben"], "You, Ann and Ben tie (UP-X1).", "Ann, Ben y tú empatáis (UP-X1)."),
+                (["Kim", "Ann", "Ben", "Cy"], "You, Ann, Ben and Cy tie (UP-X1).", "Ann, Ben, Cy y tú empatáis (UP-X1).")):
+            tie = Message(third, {"players": names_message(names)})
+            assert list_names(tie.params["players"]) == names
+            assert tie.render(you="Kim") == english and tie.render(spanish, you="Kim") == es
+            assert tie.render(you="Di") == str(tie)  # the learner not in the group: the third person
+        assert Message(third, {"players": "Kim"}).render(you="Kim") == "Kim tie (UP-X1)."  # one: addressed()'s job
+        assert list_names(Message("{n} share", {"n": 2})) is None
+    finally:
+        del _group_forms[third]

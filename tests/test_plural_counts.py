@@ -21,7 +21,7 @@ COUNTS = {"n", "k", "count", "bots", "rounds", "r"}
 NUMBER_OF_A_THING = "a game's, auction's, payout's, step's or turn's number, not a count"
 POSITION = "“{n} of {total}”: a place in a series, not a count of things"
 LABEL = "a label and its number (“Track pile: 7”), no noun follows the number"
-NO_NOUN = "a count with no counted noun after it (“5 more”, “(3)”): no plural form to choose"
+NO_NOUN = "a count with no counted noun after it (“3 each”): no plural form to choose"
 ORDINAL = "an ordinal suffix (1st, 2nd), the number's own spelling"
 NOT_COUNTS: dict[tuple[str, str], str] = {
     ("{n}th", "n"): ORDINAL, ("{n}st", "n"): ORDINAL, ("{n}nd", "n"): ORDINAL, ("{n}rd", "n"): ORDINAL,
@@ -43,8 +43,6 @@ NOT_COUNTS: dict[tuple[str, str], str] = {
     ("Track pile {n}", "n"): LABEL, ("dividend pile {n}", "n"): LABEL, ("set aside: {n}", "n"): LABEL,
     ("six {n}", "n"): LABEL, ("Union Pacific stack ({n} left)", "n"): LABEL,
     ("Keep up to date (every {n} s)", "n"): "seconds as the unit's symbol (s), which has no plural",
-    ("(and {n} more)", "n"): NO_NOUN, ("{n} more", "n"): NO_NOUN,
-    ("Then ({n} more before, in the latest moves): {events}", "n"): NO_NOUN,
     ("The building phase is over. Auction {n}: new cards are on sale; the computer players have bid, now it is your "
      "turn.", "n"): NUMBER_OF_A_THING,
     ("Auction {n}: the computer players have handed in sealed bids ({who}). Hand in yours: how much is choosing early "

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from railkit.capecairo.phrases import pounds
-from railkit.messages import N_, Message, addressed, names_message, nmessage
+from railkit.messages import N_, Message, addressed, addressed_group, comma_list, names_message, nmessage
 
 # The learner's own messages: the second person where a sentence is about the learner (railkit.messages.addressed).
 addressed("{player} has {money} left.",
@@ -31,6 +31,19 @@ _BOTH_ALL = {
     False: (N_("{players} all bid {bid}: the one with the least money left chooses first (KK-A5)."),
             N_("{players} all drew coin {coin}: they draw again.")),
 }
+# The learner among the tied players: the second person plural (railkit.messages.addressed_group); "both" and
+# "all" share one pair, chosen by the number of the others.
+for _third in (_BOTH_ALL[True][0], _BOTH_ALL[False][0]):
+    addressed_group(_third, "You and {other} both bid {bid}: the one with the least money left chooses first (KK-A5).",
+                    "You, {others} and {last} all bid {bid}: the one with the least money left chooses first (KK-A5).")
+for _third in (_BOTH_ALL[True][1], _BOTH_ALL[False][1]):
+    addressed_group(_third, "You and {other} both drew coin {coin}: you draw again.",
+                    "You, {others} and {last} all drew coin {coin}: you draw again.")
+addressed_group("{players} have the same money left ({money}): each draws a card, highest coin first (KK-A5).",
+                "You and {other} have the same money left ({money}): each of you draws a card, highest coin first "
+                "(KK-A5).",
+                "You, {others} and {last} have the same money left ({money}): each of you draws a card, highest "
+                "coin first (KK-A5).")
 
 
 @dataclass
@@ -65,7 +78,7 @@ def explain_auction_order(bids: Mapping[str, int], money_left: Mapping[str, int]
     """``auction_order`` plus each step in words."""
     steps: list[str] = []
     order = _settle(bids, money_left, draw, steps)
-    steps.append(Message("Choosing order: {order}.", {"order": ", ".join(order)}))
+    steps.append(Message("Choosing order: {order}.", {"order": comma_list(order)}))
     return AuctionExplanation(order, steps)
 
 
@@ -73,7 +86,8 @@ def _settle(bids: Mapping[str, int], money_left: Mapping[str, int], draw: Draw, 
     seats = list(bids)
     if steps is not None:
         steps.append(Message("Bids: {bids} (KK-A4: highest bid chooses first).",
-                             {"bids": ", ".join(f"{p} {bids[p]}" for p in seats)}))
+                             {"bids": comma_list([Message(N_("{name} {value}"), {"name": p, "value": bids[p]})
+                                                  for p in seats])}))
     order: list[str] = []
     # KK-A4: higher bid first; tie groups are settled from the highest bid down.
     for bid in sorted(set(bids.values()), reverse=True):

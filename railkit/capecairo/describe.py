@@ -54,7 +54,7 @@ def describe_action(table: KKTable, action: KKAction) -> Message:
         return Message("{player} crosses the next terrain without buying track pieces (KK-B2)", {"player": who})
     if isinstance(buy, int) and not isinstance(buy, bool) and 0 < buy <= 10**9:
         return Message("{player} crosses the next terrain, buying {pieces} (KK-B2)",
-                       {"player": who, "pieces": track_pieces(buy)})
+                       {"player": who, "pieces": track_pieces(buy, "object")})
     # a huge number, or not a number of pieces: the rules will refuse it (KK-B2)
     return Message("{player} crosses the next terrain, buying {buy} track pieces (KK-B2)",
                    {"player": who, "buy": brief(buy)})

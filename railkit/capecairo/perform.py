@@ -15,7 +15,7 @@ from railkit.capecairo.checks import TRACK_PRICE, BuildNumbers, build_numbers
 from railkit.capecairo.phrases import bonus_tracks, card_words, cards, pounds, terrains, track_pieces
 from railkit.capecairo.state import AuctionRecord, KKState, KKTable
 from railkit.errors import RuleError
-from railkit.messages import Message, addressed, loud, names_message, nmessage
+from railkit.messages import Message, addressed, addressed_group, comma_list, loud, names_message, nmessage
 
 # The learner's own messages: the second person where a sentence is about the learner (railkit.messages.addressed).
 addressed("{player} hands in a sealed bid.",
@@ -42,6 +42,20 @@ addressed("{player} has crossed {terrains} and wins the game (KK-E1).",
           "You have crossed {terrains} and win the game (KK-E1).")
 addressed("{players} has no terrain left: the building phase ends and a new auction begins (KK-B5).",
           "You have no terrain left: the building phase ends and a new auction begins (KK-B5).", subject="players")
+addressed_group("{players} has no terrain left: the building phase ends and a new auction begins (KK-B5).",
+                "You and {other} have no terrain left: the building phase ends and a new auction begins (KK-B5).",
+                "You, {others} and {last} have no terrain left: the building phase ends and a new auction begins "
+                "(KK-B5).")
+addressed("Everyone passed in a row with no card left to turn up: the game is stuck and ends (KK-B8). Most terrain "
+          "crossed, then most money, decides: {players} wins.",
+          "Everyone passed in a row with no card left to turn up: the game is stuck and ends (KK-B8). Most terrain "
+          "crossed, then most money, decides: you win.", subject="players")
+addressed_group("Everyone passed in a row with no card left to turn up: the game is stuck and ends (KK-B8). Most "
+                "terrain crossed, then most money, decides: {players} wins.",
+                "Everyone passed in a row with no card left to turn up: the game is stuck and ends (KK-B8). Most "
+                "terrain crossed, then most money, decides: you and {other} share the win.",
+                "Everyone passed in a row with no card left to turn up: the game is stuck and ends (KK-B8). Most "
+                "terrain crossed, then most money, decides: you, {others} and {last} share the win.")
 addressed("{player} faces a river but already holds {cap} bonus tracks (KK-R3).",
           "You face a river but already hold {cap} bonus tracks (KK-R3).")
 addressed("{player} faces a river, but no card is left for a bonus track (KK-R2).",
@@ -147,7 +161,8 @@ def _resolve_auction(table: KKTable, state: KKState, events: list[str]) -> None:
     for p, amount in bids.items():  # KK-A3: all pay their own bid
         state.money[p] -= amount
     events.append(Message("Bids revealed: {bids}; everyone pays their bid (KK-A3).",
-                          {"bids": ", ".join(f"{p} {a}" for p, a in bids.items())}))
+                          {"bids": comma_list([Message("{name} {value}", {"name": p, "value": a})
+                                               for p, a in bids.items()])}))
     aside: list[str] = []  # KK-A5 draws, set aside until the order is settled, then discarded
 
     def draw(player: str) -> int | None:
@@ -228,13 +243,17 @@ def _build(table: KKTable, state: KKState, numbers: BuildNumbers, buy: int, even
     spend = numbers.bonus_spent(buy)
     state.money[player] += card.coin - TRACK_PRICE * buy
     state.crossed[player].append(card.id)
-    bought = (Message("{pieces} bought for {cost}", {"pieces": track_pieces(buy), "cost": pounds(TRACK_PRICE * buy)})
+    # The counts are objects of the sentence ("uses 1 track piece", "receives 7 pounds") and the cost a price:
+    # phrases in those roles, which Finnish and Hungarian inflect (railkit.capecairo.phrases).
+    bought = (nmessage("{n} track piece bought for {cost}", "{n} track pieces bought for {cost}", buy,
+                       {"cost": pounds(TRACK_PRICE * buy, "price")})
               if buy else Message("none bought"))
     events.append(Message(
         "{player} crosses {card} with {flipped} from turned-up cards, {own} from their own terrain cards, "
         "{bonus} and {bought}; {player} receives {coin} (KK-B2, KK-B4).",
-        {"player": player, "card": card_words(card), "flipped": track_pieces(numbers.flipped), "own": numbers.own,
-         "bonus": bonus_tracks(spend), "bought": bought, "coin": pounds(card.coin)}))
+        {"player": player, "card": card_words(card), "flipped": track_pieces(numbers.flipped, "object"),
+         "own": numbers.own, "bonus": bonus_tracks(spend, "object"), "bought": bought,
+         "coin": pounds(card.coin, "object")}))
     # KK-B4: turned-up cards and spent bonus tracks go to the discard pile.
     state.discard.extend(state.flipped)
     state.flipped = []
@@ -246,7 +265,7 @@ def _build(table: KKTable, state: KKState, numbers: BuildNumbers, buy: int, even
     if len(state.crossed[player]) >= table.win_crossings:  # KK-E1: wins at once
         state.phase, state.end_reason, state.winners, state.turn = "over", "KK-E1", (player,), None
         events.append(Message("{player} has crossed {terrains} and wins the game (KK-E1).",
-                              {"player": player, "terrains": terrains(len(state.crossed[player]))}))
+                              {"player": player, "terrains": terrains(len(state.crossed[player]), "object")}))
         return
     _river_bonus(table, state, player, events)
     empty = [p for p in table.players if not state.queues[p]]

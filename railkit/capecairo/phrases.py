@@ -1,23 +1,38 @@
 """The small phrases Vom Kap bis Kairo's sentences are built from, as ``railkit.messages.Message``s:
 counts with their plural forms, terrain names and a card in words. Each reads as the
-English ``railkit.words`` gave before; a lesson renders it in the learner's language."""
+English ``railkit.words`` gave before; a lesson renders it in the learner's language.
+
+A count has a role in its sentence, and some languages inflect the noun after the number for it
+(Finnish "saa 1 punnan" / "7 puntaa", Hungarian "kap 7 fontot"): ``role="object"`` (what a player
+receives, uses, buys) and ``role="price"`` (what it costs: "10 punnalla", "10 fontért") are the same
+English phrase in a message context of their own (``npmessage``), which each catalog fills with the
+form its grammar needs after that number (the plural rule picks 1 or many)."""
 
 from __future__ import annotations
 
 from railkit.capecairo.deck import Card
-from railkit.messages import N_, Message, nmessage, phrase
+from railkit.messages import N_, NC_, Message, nmessage, npmessage, phrase
 
 __all__ = ["bonus_tracks", "card_words", "cards", "crossing", "pounds", "terrain_word",
            "terrains", "track_pieces", "tracks"]
 
 
 @phrase
-def pounds(n: int) -> Message:
+def pounds(n: int, role: str = "") -> Message:
+    """"7 pounds"; ``role`` "object" (Finnish "7 puntaa", "1 punnan", Hungarian "7 fontot") or "price"
+    (Finnish "10 punnalla", Hungarian "10 fontért")."""
+    if role == "object":
+        return npmessage("object", "{n} pound", "{n} pounds", n)
+    if role == "price":
+        return npmessage("price", "{n} pound", "{n} pounds", n)
     return nmessage("{n} pound", "{n} pounds", n)
 
 
 @phrase
-def track_pieces(n: int) -> Message:
+def track_pieces(n: int, role: str = "") -> Message:
+    """"3 track pieces"; ``role`` "object" (Finnish "1 radanpätkän", Hungarian "3 sínelemet")."""
+    if role == "object":
+        return npmessage("object", "{n} track piece", "{n} track pieces", n)
     return nmessage("{n} track piece", "{n} track pieces", n)
 
 
@@ -32,18 +47,26 @@ def cards(n: int) -> Message:
 
 
 @phrase
-def bonus_tracks(n: int) -> Message:
+def bonus_tracks(n: int, role: str = "") -> Message:
+    """"2 bonus tracks"; ``role`` "object" (Finnish "1 bonusradan", Hungarian "2 bónuszsínt")."""
+    if role == "object":
+        return npmessage("object", "{n} bonus track", "{n} bonus tracks", n)
     return nmessage("{n} bonus track", "{n} bonus tracks", n)
 
 
 @phrase
-def terrains(n: int) -> Message:
+def terrains(n: int, role: str = "") -> Message:
+    """"8 terrains"; ``role`` "object" (Finnish "ylittänyt 1 maaston", Hungarian "8 terepet")."""
+    if role == "object":
+        return npmessage("object", "{n} terrain", "{n} terrains", n)
     return nmessage("{n} terrain", "{n} terrains", n)
 
 
-# KK-C3: the five terrains, as the engine names them (lower case inside a sentence).
-TERRAIN_WORDS = {"river": N_("river"), "mountains": N_("mountains"), "desert": N_("desert"),
-                 "village": N_("village"), "savanna": N_("savanna")}
+# KK-C3: the five terrains, as the engine names them (lower case inside a sentence). In the context "terrain":
+# Kap bis Kairo's river is not Union Pacific's river track (railkit.unionpacific.phrases).
+TERRAIN_WORDS = {"river": NC_("terrain", "river"), "mountains": NC_("terrain", "mountains"),
+                 "desert": NC_("terrain", "desert"), "village": NC_("terrain", "village"),
+                 "savanna": NC_("terrain", "savanna")}
 # "crossing a river", "crossing mountains": one phrase per terrain, so each language can inflect it.
 CROSSINGS = {"river": N_("crossing a river"), "mountains": N_("crossing mountains"),
              "desert": N_("crossing a desert"), "village": N_("crossing a village"),
@@ -53,7 +76,7 @@ CROSSINGS = {"river": N_("crossing a river"), "mountains": N_("crossing mountain
 @phrase
 def terrain_word(terrain: str) -> Message | str:
     word = TERRAIN_WORDS.get(terrain)
-    return terrain if word is None else Message(word)
+    return terrain if word is None else Message(word, context="terrain")
 
 
 @phrase

@@ -89,8 +89,8 @@ def _judge(game: CapeToCairoGame, judge: HeuristicBot, action: KKAction) -> Mess
         if not wins and loss >= BUILD_LOSS:
             return Message("you bought {pieces} for {cost} pounds to cross a terrain paying {coin} (a loss of "
                            "{loss}); waiting for more pieces to be turned up makes crossing cheaper (KK-B2, KK-B3, "
-                           "KK-B4).", {"pieces": track_pieces(bought), "cost": TRACK_PRICE * bought,
-                                       "coin": pounds(coin), "loss": loss})
+                           "KK-B4).", {"pieces": track_pieces(bought, "object"), "cost": TRACK_PRICE * bought,
+                                       "coin": pounds(coin, "object"), "loss": loss})
     elif isinstance(action, Pass):
         nums = game.build_numbers(p)
         if nums.card is not None and nums.can_afford:
@@ -98,7 +98,7 @@ def _judge(game: CapeToCairoGame, judge: HeuristicBot, action: KKAction) -> Mess
                 return Message("you passed although crossing your next terrain would have won the game (KK-E1, KK-B2).")
             if nums.min_buy == 0:
                 return Message("you passed although your next terrain could be crossed without buying anything, "
-                               "earning its coin of {coin} (KK-B2, KK-B4).", {"coin": pounds(nums.card.coin)})
+                               "earning its coin of {coin} (KK-B2, KK-B4).", {"coin": pounds(nums.card.coin, "object")})
     return None
 
 

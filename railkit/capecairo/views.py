@@ -16,11 +16,18 @@ from railkit.capecairo.phrases import pounds, terrains
 from railkit.capecairo.state import AuctionRecord, KKState, KKTable, copy_record
 from railkit.errors import RuleError
 from railkit.game import BaseView, Outcome, not_playing
-from railkit.messages import Message, addressed, names_message, nmessage
+from railkit.messages import Message, addressed, addressed_group, names_message, nmessage
 
 # The learner's own messages: the second person where a sentence is about the learner (railkit.messages.addressed).
 addressed("{player} crossed the last terrain first and wins (KK-E1). {scores}.",
           "You crossed the last terrain first and win (KK-E1). {scores}.")
+addressed("The game stalled and ended (KK-B8); by terrain crossed, then money, {players} wins. {scores}.",
+          "The game stalled and ended (KK-B8); by terrain crossed, then money, you win. {scores}.", subject="players")
+addressed_group("The game stalled and ended (KK-B8); by terrain crossed, then money, {players} wins. {scores}.",
+                "The game stalled and ended (KK-B8); by terrain crossed, then money, you and {other} share the win. "
+                "{scores}.",
+                "The game stalled and ended (KK-B8); by terrain crossed, then money, you, {others} and {last} share "
+                "the win. {scores}.")
 
 Result = Outcome  # the name earlier code used
 

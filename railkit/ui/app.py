@@ -213,7 +213,8 @@ def others_words(lines: Sequence[str]) -> str:
     # not one long paragraph; a screen reader reads it the same.
     words = "\n".join(sentence(line) for line in shown)
     if earlier:
-        return tr("Then ({n} more before, in the latest moves): {events}", n=earlier, events=words)
+        return trn("Then ({n} more before, in the latest moves): {events}",
+                   "Then ({n} more before, in the latest moves): {events}", earlier, events=words)
     return tr("Then: {events}", events=words)
 
 

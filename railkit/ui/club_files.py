@@ -41,7 +41,7 @@ from railkit.errors import DataError, SaveFileError
 from railkit.game import parse_save
 from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.docs import reconstruction_note
-from railkit.ui.i18n import format_number, render, tr
+from railkit.ui.i18n import format_number, render, tr, trn
 from railkit.ui.saves import size_words
 from railkit.ui.upload_limit import UploadLimit
 from railkit.ui.widgets import button, html_box, row, set_shown
@@ -138,7 +138,7 @@ def problems_text(problems: Sequence[DataError]) -> str:
     # item and problem are the checkers' Messages (a JSON key path such as ``track_deck`` stays as typed)
     shown = "; ".join(f"{render(p.item)}: {render(p.problem)}" for p in problems[:SHOWN_PROBLEMS])
     more = len(problems) - SHOWN_PROBLEMS
-    return shown + (" " + tr("(and {n} more)", n=more) if more > 0 else "")
+    return shown + (" " + trn("(and {n} more)", "(and {n} more)", more) if more > 0 else "")
 
 
 def _digest(path: Path) -> str:

@@ -29,8 +29,8 @@ from urllib.parse import parse_qs, quote
 
 from railkit.errors import InputError, RuleError
 from railkit.game import MAX_NAME_LENGTH, normalize_players
-from railkit.messages import N_, seat_name
-from railkit.ui.i18n import DEFAULT_LANGUAGE, catalog_languages, get_language, tr, translations, trn
+from railkit.messages import N_, NC_, seat_name
+from railkit.ui.i18n import DEFAULT_LANGUAGE, catalog_languages, get_language, tr, translations, trc, trn
 
 __all__ = ["DEFAULT_LEARNER", "default_learner", "is_default_learner",
            "NAME_PARAMETER", "LearnerName", "addressed", "check_name", "follow_page_address", "greet_learner",
@@ -222,12 +222,15 @@ def greet_learner(app: Greeted, words: str, use: Callable[[str], bool] | None = 
 
 
 # -- seats and the other players' names ------------------------------------------------------------
-ORDINALS = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"), N_("6th"))
+# A seat's number, in the context "seat": Spanish writes a seat (asiento) "1.º", a place in the choosing order
+# (posición) "1.ª" (railkit.ui.capecairo.common.ordinal).
+ORDINALS = (NC_("seat", "1st"), NC_("seat", "2nd"), NC_("seat", "3rd"), NC_("seat", "4th"), NC_("seat", "5th"),
+            NC_("seat", "6th"))
 
 
 def seat_options(n: int, first: str = "") -> list[tuple[str, int]]:
     """“1st — {first}”, “2nd”, … for ``n`` seats (``first``: what the first seat does in this game)."""
-    labels = [tr(o) for o in ORDINALS[:n]]
+    labels = [trc("seat", o) for o in ORDINALS[:n]]
     if first and labels:
         labels[0] = f"{labels[0]} — {first}"
     return [(label, i) for i, label in enumerate(labels)]

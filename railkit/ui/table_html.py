@@ -30,6 +30,7 @@ TABLE_STYLE = """<style>
   font-weight: bold; padding: 2px 10px; border: 2px dashed #555; border-radius: 6px; background: #fff; }
 .railkit-app .railkit-table-lobby ul, .railkit-app .railkit-table-events ol { margin: 4px 0 6px 0; }
 .railkit-app .railkit-table-events li.rk-new { font-weight: bold; }
+.railkit-app .railkit-table-events li { white-space: pre-line; }
 .railkit-app .railkit-table-progress { font-size: 17px; font-weight: bold; }
 .railkit-app .railkit-table-board { max-width: 100%; min-width: 0; overflow-x: auto; }
 .railkit-app .railkit-table-board .widget-html-content { min-width: 0; }

@@ -125,7 +125,7 @@ def _pieces(board: Board) -> list[Message]:
     if len(parts) == 1:
         return []
     cut_off = sorted(city for part in parts[1:] for city in part)
-    more = [Message(N_("{n} more"), {"n": len(cut_off) - MAX_SHOWN})] if len(cut_off) > MAX_SHOWN else []
+    more = [nmessage("{n} more", "{n} more", len(cut_off) - MAX_SHOWN)] if len(cut_off) > MAX_SHOWN else []
     shown = listing([*cut_off[:MAX_SHOWN], *more])
     return [Message(N_("the map falls apart into {pieces} pieces; {cities} cannot be reached from the largest "
                        "piece, so a company can never build across (UP-B2e: a new train joins the company's "

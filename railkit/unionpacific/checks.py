@@ -11,7 +11,7 @@ from typing import Any
 
 from railkit.brief import brief
 from railkit.errors import RuleError
-from railkit.messages import N_, Message, addressed, naddressed, nmessage
+from railkit.messages import N_, Message, addressed, comma_list, naddressed, nmessage
 from railkit.unionpacific.actions import (
     Build,
     ChooseFirstShare,
@@ -24,7 +24,7 @@ from railkit.unionpacific.actions import (
     UPAction,
 )
 from railkit.unionpacific.board import Board
-from railkit.unionpacific.phrases import a_card, a_train, track_type
+from railkit.unionpacific.phrases import TRACK_TYPE_WORDS, a_card, a_train, track_type
 from railkit.unionpacific.placement import placement_error
 from railkit.unionpacific.state import DISPLAY_SOURCES, UPState
 
@@ -66,9 +66,10 @@ def _need_step(state: UPState, step: str, rule: str, what: str) -> None:
 
 def _need_track(state: UPState, player: str, card: object, rule: str) -> None:
     if not isinstance(card, str) or card not in state.track_hand[player]:
-        held = ", ".join(sorted(state.track_hand[player])) or Message(N_("none"))
+        held = comma_list([track_type(k) for k in sorted(state.track_hand[player])]) or Message(N_("none"))
+        kind = track_type(card) if isinstance(card, str) and card in TRACK_TYPE_WORDS else brief(card)
         raise RuleError(rule, Message(N_("{player} has no {card} track card; track cards in hand: {held}"),
-                                      {"player": player, "card": brief(card), "held": held}))
+                                      {"player": player, "card": kind, "held": held}))
 
 
 def _need_share(state: UPState, player: str, card: object, rule: str, n: int = 1) -> None:

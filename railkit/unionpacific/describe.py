@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 
-from railkit.messages import N_, Message, addressed, nmessage, shown
+from railkit.messages import N_, Message, addressed, comma_list, nmessage, shown
 from railkit.unionpacific.actions import (
     Build,
     ChooseFirstShare,
@@ -50,13 +50,13 @@ def describe_action(board: Board, action: UPAction) -> Message:
         return Message(N_("{player} chooses a first share (UP-S5)"), p)
     if isinstance(action, DiscardUnusable):
         return Message(N_("{player} discards {card} and draws another (UP-T2)"),
-                       {**p, "card": a_card(action.card, "unusable")})
+                       {**p, "card": a_card(action.card, "unusable", "object")})
     if isinstance(action, Build):
         section = board.sections.get(action.section)
         where = section.name if section is not None else str(action.section)
         return Message(N_("{player} plays {card} to build {train} on {section} (UP-B1, UP-B2)"),
-                       {**p, "card": a_card(action.card), "train": a_train(card_name(board, action.company)),
-                        "section": where})
+                       {**p, "card": a_card(action.card, role="object"),
+                        "train": a_train(card_name(board, action.company), "object"), "section": where})
     if isinstance(action, DrawShare):
         where = {"deck": N_("the top of the share deck"), "up": N_("the Union Pacific stack")}.get(
             action.source, N_("the display"))
@@ -68,8 +68,9 @@ def describe_action(board: Board, action: UPAction) -> Message:
         return Message(N_("{player} ends the turn (UP-B6)"), p)
     if isinstance(action, Invest):
         return Message(N_("{player} lays {shares} on the table and discards {card} (UP-I1, UP-I3)"),
-                       {**p, "shares": shares_words(board, action.cards), "card": a_card(action.discard)})
-    return Message(N_("{player} passes, discarding {card} (UP-T4)"), {**p, "card": a_card(action.discard)})
+                       {**p, "shares": shares_words(board, action.cards, "object"),
+                        "card": a_card(action.discard, role="object")})
+    return Message(N_("{player} passes, discarding {card} (UP-T4)"), {**p, "card": a_card(action.discard, role="object")})
 
 
 # What the player to act does in each step of a turn (the same words as the play lesson's).
@@ -94,9 +95,10 @@ def status_card(board: Board, state: UPState, title: str, moves: int, outcome: s
         step = STEP_WORDS.get(state.phase)
         status = say(Message(N_("turn {turn}: {step}; to act: {players}"),
                              {"turn": state.turn_number, "step": Message(step) if step else state.phase,
-                              "players": ", ".join(state.players_to_act())}))
+                              "players": comma_list(list(state.players_to_act()))}))
     if state.options["public_money"] or state.is_over:  # UP-D13; everyone counts up at the end
-        money: Message | str = ", ".join(f"{h} {m}" for h, m in state.money.items())
+        money: object = comma_list([Message(N_("{name} {value}"), {"name": h, "value": m})
+                                    for h, m in state.money.items()])
     else:
         money = Message(N_("hidden (UP-D13)"))
     rows = "".join(

@@ -12,7 +12,19 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, overload
 
 from railkit.copying import copy_value
-from railkit.messages import N_, Deferred, Message, addressed, is_quiet, loud, nmessage
+from railkit.messages import (
+    N_,
+    Deferred,
+    Message,
+    addressed,
+    addressed_group,
+    comma_list,
+    is_quiet,
+    loud,
+    naddressed,
+    names_message,
+    nmessage,
+)
 from railkit.unionpacific.board import Board
 from railkit.unionpacific.payouts import (
     PayoutExplanation,
@@ -22,7 +34,7 @@ from railkit.unionpacific.payouts import (
     explain_union_pacific_payout,
     union_pacific_payout,
 )
-from railkit.unionpacific.phrases import card_words, listing
+from railkit.unionpacific.phrases import card_words
 from railkit.unionpacific.sharedeck import DIVIDEND
 from railkit.unionpacific.state import IMAGINARY, UP, PayoutRecord, UPState, card_name
 
@@ -35,8 +47,16 @@ addressed("{player} turns up the unused last dividend card (UP-2P1) and draws ag
           "You turn up the unused last dividend card (UP-2P1) and draw again.")
 addressed("Payout {number} of {of} ({reason}, drawn by {player}): {amounts}.",
           "Payout {number} of {of} ({reason}, drawn by you): {amounts}.")
-addressed("The game is over (UP-D12). {player} wins with {money} million. Money: {ranking}.",
-          "The game is over (UP-D12). You win with {money} million. Money: {ranking}.")
+# The final words count the money (1 million, 2 million: a plural message, "1 millón" in Spanish).
+naddressed("The game is over (UP-D12). {player} wins with {money} million. Money: {ranking}.",
+           "The game is over (UP-D12). You win with {money} million. Money: {ranking}.",
+           "The game is over (UP-D12). You win with {money} million. Money: {ranking}.", subject="player")
+addressed_group("The game is over (UP-D12). {players} share the win with {money} million each (DECISION). "
+                "Money: {ranking}.",
+                "The game is over (UP-D12). You and {other} share the win with {money} million each (DECISION). "
+                "Money: {ranking}.",
+                "The game is over (UP-D12). You, {others} and {last} share the win with {money} million each "
+                "(DECISION). Money: {ranking}.")
 
 __all__ = [
     "IMAGINARY",
@@ -201,8 +221,8 @@ class PayoutExplanations(Sequence[PayoutExplanation[str]]):
         return self._made
 
     def text(self, index: int) -> str:
-        """The ``index``-th explanation as the narrative shows it."""
-        return str(self.made()[index])
+        """The ``index``-th explanation as the narrative shows it (a ``Message``: each step translatable)."""
+        return self.made()[index].message()
 
     def __len__(self) -> int:
         return len(self.holdings)  # the companies with shareholders, then UP
@@ -261,7 +281,7 @@ def _payout(board: Board, state: UPState, events: list[str], drawer: str | None,
     for h, m in amounts.items():
         state.money[h] = state.money.get(h, 0) + m
     state.payouts.append(record)
-    got = ", ".join(f"{h} +{m}" for h, m in amounts.items())
+    got = comma_list([Message(N_("{name} +{amount}"), {"name": h, "amount": m}) for h, m in amounts.items()])
     params = {"number": number, "of": state.max_payouts, "reason": Message(reason), "amounts": got}
     if drawer:
         events.append(Message(N_("Payout {number} of {of} ({reason}, drawn by {player}): {amounts}."),
@@ -271,7 +291,7 @@ def _payout(board: Board, state: UPState, events: list[str], drawer: str | None,
     if isinstance(explanations, PayoutExplanations):
         events.extend(Deferred(explanations.text, i) for i in range(len(explanations)))  # type: ignore[misc]
     else:
-        events.extend(str(e) for e in explanations)
+        events.extend(e.message() for e in explanations)
     if final:
         state.is_over = True
         state.step = "over"
@@ -309,18 +329,20 @@ def _form_imaginary(board: Board, state: UPState, events: list[str]) -> None:
     state.up_stack = 0
     state.imaginary = holdings
     state.money.setdefault(IMAGINARY, 0)
-    listed = ", ".join(f"{card_name(board, k)} {n}" for k, n in sorted(holdings.items())) or Message(N_("nothing"))
+    listed = comma_list([Message(N_("{name} {value}"), {"name": card_name(board, k), "value": n})
+                         for k, n in sorted(holdings.items())]) or Message(N_("nothing"))
     events.append(Message(N_("Two players: the display, the rest of the share deck and the UP stack become the "
-                             "{imaginary}'s shares (UP-2P2): {holdings}."),
-                          {"imaginary": Message(N_("Imaginary third player")), "holdings": listed}))
+                             "imaginary third player's shares (UP-2P2): {holdings}."), {"holdings": listed}))
 
 
 def _final_words(state: UPState) -> str:
     best = max(state.money.values())
     winners = [h for h, m in state.money.items() if m == best]
-    ranking = ", ".join(f"{h} {m}" for h, m in sorted(state.money.items(), key=lambda x: -x[1]))
+    ranking = comma_list([Message(N_("{name} {value}"), {"name": h, "value": m})
+                          for h, m in sorted(state.money.items(), key=lambda x: -x[1])])
     if len(winners) == 1:
-        return Message(N_("The game is over (UP-D12). {player} wins with {money} million. Money: {ranking}."),
-                       {"player": winners[0], "money": best, "ranking": ranking})
+        return nmessage("The game is over (UP-D12). {player} wins with {money} million. Money: {ranking}.",
+                        "The game is over (UP-D12). {player} wins with {money} million. Money: {ranking}.", best,
+                        {"player": winners[0], "money": best, "ranking": ranking})
     return Message(N_("The game is over (UP-D12). {players} share the win with {money} million each (DECISION). "
-                      "Money: {ranking}."), {"players": listing(winners), "money": best, "ranking": ranking})
+                      "Money: {ranking}."), {"players": names_message(winners), "money": best, "ranking": ranking})

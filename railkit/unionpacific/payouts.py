@@ -27,7 +27,7 @@ from typing import Generic, TypeVar
 
 from railkit.brief import brief
 from railkit.errors import RuleError
-from railkit.messages import N_, Fixed, Message, addressed, names_message, nmessage
+from railkit.messages import N_, Fixed, Message, addressed, addressed_group, comma_list, names_message, nmessage
 
 # The learner's own messages: the second person where a sentence is about the learner (railkit.messages.addressed).
 addressed("{players} holds none, so is not a shareholder and gets nothing.",
@@ -48,6 +48,40 @@ addressed("{player} ({count}) comes at position {position}, past the 5th, and ge
           "You ({count}) come at position {position}, past the 5th, and get nothing (UP-D9).")
 addressed("{player} ({count}) takes position {position} and receives {amount} (UP-D9).",
           "You ({count}) take position {position} and receive {amount} (UP-D9).")
+# The learner among several players: the second person plural (railkit.messages.addressed_group).
+addressed_group("{players} holds none, so is not a shareholder and gets nothing.",
+                "You and {other} hold none, so you are not shareholders and get nothing.",
+                "You, {others} and {last} hold none, so you are not shareholders and get nothing.")
+addressed_group("{players} holds fewer shares and gets nothing ({rule}).",
+                "You and {other} hold fewer shares and get nothing ({rule}).",
+                "You, {others} and {last} hold fewer shares and get nothing ({rule}).")
+addressed_group("{players} tie for the most shares ({count} each), so they share the primary and secondary places "
+                "(UP-D5).",
+                "You and {other} tie for the most shares ({count} each), so you share the primary and secondary "
+                "places (UP-D5).",
+                "You, {others} and {last} tie for the most shares ({count} each), so you share the primary and "
+                "secondary places (UP-D5).")
+addressed_group("{players} tie for the second most ({count} each), so they split the secondary amount, {value} ÷ 2 "
+                "rounded down = {half} (UP-D6): {split}.",
+                "You and {other} tie for the second most ({count} each), so you split the secondary amount, "
+                "{value} ÷ 2 rounded down = {half} (UP-D6): {split}.",
+                "You, {others} and {last} tie for the second most ({count} each), so you split the secondary "
+                "amount, {value} ÷ 2 rounded down = {half} (UP-D6): {split}.")
+addressed_group("{players} ({count} each) come at {positions}, past the 5th, and get nothing (UP-D9).",
+                "You and {other} ({count} each) come at {positions}, past the 5th, and get nothing (UP-D9).",
+                "You, {others} and {last} ({count} each) come at {positions}, past the 5th, and get nothing "
+                "(UP-D9).")
+addressed_group("{players} tie with {count} each, so they occupy {positions} (UP-D11; positions past the 5th add 0): "
+                "{sum} = {pool}; {split}.",
+                "You and {other} tie with {count} each, so you occupy {positions} (UP-D11; positions past the 5th "
+                "add 0): {sum} = {pool}; {split}.",
+                "You, {others} and {last} tie with {count} each, so you occupy {positions} (UP-D11; positions past "
+                "the 5th add 0): {sum} = {pool}; {split}.")
+addressed_group("{players} tie with {count} each, so they occupy {positions} (UP-D11): {sum} = {pool}; {split}.",
+                "You and {other} tie with {count} each, so you occupy {positions} (UP-D11): {sum} = {pool}; "
+                "{split}.",
+                "You, {others} and {last} tie with {count} each, so you occupy {positions} (UP-D11): {sum} = "
+                "{pool}; {split}.")
 
 __all__ = [
     "UP_TABLE",
@@ -208,6 +242,15 @@ class PayoutExplanation(Generic[P]):
         lines += [f"{i}. {step}" for i, step in enumerate(self.steps, 1)]
         return "\n".join(lines)
 
+    def message(self) -> str:
+        """The whole explanation as one ``Message`` (the same English as ``str``): the title, then each step
+        numbered on a line of its own, every part translatable (the table's story and the play lesson's log
+        show it so)."""
+        text = self.title
+        for i, step in enumerate(self.steps, 1):
+            text = Message("{lines}\n{number}. {step}", {"lines": text, "number": i, "step": step})
+        return text
+
     def _repr_html_(self) -> str:
         esc = html.escape
         items = "".join(f"<li>{esc(step)}</li>" for step in self.steps)
@@ -247,11 +290,11 @@ def _groups(shares: Mapping[P, int]) -> list[tuple[int, list[P]]]:
 
 
 def _holdings_step(shares: Mapping[P, int], what: Message | str) -> list[Message]:
-    held = [f"{p} {n}" for p, n in shares.items() if n > 0]
+    held = [Message("{name} {value}", {"name": str(p), "value": n}) for p, n in shares.items() if n > 0]
     none = [p for p, n in shares.items() if n == 0]
     if held:
         steps = [Message("Shares of {company} on the table (only these count, UP-I4): {holdings}.",
-                         {"company": what, "holdings": ", ".join(held)})]
+                         {"company": what, "holdings": comma_list(held)})]
     else:
         steps = [Message("Nobody has shares of {company} on the table.", {"company": what})]
     if none:
@@ -337,6 +380,14 @@ def explain_company_payout(value: int, shares: Mapping[P, int], company: str | N
     return PayoutExplanation(title=title, amounts=amounts, steps=tuple(steps))
 
 
+def _sum(parts: Sequence[int]) -> object:
+    """"10 + 8 + 6", each number a parameter (formatted for the language)."""
+    total: object = parts[0]
+    for part in parts[1:]:
+        total = Message("{sum} + {part}", {"sum": total, "part": part})
+    return total
+
+
 def _positions(start: int, count: int) -> Message:
     if count == 1:
         return Message("position {start}", {"start": start})
@@ -350,7 +401,7 @@ def explain_union_pacific_payout(payout_number: int, shares: Mapping[P, int]) ->
     title = Message("Union Pacific, payout {number}", {"number": payout_number})
     amounts: dict[P, int] = dict.fromkeys(shares, 0)
     steps = _holdings_step(shares, "Union Pacific")
-    column = ", ".join(str(a) for a in row)
+    column = comma_list(list(row))
     if payout_number == 1:
         steps.append(Message("At the first payout every position of the table pays 0 (UP-D9): {column}.",
                              {"column": column}))
@@ -381,7 +432,7 @@ def explain_union_pacific_payout(payout_number: int, shares: Mapping[P, int]) ->
                    else N_("{players} tie with {count} each, so they occupy {positions} (UP-D11): {sum} = {pool}; "
                            "{split}."))
             steps.append(Message(tie, {"players": _names(group), "count": n, "positions": _positions(position, k),
-                                       "sum": " + ".join(map(str, parts)), "pool": pool, "split": _split(pool, k)}))
+                                       "sum": _sum(parts), "pool": pool, "split": _split(pool, k)}))
             for p in group:
                 amounts[p] = pool // k
         position += k

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from railkit.errors import RuleError
-from railkit.messages import N_, Message, addressed, nmessage
+from railkit.messages import N_, Message, addressed, comma_list, nmessage
 from railkit.unionpacific.actions import (
     Build,
     ChooseFirstShare,
@@ -174,7 +174,8 @@ def _do_first(board: Board, state: UPState, a: ChooseFirstShare, events: list[st
         card = state.first_choices[p]
         _take(state.share_hand[p], card)
         _put(state.table[p], card)
-    shown = ", ".join(f"{p}: {card_name(board, state.first_choices[p])}" for p in state.players)
+    shown = comma_list([Message(N_("{name}: {value}"), {"name": p, "value": card_name(board, state.first_choices[p])})
+                        for p in state.players])
     events.append(Message(N_("First shares revealed together (UP-S5): {shares}."), {"shares": shown}))
     # UP-S6 comes after UP-S5: only now is the display turned up (and its setup replacement told, UP-B5).
     # Nothing else has gone to the box or under the deck yet, so they hold exactly that replacement.
@@ -193,7 +194,7 @@ def _do_discard_unusable(board: Board, state: UPState, a: DiscardUnusable, event
     if new is not None:
         _put(state.track_hand[a.player], new)
     events.append(Message(N_("{player} discards {card} and draws a replacement (UP-T2)."),
-                          {"player": a.player, "card": a_card(a.card, "unusable")}))
+                          {"player": a.player, "card": a_card(a.card, "unusable", "object")}))
 
 
 def _do_build(board: Board, state: UPState, a: Build, events: list[str]) -> None:
@@ -204,7 +205,8 @@ def _do_build(board: Board, state: UPState, a: Build, events: list[str]) -> None
     name = card_name(board, a.company)
     events.append(Message(
         N_("{player} plays {card} and builds {train} on {section} (UP-B1, UP-B2); {company} is now worth {value}."),
-        {"player": a.player, "card": a_card(a.card), "train": a_train(name), "section": s.name, "company": name,
+        {"player": a.player, "card": a_card(a.card, role="object"), "train": a_train(name, "object"), "section": s.name,
+         "company": name,
          "value": state.net.on_board(a.company) + 1},
     ))
     state.step = "draw"
@@ -233,7 +235,7 @@ def _do_draw(board: Board, state: UPState, a: DrawShare, events: list[str]) -> N
         assert taken is not None  # checked
         _put(state.share_hand[p], taken)
         events.append(Message(N_("{player} takes {share} from the display (UP-B3)."),
-                              {"player": p, "share": a_share(card_name(board, taken))}))
+                              {"player": p, "share": a_share(card_name(board, taken), "object")}))
         refill(board, state, slot, events, p)
     settle(board, state, events, p)
     if not state.is_over:
@@ -274,7 +276,8 @@ def _do_invest(board: Board, state: UPState, a: Invest, events: list[str]) -> No
     _take(state.track_hand[a.player], a.discard)
     state.track_discards.append(a.discard)
     events.append(Message(N_("{player} invests {shares} on the table and discards {card} (UP-I1, UP-I3)."),
-                          {"player": a.player, "shares": shares_words(board, a.cards), "card": a_card(a.discard)}))
+                          {"player": a.player, "shares": shares_words(board, a.cards, "object"),
+                           "card": a_card(a.discard, role="object")}))
     _end_turn(board, state, events)
 
 
@@ -282,7 +285,7 @@ def _do_pass(board: Board, state: UPState, a: Pass, events: list[str]) -> None:
     _take(state.track_hand[a.player], a.discard)
     state.track_discards.append(a.discard)
     events.append(Message(N_("{player} can neither build nor invest and passes, discarding {card} (UP-T4)."),
-                          {"player": a.player, "card": a_card(a.discard)}))
+                          {"player": a.player, "card": a_card(a.discard, role="object")}))
     _end_turn(board, state, events)
 
 

@@ -150,6 +150,14 @@ def _a(kind: object, noun: str) -> Message:
     return Message(N_("an {kind} card") if an else N_("a {kind} card"), {"kind": kind})
 
 
+def _a_kinds(kinds: object) -> Message:
+    """ "a plains, hills or mountain section": a section of one of several kinds (a list), a message of its own, as
+    Finnish cannot put a list of kinds before a compound's second part."""
+    if a(f"{kinds} section").startswith("an "):
+        return Message(N_("an {kinds} section"), {"kinds": kinds})
+    return Message(N_("a {kinds} section"), {"kinds": kinds})
+
+
 def _explain(board: Board, trains_on: Mapping[str, Sequence[str]], supply: Mapping[str, int],
              company_key: str, section_id: str, card: str) -> tuple[PlacementExplanation, dict[str, Message]]:
     """The explanation, plus for each failed rule the advice a RuleError adds."""
@@ -188,7 +196,7 @@ def _explain(board: Board, trains_on: Mapping[str, Sequence[str]], supply: Mappi
     else:
         add("UP-B2b", False, N_("{section} is {a_section} and the {company} may only build on {allowed}"),
             {"a_section": _a(kind, "section"), "allowed": listing(allowed),
-             "a_allowed": _a(listing(allowed, "or"), "section")},
+             "a_allowed": _a_kinds(listing(allowed, "or"))},
             N_("pick {a_allowed} for it, or build for another company"))
 
     # UP-B2c: an empty neutral space (coloured starting spaces never take trains)

@@ -67,9 +67,10 @@ def card_name(board: Board, card: str | None) -> str:
     return str(card)
 
 
-def shares_words(board: Board, cards: Sequence[str]) -> object:
-    """ "2 shares of Denver Midland and 1 share of Union Pacific" (in the order first met), a Message."""
-    return shares_message([(cards.count(k), card_name(board, k)) for k in dict.fromkeys(cards)])
+def shares_words(board: Board, cards: Sequence[str], role: str = "") -> object:
+    """ "2 shares of Denver Midland and 1 share of Union Pacific" (in the order first met), a Message (``role``
+    "object": the object of a verb, ``railkit.unionpacific.phrases``)."""
+    return shares_message([(cards.count(k), card_name(board, k)) for k in dict.fromkeys(cards)], role)
 
 
 @dataclass(frozen=True)

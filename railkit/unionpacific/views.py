@@ -14,15 +14,17 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from railkit.game import BaseView, Outcome, view_from_json, view_json
-from railkit.messages import N_, Message, addressed, nmessage
+from railkit.messages import N_, Message, addressed, addressed_group, names_message, nmessage
 from railkit.unionpacific.actions import UPAction, registry
 from railkit.unionpacific.options import UPOptions
-from railkit.unionpacific.phrases import listing
 from railkit.unionpacific.state import IMAGINARY, UPState
 
 # The learner's own messages: the second person where a sentence is about the learner (railkit.messages.addressed).
 addressed("{players} wins with the most money (UP-D12). {ranking}.",
           "You win with the most money (UP-D12). {ranking}.", subject="players")
+addressed_group("{players} wins with the most money (UP-D12). {ranking}.",
+                "You and {other} share the win with the most money (UP-D12). {ranking}.",
+                "You, {others} and {last} share the win with the most money (UP-D12). {ranking}.")
 
 __all__ = ["HandView", "PayoutView", "UPOptions", "UPView", "result", "state_dict", "view"]
 
@@ -187,10 +189,13 @@ def result(state: UPState) -> Outcome:
     if not state.is_over:
         words = Message(N_("The game is still going on."))
     else:
-        ranked = "; ".join(f"{h}: {m}" for h, m in sorted(money.items(), key=lambda hm: -hm[1]))
+        ranked: object = None
+        for h, m in sorted(money.items(), key=lambda hm: -hm[1]):
+            item = Message(N_("{name}: {value}"), {"name": h, "value": m})
+            ranked = item if ranked is None else Message(N_("{first}; {next}"), {"first": ranked, "next": item})
         words = nmessage("{players} wins with the most money (UP-D12). {ranking}.",
                          "{players} share the win with the most money (UP-D12). {ranking}.", len(winners),
-                         {"players": listing(winners), "ranking": ranked})
+                         {"players": names_message(winners), "ranking": ranked})
     return Outcome(
         is_over=state.is_over,
         winners=winners,

@@ -18,18 +18,34 @@ from railkit.ui import i18n
 from railkit.ui.learner import VERBS, default_learner
 from tests.ui.test_i18n_catalogs import widget_texts
 from tests.ui.test_ui_kk_play import play_one_move
+from tests.ui.test_ui_no_english_on_screen import screen_texts
 from tests.ui.test_ui_up_play import act, first_legal
 
 # The default name followed by a word that is not the language's “and”: a verb of a third-person sentence
-# (the learner's own messages never start with the pronoun), or a case the pronoun cannot take.
+# (the learner's own messages never start with the pronoun), or a case the pronoun cannot take. A list of players
+# with the learner in it has its own patterns: its verb must be the second person plural (“Sinä ja Ann jaatte”,
+# “Te és Ann osztoztok”, “Ann y tú empatáis”), never the third (“jakavat”, “osztoznak”, “empatan”), and the learner
+# never takes a case a name takes (“Pelaajilla Sinä ja Ann”, “A Tú y Ann”). tests/test_translated_games.py checks
+# that every engine message with such a list has its second-person plural form.
+_FI_NAME = r"[A-ZÅÄÖ][\w&.'-]*(?: [A-Z][\w&.'-]*)*"
+_HU_NAME = r"[A-ZÁÉÍÓÖŐÚÜŰ][\w&.'-]*(?: [A-Z][\w&.'-]*)*"
+_ES_NAME = r"[A-ZÁÉÍÓÚÑ][\w&.'-]*(?: [A-Z][\w&.'-]*)*"
 THIRD_PERSON = {
     "en": re.compile(rf"\bYou (?:{'|'.join(v for v in VERBS if v not in ('cannot', 'may', 'must', 'can', 'won'))})\b"
-                     r"|\bYou \(you\)|(?<=[a-z] )You\b(?! and\b)"),
-    "fi": re.compile(r"\bSinä (?!ja\b)[a-zäö]+|\b[Pp]elaaja\w* Sinä\b|\bnostaja Sinä\b|\bSinä \(sinä\)"),
+                     r"|\bYou \(you\)|(?<=[a-z] )You\b(?! and\b)"
+                     rf"|\b[Yy]ou(?:, {_FI_NAME})* and {_FI_NAME} (?:{'|'.join(v for v in VERBS if v.endswith('s'))})\b"),
+    "fi": re.compile(r"\bSinä (?!ja\b)[a-zäö]+|\b[Pp]elaaj\w* Sinä\b|\bnostaja Sinä\b|\bSinä \(sinä\)"
+                     rf"|\bSinä\W+(?:voittaa|jakaa)\b"
+                     rf"|\b[Ss]inä(?:, {_FI_NAME})* ja {_FI_NAME} (?:\w+ )?(?:\w+(?:vat|vät)|eivät)\b"),
     # Hungarian: an emphatic “Te” before a second-person verb is right (“Te kapod”, “Te lépsz”, “Te vagy”)
     "hu": re.compile(r"\bTe (?!és\b|vagy\b)[a-záéíóöőúüű]*[a-záéíóöőúüű](?<!sz)(?<!d)(?<!l)\b"
-                     r"|\b[Aa] győztes Te\b|\bTe játékos|\bTe \(te\)"),
-    "es": re.compile(r"\bTú (?!y\b)[a-záéíóúñ]+|\b(?:[Aa]|de|para|por) Tú\b|\bTú \(tú\)"),
+                     r"|\b[Aa] győztes Te\b|\bTe játékos|\bTe \(te\)|\bTe\W+nyert\b"
+                     rf"|\b[Tt]e(?:, {_HU_NAME})* és {_HU_NAME}(?::| mindketten| mind)? (?:[^\s.;:,]+ ){{0,3}}?"
+                     r"(?:\w*(?:nak|nek|tak|ták|ték|ük|uk)|játékosnak)\b"),
+    "es": re.compile(r"\bTú (?!y\b)[a-záéíóúñ]+|\b(?:[Aa]|de|para|por|como) Tú\b|\bTú \(tú\)|\bTú\W+¡?gana\b"
+                     rf"|\b[Tt]ú(?:, {_ES_NAME})* y {_ES_NAME} (?:\w+ )?[a-záéíóúñ]+(?:an|en|aron|ieron)\b"
+                     rf"|\b{_ES_NAME}(?:, {_ES_NAME})* y [Tt]ú (?:\w+ )?[a-záéíóúñ]+(?:an|en|aron|ieron)\b"
+                     rf"|\b[Aa] {_ES_NAME} y a? ?[Tt]ú\b"),
 }
 LANGUAGES = ("en", "fi", "hu", "es")
 
@@ -44,6 +60,7 @@ def language(request):
 def seen(app, found: set[str]) -> None:
     for text in widget_texts(app.widget):
         found.add(" ".join(html.unescape(text).split()))
+    found |= screen_texts(app)  # the figures too: the race map names the winner
     found.add(app.message_text)
 
 
@@ -88,6 +105,7 @@ def test_kk_auction_speaks_to_the_default_learner(language):
     app.auction.bid_field.value = "150"  # more than the learner has: the refusal speaks to them (KK-C5)
     app.on_bid()
     seen(app, found)
+    found.add(app.load_save(app.save_file().text))  # “Loaded: …” names no default learner (“pelaat pelaajana Sinä”)
     assert not third_person(found, language), third_person(found, language)[:10]
 
 

@@ -19,6 +19,7 @@ from railkit.capecairo.bots import HeuristicBot
 from railkit.capecairo.deck import REQUIREMENT
 from railkit.capecairo.route import ROUTE
 from railkit.paths import data_dir
+from railkit.ui import i18n
 from railkit.ui.capecairo.race_map import LANE_KM, TERRAIN_STYLE, project, race_figure
 
 DECK = str(Path(__file__).resolve().parent.parent / "capecairo" / "fixtures" / "kk_test_deck.json")
@@ -143,6 +144,21 @@ def test_KK_E1_the_winner_is_named_in_cairo() -> None:
     if game.result().end_reason == "KK-E1":
         train = _trains(fig)[game.players.index(winner)]
         assert "8 of 8 terrains crossed, at Cairo" in train.hovertext[0]
+
+
+def test_KK_E1_the_map_tells_the_winning_learner_you_win_and_the_others_who_won() -> None:
+    game = _game(2, 10_000, seed=2)
+    winner = game.result().winners[0]
+    loser = next(p for p in game.players if p != winner)
+    for seat, said in ((winner, "you win!"), (loser, "wins!")):
+        labels = [a.text for a in race_figure(game.view(seat)).layout.annotations if a.showarrow]
+        assert any(html.escape(winner) in label and label.endswith(f"— {said}") for label in labels), labels
+    i18n.set_language("fi")
+    try:
+        labels = [a.text for a in race_figure(game.view(winner)).layout.annotations if a.showarrow]
+    finally:
+        i18n.set_language("en")
+    assert any(label.endswith("— voitit!") for label in labels) and not any("voittaa" in label for label in labels)
 
 
 def test_KK_E1_short_game_marks_only_its_stops() -> None:

@@ -138,7 +138,7 @@ def race_figure(view: KKView, win_crossings: int | None = None, height: int = 76
         _add_lane(fig, spot, lanes[player])
     _add_terrain(fig, spots, lanes)
     for j, (player, spot) in enumerate(spots.items()):
-        _add_train(fig, spot, lanes[player], j, n, player in winners)
+        _add_train(fig, spot, lanes[player], j, n, _winner_words(player, winners, view.you))
 
     x_range, y_range = _ranges()
     title = trn("The race from the Cape to Cairo: first to cross {n} terrain wins (KK-E1)",
@@ -243,8 +243,18 @@ def _card_words(player: str, card: CardSpot) -> str:
     return "<br>".join(html.escape(line) for line in lines)
 
 
+def _winner_words(player: str, winners: set[str], you: str | None) -> str:
+    """What the map says beside a winner's train: to the learner in the second person ("you win!"), and a shared
+    win (KK-B8) as shared; "" for a player who has not won."""
+    if player not in winners:
+        return ""
+    if len(winners) > 1:
+        return tr("you share the win!") if player == you else tr("shares the win!")
+    return tr("you win!") if player == you else tr("wins!")
+
+
 def _add_train(fig: Plot, spot: TrainSpot, lane: Sequence[tuple[float, float]], j: int, n: int,
-               won: bool) -> None:
+               won: str) -> None:
     colour = PLAYER_HEX.get(spot.colour, "#777")
     x, y = _along(lane, spot.at)
     name = html.escape(spot.player)
@@ -260,7 +270,7 @@ def _add_train(fig: Plot, spot: TrainSpot, lane: Sequence[tuple[float, float]], 
         marker=dict(symbol="square", size=18, color=colour, line=dict(color="#111", width=2)),
         hovertext=["<br>".join(html.escape(line) for line in lines)],
         hoverinfo="text", legendgroup="trains", legendgrouptitle=dict(text=html.escape(tr("Trains")))))
-    label = f"<b>{name}</b>" + (f" — {html.escape(tr('wins!'))}" if won else "")
+    label = f"<b>{name}</b>" + (f" — {html.escape(won)}" if won else "")
     fig.add_annotation(  # to the east, staggered so labels of trains at one town do not overlap
         x=x, y=y, text=label, showarrow=True, arrowhead=0, arrowwidth=1, arrowcolor=colour,
         ax=34 + 14 * (n - 1 - j), ay=(j - (n - 1) / 2) * 20, xanchor="left",

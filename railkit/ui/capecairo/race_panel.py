@@ -24,7 +24,7 @@ MAP_HEIGHT = 620  # px: Africa is tall; at 1366×768 the map fits beside nothing
 def race_key(view: KKView) -> tuple[Any, ...]:
     """What the map shows: crossed counts, queue card ids, over (and the players and length)."""
     players = tuple(view.players)
-    return (players, view.win_crossings, tuple(view.crossed[p] for p in players),
+    return (players, view.you, view.win_crossings, tuple(view.crossed[p] for p in players),
             tuple(tuple(c["id"] for c in view.queues[p]) for p in players), view.is_over)
 
 

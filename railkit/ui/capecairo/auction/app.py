@@ -46,7 +46,7 @@ from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.class_link import class_options, link_to_deal
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.i18n import render, tr, trn
-from railkit.ui.learner import name_from_address
+from railkit.ui.learner import is_default_learner, name_from_address
 from railkit.ui.saves import SaveFile
 from railkit.ui.widgets import button, html_box, row
 
@@ -269,6 +269,9 @@ class KkAuctionApp(KeepsGame, KkSessionApp):
         self.building_events, self._round_start = [], len(session.game.narrative)
         self.auction.bid_field.value = ""
         self.refresh()
+        if is_default_learner(self.you):  # no name to tell: “you play Sinä” would read as a third person
+            return trn("Loaded: {n} move replayed. {next}", "Loaded: {n} moves replayed. {next}", len(session.game.log),
+                       next="").strip()
         return trn("Loaded: {n} move replayed; you play {player}. {next}",
                    "Loaded: {n} moves replayed; you play {player}. {next}", len(session.game.log), player=self.you,
                    next="").strip()

@@ -29,7 +29,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from railkit.capecairo import Bid, Build, CapeToCairoGame, Choose, Pass, explain_build
-from railkit.messages import names_message
+from railkit.messages import N_, Message, addressed, addressed_group, names_message
 from railkit.session import Session, SessionError
 from railkit.ui.app import InputError, guarded, legend_html, others_words
 from railkit.ui.autosave import GameKeeper, KeepsGame
@@ -64,6 +64,11 @@ from railkit.ui.saves import SaveFile, SaveLoadPanel, saved_words
 from railkit.ui.table_play import TablePlayPanel
 from railkit.ui.table_replay import HistoryChart
 from railkit.ui.widgets import button, html_box, row
+
+# The end of the game said to the learner (railkit.messages.addressed, addressed_group).
+addressed("{who} wins by {rule}!", "You win by {rule}!", subject="who")
+addressed_group("{who} share the win by {rule}!", "You and {other} share the win by {rule}!",
+                "You, {others} and {last} share the win by {rule}!", subject="who")
 
 LENGTHS = (8, 5, 3)  # win_crossings: the full game (KK-E1) and two short teaching games
 
@@ -399,15 +404,14 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         if v.phase == "over":
             result = game.result()
             rule = tr("the stall ending (KK-B8)") if result.end_reason == "KK-B8" else tr("KK-E1")
-            others = [w for w in result.winners if w != you]
-            who = render(names_message(others))
-            if you not in result.winners:
-                head = (tr("{who} wins by {rule}!", who=who, rule=rule) if len(others) == 1
-                        else tr("{who} share the win by {rule}!", who=who, rule=rule))
-            elif others:  # the learner among the winners: a second-person plural sentence, not "Sinä ja Ann jakavat"
-                head = tr("You and {who} share the win by {rule}!", who=who, rule=rule) + " " + tr("Well done!")
-            else:
-                head = tr("You win by {rule}!", rule=rule) + " " + tr("Well done!")
+            winners = list(result.winners)
+            if len(winners) == 1:  # "You win by …" to the learner (railkit.messages.addressed)
+                head = render(Message(N_("{who} wins by {rule}!"), {"who": winners[0], "rule": rule}), you)
+            else:  # the learner among the winners: the second person plural (addressed_group), "Ann y tú compartís"
+                head = render(Message(N_("{who} share the win by {rule}!"), {"who": names_message(winners),
+                                                                             "rule": rule}), you)
+            if you in winners:
+                head += " " + tr("Well done!")
             self.status.value = (f"<div class='kk-banner kk-over'><b>{html.escape(head)}</b> "
                                  f"{html.escape(render(result.words, you))}</div>")
         else:

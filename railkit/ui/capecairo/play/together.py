@@ -15,7 +15,7 @@ from railkit.capecairo.actions import Bid, Build, Choose, KKAction
 from railkit.capecairo.deck import CardDict
 from railkit.capecairo.game import TRACK_PRICE  # KK-B2 (4): the engine's price of one track piece
 from railkit.capecairo.views import KKView
-from railkit.messages import N_, names_message
+from railkit.messages import N_, Message, addressed, addressed_group, names_message
 from railkit.ui.capecairo.common import card_title, cards_html, pieces_count, players_table_html, pounds, race_html
 from railkit.ui.capecairo.play.hints import BuildCount, review_html, seat_hint_html
 from railkit.ui.i18n import render, tr
@@ -69,11 +69,17 @@ def board_html(view: KKView, seat: str | None, _learners: Sequence[str] = ()) ->
     return "".join(parts)
 
 
+# Who won, said to the seat (railkit.messages.addressed, addressed_group).
+addressed("{who} wins!", "You win!", subject="who")
+addressed_group("{who} share the win.", "You and {other} share the win.", "You, {others} and {last} share the win.",
+                subject="who")
+
+
 def result_words(view: KKView) -> str:
     winners = list(view.winners)
     if len(winners) == 1:
-        return tr("{who} wins!", who=winners[0])
-    return tr("{who} share the win.", who=render(names_message(winners)))
+        return render(Message(N_("{who} wins!"), {"who": winners[0]}), view.you)
+    return render(Message(N_("{who} share the win."), {"who": names_message(winners)}), view.you)
 
 
 def why_html(view: KKView, seat: str, legal: Sequence[KKAction], explain: Mapping[str, Any] | None) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from railkit.game import Outcome
-from railkit.messages import names_message
+from railkit.messages import N_, Message, addressed_group, naddressed, names_message, nmessage
 from railkit.ui.app import legend_html
 from railkit.ui.i18n import player_label, render, tr, trn
 from railkit.ui.learner import is_default_learner
@@ -213,20 +213,26 @@ def step_words(phase: str) -> str:
     }.get(phase, tr("the game is over (UP-D12)"))
 
 
+# The learner among the winners: the second person (railkit.messages.addressed, addressed_group).
+naddressed("The game is over (UP-D12): {winner} wins with {m} million.",
+           "The game is over (UP-D12): you win with {m} million!", "The game is over (UP-D12): you win with {m} million!",
+           subject="winner")
+addressed_group("The game is over (UP-D12): {winners} share the win with {m} million each (a railkit ruling).",
+                "The game is over (UP-D12): you and {other} share the win with {m} million each (a railkit ruling).",
+                "The game is over (UP-D12): you, {others} and {last} share the win with {m} million each (a railkit "
+                "ruling).", subject="winners")
+
+
 def final_words(result: Outcome, you: str | None) -> str:
     """“The game is over (UP-D12): Ann wins with 95 million.” (plain text; escape it for HTML)."""
     winners = result.winners
     best = result.money[winners[0]] if winners else 0
     if len(winners) == 1:
-        if winners[0] == you:
-            return tr("The game is over (UP-D12): you win with {m} million!", m=best)
-        return tr("The game is over (UP-D12): {winner} wins with {m} million.", winner=winners[0], m=best)
-    others = [w for w in winners if w != you]
-    if len(others) < len(winners):  # the learner among them: a second-person plural sentence of its own
-        return tr("The game is over (UP-D12): you and {others} share the win with {m} million each "
-                  "(a railkit ruling).", others=render(names_message(others)), m=best)
-    return tr("The game is over (UP-D12): {winners} share the win with {m} million each (a railkit ruling).",
-              winners=render(names_message(winners)), m=best)
+        return render(nmessage("The game is over (UP-D12): {winner} wins with {m} million.",
+                               "The game is over (UP-D12): {winner} wins with {m} million.", best,
+                               {"winner": winners[0], "m": best}), you)
+    return render(Message(N_("The game is over (UP-D12): {winners} share the win with {m} million each (a railkit "
+                             "ruling)."), {"winners": names_message(winners), "m": best}), you)
 
 
 def result_html(result: Outcome, you: str | None, review: str = "") -> str:

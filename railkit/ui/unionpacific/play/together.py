@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from railkit.messages import N_, names_message
-from railkit.ui.i18n import render, tr, trn
+from railkit.messages import N_, addressed_group, naddressed, names_message, nmessage
+from railkit.ui.i18n import player_label, render, tr, trn
 from railkit.ui.plot import Plot
 from railkit.ui.table_game import TableGame
 from railkit.ui.unionpacific.board_map import building_map
@@ -103,7 +103,7 @@ def board_html(board: Board, view: UPView, seat: str | None, learners: Sequence[
     parts.append(players_html(view, learners, view.current_player, seat))
     parts.append(companies_html(board, view, seat))
     for record in view.payouts:
-        rows = "".join(f"<tr><td class='name'>{html.escape(p)}</td><td>{m}</td></tr>"
+        rows = "".join(f"<tr><td class='name'>{html.escape(player_label(p))}</td><td>{m}</td></tr>"
                        for p, m in sorted(record.amounts.items(), key=lambda kv: -kv[1]))
         head = tr("Payout {n} of {total}", n=record.number, total=view.payouts_total)
         parts.append(f"<div class='railkit-payout'><h4>{html.escape(head)}</h4><table class='railkit-table'>"
@@ -112,13 +112,27 @@ def board_html(board: Board, view: UPView, seat: str | None, learners: Sequence[
     return "".join(parts)
 
 
+# Who won, said to the seat (railkit.messages.addressed, addressed_group): the imaginary third player (UP-2P2) can
+# win too, and its name is shown translated.
+naddressed("{player} wins with {m} million.", "You win with {m} million.", "You win with {m} million.")
+addressed_group("{players} share the win with {m} million each.", "You and {other} share the win with {m} million each.",
+                "You, {others} and {last} share the win with {m} million each.")
+
+
 def result_words(view: UPView) -> str:
     money = view.money
     if not money:
         return ""
     best = max(money.values())
     winners = [p for p, m in money.items() if m == best]
-    return tr("{winners}: {m} million.", winners=render(names_message(winners)), m=best)
+    if len(winners) == 1:
+        said = nmessage("{player} wins with {m} million.", "{player} wins with {m} million.", best,
+                        {"player": winners[0], "m": best})
+    else:
+        said = nmessage("{players} share the win with {m} million each.",
+                        "{players} share the win with {m} million each.", best,
+                        {"players": names_message(winners), "m": best})
+    return render(said, view.you)
 
 
 def seat_why_html(board: Board, view: UPView, seat: str, legal: Sequence[UPAction],
