@@ -27,8 +27,8 @@ from urllib.parse import urlsplit
 
 import nbformat
 import pytest
-from nbformat.sign import MemorySignatureStore
 from conftest import ARTIFACTS, NOTEBOOKS_DIR, VENV_BIN, free_port, start_server, wait_for_pools, wait_until_idle
+from nbformat.sign import MemorySignatureStore
 
 from railkit.ui.voila_template.room import VISITOR_COOKIE, LessonNotary, Page, Room
 
