@@ -55,9 +55,9 @@ TABLES_DB ?= sqlite:///$(RUN_DIR)/tables.sqlite
 TEACHER_KEY_FILE ?= $(RUN_DIR)/teacher.key
 # A small Python launcher (railkit/ui/voila_template/launch.py) starts both servers, restarts the table server
 # if it dies, stops both on Ctrl-C, and prints the two links (learners, teacher) once the lessons are ready.
-# The recipe is not echoed: DB= may hold a password.
+# The recipe is not echoed (DB= may hold a password); `exec`: make signals the launcher itself, no shell between.
 run: venv
-	@$(BIN)/python -m railkit.ui.voila_template.launch --host "$(HOST)" --port "$(PORT)" --tables-port "$(TABLES_PORT)" \
+	@exec $(BIN)/python -m railkit.ui.voila_template.launch --host "$(HOST)" --port "$(PORT)" --tables-port "$(TABLES_PORT)" \
 	  --db "$(or $(DB),$(TABLES_DB))" --teacher-key-file "$(TEACHER_KEY_FILE)" --saves-dir "$(RUN_DIR)/games" \
 	  --board "$(if $(BOARD),$(abspath $(BOARD)))" --deck "$(if $(DECK),$(abspath $(DECK)))" \
 	  --class "$(CLASS)" --lesson "$(LESSON)" -- $(VOILA_ARGS)

@@ -115,7 +115,7 @@ def test_make_run_hands_the_class_to_the_launcher_quietly_and_voila_json_keeps_i
     assert '--class "$(CLASS)" --lesson "$(LESSON)"' in recipe and "-- $(VOILA_ARGS)" in recipe
     # one command, not echoed (DB= may hold a password), no shell plumbing: the launcher supervises
     commands = recipe.replace("\\\n", " ").splitlines()[1:]
-    assert len(commands) == 1 and commands[0].startswith("\t@$(BIN)/python -m railkit.ui.voila_template.launch ")
+    assert len(commands) == 1 and commands[0].startswith("\t@exec $(BIN)/python -m railkit.ui.voila_template.launch ")
     assert "trap" not in recipe and "&" not in recipe.replace("&&", "")
     args, extra = launch.parse(["--db", "sqlite:///x", "--teacher-key-file", "k", "--saves-dir", "g", "--class", "30",
                                 "--lesson", "up_play", "--", "--Room.per_address=0"])

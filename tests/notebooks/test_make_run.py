@@ -133,8 +133,9 @@ def make_run(tmp_path_factory) -> Iterator[MakeRun]:
     log_path = own_log_path(ARTIFACTS / "make_run.log", f"http://127.0.0.1:{port}")
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "w") as log:
-        # exec: the shell becomes the launcher, whose process group (its own session) holds only it
-        proc = subprocess.Popen(["/bin/sh", "-c", f"exec {command}"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        # the recipe execs: the shell becomes the launcher, whose process group (its own session) holds only it
+        assert command.startswith("exec "), command
+        proc = subprocess.Popen(["/bin/sh", "-c", command], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
                                 start_new_session=True)
     run = MakeRun(proc, f"http://127.0.0.1:{port}", tables_port, log_path)
     try:

@@ -17,7 +17,8 @@
 6. on Ctrl-C (SIGINT), SIGTERM or SIGHUP stops both (Voila shuts its kernels down) and waits for them;
    whatever is still running after ``STOP_GRACE_S`` is killed, kernels included. The children run in
    process groups of their own (the terminal's Ctrl-C reaches only the launcher, which stops them in
-   order) and are told to stop if the launcher itself is killed (Linux's parent-death signal).
+   order) and are told to stop if the launcher itself is killed (Linux's parent-death signal), as the
+   launcher is when ``make`` is.
 
 The launcher is one thread: it reads both children's output through ``selectors`` and prints it whole lines
 at a time. It imports nothing of ``railkit.tables`` (the layers: the teaching layer and the table server are
@@ -392,6 +393,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as exc:
         print(f"make run: {exc}", file=sys.stderr)
         return 2
+    stop_on_parents_death = stop_with_parent()  # make killed (even -9): the launcher stops everything too
+    if stop_on_parents_death is not None and os.getppid() != 1:
+        stop_on_parents_death()
     log("starting the table server and the lessons; the links follow once they are ready")
     return launcher.run()
 
