@@ -143,8 +143,8 @@ class RailkitKernelManager(AsyncMappingKernelManager):
         held = len(self.list_kernel_ids()) + self._starting
         if held >= self.max_kernels:
             self.log.warning("No new kernel: %d kernels with open pages (max_kernels=%d)", held, self.max_kernels)
-            raise web.HTTPError(503, f"{held} lessons are open (at most {self.max_kernels}): close a lesson's tab you "
-                                     "no longer use, then reload this page.")
+            # The page (railkit template's 503.html) adds what to do, in four languages.
+            raise web.HTTPError(503, f"{held} lessons are open (at most {self.max_kernels}).")
 
     def _restart_idle_clock(self, kernel_id: str) -> None:
         try:
