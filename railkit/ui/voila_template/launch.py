@@ -7,9 +7,9 @@
    listens: if it cannot start (the port is taken, ``DB=`` is wrong) everything stops with its message;
 3. starts Voila (``room``, in ``notebooks/``) with ``RAILKIT_TABLES_URL``, ``RAILKIT_SAVES_DIR`` and the club's
    board and deck (``BOARD=``, ``DECK=``), the class's pools (``CLASS=``, ``LESSON=``) and ``VOILA_ARGS``;
-4. once Voila answers and the index's ready kernel is there, prints the two links, last: the learners'
-   (the index) and the teacher's (the teacher's room, with its key). Voila's own "running at" banner is
-   left out (Voila's root address is a blank page);
+4. once Voila answers, the index's ready kernel is there and Voila's start-up lines have ended, prints the
+   two links, last: the learners' (the index) and the teacher's (the teacher's room, with its key).
+   Voila's own "running at" banner is left out (Voila's root address is a blank page);
 5. watches both: **a table server that dies is started again** within a second (a line says so, with its
    exit code or signal, and another when it answers again; the lessons and the teacher's page reconnect by
    themselves). One that dies again within ``QUICK_DEATH_S`` of its start waits longer each time (up to
@@ -50,6 +50,7 @@ FIRST_DELAY_S = 0.2  # before restarting a table server that ran for a while
 MAX_DELAY_S = 30.0
 STOP_GRACE_S = 25.0  # Voila shuts every kernel down before it exits
 INDEX_WAIT_S = 60.0  # after Voila answers, how long the links wait for the index's ready kernel
+QUIET_S = 3.0  # ... and for Voila's start-up lines to end (the other pools), so that the links come last
 BANNER = "is running at:"  # Voila's own banner: this line and the address after it are not printed
 INDEX_READY = "Kernel pool of index.ipynb is filled"
 PR_SET_PDEATHSIG = 1
@@ -133,6 +134,7 @@ class Child:
     answered: bool = False  # listened since its last start
     partial: bytes = b""
     skip_next: bool = False  # the line after Voila's banner (its address)
+    last_line: float = 0.0  # when the child last said something (monotonic)
     seen: list[str] = field(default_factory=list)  # lines the launcher waits for
 
     def start(self, selector: selectors.BaseSelector) -> None:
@@ -163,6 +165,7 @@ class Child:
             self.show(raw.decode("utf-8", "replace"))
 
     def show(self, line: str) -> None:
+        self.last_line = time.monotonic()
         if self.skip_next:
             self.skip_next = False
             if line.startswith(("http://", "https://")):
@@ -258,11 +261,13 @@ class Launcher:
             self.watch_tables(now)
             if ready_at is None and listening(self.voila_probe, self.voila_port):
                 ready_at = now
-            if ready_at is not None and not printed and (self.voila.seen or now - ready_at > INDEX_WAIT_S):
+            settled = self.voila.seen and now - self.voila.last_line > QUIET_S
+            if ready_at is not None and not printed and (settled or now - ready_at > INDEX_WAIT_S):
                 self.print_links()
                 printed = True
         log(f"stopping ({signal.Signals(self.stop_signal).name}): the lessons, their kernels and the table server")
         self.stop()
+        log("stopped")
         return 0
 
     def watch_tables(self, now: float) -> None:
