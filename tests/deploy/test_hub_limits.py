@@ -198,6 +198,10 @@ def test_a_learner_can_neither_lock_themselves_out_nor_slow_another(installed, t
                 assert restarted.status_code == 200, f"restart: HTTP {restarted.status_code}"
             figures["kernels_restarted_at_the_cap"] = len(kernels)
             tabs[0].close()
+            deadline = time.monotonic() + 60  # the server has seen the closed tab's page go (its connection closed)
+            while all(k["connections"] for k in api(hub, ada, token, "GET", "kernels").json()):
+                assert time.monotonic() < deadline, "the closed tab's kernel is still connected"
+                time.sleep(0.2)
             refused_lesson = urlsplit(tabs[-1].url).path.rsplit("/render/", 1)[1]
             tabs[-1].reload()
             tabs[-1].wait_for_selector("#rendered_cells", state="visible", timeout=180_000)
