@@ -24,7 +24,7 @@ browser's first page; HttpOnly, SameSite=Lax; it names nobody and opens nothing)
   (every request a new "browser") from taking more than that; the total cap below protects the machine.
 * ``Room.max_kernels`` in all (the pools' ready kernels included): what the memory available at start
   holds, (available − ``reserve_mb``) / ``kernel_mb`` (100 MB: a lesson kernel with its page open is
-  50-90 MB). At that cap, or when less than ``reserve_mb`` of memory would be left with the kernels
+  50-90 MB), at least ``per_visitor``. At that cap, or when less than ``reserve_mb`` of memory would be left with the kernels
   being started, the room first shuts down the kernels of pages closed ``closed_grace`` seconds ago or
   longer (the longest closed first); only when that is not enough does the page get "the server is full"
   (HTTP 503, ``Retry-After: 60``, English, Finnish, Hungarian, Spanish: ``server_full.html``). Pages
@@ -98,8 +98,8 @@ class Room(Configurable):
         super().__init__(**kwargs)
         if not self.max_kernels:
             free = available_mb()
-            floor = max(self.per_visitor, 16)
-            self.max_kernels = max(floor, (free - self.reserve_mb) // self.kernel_mb) if free else 40
+            # never below one browser's cap (on a small machine the memory check below still holds)
+            self.max_kernels = max(self.per_visitor, (free - self.reserve_mb) // self.kernel_mb) if free else 40
         self.holders: dict[str, tuple[str, str]] = {}  # kernel id -> (visitor, address)
         self.pending_visitors: collections.Counter[str] = collections.Counter()  # pages getting a kernel now
         self.pending_addresses: collections.Counter[str] = collections.Counter()
