@@ -105,18 +105,21 @@ def api(hub: Hub, name: str, token: str, method: str, path: str) -> requests.Res
 
 
 def run_in_kernel(hub: Hub, name: str, token: str, kernel_id: str, code: str) -> None:
-    """Send ``code`` to a kernel of ``name``'s over its websocket, as a page does (no wait for the reply)."""
+    """Send ``code`` to a kernel of ``name``'s over its websocket, as a page does; return once the kernel has taken
+    it up (its first message about the request: "busy"), not when the code has run."""
     from websockets.sync.client import connect
 
     context = ssl.create_default_context(cafile=str(hub.certificate))
     url = f"{hub.base.replace('https://', 'wss://')}/user/{name}/api/kernels/{kernel_id}/channels"
+    msg_id = uuid.uuid4().hex
     with connect(url, additional_headers={"Authorization": f"token {token}"}, ssl=context, open_timeout=60) as ws:
-        ws.send(json.dumps({"header": {"msg_id": uuid.uuid4().hex, "msg_type": "execute_request", "username": name,
+        ws.send(json.dumps({"header": {"msg_id": msg_id, "msg_type": "execute_request", "username": name,
                                        "session": uuid.uuid4().hex, "date": "", "version": "5.3"},
                             "parent_header": {}, "metadata": {}, "channel": "shell",
                             "content": {"code": code, "silent": False, "store_history": False,
                                         "user_expressions": {}, "allow_stdin": False, "stop_on_error": True}}))
-        time.sleep(1)  # the request is with the kernel
+        while json.loads(ws.recv(timeout=120)).get("parent_header", {}).get("msg_id") != msg_id:
+            pass
 
 
 def browser_session(browser, hub: Hub, name: str):
