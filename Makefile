@@ -45,25 +45,22 @@ $(TEMPLATE): $(TEMPLATE_FILES) | $(STAMP)
 # one server"; railkit/ui/voila_template/class_config.py). CLASS alone spreads the class over every lesson.
 CLASS ?=
 LESSON ?=
-# The class tables' server (railkit.tables, "Play with others") starts beside Voila on loopback and stops with
-# it; the lessons' kernels find it through RAILKIT_TABLES_URL. Its games are kept in $(TABLES_DB) (SQLite,
-# .railkit/ in the checkout) unless `make run DB=postgresql://...`.
-TABLES_DB ?= sqlite:///$(abspath .railkit)/tables.sqlite
+# The class tables' server (railkit.tables, "Play with others") runs beside Voila on loopback; the lessons'
+# kernels find it through RAILKIT_TABLES_URL. Its games are kept in $(TABLES_DB) (SQLite, .railkit/ in the
+# checkout) unless `make run DB=postgresql://...`. RUN_DIR holds it, the kept games and the teacher key.
+RUN_DIR ?= $(abspath .railkit)
+TABLES_DB ?= sqlite:///$(RUN_DIR)/tables.sqlite
 # The teacher key (README, "The teacher's room"): made in .railkit/ on the first `make run` and printed with the
 # teacher's page link at every start; RAILKIT_TEACHER_KEY overrides it.
-TEACHER_KEY_FILE ?= $(abspath .railkit)/teacher.key
+TEACHER_KEY_FILE ?= $(RUN_DIR)/teacher.key
+# A small Python launcher (railkit/ui/voila_template/launch.py) starts both servers, restarts the table server
+# if it dies, stops both on Ctrl-C, and prints the two links (learners, teacher) once the lessons are ready.
+# The recipe is not echoed (DB= may hold a password); `exec`: make signals the launcher itself, no shell between.
 run: venv
-	@echo "Serving the railkit apps at http://$(HOST):$(PORT)/voila/render/index.ipynb (Ctrl-C to stop)"
-	@mkdir -p .railkit
-	class_args=$$($(BIN)/python -m railkit.ui.voila_template.class_config "$(CLASS)" "$(LESSON)") || exit 1; \
-	key=$$($(BIN)/python -m railkit.tables.teacher "$(TEACHER_KEY_FILE)") || exit 1; \
-	echo "The teacher's room (keep this link to yourself): http://$(HOST):$(PORT)/voila/render/teacher/teacher.ipynb?key=$$key"; \
-	$(BIN)/python -m railkit.tables --host 127.0.0.1 --port $(TABLES_PORT) --db "$(or $(DB),$(TABLES_DB))" \
-	  --teacher-key-file "$(TEACHER_KEY_FILE)" & \
-	tables=$$!; trap 'kill $$tables 2>/dev/null' EXIT INT TERM; \
-	cd notebooks && RAILKIT_TABLES_URL=http://127.0.0.1:$(TABLES_PORT) RAILKIT_SAVES_DIR=$(abspath .railkit)/games \
-	  $(if $(BOARD),RAILKIT_UP_BOARD="$(abspath $(BOARD))") $(if $(DECK),RAILKIT_KK_DECK="$(abspath $(DECK))") \
-	  ../$(BIN)/python -m railkit.ui.voila_template.room --no-browser --Voila.ip=$(HOST) --port=$(PORT) $$class_args $(VOILA_ARGS) .
+	@exec $(BIN)/python -m railkit.ui.voila_template.launch --host "$(HOST)" --port "$(PORT)" --tables-port "$(TABLES_PORT)" \
+	  --db "$(or $(DB),$(TABLES_DB))" --teacher-key-file "$(TEACHER_KEY_FILE)" --saves-dir "$(RUN_DIR)/games" \
+	  --board "$(if $(BOARD),$(abspath $(BOARD)))" --deck "$(if $(DECK),$(abspath $(DECK)))" \
+	  --class "$(CLASS)" --lesson "$(LESSON)" -- $(VOILA_ARGS)
 
 # ruff's, mypy's and import-linter's settings are in pyproject.toml ([tool.ruff], [tool.mypy],
 # [tool.importlinter]: the layers, CONTRIBUTING.md).

@@ -3,11 +3,14 @@
 Starts Voila as ``make run`` does (``python -m railkit.ui.voila_template.room`` in ``notebooks/``, or
 plain ``voila`` with ``--plain``, the setup before the room caps), waits for the pools, lets two
 learners (127.0.0.3, 127.0.0.4) open the lesson and connect to their kernels, then fires ``--opens``
-parallel ``curl``s of the lesson (from 127.0.0.2, or spread over ``--addresses`` loopback addresses),
-and samples for ``--watch`` seconds the number of kernels and the memory (RSS and PSS) of Voila and
-its kernels, and the load average. At the end both learners' kernels must still answer.
+parallel ``curl``s of the lesson (from 127.0.0.2, or spread over ``--addresses`` loopback addresses) as one
+browser (``--cookies one``, the default: every request carries the same ``railkit_visitor`` cookie) or as a
+script that keeps no cookie (``--cookies none``: each request a new browser to the room), and samples
+for ``--watch`` seconds the number of kernels and the memory (RSS and PSS) of Voila and its kernels,
+and the load average. At the end both learners' kernels must still answer.
 
-    .venv/bin/python benchmarks/room_probe.py                      # one address, the room's defaults
+    .venv/bin/python benchmarks/room_probe.py                      # one browser, the room's defaults
+    .venv/bin/python benchmarks/room_probe.py --cookies none       # a script without cookies, one address
     .venv/bin/python benchmarks/room_probe.py --addresses 40 -- --Room.max_kernels=30
     .venv/bin/python benchmarks/room_probe.py --plain              # the same against plain voila
 
@@ -119,10 +122,11 @@ class Page:
         return False
 
 
-async def curl(url: str, source: str) -> tuple[str, float]:
+async def curl(url: str, source: str, cookie: str = "") -> tuple[str, float]:
+    sends = ["-H", f"Cookie: railkit_visitor={cookie}"] if cookie else []
     proc = await asyncio.create_subprocess_exec(
         "curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "--interface", source, "--max-time", "300",
-        url, stdout=asyncio.subprocess.PIPE)
+        *sends, url, stdout=asyncio.subprocess.PIPE)
     out = (await proc.communicate())[0].decode().split()
     return (out[0], float(out[1])) if len(out) == 2 else ("error", 0.0)
 
@@ -136,7 +140,7 @@ async def probe(args: argparse.Namespace, extra: list[str]) -> dict:
                             cwd=NOTEBOOKS, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"{base}/voila/render/{args.lesson}"
     result: dict = {"setup": "plain voila" if args.plain else "room", "lesson": args.lesson, "opens": args.opens,
-                    "addresses": args.addresses, "extra": extra}
+                    "addresses": args.addresses, "cookies": args.cookies, "extra": extra}
     try:
         deadline = time.monotonic() + 240
         while "Kernel pool of up_setup.ipynb is filled" not in Path(log.name).read_text():
@@ -154,7 +158,10 @@ async def probe(args: argparse.Namespace, extra: list[str]) -> dict:
         result["before"] = {"kernels": len(before) - 1, "rss_pss_mb": memory(before), "load": os.getloadavg()[0]}
         sources = [f"127.0.0.{10 + i % args.addresses}" if args.addresses > 1 else "127.0.0.2" for i in range(args.opens)]
         start = time.monotonic()
-        tasks = [asyncio.create_task(curl(url, s)) for s in sources]  # all at once
+        browser = uuid.uuid4().hex  # one browser's cookie (any word of 22-64 letters is one to the room)
+        cookies = [browser if args.cookies == "one" else uuid.uuid4().hex if args.cookies == "each" else ""
+                   for _ in sources]
+        tasks = [asyncio.create_task(curl(url, s, c)) for s, c in zip(sources, cookies, strict=True)]  # all at once
         peak = {"kernels": 0, "rss_mb": 0.0, "pss_mb": 0.0, "load": 0.0}
         samples = []
         while time.monotonic() - start < args.watch:
@@ -195,6 +202,8 @@ def main() -> None:
     parser.add_argument("--lesson", default="up_play.ipynb")
     parser.add_argument("--watch", type=int, default=90, help="seconds to sample after the opens")
     parser.add_argument("--plain", action="store_true", help="plain voila, without the room's caps")
+    parser.add_argument("--cookies", choices=("one", "none", "each"), default="one",
+                        help="one browser (the default), no cookie (a script), or a cookie of its own per request")
     args, extra = parser.parse_known_args()
     extra = [a for a in extra if a != "--"]
     print(json.dumps(asyncio.run(probe(args, extra)), indent=1))

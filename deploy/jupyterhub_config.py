@@ -32,6 +32,22 @@ NOTEBOOKS = Path(setting("RAILKIT_NOTEBOOKS", str(HERE.parent / "notebooks")))  
 MEM_LIMIT = setting("RAILKIT_MEM_LIMIT", "1G")  # per learner's server (see README: sizing); "none": no limit
 CULL_AFTER = int(setting("RAILKIT_CULL_SECONDS", "3600"))  # stop a learner's server idle this long
 PROCESS_LIMIT = int(setting("RAILKIT_PROCESS_LIMIT", "128"))  # processes + threads per learner; 0: no cap
+# Threads of a learner's server and of one lesson's kernel (measured: 6 and 11-14): both the rlimit and systemd's
+# TasksMax count threads, so a learner's kernels are capped to what the process limit holds, with one kernel's
+# threads to spare (a restart, a kernel a lesson's page is just being given).
+SERVER_THREADS, KERNEL_THREADS = 8, 14
+
+
+def kernel_limit() -> int:
+    """Kernels one learner's server may run at once (RAILKIT_KERNEL_LIMIT, else what PROCESS_LIMIT holds, at most 8)."""
+    if setting("RAILKIT_KERNEL_LIMIT", ""):
+        return int(setting("RAILKIT_KERNEL_LIMIT", ""))
+    if not PROCESS_LIMIT:
+        return 8
+    return max(1, min(8, (PROCESS_LIMIT - SERVER_THREADS - KERNEL_THREADS) // KERNEL_THREADS))
+
+
+KERNEL_LIMIT = kernel_limit()
 STATE.mkdir(mode=0o700, parents=True, exist_ok=True)
 
 
@@ -83,6 +99,11 @@ c.Spawner.notebook_dir = str(NOTEBOOKS)  # the lessons; learners cannot change t
 c.Spawner.default_url = "/voila/render/index.ipynb" if (NOTEBOOKS / "index.ipynb").exists() else "/voila/tree"
 c.Spawner.mem_limit = None if MEM_LIMIT.lower() == "none" else MEM_LIMIT
 c.Spawner.http_timeout = 120  # a busy 2-core server can take a while to start a learner's server
+# A learner's server runs railkit's kernel manager (jupyter_server_config.json): no ready kernels (Voila keeps pools
+# only in its own app, `make run`), at most KERNEL_LIMIT kernels; at that cap a closed page's kernel makes way for a
+# new page, and when all are open the new page is refused in words ("close a lesson's tab") instead of kernels dying
+# for want of threads.
+c.Spawner.args = [f"--RailkitKernelManager.max_kernels={KERNEL_LIMIT}"]
 c.Spawner.start_timeout = 180
 
 spawner = setting("RAILKIT_HUB_SPAWNER", "auto")  # auto | systemd | local | shared
@@ -146,6 +167,15 @@ c.JupyterHub.services = [{
     "name": "idle-culler",
     "command": [sys.executable, "-m", "jupyterhub_idle_culler", f"--timeout={CULL_AFTER}"],
 }, tables_service]
+# --- Memory per learner as a whole where there is no systemd: the memory guard (railkit_hub.py) ------------------
+# SystemdSpawner's MemoryMax covers all of a learner's processes; RLIMIT_AS only each one. As root with a Unix user
+# per learner, the guard adds up each learner's processes every second and ends the largest past MEM_LIMIT.
+if spawner == "local" and c.Spawner.mem_limit and os.geteuid() == 0:
+    c.JupyterHub.services.append({
+        "name": "memory-guard",
+        "command": [sys.executable, str(HERE / "railkit_hub.py"), "guard", "--limit", MEM_LIMIT,
+                    "--prefix", "jupyter-"],
+    })
 c.JupyterHub.load_roles = [{
     "name": "idle-culler",
     "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],

@@ -19,6 +19,14 @@ seconds per process (``RLIMIT_CPU``: a kernel spinning for ever is ended), a low
 the hub and the other learners stay responsive) and a ``/tmp`` of its own (``~/.tmp``, mode 700,
 mounted on /tmp in a mount namespace of the learner's server where the hub may, and ``TMPDIR``).
 
+Without systemd there is no cgroup per learner, so ``RLIMIT_AS`` alone would let a learner use the limit
+once per process (and code in a kernel can start more processes). The hub therefore runs ``memory-guard``
+(``python railkit_hub.py guard``, a managed service, as root) with ``LocalUserSpawner``: twice a second it adds
+up the private memory (resident, not file-backed: what a learner's code allocates) of each learner's processes
+and, past ``Spawner.mem_limit``, ends that learner's largest processes other than their server (SIGKILL, as the
+kernel's OOM killer would in a cgroup) until they are under it again, with a line in the hub's log. The other
+learners are never touched. A lesson whose kernel was ended says "reload the page".
+
 Accounts (``ClassListAuthenticator``): only the names in ``accounts.json`` in the hub's state folder
 may log in, each with a password the teacher set or that was generated and printed once; there is no
 sign-up. ``python railkit_hub.py`` (``deploy/accounts.sh``) manages the file: ``admin NAME``,
@@ -207,6 +215,88 @@ class SharedUserSpawner(MemoryLimitMixin, SimpleLocalProcessSpawner):
 
     def private_tmp_dir(self) -> str | None:
         return str(Path(self.home_dir) / ".tmp")
+
+
+# --- Memory per learner as a whole, without systemd: the memory guard ------------------------------------
+
+UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def parse_bytes(text: str) -> int:
+    """``1G``, ``1500M``, ``512K`` or a number of bytes (JupyterHub's units: powers of 1024)."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)B?\s*", text.upper())
+    if not match:
+        raise ValueError(f"{text!r}: write a size such as 1G or 1500M")
+    return int(float(match.group(1)) * UNITS[match.group(2)])
+
+
+def private_bytes(pid: int) -> int:
+    """The resident memory of a process that is not file-backed (its heap: what its code allocated), or 0."""
+    try:
+        resident, shared = (int(x) for x in Path(f"/proc/{pid}/statm").read_text().split()[1:3])
+    except (OSError, ValueError):
+        return 0
+    return max(0, resident - shared) * resource.getpagesize()
+
+
+def learners_processes(prefix: str) -> dict[str, list[tuple[int, int, str]]]:
+    """Unix user -> [(pid, private bytes, command line)] for every user whose name starts with ``prefix``."""
+    found: dict[str, list[tuple[int, int, str]]] = {}
+    names: dict[int, str | None] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            owner = os.stat(f"/proc/{entry}").st_uid
+            if owner not in names:
+                try:
+                    names[owner] = pwd.getpwuid(owner).pw_name
+                except KeyError:
+                    names[owner] = None
+            name = names[owner]
+            if name is None or not name.startswith(prefix):
+                continue
+            command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+        except OSError:  # gone meanwhile
+            continue
+        if command:  # (a zombie has none, and no memory)
+            found.setdefault(name, []).append((int(entry), private_bytes(int(entry)), command))
+    return found
+
+
+def guard_once(limit: int, prefix: str = "jupyter-", log: Callable[[str], None] = print) -> list[int]:
+    """End the largest processes (never the server itself) of each learner whose processes together hold more
+    private memory than ``limit``, until they fit; the pids ended."""
+    ended = []
+    for name, processes in learners_processes(prefix).items():
+        total = sum(size for _, size, _ in processes)
+        if total <= limit:
+            continue
+        for pid, size, command in sorted(processes, key=lambda p: p[1], reverse=True):
+            if total <= limit:
+                break
+            if "jupyterhub-singleuser" in command or size == 0:
+                continue
+            try:
+                os.kill(pid, 9)
+            except ProcessLookupError:
+                continue
+            log(f"railkit memory guard: {name} held {total / 2**30:.2f} GB (limit {limit / 2**30:.2f} GB): "
+                f"ended process {pid} ({command[:80]}), {size / 2**30:.2f} GB")
+            total -= size
+            ended.append(pid)
+    return ended
+
+
+def guard(limit: int, prefix: str, interval: float) -> None:
+    """``guard_once`` every ``interval`` seconds, for ever (a managed service of the hub)."""
+    import time
+
+    print(f"railkit memory guard: {limit / 2**30:.2f} GB per learner ({prefix}*), checked every {interval:g} s",
+          flush=True)
+    while True:
+        guard_once(limit, prefix, lambda line: print(line, flush=True))
+        time.sleep(interval)
 
 
 # --- The class tables' server, a managed service of the hub -----------------------------------------------
@@ -437,7 +527,14 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("list", help="the accounts")
     cert = commands.add_parser("certificate", help="make a self-signed certificate unless one is there")
     cert.add_argument("--force", action="store_true")
+    watch = commands.add_parser("guard", help="the memory guard: each learner's processes together under a limit")
+    watch.add_argument("--limit", required=True, help="per learner, e.g. 1G")
+    watch.add_argument("--prefix", default="jupyter-", help="the learners' Unix user names start with this")
+    watch.add_argument("--interval", type=float, default=0.5, help="seconds between checks (one takes ~1-5 ms)")
     args = parser.parse_args(argv)
+    if args.command == "guard":
+        guard(parse_bytes(args.limit), args.prefix, args.interval)
+        return 0
     state = Path(args.state)
     try:
         if args.command == "admin":

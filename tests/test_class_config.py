@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from railkit.errors import InputError
-from railkit.ui.voila_template import class_config
+from railkit.ui.voila_template import class_config, launch
 from railkit.ui.voila_template.class_config import MAX_CLASS, main, pool_kernels, pools_config, voila_args
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,10 +110,17 @@ def test_memory_note_warns_when_the_pools_would_not_fit(monkeypatch):
     assert "deploy/" not in class_config.memory_note(pools_config(30, "up_play"))
 
 
-def test_make_run_hands_the_class_arguments_to_voila_and_voila_json_keeps_its_small_pools():
+def test_make_run_hands_the_class_to_the_launcher_quietly_and_voila_json_keeps_its_small_pools():
     recipe = (ROOT / "Makefile").read_text().split("\nrun:", 1)[1].split("\n\n", 1)[0]
-    assert 'railkit.ui.voila_template.class_config "$(CLASS)" "$(LESSON)"' in recipe
-    assert "$$class_args" in recipe
+    assert '--class "$(CLASS)" --lesson "$(LESSON)"' in recipe and "-- $(VOILA_ARGS)" in recipe
+    # one command, not echoed (DB= may hold a password), no shell plumbing: the launcher supervises
+    commands = recipe.replace("\\\n", " ").splitlines()[1:]
+    assert len(commands) == 1 and commands[0].startswith("\t@exec $(BIN)/python -m railkit.ui.voila_template.launch ")
+    assert "trap" not in recipe and "&" not in recipe.replace("&&", "")
+    args, extra = launch.parse(["--db", "sqlite:///x", "--teacher-key-file", "k", "--saves-dir", "g", "--class", "30",
+                                "--lesson", "up_play", "--", "--Room.per_address=0"])
+    assert launch.class_config.voila_args(args.class_size, args.lesson) == voila_args(30, "up_play")
+    assert extra == ["--Room.per_address=0"]
     config = json.loads((NOTEBOOKS / "voila.json").read_text())
     voila = config["VoilaConfiguration"]
     assert voila["preheat_kernel"] is True and voila["default_pool_size"] == 1

@@ -253,6 +253,7 @@ def test_config_loads_for_each_kind_of_host(prefix, tmp_path, spawner, expected)
         "                  'mem': c.Spawner.mem_limit, 'services': [s['name'] for s in c.JupyterHub.services],\n"
         "                  'auth': c.JupyterHub.authenticator_class, 'bind': c.JupyterHub.bind_url,\n"
         "                  'servers': c.JupyterHub.active_server_limit, 'spawns': c.JupyterHub.concurrent_spawn_limit,\n"
+        "                  'args': c.Spawner.args,\n"
         "                  'tasks': (c.SystemdSpawner.unit_extra_properties.get('TasksMax')\n"
         "                            if 'SystemdSpawner' in c else None)}))\n")
     env = {"PATH": "/usr/bin:/bin", "RAILKIT_HUB_PREFIX": str(prefix), "RAILKIT_HUB_STATE": str(tmp_path),
@@ -262,9 +263,13 @@ def test_config_loads_for_each_kind_of_host(prefix, tmp_path, spawner, expected)
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout)
     assert shown.pop("servers") >= 2
-    assert shown == {"spawner": expected, "url": landing_path(), "mem": "1500M", "services": ["idle-culler", "railkit-tables"],
+    # Without systemd, as root with a Unix user per learner: the memory guard holds each learner's processes together.
+    guard = ["memory-guard"] if spawner == "local" and os.geteuid() == 0 else []
+    assert shown == {"spawner": expected, "url": landing_path(), "mem": "1500M",
+                     "services": ["idle-culler", "railkit-tables", *guard],
                      "auth": "railkit_hub.ClassListAuthenticator", "bind": "https://0.0.0.0:8000", "spawns": 10,
-                     "tasks": "128" if spawner == "systemd" else None}
+                     "tasks": "128" if spawner == "systemd" else None,
+                     "args": ["--RailkitKernelManager.max_kernels=7"]}  # what 128 processes and threads hold
     assert (tmp_path / "tls" / "hub.crt").exists() and (tmp_path / "tls" / "hub.key").stat().st_mode & 0o077 == 0
     # Plain HTTP only when asked for.
     done = subprocess.run([str(prefix / "hub" / "bin" / "python"), "-c", script], cwd=DEPLOY,

@@ -26,16 +26,30 @@ voila.json, ``cull_connected: false``) removes kernels without a connection that
 * A kernel's idle time counts from its last message, so a page left open without a click for an hour,
   then closed (or a laptop going to sleep), would lose its kernel at the next cull. The idle time is
   restarted when a page disconnects: the lesson sleeps ``cull_idle_timeout`` after the page has gone.
+
+Two more things for ``room`` (``make run``) and the class hub's learners' servers (deploy/):
+
+* Shutting a kernel down is idempotent: a reloading page's shut-down request, the room reclaiming a
+  closed page's kernel and the culler may all ask for the same kernel; the second one waits for the
+  first and returns, instead of failing with "404 Kernel does not exist" (which once reached a
+  reloading page through the room and left it blank).
+* ``page_state`` says whether a kernel's page is still live (connected, or handed out and connecting)
+  or how long ago it closed; ``max_kernels`` caps the kernels of one server (a learner's own server on
+  the hub: each kernel has ~13 threads, and the learner's process limit counts threads). At the cap a
+  new kernel first takes the place of the longest-closed page's kernel; when every kernel has a live
+  page, the new one is refused (HTTP 503, in words).
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from datetime import UTC, datetime
 from typing import Any
 
 from jupyter_client.kernelspec import NoSuchKernel
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from tornado import web
 from traitlets import Integer
 
 from railkit.ui.voila_template.lesson_kernel import KERNEL_NAME as LESSON_KERNEL
@@ -49,11 +63,16 @@ class RailkitKernelManager(AsyncMappingKernelManager):
 
     unconnected_timeout = Integer(40, config=True, help="Seconds a kernel handed to a page may wait for the page "
                                   "to connect before it is shut down (0: only cull_idle_timeout applies).")
+    max_kernels = Integer(0, config=True, help="Kernels this server may run at once, pools included (0: no cap); "
+                          "at the cap a closed page's kernel makes way, else a new page is refused.")
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._connected_once: set[str] = set()  # kernels a page has connected to
         self._handed_out: dict[str, float] = {}  # never-connected kernels outside the pool: since when (monotonic)
+        self._closed_at: dict[str, float] = {}  # kernels whose last connection closed: when (monotonic)
+        self._stopping: dict[str, asyncio.Future[Any]] = {}  # shutdowns under way, awaited by a second request
+        self._starting = 0  # kernels being started right now (counted against max_kernels)
 
     def mark_handed_out(self, kernel_id: str) -> None:
         """A page has just been given this kernel (its clock for ``unconnected_timeout`` starts)."""
@@ -71,8 +90,61 @@ class RailkitKernelManager(AsyncMappingKernelManager):
             return kernel_name
         return LESSON_KERNEL
 
+    def page_state(self, kernel_id: str, now: float | None = None) -> tuple[bool, float]:
+        """(live, closed for how many seconds) of the page a kernel was handed to: live while a page is
+        connected, or while it has not yet connected and ``unconnected_timeout`` has not passed."""
+        now = time.monotonic() if now is None else now
+        if self._kernel_connections.get(kernel_id, 0) > 0:
+            return True, 0.0
+        if kernel_id in self._connected_once:
+            return False, now - self._closed_at.get(kernel_id, now)
+        since = self._handed_out.get(kernel_id)
+        if since is None or not self.unconnected_timeout or now - since <= self.unconnected_timeout:
+            return True, 0.0
+        return False, now - since - self.unconnected_timeout
+
+    def closed_kernels(self, grace: float = 0.0) -> list[str]:
+        """Kernels whose page has closed at least ``grace`` seconds ago, the longest closed first (never
+        one still in a pool: those were never handed out)."""
+        now = time.monotonic()
+        closed = []
+        for kernel_id in self.list_kernel_ids():
+            if kernel_id in self._connected_once or kernel_id in self._handed_out:
+                live, closed_for = self.page_state(kernel_id, now)
+                if not live and closed_for >= grace and kernel_id not in self._stopping:
+                    closed.append((closed_for, kernel_id))
+        return [kernel_id for _, kernel_id in sorted(closed, reverse=True)]
+
     async def start_kernel(self, *args: Any, kernel_name: str | None = None, **kwargs: Any) -> str:
-        return await super().start_kernel(*args, kernel_name=self.lesson_kernel_name(kernel_name), **kwargs)
+        if self.max_kernels:
+            await self._make_room()
+        self._starting += 1
+        try:
+            kernel_id: str = await super().start_kernel(*args, kernel_name=self.lesson_kernel_name(kernel_name),
+                                                        **kwargs)
+        finally:
+            self._starting -= 1
+        if getattr(self, "_pools", None) is None:
+            # No Voila pool here (a learner's server on the hub): the kernel goes to a page at once, so its
+            # unconnected_timeout starts now. Voila's pool manager (``make run``) starts kernels for its pools
+            # instead, and ``room`` marks each when a page takes it.
+            self.mark_handed_out(kernel_id)
+        return kernel_id
+
+    async def _make_room(self) -> None:
+        """Below ``max_kernels`` (closed pages' kernels shut down first), or HTTP 503."""
+        excess = len(self.list_kernel_ids()) + self._starting + 1 - self.max_kernels
+        if excess <= 0:
+            return
+        for kernel_id in self.closed_kernels()[:excess]:
+            self.log.info("Kernel %s makes way for a new page: its page closed (max_kernels=%d)", kernel_id,
+                          self.max_kernels)
+            await self.shutdown_kernel(kernel_id)
+        held = len(self.list_kernel_ids()) + self._starting
+        if held >= self.max_kernels:
+            self.log.warning("No new kernel: %d kernels with open pages (max_kernels=%d)", held, self.max_kernels)
+            # The page (railkit template's 503.html) adds what to do, in four languages.
+            raise web.HTTPError(503, f"{held} lessons are open (at most {self.max_kernels}).")
 
     def _restart_idle_clock(self, kernel_id: str) -> None:
         try:
@@ -85,11 +157,14 @@ class RailkitKernelManager(AsyncMappingKernelManager):
     def notify_connect(self, kernel_id: str) -> None:
         super().notify_connect(kernel_id)
         self._connected_once.add(kernel_id)
+        self._closed_at.pop(kernel_id, None)
         if self._handed_out.pop(kernel_id, None) is not None:
             self._restart_idle_clock(kernel_id)  # the idle time gathered in the pool does not count
 
     def notify_disconnect(self, kernel_id: str) -> None:
         super().notify_disconnect(kernel_id)
+        if self._kernel_connections.get(kernel_id, 0) <= 0:
+            self._closed_at[kernel_id] = time.monotonic()
         self._restart_idle_clock(kernel_id)  # the lesson sleeps a full timeout after its page went away
 
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:
@@ -109,6 +184,19 @@ class RailkitKernelManager(AsyncMappingKernelManager):
         await super().cull_kernel_if_idle(kernel_id)
 
     async def shutdown_kernel(self, kernel_id: str, *args: Any, **kwargs: Any) -> Any:
-        self._connected_once.discard(kernel_id)
-        self._handed_out.pop(kernel_id, None)
-        return await super().shutdown_kernel(kernel_id, *args, **kwargs)
+        under_way = self._stopping.get(kernel_id)
+        if under_way is not None:  # asked twice (the page's own request, the room, the culler): wait for the first
+            await asyncio.shield(under_way)
+            return None
+        if kernel_id not in self:  # already gone: nothing to do (the caller wanted it gone)
+            self.log.debug("Kernel %s was already shut down", kernel_id)
+            return None
+        shutdown = asyncio.ensure_future(super().shutdown_kernel(kernel_id, *args, **kwargs))
+        self._stopping[kernel_id] = shutdown
+        try:
+            return await asyncio.shield(shutdown)
+        finally:
+            self._stopping.pop(kernel_id, None)
+            self._connected_once.discard(kernel_id)
+            self._handed_out.pop(kernel_id, None)
+            self._closed_at.pop(kernel_id, None)
