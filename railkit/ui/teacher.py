@@ -13,7 +13,10 @@ there is no key: the kernel's hub token says who the teacher is (the hub's admin
   in a seat or out of it, and closing it (confirmed);
 * charts (``railkit.ui.teacher_charts``) and links for the class (``railkit.ui.teacher_links``);
 * live: while “Keep up to date” is ticked, a background thread asks again every ``LIVE_SECONDS`` with the
-  filters of the data shown, and the widgets change in place (the teacher's choices stay).
+  filters of the data shown, and the widgets change in place (the teacher's choices stay). When the class server
+  does not answer (it is being restarted after a crash), the page says so without blaming anyone, keeps asking
+  (also when it was down at the first “Show the class”) and says it is back with the first answer: each ask is
+  a fresh request, and the message of the failure is replaced then, not left standing.
 """
 
 from __future__ import annotations
@@ -55,6 +58,10 @@ PLAY_LESSONS = {"union_pacific": "up_play", "cape_to_cairo": "kk_play"}  # where
 MAX_KEY_LENGTH = 200
 log = logging.getLogger(__name__)
 MAX_ANSWER_BYTES = 64 * 1024 * 1024  # the CSV of a full server is far below this
+
+
+class ServerDown(InputError):
+    """The class server did not answer (it may be restarting); the page asks again by itself."""
 
 
 class TeacherProblem(Exception):
@@ -130,6 +137,17 @@ def _minutes(seconds: int) -> str:
     return tr("{m} min", m=seconds // 60) if seconds >= 60 else tr("{s} s", s=seconds)
 
 
+def _holder_words(seat: dict[str, Any]) -> str:
+    """Who holds a seat, for the teacher: a learner (here or away), a computer player (also one sitting in for a
+    learner), or nobody yet."""
+    holder = seat.get("holder")
+    if holder == "human":
+        return tr("learner, away") if seat.get("away") else tr("learner")
+    if holder == "bot":
+        return tr("computer, for its learner") if seat.get("stand_in") else tr("computer")
+    return tr("open") if holder == "open" else str(holder)
+
+
 class TeacherApp(App):
     """The teacher's page; ``client`` is made from the key (tests pass a base URL)."""
 
@@ -145,6 +163,8 @@ class TeacherApp(App):
         self._live: threading.Thread | None = None
         self._stop = threading.Event()
         self._charted: tuple[Any, Any] = (None, None)
+        self.wanted: tuple[str, str] | None = None  # the filters of the last “Show the class” (tried again live)
+        self.down = False  # the class server did not answer the last ask
         super().__init__()
         key = key_from_address()
         if self.on_hub():
@@ -249,12 +269,18 @@ class TeacherApp(App):
             if exc.code == "not_teacher":
                 raise InputError(tr("That is not the teacher key. `make run` prints it when the apps start.")) from None
             if exc.code == "offline":
-                raise InputError(tr("The class server does not answer; is `make run` still running?")) from None
+                raise ServerDown(tr("The class server is not answering just now; it is probably restarting. This page "
+                                    "asks again every {n} s and carries on by itself.",
+                                    n=max(1, round(self.live_seconds)) if self.live_seconds > 0 else 5)) from None
             raise InputError(tr("The class server refused: {why}", why=exc.message)) from None
 
     # -- actions --------------------------------------------------------------------------------
     def _load(self, lesson: str, learner: str) -> None:
-        found = self._ask(lambda c: c.get("class", lesson=lesson, learner=learner))
+        try:
+            found = self._ask(lambda c: c.get("class", lesson=lesson, learner=learner))
+        except ServerDown:
+            self.down = True
+            raise
         with self._ask_lock:
             self.data = {k: list(found[k]) for k in ("learners", "exercises", "tables")}
             self.applied = (lesson, learner)
@@ -267,7 +293,13 @@ class TeacherApp(App):
         learner = self.learner_filter.value.strip()
         if learner:
             learner = check_name(learner, tr("Learner"))
-        self._load(lesson, learner)
+        self.wanted = (lesson, learner)
+        try:
+            self._load(lesson, learner)
+        except ServerDown:
+            self.start_live()  # asks again by itself: the server may be restarting
+            raise
+        self.down = False
         self.start_live()
         stalled = sum(1 for t in self.data["tables"] if t["stalled"])
         self.show_ok(tr("{learners}, {tables} ({stalled} stalled).",
@@ -275,16 +307,20 @@ class TeacherApp(App):
                         tables=trn("{n} table", "{n} tables", len(self.data["tables"])), stalled=stalled))
 
     def tick(self) -> bool:
-        """One live refresh with the filters of the data shown (the teacher's sorting is kept too); a problem
-        shows as the message, once, and the page tries again next time. True when the data came."""
-        if not self.loaded or not self.live.value:
+        """One live refresh with the filters of the data shown (or of the last “Show the class”, if the server did
+        not answer it); a problem shows as the message, once, and the page tries again next time; the first answer
+        after the server did not answer says it is back. True when the data came."""
+        if not self.live.value or (not self.loaded and self.wanted is None):
             return False
         try:
-            self._load(*self.applied)
+            self._load(*(self.applied if self.loaded else self.wanted or ("", "")))
         except InputError as exc:
             if self.message_text != str(exc):
                 self.show_error(str(exc))
             return False
+        if self.down:
+            self.down = False
+            self.show_ok(tr("The class server answers again; this page is up to date."))
         return True
 
     def start_live(self) -> None:
@@ -416,7 +452,7 @@ class TeacherApp(App):
         titles = {x.id: tr(x.link) for x in LESSONS}
         head = "".join(f"<th class='name'>{html.escape(h)}</th>" for h in (
             tr("learner"), tr("lessons started"), tr("lessons finished"), tr("answers"),
-            tr("right at the first try"), tr("most often wrong")))
+            tr("right at the first try"), tr("most often wrong"), tr("at the tables")))
         body = ""
         for r in rows:
             wrong = ", ".join(f"{rule} ×{n}" for rule, n in r["wrong_rules"]) or "—"
@@ -424,7 +460,7 @@ class TeacherApp(App):
                 r["learner"], ", ".join(titles.get(x, x) for x in r["started"]) or "—",
                 ", ".join(titles.get(x, x) for x in r["finished"]) or "—", r["answers"],
                 f"{r['first_try_right']}/{r['first_tries']} ({_percent(r['first_try_right'], r['first_tries'])})",
-                wrong)) + "</tr>")
+                wrong, ", ".join(r.get("tables", [])) or "—")) + "</tr>")
         return f"<table class='railkit-table'><tr>{head}</tr>{body}</table>"
 
     def exercises_table(self) -> str:
@@ -446,7 +482,7 @@ class TeacherApp(App):
         rows = self.data["tables"]
         if not rows:
             return f"<p class='railkit-muted'>{html.escape(tr('No tables yet.'))}</p>"
-        holders = {"human": tr("learner"), "bot": tr("computer"), "open": tr("open")}
+
         head = "".join(f"<th class='name'>{html.escape(h)}</th>" for h in (
             tr("table"), tr("game"), tr("seats"), tr("whose turn"), tr("waiting"), tr("moves"), tr("state"), ""))
         body = ""
@@ -456,7 +492,7 @@ class TeacherApp(App):
                 f"<a class='railkit-teacher-watch' target='_blank' href='../{lesson}.ipynb?"
                 f"{html.escape(urlencode({'watch': t['table'], 'lang': get_language()}), True)}'>"
                 f"{html.escape(tr('Replay') if t['is_over'] else tr('Watch'))}</a>")
-            seats = ", ".join(f"{s['seat']} ({holders.get(s['holder'], s['holder'])})" for s in t["seats"])
+            seats = ", ".join(f"{s['seat']} ({_holder_words(s)})" for s in t["seats"])
             state = tr("finished") if t["is_over"] else tr("stalled") if t["stalled"] else tr("playing")
             css = " class='railkit-wrong'" if t["stalled"] else ""
             body += (f"<tr{css}>" + "".join(f"<td class='name'>{html.escape(str(v))}</td>" for v in (

@@ -27,7 +27,7 @@ from railkit.ui.unionpacific.common import card_label, checklist_html, company_n
 from railkit.ui.unionpacific.play.build import MAP_HEIGHT, MAP_WIDTH
 from railkit.ui.unionpacific.play.html import companies_html, display_html, players_html, review_html, step_words, why_html
 from railkit.unionpacific import UP, Board
-from railkit.unionpacific.actions import Build, ChooseFirstShare, DrawShare, EndTurn, ExchangeForUP, Invest, UPAction
+from railkit.unionpacific.actions import Build, ChooseFirstShare, DrawShare, EndTurn, ExchangeForUP, Invest, Pass, UPAction
 from railkit.unionpacific.describe import describe_action
 from railkit.unionpacific.game import UnionPacificGame
 from railkit.unionpacific.placement import PlacementExplanation, explain_placement
@@ -75,6 +75,11 @@ def action_words(board: Board, action: UPAction, view: UPView) -> str:
     if isinstance(action, EndTurn):
         return tr("End your turn (UP-B6)")
     return engine_text(describe_action(board, action), view.you)  # a discard (UP-T2) or a pass (UP-T4)
+
+
+def passes(action: UPAction) -> bool:
+    """UP-B6 ending the turn without the exchange, and UP-T4's pass: the turn goes on without a stake taken."""
+    return isinstance(action, (EndTurn, Pass))
 
 
 def progress_words(view: UPView) -> str:
@@ -182,7 +187,7 @@ def up_table(board: Board) -> TableGame:
                      move_html=lambda view, action: move_html(board, view, action),
                      hint_words=lambda view, seat, hint: hint_words(board, view, seat, hint),
                      board_figure=lambda view, picked: board_figure(board, view, picked),
-                     engine=UnionPacificGame, measures=up_measures)
+                     engine=UnionPacificGame, measures=up_measures, passes=passes)
 
 
 def up_measures(game: Any) -> dict[str, dict[str, float]]:
