@@ -9,15 +9,15 @@ the end the game's review. The seat's token goes into the page address (the temp
 ``?table=…&seat=…`` from ``.railkit-table-address``), so a reload takes the same seat back.
 
 Nothing here knows a game: the lesson hands in a ``TableGame`` (``railkit.ui.table_game``, with the server's
-sentences read back); the lobby, the turn and the table's story are drawn by ``railkit.ui.table_html``. The
+sentences read back); the widgets are built by ``railkit.ui.table_widgets``; the lobby, the turn and the table's
+story are drawn by ``railkit.ui.table_html``. The
 view arrives as JSON and is typed once (``BaseView.from_json``); every hook reads the typed view. Widgets are
 updated from the connection's thread under one lock; nothing is displayed from there.
 
 While the table server does not answer (a crash, a restart) the page says so in the turn's place, never “your
 turn”; a move made meanwhile waits and is sent as soon as the server is back, if the game is still where it was
-(else the page says it was not sent). A move sent just as the server went down is sent again on the way back, when
-the game shows it never arrived (the server's position check makes a second copy harmless). A move that hands the
-turn on without acting (a pass) has its own button and is never what “Your move” starts on. When the teacher or
+(else the page says it was not sent; ``railkit.ui.table_moves``). A move that hands the turn on without acting (a
+pass) has its own button and is never what “Your move” starts on. When the teacher or
 the table's creator puts a computer player in this seat, or gives the seat back, the learner is told.
 
 Help at a table is the play lessons' help: the choices and their rules (“Why”), the picked move explained,
@@ -34,12 +34,9 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import ipywidgets as widgets
-
 from railkit.errors import InputError
 from railkit.game import BaseView
 from railkit.ui.app import Messages, Panel, guarded, parse_name
-from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import follow_page_address, is_default_learner
 from railkit.ui.table_game import Action, TableGame, message_from_json, unavailable_words
@@ -61,16 +58,16 @@ from railkit.ui.table_link import (
     table_from_query,
     watch_from_query,
 )
-from railkit.ui.table_replay import ReplayPanel
-from railkit.ui.widgets import button, html_box, row, set_shown, set_value
+from railkit.ui.table_moves import MoveSender
+from railkit.ui.table_widgets import TableWidgets
+from railkit.ui.widgets import set_shown, set_value
 
 __all__ = ["TABLE_STYLE", "TableGame", "TablePlayPanel", "message_from_json", "unavailable_words"]
 
 log = logging.getLogger(__name__)
-MAX_RETRIES = 3  # a move refused as out of date is sent again while it is still allowed
 
 
-class TablePlayPanel(Panel):
+class TablePlayPanel(TableWidgets, Panel):
     """Create or join a class table, the lobby, and the game from this seat's view (module docstring)."""
 
     def __init__(self, messages: Messages, game: TableGame, name: str = "",
@@ -89,101 +86,13 @@ class TablePlayPanel(Panel):
         self._lock = threading.RLock()
         self._seen_narrative = 0  # the engine's sentences already shown (new ones are marked)
         self._mine = 0  # the narrative's length at this seat's last move
-        self._pending: Action | None = None  # the last move sent (sent again if refused as out of date)
-        self._pending_seq: int | None = None  # the log position it was sent from
-        self._retries = 0
+        self.moves = MoveSender(game.action_json)  # the seat's last move on its way (railkit.ui.table_moves)
         self._offline = False  # the connection was lost; the next state says it is back
-        self._waiting: tuple[int, Action] | None = None  # a move made while offline, and its log position
         self._holder: str | None = None  # who held this seat in the last state (a change is told)
         self.opened_as: str | None = None  # how the page address brought this panel to a table: seat, watch, code
         self.opened_words = ""
         self.on_open: Callable[[str], object] | None = None  # the app opens the table's section then
-        self.note = html_box("railkit-table-note")
-        low, high = game.seats
-        # The others at the table see this name: the default learner's (“You”, “Sinä”) is no name for them.
-        self.name = widgets.Text(value="" if is_default_learner(name) else name, description=tr("Your name"),
-                                 style={"description_width": "90px"},
-                                 layout=widgets.Layout(width="260px"))
-        self.name.add_class("railkit-table-name")
-        self.players = widgets.Dropdown(options=[(str(n), n) for n in range(low, high + 1)], value=min(high, 3),
-                                        description=tr("Players"), style={"description_width": "initial"},
-                                        layout=widgets.Layout(width="auto"))
-        self.players.add_class("railkit-table-players")
-        self.bots = widgets.Dropdown(options=[(str(n), n) for n in range(high)], value=0,
-                                     description=tr("Computer players"), style={"description_width": "initial"},
-                                     layout=widgets.Layout(width="auto"))
-        self.bots.add_class("railkit-table-bots")
-        self.create_button = button(tr("Create a table"), "railkit-table-create", "plus", "primary",
-                                    tr("Start a table for this game and get a code to share"))
-        self.create_button.on_click(lambda _b: self.on_create())
-        self.code = widgets.Text(value="", description=tr("Table code"),
-                                 style={"description_width": "90px"}, layout=widgets.Layout(width="220px"))
-        self.code.add_class("railkit-table-code")
-        self.join_button = button(tr("Join"), "railkit-table-join", "sign-in", "",
-                                  tr("Take a seat at the table with this code"))
-        self.join_button.on_click(lambda _b: self.on_join())
-        self.start_box = widgets.VBox([
-            html_box("", f"<b>{html.escape(tr('Start a table'))}</b>"),
-            row([self.name, self.players, self.bots, self.create_button]),
-            html_box("", f"<b>{html.escape(tr('Or join one'))}</b>"),
-            row([self.code, self.join_button]),
-        ])
-        self.address = html_box("railkit-table-address")
-        self.lobby = html_box("railkit-table-lobby")
-        self.turn = html_box("railkit-table-turn")
-        self.progress = html_box("railkit-table-progress")
-        self.board = html_box("railkit-table-board")
-        self.amount = widgets.BoundedIntText(value=0, min=0, max=0, description=tr("Your sealed bid"),
-                                             style={"description_width": "initial"},
-                                             layout=widgets.Layout(width="auto"))
-        self.amount.add_class("railkit-table-amount")
-        self.bid_button = button(tr("Hand in sealed bid"), "railkit-table-bid", "envelope", "success")
-        self.bid_button.on_click(lambda _b: self.on_bid())
-        self.bid_row = row([self.amount, self.bid_button])
-        self.pick = widgets.Dropdown(options=[], description=tr("Your move"), style={"description_width": "initial"},
-                                     layout=widgets.Layout(width="min(620px, 100%)"))
-        self.pick.add_class("railkit-table-pick")
-        self.play_button = button(tr("Make this move"), "railkit-table-play", "check", "success")
-        self.play_button.on_click(lambda _b: self.on_play())
-        self.pick_row = row([self.pick, self.play_button])
-        # A move that hands the turn on without acting: its own button (labelled with the move), never the list's
-        # first choice.
-        self.pass_button = button(tr("Pass"), "railkit-table-pass", "forward", "warning")
-        self.pass_button.on_click(lambda _b: self.on_pass())
-        self.pass_row = row([self.pass_button], display="none")
-        # The creator's seat controls: a computer player for a learner who left, and back out when they return.
-        self.seat_pick = widgets.Dropdown(options=[], description=tr("Seat"), style={"description_width": "initial"},
-                                          layout=widgets.Layout(width="auto"))
-        self.seat_pick.add_class("railkit-table-seat-pick")
-        self.bot_in = button(tr("A computer player takes this seat"), "railkit-table-bot-in", "desktop", "",
-                             tr("For a learner who has left: the computer plays their seat until they return"))
-        self.bot_in.on_click(lambda _b: self.on_seat_bot(True))
-        self.bot_out = button(tr("Give the seat back"), "railkit-table-bot-out", "user", "",
-                              tr("The computer player leaves the seat; its learner (or a new one) plays it again"))
-        self.bot_out.on_click(lambda _b: self.on_seat_bot(False))
-        self.creator_row = row([self.seat_pick, self.bot_in, self.bot_out])
-        # The lessons' help: the choices and their rules, the picked move explained, the heuristic
-        # player's move on request, and (Union Pacific) the board.
-        self.why = html_box("railkit-table-why")
-        self.move_note = html_box("railkit-table-move-note")
-        self.hint_button = button(tr("Hint: what would the computer play?"), "railkit-table-hint", "lightbulb-o",
-                                  tip=tr("The move the heuristic computer player would make now (a second opinion)"))
-        self.hint_button.on_click(lambda _b: self.on_hint())
-        self.pick.observe(lambda _c: self.on_pick(), names="value")
-        self.map_view = FigureView(ROW_MAP) if game.board_figure is not None else None
-        self.events = html_box("railkit-table-events")
-        self.review = html_box("railkit-table-review")
-        self.replay = (ReplayPanel(game.engine, lambda view, learners: game.board_html(view, None, learners),
-                                   game.measures)
-                       if game.engine is not None else None)
-        help_row = [self.why, self.move_note] + ([row([self.hint_button])] if game.hint_words is not None else [])
-        board = [self.map_view.widget] if self.map_view is not None else []
-        self.game_box = widgets.VBox([self.lobby, self.creator_row, self.turn, self.progress, self.bid_row,
-                                      self.pick_row, self.pass_row, *help_row, self.board, *board, self.events, self.review,
-                                      *([self.replay.widget] if self.replay is not None else [])])
-        self.widget = widgets.VBox([widgets.HTML(TABLE_STYLE), self.note, self.start_box, self.address,
-                                    self.game_box])
-        self.widget.add_class("railkit-table-panel")
+        self.build_widgets(game, name)
         if previous is not None and previous.link is not None:
             self._adopt(previous)  # the app was built again (another language): same table, same seat
         self.refresh()
@@ -198,8 +107,7 @@ class TablePlayPanel(Panel):
             assert link is not None
             self.link, self.state, self.creator = link, previous.state, previous.creator
             self.view, self.help, self.legal = previous.view, previous.help, previous.legal
-            self._mine, self._pending = previous._mine, previous._pending
-            self._pending_seq, self._waiting, self._offline = previous._pending_seq, previous._waiting, previous._offline
+            self._mine, self.moves, self._offline = previous._mine, previous.moves, previous._offline
             self._holder, self.opened_as, self.opened_words = previous._holder, previous.opened_as, ""
             self.address.value = previous.address.value
             previous.link = None
@@ -261,7 +169,8 @@ class TablePlayPanel(Panel):
             if self.link is not None:
                 self.link.close()
             self.link, self.state, self.view, self.help, self._asked = link, None, None, None, None
-            self.legal, self._waiting, self._pending, self._holder, self._offline = [], None, None, None, False
+            self.legal, self._holder, self._offline = [], None, False
+            self.moves = MoveSender(self.game.action_json)
             self._seen_narrative = self._mine = 0
             creator = (f" data-creator='{html.escape(link.creator_token, True)}'"
                        if self.creator and link.creator_token else "")
@@ -327,19 +236,16 @@ class TablePlayPanel(Panel):
         link, state = self.link, self.state
         if link is None or state is None:
             raise InputError(tr("Create or join a table first."))
-        if self._waiting is not None:
-            raise InputError(tr("Your move waits and is sent then: {move}.", move=self._words(self._waiting[1])))
-        seq = int(state["seq"])
+        if self.moves.waiting is not None:
+            raise InputError(tr("Your move waits and is sent then: {move}.", move=self._words(self.moves.waiting[1])))
         self._mine = int(state.get("narrative_length", 0))
-        self._pending, self._pending_seq, self._retries = action, seq, 0
         try:
-            link.act(self.game.action_json(action))
+            sent = self.moves.send(link, action, int(state["seq"]))
         except TableProblem as exc:
-            if exc.code != "offline":
-                raise InputError(self._problem_words(exc)) from None
-            # The server is down (restarting): the move waits and goes as soon as it is back.
+            raise InputError(self._problem_words(exc)) from None
+        if not sent:  # the server is down (restarting): the move waits and goes as soon as it is back
             with self._lock:
-                self._waiting, self._offline = (seq, action), True
+                self._offline = True
                 self._refresh()
             self.show_info(tr("Your move waits and is sent then: {move}.", move=self._words(action)) + " "
                            + tr("The table server is not answering just now; it is probably restarting. This page "
@@ -423,8 +329,7 @@ class TablePlayPanel(Panel):
             if self._offline:  # the connection is back (after a restart of the table server, say)
                 self._offline = False
                 self._back(state)
-            if state.get("seat") is not None and not state.get("legal"):
-                self._pending = None  # our move is in (or it is no longer ours to make)
+            self.moves.arrived(state)
             self._tell_holder(state)
             self._ask_explanations(state)
             self.refresh()
@@ -432,24 +337,17 @@ class TablePlayPanel(Panel):
     def _back(self, state: Mapping[str, Any]) -> None:
         """The server answers again: the move made while it was down goes now, and so does a move sent just as it
         went down, when the game is where it was and the move is still allowed; the learner reads which."""
-        waiting, self._waiting = self._waiting, None
-        lost = (self._pending_seq, self._pending) if self._pending is not None and self._pending_seq is not None \
-            else None
-        candidate = waiting or lost
         link = self.link
-        if candidate is None or link is None:
-            self.show_info(tr("Back at the table: the game goes on."))
+        if link is None:
             return
-        seq, action = candidate
-        if seq == state.get("seq") and action in self.legal:
-            try:
-                link.act(self.game.action_json(action))
-            except TableProblem as exc:
-                self.show_error(self._problem_words(exc))
-                return
-            self._pending, self._pending_seq = action, seq
+        try:
+            outcome, action = self.moves.back(link, state, self.legal)
+        except TableProblem as exc:
+            self.show_error(self._problem_words(exc))
+            return
+        if outcome == "sent":
             self.show_info(tr("Back at the table: your move was sent ({move}).", move=self._words(action)))
-        elif waiting is not None:
+        elif outcome == "not_sent":
             self.show_error(tr("Back at the table, but your move was not sent ({move}): the game changed meanwhile. "
                                "Make your move again.", move=self._words(action)))
         else:
@@ -506,18 +404,11 @@ class TablePlayPanel(Panel):
             if problem.code == "offline" and not self._offline:
                 self._offline = True
                 self._refresh()  # the turn's place says the server is not answering, never “your turn”
-            pending, link = self._pending, self.link
-            if problem.code == "stale" and pending is not None and link is not None and self._retries < MAX_RETRIES \
-                    and pending in self._legal():
-                # Another seat's move came first (a sealed bid at the same moment, say) and ours is still
-                # allowed as it was: send it again from the new position.
-                self._retries += 1
-                try:
-                    link.act(self.game.action_json(pending))
-                    self._pending_seq = int(link.state["seq"]) if link.state is not None else None
-                    return
-                except TableProblem:
-                    pass
+            link = self.link
+            # Another seat's move came first (a sealed bid at the same moment, say): ours goes again from the new
+            # position while it is still allowed.
+            if problem.code == "stale" and link is not None and self.moves.retry_stale(link, self._legal()):
+                return
             self.show_error(self._problem_words(problem))
 
     def _problem_words(self, problem: TableProblem) -> str:
@@ -544,7 +435,7 @@ class TablePlayPanel(Panel):
         view, seat = self.view, state.get("seat")
         assert view is not None  # typed with the state
         set_value(self.lobby, self._lobby_html(state))
-        waiting = self._words(self._waiting[1]) if self._waiting is not None else None
+        waiting = self._words(self.moves.waiting[1]) if self.moves.waiting is not None else None
         set_value(self.turn, offline_html(waiting) if self._offline else self._turn_html(state))
         progress = self.game.progress_words(view)
         set_value(self.progress, f"<p role='status'>{html.escape(progress)}</p>" if progress else "")
@@ -599,7 +490,7 @@ class TablePlayPanel(Panel):
                 self.map_view.show(make())
 
     def _refresh_moves(self, state: Mapping[str, Any], view: BaseView) -> None:
-        legal = [] if self._waiting is not None else self._legal()  # a move waits to be sent: nothing more now
+        legal = [] if self.moves.waiting is not None else self._legal()  # a move waits to be sent: nothing more now
         amounts = [amount for a in legal if (amount := self.game.bid_amount(a)) is not None]
         if legal and len(amounts) == len(legal):
             self.amount.min, self.amount.max = min(amounts), max(amounts)
@@ -610,7 +501,7 @@ class TablePlayPanel(Panel):
         set_shown(self.bid_row, False)
         # The one move that hands the turn on has its own button; the list starts on a move that acts, and when
         # it holds only moves that hand the turn on (UP-T4's discards), on no move at all: a deliberate pick.
-        passing = self._pass_move() if self._waiting is None else None
+        passing = self._pass_move() if self.moves.waiting is None else None
         if passing is not None:
             label = self.game.action_words(passing, view)
             if self.pass_button.description != label:
