@@ -259,6 +259,13 @@ def test_TABLES_KK_B2_at_a_table_why_explains_bids_and_the_build_count_from_the_
             # the count of the next crossing comes from the server, for this seat only
             wait_until(lambda: "Why build or pass?" in text(panel.why.value))
             assert "KK-B2" in text(panel.why.value)
+            # KK-B3: Pass hands the turn on; it has its own button, and “Your move” never starts on it
+            with panel._lock:
+                assert panel.pass_row.layout.display != "none" and panel.pass_button.description == "Pass"
+                labels = [label for label, _i in panel.pick.options]
+                assert "Pass" not in labels
+                if labels:
+                    assert panel.pick.value is not None and labels[0].startswith("Build")
             seen_build = True
             break
         with panel._lock:

@@ -75,7 +75,7 @@ def test_TABLES_the_seat_comes_from_the_page_address_only_when_it_names_table_an
 
 # -- what a refusal says (railkit.ui.table_html.problem_words) -----------------------------------------------
 PANEL_CODES = ("offline", "stale", "closed", "no_table", "no_seat", "bad_token", "limit", "too_fast", "not_your_seat",
-               "not_creator")
+               "not_creator", "name_taken", "seat_connected")
 
 
 def _first_share_refusal() -> TableProblem:
