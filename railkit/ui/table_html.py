@@ -16,10 +16,12 @@ from railkit.ui.i18n import render, tr, trn
 from railkit.ui.table_game import TableGame, sentence_text
 from railkit.ui.table_link import TableProblem
 
-__all__ = ["SHOWN_EVENTS", "TABLE_STYLE", "events_html", "lobby_html", "offline_html", "problem_words", "stand_in_words",
+__all__ = ["LOBBY_FOCUS", "SHOWN_EVENTS", "TABLE_STYLE", "events_html", "lobby_html", "offline_html", "problem_words",
+           "stand_in_words",
            "turn_html"]
 
 SHOWN_EVENTS = 14  # the engine's latest sentences on screen
+LOBBY_FOCUS = ".railkit-table-lobby .rk-lobby"  # focused (so scrolled into view) when a page opens at a table
 
 TABLE_STYLE = """<style>
 .railkit-app .railkit-table-turn .rk-turn { padding: 10px 14px; border-radius: 8px; margin: 6px 0; font-size: 17px; }
@@ -31,6 +33,10 @@ TABLE_STYLE = """<style>
 .railkit-app .railkit-table-lobby .rk-code { font-family: monospace; font-size: 26px; letter-spacing: 4px;
   font-weight: bold; padding: 2px 10px; border: 2px dashed #555; border-radius: 6px; background: #fff; }
 .railkit-app .railkit-table-lobby ul, .railkit-app .railkit-table-events ol { margin: 4px 0 6px 0; }
+/* The lobby is focused only to bring the page to the table (no control, no Tab stop): no focus ring. */
+body.jp-Notebook .railkit-app .railkit-table-lobby .rk-lobby:focus,
+body.jp-Notebook .railkit-app .railkit-table-lobby .rk-lobby:focus-visible {
+  outline: none !important; box-shadow: none !important; }
 .railkit-app .railkit-table-events li.rk-new { font-weight: bold; }
 .railkit-app .railkit-table-progress { font-size: 17px; font-weight: bold; }
 .railkit-app .railkit-table-board { max-width: 100%; min-width: 0; overflow-x: auto; }
@@ -61,8 +67,10 @@ def lobby_html(state: Mapping[str, Any]) -> str:
     waiting = [n for n, h in seats.items() if h == "open"]
     head = (tr("Seats still open: {n}. Share this code:", n=len(waiting)) if waiting
             else tr("Everyone is seated. The table's code:"))
-    return (f"<p>{html.escape(head)} <span class='rk-code' aria-label='{html.escape(' '.join(code), True)}'>"
-            f"{html.escape(code)}</span></p><ul>{''.join(items)}</ul>")
+    # tabindex -1: not a Tab stop, but the page can be brought to the table by focusing it (``LOBBY_FOCUS``)
+    return (f"<div class='rk-lobby' tabindex='-1'><p>{html.escape(head)} <span class='rk-code' "
+            f"aria-label='{html.escape(' '.join(code), True)}'>{html.escape(code)}</span></p>"
+            f"<ul>{''.join(items)}</ul></div>")
 
 
 def turn_html(game: TableGame, view: BaseView, state: Mapping[str, Any]) -> str:

@@ -41,6 +41,7 @@ from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import follow_page_address, is_default_learner
 from railkit.ui.table_game import Action, TableGame, message_from_json, unavailable_words
 from railkit.ui.table_html import (
+    LOBBY_FOCUS,
     TABLE_STYLE,
     events_html,
     lobby_html,
@@ -91,6 +92,7 @@ class TablePlayPanel(TableWidgets, Panel):
         self._holder: str | None = None  # who held this seat in the last state (a change is told)
         self.opened_as: str | None = None  # how the page address brought this panel to a table: seat, watch, code
         self.opened_words = ""
+        self._into_view = False  # the lobby is to be brought into view once drawn (the page opened at the table)
         self.on_open: Callable[[str], object] | None = None  # the app opens the table's section then
         self.build_widgets(game, name)
         if previous is not None and previous.link is not None:
@@ -147,7 +149,7 @@ class TablePlayPanel(TableWidgets, Panel):
     def _opened(self, how: str, words: str) -> None:
         """The page address brought this panel to a table (``how``: seat, watch, code): the app shows the table's
         section (``on_open``), then the learner reads ``words`` (``greet`` says them again)."""
-        self.opened_as, self.opened_words = how, words
+        self.opened_as, self.opened_words, self._into_view = how, words, True
         if self.on_open is not None:
             try:
                 self.on_open(how)
@@ -435,11 +437,15 @@ class TablePlayPanel(TableWidgets, Panel):
         view, seat = self.view, state.get("seat")
         assert view is not None  # typed with the state
         set_value(self.lobby, self._lobby_html(state))
+        if self._into_view:  # the page opened at this table: its script focuses the lobby, which scrolls to it
+            self._into_view = False
+            self.messages.focus(LOBBY_FOCUS)
         waiting = self._words(self.moves.waiting[1]) if self.moves.waiting is not None else None
         set_value(self.turn, offline_html(waiting) if self._offline else self._turn_html(state))
         progress = self.game.progress_words(view)
         set_value(self.progress, f"<p role='status'>{html.escape(progress)}</p>" if progress else "")
-        learners = [n for n, h in state.get("seats", {}).items() if h == "human"]
+        # a learner's seat, or one waiting for a learner: only a seat a computer player holds is a computer's
+        learners = [n for n, h in state.get("seats", {}).items() if h != "bot"]
         set_value(self.board, self.game.board_html(view, seat, learners))
         self._refresh_moves(state, view)
         self._refresh_help(state, view)

@@ -159,7 +159,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
 
     def on_table_opened(self, _how: str) -> None:
         """The page address brought the lesson to a class table (a seat, the teacher's Watch or Replay, a class's
-        code): the page opens at the table."""
+        code): the page opens at the table, its tab chosen (the panel brings its lobby into view)."""
         self.tabs.selected_index = 2
 
     @guarded

@@ -104,7 +104,7 @@ def board_html(board: Board, view: UPView, seat: str | None, learners: Sequence[
     if view.my_first_share:
         parts.append(f"<p>{html.escape(tr('Your face-down first share'))}: "
                      f"{html.escape(company_name(board, view.my_first_share))}</p>")
-    parts.append(f"<b>{html.escape(tr('The display'))}</b>{display_html(board, view)}")
+    parts.append(f"<div><b>{html.escape(tr('The display'))}</b></div>{display_html(board, view)}")
     parts.append(players_html(view, learners, view.current_player, seat))
     parts.append(companies_html(board, view, seat))
     for record in view.payouts:
