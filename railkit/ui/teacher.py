@@ -11,7 +11,8 @@ there is no key: the kernel's hub token says who the teacher is (the hub's admin
 * filtering by lesson and learner, sorting the learners; the answers as CSV; “forget this class”, confirmed;
 * per table: a link to watch it (or replay it, once over) in its play lesson as a spectator, a computer player
   in a seat or out of it, and closing it (confirmed);
-* charts (``railkit.ui.teacher_charts``) and links for the class (``railkit.ui.teacher_links``);
+* charts (``railkit.ui.teacher_charts``), the HTML tables (``railkit.ui.teacher_html``) and links for the class
+  (``railkit.ui.teacher_links``);
 * live: while “Keep up to date” is ticked, a background thread asks again every ``LIVE_SECONDS`` with the
   filters of the data shown, and the widgets change in place (the teacher's choices stay). When the class server
   does not answer (it is being restarted after a crash), the page says so without blaming anyone, keeps asking
@@ -40,10 +41,11 @@ from railkit.lessons import LESSONS
 from railkit.messages import N_
 from railkit.ui.app import App, guarded
 from railkit.ui.figure_view import FigureView
-from railkit.ui.i18n import get_language, tr, trn
+from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import LearnerName, address_fields, check_name, follow_page_address
 from railkit.ui.table_link import hub_headers, place, tables_url
 from railkit.ui.teacher_charts import GAME_NAMES, first_try_chart, timeline_chart
+from railkit.ui.teacher_html import exercises_html, learners_html, tables_html
 from railkit.ui.teacher_links import ClassLinkPanel
 from railkit.ui.widgets import button, html_box, row, set_options, set_value
 
@@ -54,7 +56,7 @@ KEY_HEADER = "X-Railkit-Teacher-Key"  # railkit.tables.teacher.KEY_HEADER (the U
 FORGET_WORDS = "forget this class"  # railkit.tables.teacher.FORGET_WORDS
 CLOSE_WORDS = "close this table"  # railkit.tables.teacher.CLOSE_WORDS
 LIVE_SECONDS = 5.0  # the page asks the server again this often while “Keep up to date” is ticked
-PLAY_LESSONS = {"union_pacific": "up_play", "cape_to_cairo": "kk_play"}  # where a table is watched or replayed
+DOWN_RETRY_SECONDS = 1.0  # ... and this often while the server does not answer (it says "back" as soon as it is)
 MAX_KEY_LENGTH = 200
 log = logging.getLogger(__name__)
 MAX_ANSWER_BYTES = 64 * 1024 * 1024  # the CSV of a full server is far below this
@@ -123,29 +125,6 @@ def key_from_address(query: str | None = None) -> str:
 
 
 LEARNER_SORTS = ("name", "first_try_rate", "answers", "last_seen")
-
-
-def _rate(right: int, tries: int) -> float:
-    return right / tries if tries else -1.0
-
-
-def _percent(right: int, tries: int) -> str:
-    return f"{round(100 * right / tries)} %" if tries else "—"
-
-
-def _minutes(seconds: int) -> str:
-    return tr("{m} min", m=seconds // 60) if seconds >= 60 else tr("{s} s", s=seconds)
-
-
-def _holder_words(seat: dict[str, Any]) -> str:
-    """Who holds a seat, for the teacher: a learner (here or away), a computer player (also one sitting in for a
-    learner), or nobody yet."""
-    holder = seat.get("holder")
-    if holder == "human":
-        return tr("learner, away") if seat.get("away") else tr("learner")
-    if holder == "bot":
-        return tr("computer, for its learner") if seat.get("stand_in") else tr("computer")
-    return tr("open") if holder == "open" else str(holder)
 
 
 class TeacherApp(App):
@@ -271,7 +250,7 @@ class TeacherApp(App):
             if exc.code == "offline":
                 raise ServerDown(tr("The class server is not answering just now; it is probably restarting. This page "
                                     "asks again every {n} s and carries on by itself.",
-                                    n=max(1, round(self.live_seconds)) if self.live_seconds > 0 else 5)) from None
+                                    n=round(DOWN_RETRY_SECONDS))) from None
             raise InputError(tr("The class server refused: {why}", why=exc.message)) from None
 
     # -- actions --------------------------------------------------------------------------------
@@ -324,13 +303,16 @@ class TeacherApp(App):
         return True
 
     def start_live(self) -> None:
-        """Ask the server again every ``live_seconds`` while the page is open (one background thread)."""
+        """Ask the server again every ``live_seconds`` while the page is open, every ``DOWN_RETRY_SECONDS`` while it
+        does not answer (one background thread, holding the page only weakly)."""
         if self._live is not None or self.live_seconds <= 0:
             return
-        page, stop = weakref.ref(self), self._stop
+        page, stop, every = weakref.ref(self), self._stop, self.live_seconds
+        first = min(every, DOWN_RETRY_SECONDS) if self.down else every
 
         def run() -> None:
-            while not stop.wait(self.live_seconds):
+            wait = first
+            while not stop.wait(wait):
                 found = page()
                 if found is None:
                     return
@@ -338,6 +320,7 @@ class TeacherApp(App):
                     found.tick()
                 except Exception:  # noqa: BLE001 - the next tick tries again
                     log.exception("the teacher's page could not refresh")
+                wait = min(every, DOWN_RETRY_SECONDS) if found.down else every
                 del found
 
         self._live = threading.Thread(target=run, name="railkit-teacher-live", daemon=True)
@@ -438,7 +421,7 @@ class TeacherApp(App):
         rows = list(self.data["learners"])
         how = self.sort.value
         if how == "first_try_rate":
-            rows.sort(key=lambda r: _rate(r["first_try_right"], r["first_tries"]), reverse=True)
+            rows.sort(key=lambda r: r["first_try_right"] / r["first_tries"] if r["first_tries"] else -1.0, reverse=True)
         elif how == "answers":
             rows.sort(key=lambda r: r["answers"], reverse=True)
         elif how == "last_seen":
@@ -446,57 +429,10 @@ class TeacherApp(App):
         return rows
 
     def learners_table(self) -> str:
-        rows = self.sorted_learners()
-        if not rows:
-            return f"<p class='railkit-muted'>{html.escape(tr('No answers recorded yet.'))}</p>"
-        titles = {x.id: tr(x.link) for x in LESSONS}
-        head = "".join(f"<th class='name'>{html.escape(h)}</th>" for h in (
-            tr("learner"), tr("lessons started"), tr("lessons finished"), tr("answers"),
-            tr("right at the first try"), tr("most often wrong"), tr("at the tables")))
-        body = ""
-        for r in rows:
-            wrong = ", ".join(f"{rule} ×{n}" for rule, n in r["wrong_rules"]) or "—"
-            body += ("<tr>" + "".join(f"<td class='name'>{html.escape(str(v))}</td>" for v in (
-                r["learner"], ", ".join(titles.get(x, x) for x in r["started"]) or "—",
-                ", ".join(titles.get(x, x) for x in r["finished"]) or "—", r["answers"],
-                f"{r['first_try_right']}/{r['first_tries']} ({_percent(r['first_try_right'], r['first_tries'])})",
-                wrong, ", ".join(r.get("tables", [])) or "—")) + "</tr>")
-        return f"<table class='railkit-table'><tr>{head}</tr>{body}</table>"
+        return learners_html(self.sorted_learners())
 
     def exercises_table(self) -> str:
-        rows = self.data["exercises"]
-        if not rows:
-            return f"<p class='railkit-muted'>{html.escape(tr('No answers recorded yet.'))}</p>"
-        titles = {x.id: tr(x.link) for x in LESSONS}
-        head = "".join(f"<th class='name'>{html.escape(h)}</th>" for h in (
-            tr("lesson"), tr("exercise"), tr("learners"), tr("right at the first try"), tr("rules")))
-        body = "".join(
-            "<tr>" + "".join(f"<td class='name'>{html.escape(str(v))}</td>" for v in (
-                titles.get(r["lesson"], r["lesson"]), r["exercise"], r["learners"],
-                f"{r['first_try_right']}/{r['first_tries']} ({_percent(r['first_try_right'], r['first_tries'])})",
-                ", ".join(r["rules"]) or "—")) + "</tr>"
-            for r in rows)
-        return f"<table class='railkit-table'><tr>{head}</tr>{body}</table>"
+        return exercises_html(self.data["exercises"])
 
     def tables_table(self) -> str:
-        rows = self.data["tables"]
-        if not rows:
-            return f"<p class='railkit-muted'>{html.escape(tr('No tables yet.'))}</p>"
-
-        head = "".join(f"<th class='name'>{html.escape(h)}</th>" for h in (
-            tr("table"), tr("game"), tr("seats"), tr("whose turn"), tr("waiting"), tr("moves"), tr("state"), ""))
-        body = ""
-        for t in rows:
-            lesson = PLAY_LESSONS.get(str(t["game"]))
-            watch = "" if lesson is None else (
-                f"<a class='railkit-teacher-watch' target='_blank' href='../{lesson}.ipynb?"
-                f"{html.escape(urlencode({'watch': t['table'], 'lang': get_language()}), True)}'>"
-                f"{html.escape(tr('Replay') if t['is_over'] else tr('Watch'))}</a>")
-            seats = ", ".join(f"{s['seat']} ({_holder_words(s)})" for s in t["seats"])
-            state = tr("finished") if t["is_over"] else tr("stalled") if t["stalled"] else tr("playing")
-            css = " class='railkit-wrong'" if t["stalled"] else ""
-            body += (f"<tr{css}>" + "".join(f"<td class='name'>{html.escape(str(v))}</td>" for v in (
-                t["table"], GAME_NAMES.get(str(t["game"]), t["game"]), seats, ", ".join(t["to_move"]) or "—",
-                "—" if t["is_over"] else _minutes(int(t["waiting_seconds"])), t["moves"], state))
-                     + f"<td class='name'>{watch}</td></tr>")
-        return f"<table class='railkit-table'><tr>{head}</tr>{body}</table>"
+        return tables_html(self.data["tables"])
