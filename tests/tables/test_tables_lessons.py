@@ -54,8 +54,10 @@ def panel_text(panel: TablePlayPanel) -> str:
 
 @pytest.fixture
 def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ServerProcess]:
-    # a learner counts as gone after 1 s (TABLES-STAND-IN; 60 s by default), so a test need not wait long
-    process = ServerProcess(f"sqlite:///{tmp_path / 'tables.sqlite'}", ["--stand-in-after", "1"]).start()
+    # a learner counts as gone after 1 s (TABLES-STAND-IN; 60 s by default), so a test need not wait long; a test
+    # plays far faster than a learner, so the rate limit (TABLES-RATE, tested in test_tables_server) is lifted
+    process = ServerProcess(f"sqlite:///{tmp_path / 'tables.sqlite'}",
+                            ["--stand-in-after", "1", "--actions-per-second", "1000"]).start()
     monkeypatch.setenv("RAILKIT_TABLES_URL", f"http://127.0.0.1:{process.port}")
     monkeypatch.delenv("QUERY_STRING", raising=False)
     for key in [k for k in __import__("os").environ if k.startswith("BINDER_")]:

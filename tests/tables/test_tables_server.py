@@ -187,6 +187,10 @@ def test_TABLES_CREATOR_a_bot_takes_a_learners_seat_and_gives_it_back(start: Sta
     status, refused = call("POST", f"{server.http}/{t['code']}/bot", bot_in)
     assert status == 409 and refused["rule"] == "TABLES-STAND-IN"  # not away long enough yet
     time.sleep(1.1)
+    if server.db.startswith("postgresql"):  # several processes may serve it: a learner's seat is the teacher's call
+        status, refused = call("POST", f"{server.http}/{t['code']}/bot", bot_in)
+        assert status == 409 and "several processes" in refused["message"], refused
+        return
     status, summary = call("POST", f"{server.http}/{t['code']}/bot", bot_in)
     assert status == 200 and summary["seats"]["Ben"] == "bot" and summary["seq"] >= 2  # the bot bid at once
     assert summary["stand_ins"] == {"Ben": "creator"}

@@ -5,6 +5,7 @@ lets anyone read a learner's records but the teacher."""
 
 from __future__ import annotations
 
+import json
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from tables_client import Client, call
 from test_tables_teacher import Start, base, started, teacher
+from websockets.sync.client import connect
 
 from railkit.tables.teacher import CLOSE_WORDS
 
@@ -73,9 +75,9 @@ def test_TEACHER_CLOSE_the_table_goes_and_its_seats_are_told(start: Start, tmp_p
     server.stop()  # closed for good: a restart rebuilds nothing
     server.start()
     assert teacher(server, "tables", key)[1] == {"tables": []}
-    late = Client(server, code, made["token"])  # a page that comes back with the seat is told the same
-    assert late.state["type"] == "error" and late.state["error"] == "closed"
-    late.close()
+    with connect(f"{server.ws}/{code}/ws", open_timeout=10) as late:  # a page that comes back with its seat
+        told = json.loads(late.recv(timeout=30))  # (told at once, before its hello)
+    assert told["type"] == "error" and told["error"] == "closed" and told["rule"] == "TEACHER-CLOSE"
     status, answer = call("GET", f"{base(server)}/tables/ZZZ999")
     assert status == 404 and answer["error"] == "no_table"  # a code never used is not a closed one
 

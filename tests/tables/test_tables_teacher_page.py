@@ -18,8 +18,8 @@ from test_tables_lessons import close, wait_until
 from railkit.ui import lesson_record
 from railkit.ui.capecairo.play import KkPlayApp
 from railkit.ui.teacher import TeacherApp
-from railkit.ui.unionpacific.play import PlayApp
 from railkit.ui.teacher_charts import first_try_chart, timeline_chart
+from railkit.ui.unionpacific.play import PlayApp
 
 pytestmark = pytest.mark.server
 
