@@ -231,7 +231,14 @@ class TablePlayPanel(TableWidgets, Panel):
         try:
             return request()
         except TableProblem as exc:
-            raise InputError(self._problem_words(exc)) from None
+            raise InputError(self._request_words(exc)) from None
+
+    def _request_words(self, problem: TableProblem) -> str:
+        """A request that is not a move (create, join, a computer player, a hint) is not kept for later: while the
+        server does not answer, the learner is asked to try again."""
+        if problem.code == "offline":
+            return tr("The table server is not answering just now; it is probably restarting. Try again in a moment.")
+        return self._problem_words(problem)
 
     # ------------------------------------------------------------------ moves
     def _act(self, action: Action) -> None:
@@ -297,7 +304,7 @@ class TablePlayPanel(TableWidgets, Panel):
         try:
             link.set_bot(str(seat), bot)
         except TableProblem as exc:
-            raise InputError(self._problem_words(exc)) from None
+            raise InputError(self._request_words(exc)) from None
         self.show_ok(tr("A computer player now plays {seat}.", seat=seat) if bot
                      else tr("{seat} is free for its learner again.", seat=seat))
 
@@ -310,7 +317,7 @@ class TablePlayPanel(TableWidgets, Panel):
         try:
             link.ask_help(hint=True)
         except TableProblem as exc:
-            raise InputError(self._problem_words(exc)) from None
+            raise InputError(self._request_words(exc)) from None
 
     def on_pick(self) -> None:
         """Another move picked: its explanation and the board follow it."""

@@ -110,6 +110,9 @@ def test_TABLES_KK_A2_two_learners_see_the_count_of_sealed_bids_and_no_amount_be
     server.kill9()
     wait_until(lambda: "not answering" in ben.messages.text and "not answering" in text(ben.turn.value))
     assert "Your turn" not in text(ben.turn.value) and "make run" not in ben.messages.text
+    other = KkPlayApp(seed=9, name="Zed").together
+    other.on_create()  # a request, not a move: nothing is kept for later, the learner tries again
+    assert other.messages.kind == "error" and "Try again in a moment" in other.messages.text
     ben.amount.value = 5
     ben.on_bid()
     assert ben.messages.kind != "error" and "Your move waits and is sent then: Bid £5" in ben.messages.text
