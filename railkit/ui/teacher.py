@@ -249,8 +249,7 @@ class TeacherApp(App):
                 raise InputError(tr("That is not the teacher key. `make run` prints it when the apps start.")) from None
             if exc.code == "offline":
                 raise ServerDown(tr("The class server is not answering just now; it is probably restarting. This page "
-                                    "asks again every {n} s and carries on by itself.",
-                                    n=round(DOWN_RETRY_SECONDS))) from None
+                                    "asks again every second and carries on by itself.")) from None
             raise InputError(tr("The class server refused: {why}", why=exc.message)) from None
 
     # -- actions --------------------------------------------------------------------------------

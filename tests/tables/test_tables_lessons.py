@@ -48,6 +48,16 @@ def play_first(panel: TablePlayPanel) -> None:
         panel.on_pass()
 
 
+def seated_bot(panel: TablePlayPanel, seat: str) -> bool:
+    """The creator's “A computer player takes this seat”: True once done (refused while the learner was not away
+    long enough, TABLES-STAND-IN)."""
+    panel.on_seat_bot(True)
+    if panel.messages.kind == "error":
+        assert "still at the table" in panel.messages.text, panel.messages.text
+        return False
+    return f"A computer player now plays {seat}" in panel.messages.text
+
+
 def panel_text(panel: TablePlayPanel) -> str:
     return " ".join(text(w.value) for w in (panel.lobby, panel.turn, panel.progress, panel.board, panel.events))
 
@@ -200,9 +210,7 @@ def test_TABLES_CREATOR_the_creator_seats_a_computer_player_for_a_learner_who_le
     assert ann.messages.kind == "error" and "Ben is still at the table" in ann.messages.text, ann.messages.text
     ben.link.close()  # Ben leaves
     wait_until(lambda: "away" in text(ann.lobby.value))
-    time.sleep(1.1)
-    ann.on_seat_bot(True)
-    assert "A computer player now plays Ben" in ann.messages.text, ann.messages.text
+    wait_until(lambda: seated_bot(ann, "Ben"), message=lambda: ann.messages.text)  # once Ben has been away 1 s
     wait_until(lambda: ann.state["seats"]["Ben"] == "bot" and "Ben hands in a sealed bid" in text(ann.events.value))
     ann.on_seat_bot(False)
     wait_until(lambda: ann.state["seats"]["Ben"] == "human")  # Ben's token holds the seat again
@@ -295,7 +303,6 @@ def test_TABLES_CREATOR_the_creators_controls_come_back_after_a_reload(server: S
     table, seat, creator = (mark.split(f"data-{k}='")[1].split("'")[0] for k in ("table", "seat", "creator"))
     ann.link.close()
     ben.link.close()  # Ben leaves too
-    time.sleep(1.1)  # long enough for the creator to seat a computer player for him (TABLES-STAND-IN)
     # Ann reloads: the page address keeps the creator's token beside the seat's
     monkeypatch.setenv("QUERY_STRING", f"table={table}&seat={seat}&creator={creator}")
     again = KkPlayApp(seed=11, name="Ann").together
@@ -303,8 +310,7 @@ def test_TABLES_CREATOR_the_creators_controls_come_back_after_a_reload(server: S
     assert again.creator and again.creator_row.layout.display != "none"
     assert "data-creator='" in again.address.value  # kept for the next reload
     again.seat_pick.value = "Ben"
-    again.on_seat_bot(True)
-    assert "A computer player now plays Ben" in again.messages.text
+    wait_until(lambda: seated_bot(again, "Ben"), message=lambda: again.messages.text)  # Ben away 1 s
     wait_until(lambda: again.state["seats"]["Ben"] == "bot")
     again.on_seat_bot(False)
     wait_until(lambda: again.state["seats"]["Ben"] == "human")
