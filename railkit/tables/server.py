@@ -291,9 +291,10 @@ class TableServer:
         can."""
         after = self.limits.stand_in_after
         if self.store.shared:
-            raise ProtocolError("seat_connected", "TABLES-STAND-IN", f"{seat!r} belongs to a learner; on a server "
-                                "of several processes only the teacher can put a computer player in a learner's "
-                                "seat", seat=seat, seconds=round(after))
+            raise ProtocolError("seat_connected", "TABLES-STAND-IN", f"{seat!r} belongs to a learner; with the tables "
+                                "in PostgreSQL several server processes may serve this table, and only the teacher "
+                                "can put a computer player in a learner's seat", seat=seat, seconds=round(after),
+                                teacher_only=True)
         away = table.away_seconds(seat)
         if away < after:
             raise ProtocolError("seat_connected", "TABLES-STAND-IN", f"{seat!r}'s learner is at the table or left "

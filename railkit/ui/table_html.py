@@ -145,6 +145,9 @@ def problem_words(problem: TableProblem, seat: str | None) -> str:
         return tr("The name “{name}” is taken at this table (names in use: {names}). Try “{suggestion}” or another "
                   "name.", name=str(details.get("name", "")), names=", ".join(names) or "—",
                   suggestion=str(details.get("suggestion", "")))
+    if code == "seat_connected" and details.get("teacher_only"):
+        return tr("On this class server only your teacher can put a computer player in a learner's seat ({seat}).",
+                  seat=str(details.get("seat", "")))
     if code == "seat_connected":
         seconds = details.get("seconds")
         n = seconds if isinstance(seconds, int) and not isinstance(seconds, bool) else 60

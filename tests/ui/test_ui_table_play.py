@@ -94,6 +94,8 @@ def _first_share_refusal() -> TableProblem:
 @pytest.mark.parametrize("language", ["en", "fi"])
 def test_TABLES_each_refusal_the_panel_knows_has_its_own_words_in_the_pages_language(language: str) -> None:
     english = {code: problem_words(TableProblem(code, f"server text {code}"), "Ann") for code in PANEL_CODES}
+    teacher_only = TableProblem("seat_connected", "server text", details={"seat": "Ben", "teacher_only": True})
+    assert "only your teacher" in problem_words(teacher_only, "Ann") and "Ben" in problem_words(teacher_only, "Ann")
     set_language(language)
     try:
         said = {code: problem_words(TableProblem(code, f"server text {code}"), "Ann") for code in PANEL_CODES}
