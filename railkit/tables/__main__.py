@@ -34,6 +34,9 @@ def main(argv: list[str] | None = None) -> None:
                              "database, else in $RAILKIT_TABLES_DATA; $RAILKIT_TEACHER_KEY overrides it")
     parser.add_argument("--max-tables", type=int, default=Limits.max_tables)
     parser.add_argument("--actions-per-second", type=float, default=Limits.actions_per_second)
+    parser.add_argument("--stand-in-after", type=float, default=Limits.stand_in_after,
+                        help="seconds a learner must have been away before the table's creator may put a computer "
+                             "player in their seat (TABLES-STAND-IN; the teacher may at any time)")
     parser.add_argument("--records-per-second", type=float, default=RecordLimits.per_learner_per_second,
                         help="learning records a learner may send a second (RECORDS-RATE)")
     parser.add_argument("--hub-auth", action="store_true",
@@ -41,7 +44,8 @@ def main(argv: list[str] | None = None) -> None:
                              "(learners are the hub's users; its admins and teachers group are the teachers)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    limits = Limits(max_tables=args.max_tables, actions_per_second=args.actions_per_second)
+    limits = Limits(max_tables=args.max_tables, actions_per_second=args.actions_per_second,
+                    stand_in_after=max(0.0, args.stand_in_after))
     try:
         key = load_key(args.teacher_key_file or key_file_beside(database_url(args.db)))
         hub = HubSignIn() if args.hub_auth else None

@@ -11,14 +11,19 @@ Client -> server (JSON text frames, at most ``MAX_MESSAGE_BYTES``):
 Server -> client:
 
 * ``{"type": "state", "table", "game", "seat", "seq", "view", "log_from", "log", "legal", "narrative_from",
-  "narrative", "narrative_length", "seats", "is_over"}`` after the hello and after every change (one per accepted
-  action, the computer players' moves included). To keep each change small, a connection is sent only what it
-  lacks: ``log`` holds the log from position ``log_from`` on (a reveal sends again from the first move it
-  made public), ``narrative`` the engine's sentences from ``narrative_from`` on (at most the latest 24), and
-  ``legal_same: true`` replaces ``legal`` when the seat's moves are those of its previous state. The first
-  state of a connection holds everything. ``railkit.ui.table_link.merge_state`` makes a state whole again.
+  "narrative", "narrative_length", "seats", "away", "stand_ins", "is_over"}`` after the hello and after every change
+  (one per accepted action, the computer players' moves included, and when a seat's learner connects or leaves).
+  ``seats`` says who holds each seat (``open``, ``human``, ``bot``); ``away`` lists the learners' seats with no live
+  connection; ``stand_ins`` names the seats where a computer player sits in for a learner, with who put it there
+  (``teacher``, ``creator``, or ``""`` when this server process no longer knows). To keep each change small, a
+  connection is sent only what it lacks: ``log`` holds the log from position ``log_from`` on (a reveal sends
+  again from the first move it made public), ``narrative`` the engine's sentences from ``narrative_from`` on (at
+  most the latest 24), and ``legal_same: true`` replaces ``legal`` when the seat's moves are those of its previous
+  state. The first state of a connection holds everything. ``railkit.ui.table_link.merge_state`` makes a state whole again.
 * ``{"type": "error", "error": CODE, "rule": RULE_ID|null, "message": WORDS, "seq": N}``: the message
-  changed nothing; ``rule`` names the game rule (``RuleError``) or the table limit (``TABLES-*``).
+  changed nothing; ``rule`` names the game rule (``RuleError``) or the table limit (``TABLES-*``). Some errors
+  carry what a client needs to word them itself (``ProtocolError.details``): ``name_taken`` the ``names`` in use
+  and a ``suggestion``, ``seat_connected`` the ``seconds`` a learner must have been away.
 * ``{"type": "help", "table", "seat", "seq", "explain": {...}, "hint": ACTION|null}`` to the seat that asked
   only: the engine's explanations of its choices and (if asked) the heuristic player's move, both empty
   unless the seat is to act (``railkit.tables.games``, "Help for a seat").
@@ -48,20 +53,25 @@ class Limits:
     max_tables: int = 200  # TABLES-COUNT: tables held by one server
     actions_per_second: float = 20.0  # TABLES-RATE: messages per second per connection (a burst of twice that)
     max_connections_per_table: int = 64  # TABLES-WATCHERS: seats and spectators on one table
+    # TABLES-STAND-IN: the table's creator may put a computer player in a learner's seat only once that learner
+    # has had no connection for this long (a reload or a lost Wi-Fi is back well within it); the teacher may at once.
+    stand_in_after: float = 60.0
 
 
 class ProtocolError(Exception):
-    """A message the table refuses; ``code`` and ``rule`` go to the client with the words."""
+    """A message the table refuses; ``code`` and ``rule`` go to the client with the words, and ``details`` (plain
+    JSON: the names in use, a suggestion, seconds to wait) beside them, for a client that words it itself."""
 
-    def __init__(self, code: str, rule: str | None, message: str) -> None:
+    def __init__(self, code: str, rule: str | None, message: str, **details: Any) -> None:
         super().__init__(message)
         self.code = code
         self.rule = rule
         self.message = message
+        self.details = details
 
 
-def error(code: str, rule: str | None, message: str, seq: int | None = None) -> dict[str, Any]:
-    return {"type": "error", "error": code, "rule": rule, "message": str(message), "seq": seq}
+def error(code: str, rule: str | None, message: str, seq: int | None = None, **details: Any) -> dict[str, Any]:
+    return {"type": "error", "error": code, "rule": rule, "message": str(message), "seq": seq, **details}
 
 
 def new_code() -> str:

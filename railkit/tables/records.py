@@ -3,7 +3,10 @@ server's database (beside its tables).
 
 A lesson's kernel sends ``POST /api/records`` with one event (``parse_record`` says what is accepted):
 
-* ``{"event": "opened", "learner", "lesson", "visit"}``: the learner opened a lesson page;
+* ``{"event": "opened", "learner", "lesson", "visit"}``: the learner opened a lesson page. Openings of one lesson by
+  one learner less than ``SAME_OPENING_SECONDS`` apart are one opening (only the first is stored): a page that
+  loads itself again at once (to take the learner's language or progress key into its address) starts a second
+  kernel, which says "opened" too;
 * ``{"event": "finished", ...}``: the learner finished it (enough exercises right, or a game played to its end);
 * ``{"event": "answer", ..., "exercise", "right", "attempt", "hints", "why", "seconds", "rules"}``: one checked
   answer to an exercise (``attempt`` 1 is the first check of that question).
@@ -38,7 +41,8 @@ from railkit.game import MAX_NAME_LENGTH
 from railkit.lessons import LESSONS
 from railkit.tables.protocol import ProtocolError, RateLimiter
 
-__all__ = ["CSV_COLUMNS", "EVENTS", "LESSON_IDS", "MAX_RECORDS", "MAX_RECORDS_PER_LEARNER", "Record", "RecordLimits", "Records",
+__all__ = ["CSV_COLUMNS", "EVENTS", "LESSON_IDS", "MAX_RECORDS", "MAX_RECORDS_PER_LEARNER", "SAME_OPENING_SECONDS", "Record",
+           "RecordLimits", "Records",
            "check_learner", "csv_text", "key_hash", "parse_record", "rk_learner_keys", "rk_records"]
 
 EVENTS = ("opened", "finished", "answer")
@@ -48,6 +52,7 @@ MAX_RECORDS_PER_LEARNER = 20_000  # RECORDS-COUNT: per learner name
 MAX_RULES = 8  # rule IDs one answer may name
 MAX_COUNT = 1000  # attempt, hints and why: more is no real learner's number
 MAX_SECONDS = 24 * 3600
+SAME_OPENING_SECONDS = 30  # two "opened" of one lesson by one learner closer than this are one opening
 _EXERCISE = re.compile(r"[a-z0-9][a-z0-9_.-]{0,59}")
 _VISIT = re.compile(r"[A-Za-z0-9_-]{8,64}")
 _RULE = re.compile(r"[A-Z]{2,6}-[A-Za-z0-9.-]{1,16}")
@@ -210,8 +215,9 @@ class Records:
             self._limiters.popitem(last=False)
         return limiter
 
-    def add(self, record: Record) -> None:
-        """Store one checked record; ``ProtocolError`` (nothing stored) when a limit is reached."""
+    def add(self, record: Record) -> bool:
+        """Store one checked record; ``ProtocolError`` (nothing stored) when a limit is reached. False (nothing
+        stored) for an opening that repeats one made less than ``SAME_OPENING_SECONDS`` ago."""
         counts = self._load_counts()
         if not self._limiter(record.learner).allow() or not self._server_limiter.allow():
             raise ProtocolError("too_fast", "RECORDS-RATE", f"at most {self.limits.per_learner_per_second:g} records "
@@ -219,14 +225,22 @@ class Records:
         if self._total >= self.limits.max_records or counts.get(record.learner, 0) >= self.limits.max_records_per_learner:
             raise ProtocolError("limit", "RECORDS-COUNT", "this server keeps no more records (for this learner); the "
                                                           "teacher can export them and forget the class")
+        now = record.at or datetime.now(UTC)
         with self.engine.begin() as conn:
+            if record.event == "opened":
+                last = conn.execute(select(func.max(rk_records.c.at)).where(
+                    rk_records.c.learner == record.learner, rk_records.c.lesson == record.lesson,
+                    rk_records.c.event == "opened")).scalar_one_or_none()
+                if last is not None and (now - _utc(last)).total_seconds() < SAME_OPENING_SECONDS:
+                    return False
             conn.execute(insert(rk_records).values(
-                at=record.at or datetime.now(UTC), learner=record.learner, lesson=record.lesson, event=record.event,
+                at=now, learner=record.learner, lesson=record.lesson, event=record.event,
                 visit=record.visit, exercise=record.exercise, right=record.right, attempt=record.attempt,
                 hints=record.hints, why=record.why, seconds=record.seconds,
                 rules=list(record.rules) if record.event == "answer" else None))
         counts[record.learner] = counts.get(record.learner, 0) + 1
         self._total += 1
+        return True
 
     def issue_key(self, learner: str) -> str | None:
         """A new progress key for ``learner`` if the name has none yet (the first record under it), else None:

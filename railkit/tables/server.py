@@ -6,14 +6,21 @@ HTTP (JSON bodies of at most ``MAX_MESSAGE_BYTES``):
 * ``POST /api/tables`` ``{"game", "seats": [names], "bots": [names], "options": {}, "seed"?, "take"?}``
   -> ``{"table": CODE, "creator_token", "seat"?, "token"?, "seats"}``; ``take`` seats the creator.
 * ``POST /api/tables/{code}/join`` ``{"seat"?, "name"?}`` -> ``{"table", "seat", "token"}``; ``name`` takes the
-  open seat of that name, or gives the learner's name to a seat that has not moved yet.
+  open seat of that name, or gives the learner's name to a seat that has not moved yet. A name another seat holds
+  is refused (409 ``name_taken``, TABLES-NAME, with the ``names`` in use and a ``suggestion``); names are compared
+  NFC-normalised and case folded (``railkit.tables.names``).
 * ``GET /api/tables/{code}`` -> who holds which seat, the log length, whether it is over.
-* ``POST /api/tables/{code}/bot`` ``{"creator_token", "seat", "bot": true|false}``.
+* ``POST /api/tables/{code}/bot`` ``{"creator_token", "seat", "bot": true|false}``: the table's creator may put a
+  computer player in an open seat, or in a learner's seat once that learner has had no connection for
+  ``Limits.stand_in_after`` seconds (60; 409 ``seat_connected``, TABLES-STAND-IN, before that), and take it out
+  at any time. The teacher may do both at any time (``/api/teacher/...``). The seat's page is told who did it.
 * ``POST /api/records`` one event of a learner's lesson (``railkit.tables.records``) -> 201 ``{"ok": true}``
   (with ``"learner_key"``, the name's progress key, after the first record under a name).
 * ``GET /api/records?learner=NAME`` with that name's progress key: the learner's own records
   (``railkit.tables.progress``).
 * ``/api/teacher/...``: the teacher's reports, with the teacher key only (``railkit.tables.teacher``).
+* A table the teacher closed answers 410 ``closed`` (TEACHER-CLOSE) to its code, on every route and the WebSocket,
+  for as long as its code is kept (``railkit.tables.store``, the newest 1000 closed codes).
 * ``POST /api/teacher/tables/{code}/bot`` and ``.../close``: the same, and closing a table, for the teacher.
 * ``POST /api/tables/{code}/creator`` ``{"creator_token"}`` -> 200 if it is the table's creator token, else 403.
 
@@ -48,6 +55,7 @@ from railkit.game import check_seed
 from railkit.tables.games import GAMES
 from railkit.tables.hub import HubSignIn, RequireHubUser, hub_user
 from railkit.tables.listen import listen
+from railkit.tables.names import name_key
 from railkit.tables.progress import progress_routes
 from railkit.tables.protocol import (
     MAX_MESSAGE_BYTES,
@@ -131,6 +139,9 @@ class TableServer:
             if rows:
                 table = self.tables.setdefault(code, Table(rows[0]))
         if table is None:
+            if self.store.closed_at(code) is not None:
+                raise ProtocolError("closed", "TEACHER-CLOSE", f"the teacher closed table {code!r}; start or join "
+                                                               "another table")
             raise ProtocolError("no_table", "TABLES-CODE", f"there is no table {code[:12]!r}; check the code "
                                                            "you were given (6 letters and digits)")
         return table
@@ -176,6 +187,10 @@ class TableServer:
             raise
         except (TypeError, ValueError) as exc:
             raise ProtocolError("bad_message", "TABLES-SETUP", str(exc.args[0] if exc.args else exc)) from None
+        keys = [name_key(p) for p in built.players]
+        if len(set(keys)) < len(keys):
+            raise ProtocolError("bad_message", "TABLES-NAME", "two seats have the same name (names are compared "
+                                                              "without regard to case); give each seat its own name")
         strangers = [b for b in bots if b not in built.players]
         if strangers:
             raise ProtocolError("bad_message", "TABLES-SEAT", f"\"bots\" names {str(strangers[0])[:40]!r}, who has "
@@ -200,6 +215,8 @@ class TableServer:
             seat_rows = {p: SeatRow("bot" if p in bots else "open", None) for p in built.players}
             for _ in range(20):
                 code = new_code()
+                if self.store.closed_at(code) is not None:  # a closed table's code keeps saying so
+                    continue
                 try:
                     table_id = self.store.create_table(code, game.name, list(built.players), built.seed,
                                                        built.options, token_hash(creator), seat_rows)
@@ -250,18 +267,40 @@ class TableServer:
         if not table.is_creator(str(body.get("creator_token", ""))):
             raise ProtocolError("not_creator", "TABLES-CREATOR", "only the table's creator (with the creator token) "
                                                                  "can put a computer player in a seat or take it out")
-        return JSONResponse(await self.seat_bot(table, body))
+        return JSONResponse(await self.seat_bot(table, body, "creator"))
 
-    async def seat_bot(self, table: Table, body: dict[str, Any]) -> dict[str, Any]:
-        """``{"seat", "bot"}``: a computer player in the seat or out of it (the creator's or the teacher's call)."""
+    async def seat_bot(self, table: Table, body: dict[str, Any], by: str) -> dict[str, Any]:
+        """``{"seat", "bot"}``: a computer player in the seat or out of it, the creator's or the teacher's call
+        (``by``). The creator may put one in a learner's seat only once that learner has been away for
+        ``stand_in_after`` seconds (TABLES-STAND-IN); the teacher at any time."""
         seat, bot = body.get("seat"), body.get("bot")
         if not isinstance(seat, str) or not isinstance(bot, bool):
             raise ProtocolError("bad_message", "TABLES-JSON", "send {\"seat\": NAME, \"bot\": true or false}")
         async with table.lock:
-            table.set_bot(self.store, seat, bot)
+            seat = table.seat_named(seat)
+            if bot and by == "creator" and table.seats[seat].holder == "human":
+                self._check_away(table, seat)
+            table.set_bot(self.store, seat, bot, by)
             table.run_bots(self.store)
             await self.broadcast(table)
         return table.summary()
+
+    def _check_away(self, table: Table, seat: str) -> None:
+        """TABLES-STAND-IN: the creator's computer player only for a learner away ``stand_in_after`` seconds. Other
+        server processes (PostgreSQL) may hold that learner's connection unseen here, so there only the teacher
+        can."""
+        after = self.limits.stand_in_after
+        if self.store.shared:
+            raise ProtocolError("seat_connected", "TABLES-STAND-IN", f"{seat!r} belongs to a learner; with the tables "
+                                "in PostgreSQL several server processes may serve this table, and only the teacher "
+                                "can put a computer player in a learner's seat", seat=seat, seconds=round(after),
+                                teacher_only=True)
+        away = table.away_seconds(seat)
+        if away < after:
+            raise ProtocolError("seat_connected", "TABLES-STAND-IN", f"{seat!r}'s learner is at the table or left "
+                                f"less than {after:g} seconds ago; the table's creator can put a computer player "
+                                f"in a learner's seat once they have been away for {after:g} seconds (the teacher "
+                                "can at any time)", seat=seat, seconds=round(after), wait=max(1, round(after - away)))
 
     async def record(self, request: Request) -> JSONResponse:
         """One event of a learner's lesson, checked and stored (``railkit.tables.records``)."""
@@ -304,7 +343,7 @@ class TableServer:
         async with self.create_lock, table.lock:
             await self._close_watchers(table.code, CLOSED_WORDS)
             self.tables.pop(table.code, None)
-            self.store.delete_table(table.id, table.code)
+            self.store.delete_table(table.id, table.code, closed=True)
 
     # -- WebSocket -------------------------------------------------------------------------------
     async def socket(self, websocket: WebSocket) -> None:
@@ -336,13 +375,23 @@ class TableServer:
                           RateLimiter(self.limits.actions_per_second))
         async with table.lock:
             watchers.add(watcher)
-            await websocket.send_text(watcher.state(table))
+            # A learner back after leaving: the others' lobbies see it (a first connection changes no one's lobby:
+            # the seat was taken with the join, and "away" is sent with the next change).
+            back = seat is not None and table.connected(seat) and seat in table.left_at
+            if back:
+                await self.broadcast(table)
+            else:
+                await websocket.send_text(watcher.state(table))
         try:
             await self._serve(table, watcher)
         except WebSocketDisconnect:
             pass
         finally:
             watchers.discard(watcher)
+            if seat is not None:
+                async with table.lock:
+                    if table.left(seat) and self.tables.get(table.code) is table:
+                        await self.broadcast(table)
 
     async def _serve(self, table: Table, watcher: Watcher) -> None:
         while True:
@@ -401,7 +450,7 @@ def _dumps(message: dict[str, Any]) -> str:
 
 
 async def _send_error(websocket: WebSocket, exc: ProtocolError, seq: int | None) -> None:
-    await websocket.send_text(_dumps(error(exc.code, exc.rule, exc.message, seq)))
+    await websocket.send_text(_dumps(error(exc.code, exc.rule, exc.message, seq, **exc.details)))
 
 
 async def _receive(websocket: WebSocket) -> str | bytes:
@@ -426,14 +475,15 @@ async def _body(request: Request) -> dict[str, Any]:
 
 
 _STATUS = {"no_table": 404, "not_creator": 403, "not_teacher": 403, "not_learner": 403, "not_signed_in": 403, "hub_down": 503,
-           "too_fast": 429, "seat_taken": 409, "no_seat": 409, "limit": 429, "too_big": 413}
+           "too_fast": 429, "seat_taken": 409, "no_seat": 409, "name_taken": 409, "seat_connected": 409, "closed": 410,
+           "limit": 429, "too_big": 413}
 
 
 async def _protocol_error(request: Request, exc: Exception) -> JSONResponse:
     if isinstance(exc, RuleError):
         return JSONResponse(error("rule", exc.rule, exc.message), status_code=400)
     assert isinstance(exc, ProtocolError)
-    return JSONResponse(error(exc.code, exc.rule, exc.message), status_code=_STATUS.get(exc.code, 400))
+    return JSONResponse(error(exc.code, exc.rule, exc.message, **exc.details), status_code=_STATUS.get(exc.code, 400))
 
 
 def create_app(store: Store, limits: Limits | None = None, teacher_key: str | None = None,

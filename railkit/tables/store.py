@@ -7,6 +7,9 @@ server processes. SQLite runs in WAL mode (readers never wait for the one writer
 ``postgresql://`` URL uses psycopg 3.
 
 Seat and creator tokens are stored as SHA-256 digests, so a copy of the database seats no one.
+
+``rk_closed_tables`` keeps the codes of the tables the teacher closed (the newest ``MAX_CLOSED_KEPT``), so a
+learner who comes with such a code is told the teacher closed it rather than that there never was one.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-__all__ = ["CHANNEL", "Conflict", "SeatRow", "Store", "TableRow", "database_url", "token_hash"]
+__all__ = ["CHANNEL", "MAX_CLOSED_KEPT", "Conflict", "SeatRow", "Store", "TableRow", "database_url", "token_hash"]
 
 CHANNEL = "railkit_tables"  # PostgreSQL NOTIFY channel: "ORIGIN:CODE" after every committed change
 
@@ -76,6 +79,15 @@ rk_actions = Table(
     Column("action", JSON, nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
 )
+
+
+# The codes of the tables the teacher closed, and when (TEACHER-CLOSE): the newest MAX_CLOSED_KEPT only.
+rk_closed_tables = Table(
+    "rk_closed_tables", metadata,
+    Column("code", String(12), primary_key=True),
+    Column("closed", DateTime(timezone=True), nullable=False),
+)
+MAX_CLOSED_KEPT = 1000
 
 
 class Conflict(Exception):
@@ -231,19 +243,34 @@ class Store:
                 out.setdefault(r.table_id, []).append((int(r.seq), at))
         return out
 
-    def delete_table(self, table_id: int, code: str) -> None:
-        """Delete one table with its seats and its moves (the other server processes are told)."""
+    def delete_table(self, table_id: int, code: str, closed: bool = False) -> None:
+        """Delete one table with its seats and its moves (the other server processes are told); ``closed``: the
+        teacher closed it, and its code is kept among the closed ones (the newest ``MAX_CLOSED_KEPT``)."""
         with self.engine.begin() as conn:
             conn.execute(delete(rk_actions).where(rk_actions.c.table_id == table_id))
             conn.execute(delete(rk_seats).where(rk_seats.c.table_id == table_id))
             conn.execute(delete(rk_tables).where(rk_tables.c.id == table_id))
+            if closed:
+                conn.execute(delete(rk_closed_tables).where(rk_closed_tables.c.code == code))
+                conn.execute(insert(rk_closed_tables).values(code=code, closed=datetime.now(UTC)))
+                newest = select(rk_closed_tables.c.code).order_by(rk_closed_tables.c.closed.desc()) \
+                    .limit(MAX_CLOSED_KEPT).scalar_subquery()
+                conn.execute(delete(rk_closed_tables).where(rk_closed_tables.c.code.not_in(newest)))
             self._notify(conn, code)
 
+    def closed_at(self, code: str) -> datetime | None:
+        """When the teacher closed the table ``code`` (None: not among the closed codes kept)."""
+        with self.engine.connect() as conn:
+            at = conn.execute(select(rk_closed_tables.c.closed)
+                              .where(rk_closed_tables.c.code == code)).scalar_one_or_none()
+        return None if at is None else at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
     def forget_tables(self) -> int:
-        """Delete every table, its seats and its moves; how many tables there were."""
+        """Delete every table, its seats and its moves, and the closed codes kept; how many tables there were."""
         with self.engine.begin() as conn:
             conn.execute(delete(rk_actions))
             conn.execute(delete(rk_seats))
+            conn.execute(delete(rk_closed_tables))
             return int(conn.execute(delete(rk_tables)).rowcount or 0)
 
     def load(self, code: str | None = None) -> list[TableRow]:

@@ -5,6 +5,10 @@ append to the database before anyone is told, and if the database refuses (anoth
 first, or it is down) the table is rebuilt from the database, so memory never runs ahead of the log.
 The server holds ``lock`` around each change: two moves that arrive together are taken one at a time,
 and the second, made from a position that no longer exists, is refused as out of date.
+
+A table also knows, for this server process, which learners' seats have a live connection and since when the
+others have been away (``connected``, ``left``, ``away_seconds``), and who put a computer player in a learner's
+seat (``stand_ins``): the seats' pages are told both.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +25,7 @@ from railkit.errors import RuleError
 from railkit.game import Game
 from railkit.messages import Fixed, Grouped, Message
 from railkit.tables.games import GAMES, GameKind
+from railkit.tables.names import same_name, suggest_name
 from railkit.tables.protocol import ProtocolError
 from railkit.tables.store import Conflict, SeatRow, Store, TableRow, token_hash
 
@@ -56,6 +63,10 @@ class Table:
         self._narrative: list[Any] = []  # the engine's sentences as JSON, made once each
         self.epoch = 0  # counts rebuilds: a client sent anything before one is sent everything again
         self.reveals: list[int] = []  # for each reveal, the first log position it made public
+        self.connections: Counter[str] = Counter()  # seat -> its live connections to this process
+        self.loaded_at = time.monotonic()  # a seat not seen since counts as away from then
+        self.left_at: dict[str, float] = {}  # seat -> when its last connection closed (monotonic)
+        self.stand_ins: dict[str, str] = {}  # seat -> who put a computer player in its learner's place
         for data in row.actions:
             self._perform(data)
 
@@ -173,10 +184,16 @@ class Table:
     # -- seats ---------------------------------------------------------------------------------
     def join(self, store: Store, seat: str | None, name: str | None = None) -> tuple[str, str]:
         """An open seat (``seat``, the open seat called ``name``, or the first open one) for a learner:
-        (seat, token). With ``name``, a seat that has not moved yet takes the learner's name."""
+        (seat, token). With ``name``, a seat that has not moved yet takes the learner's name. A ``name`` another
+        seat holds (names compared by ``name_key``: "ann" is "Ann") is refused (``name_taken``, TABLES-NAME) with
+        the names in use and a free one to try."""
         open_seats = [n for n, s in self.seats.items() if s.holder == "open"]
-        if seat is None and name in open_seats:
-            seat = name
+        if name is not None:
+            namesake = next((n for n in self.seats if same_name(n, name)), None)
+            if namesake is not None and (namesake not in open_seats or (seat is not None and seat != namesake)):
+                raise self._name_taken(name)
+            if seat is None and namesake is not None:
+                seat = namesake
         if seat is None:
             if not open_seats:
                 raise ProtocolError("no_seat", "TABLES-SEAT", "every seat at this table is taken; ask the table's "
@@ -188,13 +205,20 @@ class Table:
         elif seat not in open_seats:
             raise ProtocolError("seat_taken", "TABLES-SEAT", f"the seat {seat!r} is taken; open seats: "
                                                              f"{', '.join(open_seats) or 'none'}")
-        if name is not None and name != seat and name not in self.seats:
+        if name is not None and not same_name(name, seat):
             seat = self._rename(store, seat, name)
         token = secrets.token_urlsafe(24)
         row = SeatRow("human", token_hash(token))
         store.set_seat(self.id, self.code, seat, row)
         self.seats[seat] = row
         return seat, token
+
+    def _name_taken(self, name: str) -> ProtocolError:
+        held = [n for n, s in self.seats.items() if s.holder != "open"]
+        suggestion = suggest_name(name, self.seats)
+        return ProtocolError("name_taken", "TABLES-NAME", f"the name {name[:40]!r} is taken at this table (names in "
+                                                          f"use: {', '.join(held)}); try {suggestion!r} or another name",
+                             name=name[:40], names=held, suggestion=suggestion)
 
     def _rename(self, store: Store, seat: str, name: str) -> str:
         """The open seat ``seat`` called ``name`` instead (the game replayed with the new name); ``seat``
@@ -222,16 +246,57 @@ class Table:
     def is_creator(self, token: str) -> bool:
         return secrets.compare_digest(self.creator_hash, token_hash(token))
 
-    def set_bot(self, store: Store, seat: str, bot: bool) -> None:
-        """The creator puts a computer player in ``seat`` (the learner's token is kept, so taking the bot
-        out gives the seat back to them) or takes it out (an unclaimed seat opens for joining)."""
-        if seat not in self.seats:
-            raise ProtocolError("no_seat", "TABLES-SEAT", f"this table has no seat {seat[:40]!r}; its seats are "
-                                                          f"{', '.join(self.seats)}")
+    def set_bot(self, store: Store, seat: str, bot: bool, by: str = "creator") -> None:
+        """The creator or the teacher (``by``) puts a computer player in ``seat`` (the learner's token is kept, so
+        taking the bot out gives the seat back to them) or takes it out (an unclaimed seat opens for joining)."""
+        seat = self.seat_named(seat)
         old = self.seats[seat]
         row = SeatRow("bot" if bot else ("human" if old.token_hash else "open"), old.token_hash)
         store.set_seat(self.id, self.code, seat, row)
         self.seats[seat] = row
+        if bot and old.token_hash is not None:
+            self.stand_ins[seat] = by
+        elif not bot:
+            self.stand_ins.pop(seat, None)
+
+    def seat_named(self, seat: str) -> str:
+        """The seat called ``seat`` (by ``name_key``); ``ProtocolError`` naming the seats when there is none."""
+        found = seat if seat in self.seats else next((n for n in self.seats if same_name(n, seat)), None)
+        if found is None:
+            raise ProtocolError("no_seat", "TABLES-SEAT", f"this table has no seat {seat[:40]!r}; its seats are "
+                                                          f"{', '.join(self.seats)}")
+        return found
+
+    # -- who is connected (this process) -------------------------------------------------------
+    def connected(self, seat: str) -> bool:
+        """A connection for ``seat`` opened; True when the seat was away until now."""
+        self.connections[seat] += 1
+        return self.connections[seat] == 1
+
+    def left(self, seat: str) -> bool:
+        """A connection for ``seat`` closed; True when the seat has none left now."""
+        self.connections[seat] -= 1
+        if self.connections[seat] > 0:
+            return False
+        del self.connections[seat]
+        self.left_at[seat] = time.monotonic()
+        return True
+
+    def away_seconds(self, seat: str) -> float:
+        """How long ``seat`` has had no connection to this process (0 while it has one)."""
+        if self.connections[seat] > 0:
+            return 0.0
+        return time.monotonic() - self.left_at.get(seat, self.loaded_at)
+
+    def away(self) -> list[str]:
+        """The learners' seats with no live connection to this process."""
+        return [n for n, s in self.seats.items() if s.holder == "human" and self.connections[n] <= 0]
+
+    def stand_in_by(self) -> dict[str, str]:
+        """The seats where a computer player sits in for a learner, with who put it there ("" when unknown:
+        done before this process started, or through another one)."""
+        return {n: self.stand_ins.get(n, "") for n, s in self.seats.items()
+                if s.holder == "bot" and s.token_hash is not None}
 
     # -- what a seat sees ----------------------------------------------------------------------
     def log_for(self, seat: str | None, start: int = 0) -> list[dict[str, Any]]:
@@ -266,7 +331,8 @@ class Table:
         log_from = min(max(log_from, 0), self.seq)
         state = {"type": "state", "table": self.code, "game": self.kind.name, "seat": seat, "seq": self.seq,
                  "is_over": game.is_over, "seats": {n: s.holder for n, s in self.seats.items()},
-                 "view": game.view(seat).to_json(), "log_from": log_from, "log": self.log_for(seat, log_from),
+                 "away": self.away(), "stand_ins": self.stand_in_by(), "view": game.view(seat).to_json(),
+                 "log_from": log_from, "log": self.log_for(seat, log_from),
                  "legal": [], "narrative_from": narrative_from, "narrative": narrative[narrative_from:],
                  "narrative_length": len(narrative)}
         if legal is None:
@@ -279,7 +345,8 @@ class Table:
             state["legal"] = [to_dict(a) for a in legal]
         if game.is_over:
             state["replay"] = {"players": list(self._row.players), "seed": self._row.seed,
-                               "options": dict(self._row.options), "actions": [e.action for e in self.entries]}
+                               "options": dict(self._row.options), "actions": [e.action for e in self.entries],
+                               "learners": self.learners()}
         return state
 
     def help_for(self, seat: str, hint: bool) -> dict[str, Any]:
@@ -308,9 +375,14 @@ class Table:
             self._narrative_at = self.seq
         return self._narrative
 
+    def learners(self) -> list[str]:
+        """The seats a learner has held (a computer player may sit in for one now), in seating order."""
+        return [n for n, s in self.seats.items() if s.token_hash is not None]
+
     def summary(self) -> dict[str, Any]:
         return {"table": self.code, "game": self.kind.name, "seq": self.seq, "is_over": self.game.is_over,
-                "seats": {n: s.holder for n, s in self.seats.items()}}
+                "seats": {n: s.holder for n, s in self.seats.items()}, "away": self.away(),
+                "stand_ins": self.stand_in_by()}
 
 
 def _in_order(row: TableRow) -> dict[str, SeatRow]:

@@ -7,14 +7,17 @@ server's data folder (made on first start, readable by its owner only); ``make r
 seat or creator token is never a teacher key (a different random word, compared in constant time).
 
 * ``GET /api/teacher/learners[?lesson=&learner=]``: per learner, lessons started and finished, answers, answers
-  right at the first try, the rule IDs they most often got wrong.
+  right at the first try, the rule IDs they most often got wrong, and the tables they sit at. A learner seated at a
+  table is listed by their seat's name (their hub name on the hub) even with no record (no name typed on the
+  index page); a seat and a record of the same name (``railkit.tables.names``) are one learner.
 * ``GET /api/teacher/exercises[?lesson=&learner=]``: per exercise, the class's right-at-first-try rate, hardest first.
 * ``GET /api/teacher/tables[?stalled=SECONDS]``: every table: game, seats and holders, whose turn and for how
   long, moves so far, finished, stalled (no move for ``stalled`` seconds, default 300).
 * ``GET /api/teacher/class[?lesson=&learner=&stalled=]``: the three above in one answer (the teacher's page).
 * ``GET /api/teacher/records.csv``: the answers as CSV (``railkit.tables.records.CSV_COLUMNS``).
 * ``POST /api/teacher/tables/{code}/bot`` ``{"seat", "bot": true|false}``: a computer player in a seat or out of
-  it, as the table's creator may (its answer: the table's seats).
+  it, in any seat at any time (the creator must wait until a learner has been away a while); its answer: the
+  table's seats. The seat's learner is told the teacher did it.
 * ``POST /api/teacher/tables/{code}/close`` ``{"confirm": "close this table"}``: the table's seats and spectators
   are told the teacher closed it; the table and its moves are deleted.
 * ``POST /api/teacher/forget`` ``{"confirm": "forget this class"}``: delete every record and every table.
@@ -38,6 +41,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from railkit.tables.hub import TEACHER_GROUP, TEACHER_SCOPE, hub_user
+from railkit.tables.names import name_key
 from railkit.tables.protocol import ProtocolError
 from railkit.tables.records import LESSON_IDS, Record, Records, check_learner, csv_text
 from railkit.tables.store import tables_data_dir
@@ -46,7 +50,7 @@ if TYPE_CHECKING:
     from railkit.tables.server import TableServer
 
 __all__ = ["CLOSE_WORDS", "FORGET_WORDS", "check_teacher", "is_teacher",
-           "KEY_HEADER", "KEY_VARIABLE", "STALLED_SECONDS", "exercise_report", "learner_report",
+           "KEY_HEADER", "KEY_VARIABLE", "STALLED_SECONDS", "exercise_report", "learner_report", "seated_learners",
            "load_key", "teacher_routes"]
 
 KEY_VARIABLE = "RAILKIT_TEACHER_KEY"
@@ -100,14 +104,19 @@ def _filtered(records: Iterable[Record], lesson: str | None, learner: str | None
     return [r for r in records if (lesson is None or r.lesson == lesson) and (learner is None or r.learner == learner)]
 
 
-def learner_report(records: Iterable[Record]) -> list[dict[str, Any]]:
+def _learner_row(name: str) -> dict[str, Any]:
+    return {"learner": name, "started": set(), "finished": set(), "answers": 0, "first_tries": 0,
+            "first_try_right": 0, "last_seen": None, "tables": []}
+
+
+def learner_report(records: Iterable[Record], seated: dict[str, list[str]] | None = None) -> list[dict[str, Any]]:
     """One row per learner (sorted by name): lessons started and finished, answers, first tries and how many
-    were right, the rule IDs most often in a wrong answer, the last time seen."""
+    were right, the rule IDs most often in a wrong answer, the last time seen, and the tables they sit at
+    (``seated``: seat name -> table codes; a seated learner with no record gets a row of their own)."""
     rows: dict[str, dict[str, Any]] = {}
     wrong: dict[str, Counter[str]] = defaultdict(Counter)
     for r in records:
-        row = rows.setdefault(r.learner, {"learner": r.learner, "started": set(), "finished": set(), "answers": 0,
-                                          "first_tries": 0, "first_try_right": 0, "last_seen": None})
+        row = rows.setdefault(r.learner, _learner_row(r.learner))
         row["started"].add(r.lesson)
         if r.event == "finished":
             row["finished"].add(r.lesson)
@@ -120,10 +129,15 @@ def learner_report(records: Iterable[Record]) -> list[dict[str, Any]]:
                 wrong[r.learner].update(r.rules)
         if r.at is not None and (row["last_seen"] is None or r.at > row["last_seen"]):
             row["last_seen"] = r.at
+    by_key = {name_key(name): name for name in rows}
+    for seat, codes in (seated or {}).items():
+        name = by_key.setdefault(name_key(seat), seat)
+        rows.setdefault(name, _learner_row(name))["tables"] += codes
     out: list[dict[str, Any]] = []
     for name in sorted(rows, key=str.casefold):
         row = rows[name]
         out.append({**row, "started": sorted(row["started"]), "finished": sorted(row["finished"]),
+                    "tables": sorted(set(row["tables"])),
                     "wrong_rules": [[rule, n] for rule, n in _top(wrong[name])],
                     "last_seen": row["last_seen"].isoformat(timespec="seconds") if row["last_seen"] else None})
     return out
@@ -158,6 +172,17 @@ def exercise_report(records: Iterable[Record]) -> list[dict[str, Any]]:
     return out
 
 
+def seated_learners(server: TableServer, learner: str | None = None) -> dict[str, list[str]]:
+    """Every seat a learner has held at a table this server holds (seat name -> table codes), or only
+    ``learner``'s (the teacher's learner filter)."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for table in server.tables.values():
+        for seat in table.learners():
+            if learner is None or name_key(seat) == name_key(learner):
+                out[seat].append(table.code)
+    return dict(out)
+
+
 def table_report(server: TableServer, stalled_after: float, now: datetime | None = None) -> list[dict[str, Any]]:
     """Every table the server holds: public facts only (no seat's hand, no token)."""
     now = now or datetime.now(UTC)
@@ -169,8 +194,10 @@ def table_report(server: TableServer, stalled_after: float, now: datetime | None
         since = last.get(table.id)
         waiting = max(0.0, (now - since).total_seconds()) if since else 0.0
         to_move = [] if game.is_over else list(game.players_to_act())
+        away, stand_ins = set(table.away()), table.stand_in_by()
         out.append({"table": table.code, "game": table.kind.name, "moves": table.seq, "is_over": game.is_over,
-                    "seats": [{"seat": name, "holder": seat.holder} for name, seat in table.seats.items()],
+                    "seats": [{"seat": name, "holder": seat.holder, "away": name in away,
+                               "stand_in": name in stand_ins} for name, seat in table.seats.items()],
                     "to_move": to_move, "waiting_seconds": round(waiting),
                     "last_change": since.isoformat(timespec="seconds") if since else None,
                     "stalled": not game.is_over and waiting >= stalled_after,
@@ -241,10 +268,16 @@ def teacher_routes(server: TableServer, records: Records, key: str | None) -> li
     def check(request: Request) -> None:
         check_teacher(request, key)
 
+    def seated(lesson: str | None, learner: str | None) -> dict[str, list[str]]:
+        """The seated learners for the report: with a lesson filter, those at that lesson's tables are not asked for
+        (a table is no lesson's)."""
+        return {} if lesson is not None else seated_learners(server, learner)
+
     async def learners(request: Request) -> JSONResponse:
         check(request)
         lesson, learner = _query_filters(request)
-        return JSONResponse({"learners": learner_report(_filtered(records.all(), lesson, learner))})
+        return JSONResponse({"learners": learner_report(_filtered(records.all(), lesson, learner),
+                                                        seated(lesson, learner))})
 
     async def exercises(request: Request) -> JSONResponse:
         check(request)
@@ -260,7 +293,8 @@ def teacher_routes(server: TableServer, records: Records, key: str | None) -> li
         lesson, learner = _query_filters(request)
         stalled = _stalled(request)
         chosen = _filtered(records.all(), lesson, learner)
-        return JSONResponse({"learners": learner_report(chosen), "exercises": exercise_report(chosen),
+        return JSONResponse({"learners": learner_report(chosen, seated(lesson, learner)),
+                             "exercises": exercise_report(chosen),
                              "tables": table_report(server, stalled)})
 
     async def export(request: Request) -> Response:
@@ -281,7 +315,7 @@ def teacher_routes(server: TableServer, records: Records, key: str | None) -> li
     async def seat_bot(request: Request) -> JSONResponse:
         check(request)
         table = server.table(request.path_params["code"])
-        return JSONResponse(await server.seat_bot(table, await server.body(request)))
+        return JSONResponse(await server.seat_bot(table, await server.body(request), "teacher"))
 
     async def close(request: Request) -> JSONResponse:
         check(request)

@@ -6,7 +6,9 @@ has a name (their hub user name, else ``?name=`` in the page address), the lesso
 
 * that the learner opened the lesson (in a pre-rendered Voila kernel: when the page address arrives);
 * every checked answer to an exercise (``ExerciseRecord.answer``): which exercise, right or wrong, the attempt
-  at that question, the hints and “Why?” explanations used since the last answer, seconds on the question,
+  at that question, the hints and “Why?” explanations used since the last answer, seconds on the question
+  (counted from when the question was on the learner's screen: a pre-rendered Voila kernel deals its first
+  question before any page exists, so its clock starts when the page takes the kernel),
   and the rule IDs it was about (for a wrong answer, the rules it broke where the lesson knows them);
 * that the learner finished the lesson (``FINISHED_AFTER`` answers right, or a game played to its end).
 
@@ -60,6 +62,8 @@ _hints: dict[str, list[int]] = {}  # lesson -> [hints, whys] since its last answ
 _keys: dict[str, str] = {}  # learner -> the progress key the server gave this kernel
 _key_followers: list[weakref.WeakMethod[Callable[[str, str], object]]] = []
 KEY_PARAMETER = "progress"  # up_setup.ipynb?name=Kim&progress=KEY (the template keeps it in the address)
+# When this kernel's page was shown (monotonic): at once, or in a pre-rendered kernel when a page takes it.
+_page: dict[str, float | None] = {"shown": None, "following": None}
 _KEY = re.compile(r"[A-Za-z0-9_-]{16,200}")
 
 
@@ -174,6 +178,22 @@ def progress_key(name: str) -> str | None:
     return key if found.given and found.name == name and _KEY.fullmatch(key) else None
 
 
+def page_shown_at() -> float | None:
+    """When this kernel's page was shown (``time.monotonic``), None while a pre-rendered kernel waits for its page.
+    Outside a pre-rendered kernel, the page was there from the start."""
+    with _state_lock:
+        if _page["following"] is None:
+            _page["following"] = 1.0
+
+            def shown(_address: LearnerName) -> None:
+                with _state_lock:
+                    _page["shown"] = time.monotonic()
+
+            if follow_page_address(shown) is None:  # not pre-rendered: shown when the kernel started
+                _page["shown"] = time.monotonic() if _page["shown"] is None else _page["shown"]
+        return _page["shown"]
+
+
 def wait_sent(timeout: float = 10.0) -> bool:
     """Wait until every queued record was sent (or refused); False if that took longer than ``timeout``."""
     deadline = time.monotonic() + timeout
@@ -239,6 +259,7 @@ class ExerciseRecord:
         self.rules = tuple(rules)
         self.attempt = 0
         self.shown = time.monotonic()
+        page_shown_at()  # starts following the page of a pre-rendered kernel
 
     def question(self, exercise: str | None = None, rules: Iterable[str] | None = None) -> None:
         """A new question is on show (``exercise`` and ``rules`` when this one is of another kind)."""
@@ -248,6 +269,13 @@ class ExerciseRecord:
             self.rules = tuple(rules)
         self.attempt = 0
         self.shown = time.monotonic()
+
+    def seconds(self) -> int:
+        """Whole seconds since the question was on the learner's screen: since it was dealt, or since the page
+        took this pre-rendered kernel when that came later."""
+        page = page_shown_at()
+        start = self.shown if page is None else max(self.shown, page)
+        return max(0, min(int(time.monotonic() - start), 24 * 3600))
 
     def answer(self, right: bool, rules: Iterable[str] | None = None) -> None:
         """One checked answer (``rules``: the rules this answer broke, when the lesson knows them)."""
@@ -261,6 +289,6 @@ class ExerciseRecord:
         named = list(dict.fromkeys(rules if rules is not None and not right else self.rules))[:8]
         _send({"event": "answer", "lesson": self.lesson, "exercise": self.exercise, "right": bool(right),
                "attempt": min(self.attempt, 1000), "hints": min(hints, 1000), "why": min(whys, 1000),
-               "seconds": min(int(time.monotonic() - self.shown), 24 * 3600), "rules": named})
+               "seconds": self.seconds(), "rules": named})
         if done:
             lesson_finished(self.lesson)

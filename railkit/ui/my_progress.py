@@ -151,7 +151,8 @@ class MyProgress:
             return tr("The progress key in this page's address is not the one of “{name}”: each learner sees only "
                       "their own records.", name=name)
         if exc.code == "offline":
-            return tr("The class server does not answer; is `make run` still running?")
+            return tr("The class server is not answering just now; it is probably restarting. Press “{button}” in a "
+                      "moment.", button=tr("Look again"))
         return tr("The class server refused: {why}", why=exc.message)
 
     def render(self) -> None:

@@ -35,6 +35,10 @@ def _no_amount(_action: Any) -> int | None:
     return None
 
 
+def _acts(_action: Any) -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class TableGame:
     """What a lesson tells the panel about its game. ``view`` is the game's typed view (``view_type``, made
@@ -59,6 +63,9 @@ class TableGame:
     engine: type[Game[Any]] | None = None  # its registry types the moves; replays a finished table move by move
     measures: Measures | None = None  # game -> what the replay's chart draws per player (money, ...)
     bid_amount: Callable[[Action], int | None] = _no_amount  # a sealed bid's amount (a bid box instead of a list)
+    # Does the move hand the turn on without acting (KK's Pass, UP's end of turn)? Such a move gets a button of its
+    # own and is never what “Your move” starts on, so no stray Enter gives the turn away.
+    passes: Callable[[Action], bool] = _acts
 
     def actions(self, sent: Sequence[Mapping[str, Any]]) -> list[Action]:
         """The server's moves as the engine's actions (its registry checks each; ``ValueError`` if one is not

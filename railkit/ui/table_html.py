@@ -16,9 +16,12 @@ from railkit.ui.i18n import render, tr, trn
 from railkit.ui.table_game import TableGame, sentence_text
 from railkit.ui.table_link import TableProblem
 
-__all__ = ["SHOWN_EVENTS", "TABLE_STYLE", "events_html", "lobby_html", "problem_words", "turn_html"]
+__all__ = ["LOBBY_FOCUS", "SHOWN_EVENTS", "TABLE_STYLE", "events_html", "lobby_html", "offline_html", "problem_words",
+           "stand_in_words",
+           "turn_html"]
 
 SHOWN_EVENTS = 14  # the engine's latest sentences on screen
+LOBBY_FOCUS = ".railkit-table-lobby .rk-lobby"  # focused (so scrolled into view) when a page opens at a table
 
 TABLE_STYLE = """<style>
 .railkit-app .railkit-table-turn .rk-turn { padding: 10px 14px; border-radius: 8px; margin: 6px 0; font-size: 17px; }
@@ -26,9 +29,14 @@ TABLE_STYLE = """<style>
   border: 3px solid #0b3d0e; }
 .railkit-app .railkit-table-turn .rk-wait { background: #eef2f7; color: #1a1a1a; border: 1px solid #9aa7b5; }
 .railkit-app .railkit-table-turn .rk-over { background: #fff3cd; color: #1a1a1a; border: 1px solid #b38600; }
+.railkit-app .railkit-table-turn .rk-offline { background: #fdecea; color: #1a1a1a; border: 2px solid #b3261e; }
 .railkit-app .railkit-table-lobby .rk-code { font-family: monospace; font-size: 26px; letter-spacing: 4px;
   font-weight: bold; padding: 2px 10px; border: 2px dashed #555; border-radius: 6px; background: #fff; }
 .railkit-app .railkit-table-lobby ul, .railkit-app .railkit-table-events ol { margin: 4px 0 6px 0; }
+/* The lobby is focused only to bring the page to the table (no control, no Tab stop): no focus ring. */
+body.jp-Notebook .railkit-app .railkit-table-lobby .rk-lobby:focus,
+body.jp-Notebook .railkit-app .railkit-table-lobby .rk-lobby:focus-visible {
+  outline: none !important; box-shadow: none !important; }
 .railkit-app .railkit-table-events li.rk-new { font-weight: bold; }
 .railkit-app .railkit-table-events li { white-space: pre-line; }
 .railkit-app .railkit-table-progress { font-size: 17px; font-weight: bold; }
@@ -39,16 +47,20 @@ TABLE_STYLE = """<style>
 
 
 def lobby_html(state: Mapping[str, Any]) -> str:
-    """Who sits where (you, a learner, a computer player, open) and the table's code to share."""
+    """Who sits where (you, a learner, away or here, a computer player, also one sitting in for a learner, open)
+    and the table's code to share."""
     seat = state.get("seat")
     code = str(state.get("table", ""))
     seats: dict[str, str] = state.get("seats", {})
+    away, stand_ins = set(state.get("away", ())), dict(state.get("stand_ins", {}))
     items = []
     for name, holder in seats.items():
         if holder == "open":
             what = tr("waiting for a learner to join")
         elif holder == "bot":
-            what = tr("a computer player")
+            what = tr("a computer player, in its learner's place") if name in stand_ins else tr("a computer player")
+        elif name in away and name != seat:
+            what = tr("a learner, away just now")
         else:
             what = tr("a learner")
         you = " " + tr("(you)") if name == seat else ""
@@ -56,8 +68,10 @@ def lobby_html(state: Mapping[str, Any]) -> str:
     waiting = [n for n, h in seats.items() if h == "open"]
     head = (tr("Seats still open: {n}. Share this code:", n=len(waiting)) if waiting
             else tr("Everyone is seated. The table's code:"))
-    return (f"<p>{html.escape(head)} <span class='rk-code' aria-label='{html.escape(' '.join(code), True)}'>"
-            f"{html.escape(code)}</span></p><ul>{''.join(items)}</ul>")
+    # tabindex -1: not a Tab stop, but the page can be brought to the table by focusing it (``LOBBY_FOCUS``)
+    return (f"<div class='rk-lobby' tabindex='-1'><p>{html.escape(head)} <span class='rk-code' "
+            f"aria-label='{html.escape(' '.join(code), True)}'>{html.escape(code)}</span></p>"
+            f"<ul>{''.join(items)}</ul></div>")
 
 
 def turn_html(game: TableGame, view: BaseView, state: Mapping[str, Any]) -> str:
@@ -67,6 +81,9 @@ def turn_html(game: TableGame, view: BaseView, state: Mapping[str, Any]) -> str:
         words = game.result_words(view)
         return (f"<div class='rk-turn rk-over' role='status'><b>{html.escape(tr('The game is over.'))}</b> "
                 f"{html.escape(words)}</div>")
+    if seat is not None and state.get("seats", {}).get(seat) == "bot":  # a computer player sits in for this learner
+        words = stand_in_words(str(state.get("stand_ins", {}).get(seat, "")))
+        return f"<div class='rk-turn rk-wait' role='status'>{html.escape(words)}</div>"
     to_act = list(view.to_act)
     open_seats = [n for n, h in state.get("seats", {}).items() if h == "open"]
     if seat is not None and seat in to_act and state.get("legal"):
@@ -80,6 +97,26 @@ def turn_html(game: TableGame, view: BaseView, state: Mapping[str, Any]) -> str:
     else:
         words = tr("Waiting for the others.")
     return f"<div class='rk-turn rk-wait' role='status'>{html.escape(words)}</div>"
+
+
+def offline_html(waiting: str | None) -> str:
+    """The turn's place while the table server does not answer: that the page carries on by itself, and the move
+    that waits to be sent (``waiting``, in words), never “your turn”."""
+    words = tr("The table server is not answering just now; it is probably restarting. This page carries on by "
+               "itself as soon as it is back.")
+    wait = "" if waiting is None else " " + tr("Your move waits and is sent then: {move}.", move=waiting)
+    return f"<div class='rk-turn rk-offline' role='status'>{html.escape(words + wait)}</div>"
+
+
+def stand_in_words(by: str) -> str:
+    """What a learner reads when a computer player takes their seat (``by``: ``teacher``, ``creator`` or "")."""
+    if by == "teacher":
+        return tr("The teacher put a computer player in your seat: it plays for you until the seat is given back "
+                  "to you.")
+    if by == "creator":
+        return tr("The table's creator put a computer player in your seat, as you had been away: it plays for you "
+                  "until the seat is given back to you.")
+    return tr("A computer player plays your seat for now, until it is given back to you.")
 
 
 def events_html(state: Mapping[str, Any], mine: int) -> tuple[str, int]:
@@ -100,10 +137,26 @@ def events_html(state: Mapping[str, Any], mine: int) -> tuple[str, int]:
 def problem_words(problem: TableProblem, seat: str | None) -> str:
     """What the learner reads when the table server refused a request (or cannot be reached): what happened and
     what to do; a move the rules refused is told in the engine's own words (read back for ``seat``) with its rule."""
-    code = problem.code
+    code, details = problem.code, problem.details
     if code == "offline":
-        return tr("The table server cannot be reached just now; the page keeps trying and carries on when it "
-                  "is back.")
+        return tr("The table server is not answering just now; it is probably restarting. This page carries on by "
+                  "itself as soon as it is back, and a move you make meanwhile is sent then.")
+    if code == "name_taken":
+        names = [str(n) for n in details.get("names", []) if isinstance(n, str)][:12]
+        return tr("The name “{name}” is taken at this table (names in use: {names}). Try “{suggestion}” or another "
+                  "name.", name=str(details.get("name", "")), names=", ".join(names) or "—",
+                  suggestion=str(details.get("suggestion", "")))
+    if code == "seat_connected" and details.get("teacher_only"):
+        return tr("On this class server only your teacher can put a computer player in a learner's seat ({seat}).",
+                  seat=str(details.get("seat", "")))
+    if code == "seat_connected":
+        seconds = details.get("seconds")
+        n = seconds if isinstance(seconds, int) and not isinstance(seconds, bool) else 60
+        return trn("{seat} is still at the table, or left less than {n} second ago: a computer player takes a "
+                   "learner's seat only once they have been away that long. Your teacher can do it at any time.",
+                   "{seat} is still at the table, or left less than {n} seconds ago: a computer player takes a "
+                   "learner's seat only once they have been away that long. Your teacher can do it at any time.",
+                   n, seat=str(details.get("seat", "")), n=n)
     if code == "stale":
         return tr("Another move came first. The table now shows the game as it is; make your move again.")
     if code == "closed":

@@ -36,15 +36,24 @@ RETRY_SECONDS = 1.0  # a lost connection is tried again this often (a restarted 
 NARRATIVE_KEPT = 24  # the engine's latest sentences a state keeps (the server sends only the new ones)
 
 
+ERROR_FIELDS = ("type", "error", "rule", "message", "seq", "words")  # an error's own fields; the rest are details
+
+
 class TableProblem(Exception):
     """The table server refused a request or cannot be reached; ``code`` is its error word (or ``offline``)."""
 
-    def __init__(self, code: str, message: str, rule: str | None = None, words: Any = None) -> None:
+    def __init__(self, code: str, message: str, rule: str | None = None, words: Any = None,
+                 details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.rule = rule
         self.message = message
         self.words = words  # the engine's refusal as a translatable message (JSON), when the rules refused
+        self.details = details or {}  # what the page words itself: the names in use, a suggestion, seconds
+
+
+def _details(found: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in found.items() if k not in ERROR_FIELDS}
 
 
 def place() -> str:
@@ -140,7 +149,7 @@ def _request(method: str, url: str, body: dict[str, Any] | None = None) -> dict[
         except ValueError:
             found = {}
         raise TableProblem(str(found.get("error", "refused")), str(found.get("message", exc.reason)),
-                           found.get("rule")) from None
+                           found.get("rule"), details=_details(found)) from None
     except (OSError, ValueError) as exc:
         raise TableProblem("offline", str(exc)) from None
 
@@ -215,7 +224,7 @@ class TableLink:
 
     def act(self, action: dict[str, Any]) -> None:
         """Send a move made from the position last seen; the answer comes as a new state (or a problem)."""
-        if self.state is None or self._socket is None:
+        if self.state is None or self._socket is None or not self.online:
             raise TableProblem("offline", "the table server cannot be reached just now")
         message = json.dumps({"type": "act", "seq": self.state["seq"], "action": action})
         with self._send_lock:
@@ -292,7 +301,7 @@ class TableLink:
                     log.exception("table %s: the page could not show help", self.code)
         elif message.get("type") == "error":
             problem = TableProblem(str(message.get("error")), str(message.get("message")), message.get("rule"),
-                                   message.get("words"))
+                                   message.get("words"), _details(message))
             self._tell_problem(problem)
             if problem.code in ("bad_token", "no_table", "closed"):
                 raise problem

@@ -9,9 +9,16 @@ the end the game's review. The seat's token goes into the page address (the temp
 ``?table=…&seat=…`` from ``.railkit-table-address``), so a reload takes the same seat back.
 
 Nothing here knows a game: the lesson hands in a ``TableGame`` (``railkit.ui.table_game``, with the server's
-sentences read back); the lobby, the turn and the table's story are drawn by ``railkit.ui.table_html``. The
+sentences read back); the widgets are built by ``railkit.ui.table_widgets``; the lobby, the turn and the table's
+story are drawn by ``railkit.ui.table_html``. The
 view arrives as JSON and is typed once (``BaseView.from_json``); every hook reads the typed view. Widgets are
 updated from the connection's thread under one lock; nothing is displayed from there.
+
+While the table server does not answer (a crash, a restart) the page says so in the turn's place, never “your
+turn”; a move made meanwhile waits and is sent as soon as the server is back, if the game is still where it was
+(else the page says it was not sent; ``railkit.ui.table_moves``). A move that hands the turn on without acting (a
+pass) has its own button and is never what “Your move” starts on. When the teacher or
+the table's creator puts a computer player in this seat, or gives the seat back, the learner is told.
 
 Help at a table is the play lessons' help: the choices and their rules (“Why”), the picked move explained,
 the board, and the heuristic player's move on request (Hint). The kernel holds only its seat's view, so what
@@ -22,20 +29,27 @@ which answers for this seat only (``railkit.tables.games``, "Help for a seat").
 from __future__ import annotations
 
 import html
+import logging
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import ipywidgets as widgets
-
 from railkit.errors import InputError
 from railkit.game import BaseView
 from railkit.ui.app import Messages, Panel, guarded, parse_name
-from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import follow_page_address, is_default_learner
 from railkit.ui.table_game import Action, TableGame, message_from_json, unavailable_words
-from railkit.ui.table_html import TABLE_STYLE, events_html, lobby_html, problem_words, turn_html
+from railkit.ui.table_html import (
+    LOBBY_FOCUS,
+    TABLE_STYLE,
+    events_html,
+    lobby_html,
+    offline_html,
+    problem_words,
+    stand_in_words,
+    turn_html,
+)
 from railkit.ui.table_link import (
     TableLink,
     TableProblem,
@@ -45,15 +59,16 @@ from railkit.ui.table_link import (
     table_from_query,
     watch_from_query,
 )
-from railkit.ui.table_replay import ReplayPanel
-from railkit.ui.widgets import button, html_box, row, set_shown, set_value
+from railkit.ui.table_moves import MoveSender
+from railkit.ui.table_widgets import TableWidgets
+from railkit.ui.widgets import set_shown, set_value
 
 __all__ = ["TABLE_STYLE", "TableGame", "TablePlayPanel", "message_from_json", "unavailable_words"]
 
-MAX_RETRIES = 3  # a move refused as out of date is sent again while it is still allowed
+log = logging.getLogger(__name__)
 
 
-class TablePlayPanel(Panel):
+class TablePlayPanel(TableWidgets, Panel):
     """Create or join a class table, the lobby, and the game from this seat's view (module docstring)."""
 
     def __init__(self, messages: Messages, game: TableGame, name: str = "",
@@ -72,89 +87,14 @@ class TablePlayPanel(Panel):
         self._lock = threading.RLock()
         self._seen_narrative = 0  # the engine's sentences already shown (new ones are marked)
         self._mine = 0  # the narrative's length at this seat's last move
-        self._pending: Action | None = None  # the last move sent (sent again if refused as out of date)
-        self._retries = 0
+        self.moves = MoveSender(game.action_json)  # the seat's last move on its way (railkit.ui.table_moves)
         self._offline = False  # the connection was lost; the next state says it is back
-        self.note = html_box("railkit-table-note")
-        low, high = game.seats
-        # The others at the table see this name: the default learner's (“You”, “Sinä”) is no name for them.
-        self.name = widgets.Text(value="" if is_default_learner(name) else name, description=tr("Your name"),
-                                 style={"description_width": "90px"},
-                                 layout=widgets.Layout(width="260px"))
-        self.name.add_class("railkit-table-name")
-        self.players = widgets.Dropdown(options=[(str(n), n) for n in range(low, high + 1)], value=min(high, 3),
-                                        description=tr("Players"), style={"description_width": "initial"},
-                                        layout=widgets.Layout(width="auto"))
-        self.players.add_class("railkit-table-players")
-        self.bots = widgets.Dropdown(options=[(str(n), n) for n in range(high)], value=0,
-                                     description=tr("Computer players"), style={"description_width": "initial"},
-                                     layout=widgets.Layout(width="auto"))
-        self.bots.add_class("railkit-table-bots")
-        self.create_button = button(tr("Create a table"), "railkit-table-create", "plus", "primary",
-                                    tr("Start a table for this game and get a code to share"))
-        self.create_button.on_click(lambda _b: self.on_create())
-        self.code = widgets.Text(value="", description=tr("Table code"),
-                                 style={"description_width": "90px"}, layout=widgets.Layout(width="220px"))
-        self.code.add_class("railkit-table-code")
-        self.join_button = button(tr("Join"), "railkit-table-join", "sign-in", "",
-                                  tr("Take a seat at the table with this code"))
-        self.join_button.on_click(lambda _b: self.on_join())
-        self.start_box = widgets.VBox([
-            html_box("", f"<b>{html.escape(tr('Start a table'))}</b>"),
-            row([self.name, self.players, self.bots, self.create_button]),
-            html_box("", f"<b>{html.escape(tr('Or join one'))}</b>"),
-            row([self.code, self.join_button]),
-        ])
-        self.address = html_box("railkit-table-address")
-        self.lobby = html_box("railkit-table-lobby")
-        self.turn = html_box("railkit-table-turn")
-        self.progress = html_box("railkit-table-progress")
-        self.board = html_box("railkit-table-board")
-        self.amount = widgets.BoundedIntText(value=0, min=0, max=0, description=tr("Your sealed bid"),
-                                             style={"description_width": "initial"},
-                                             layout=widgets.Layout(width="auto"))
-        self.amount.add_class("railkit-table-amount")
-        self.bid_button = button(tr("Hand in sealed bid"), "railkit-table-bid", "envelope", "success")
-        self.bid_button.on_click(lambda _b: self.on_bid())
-        self.bid_row = row([self.amount, self.bid_button])
-        self.pick = widgets.Dropdown(options=[], description=tr("Your move"), style={"description_width": "initial"},
-                                     layout=widgets.Layout(width="min(620px, 100%)"))
-        self.pick.add_class("railkit-table-pick")
-        self.play_button = button(tr("Make this move"), "railkit-table-play", "check", "success")
-        self.play_button.on_click(lambda _b: self.on_play())
-        self.pick_row = row([self.pick, self.play_button])
-        # The creator's seat controls: a computer player for a learner who left, and back out when they return.
-        self.seat_pick = widgets.Dropdown(options=[], description=tr("Seat"), style={"description_width": "initial"},
-                                          layout=widgets.Layout(width="auto"))
-        self.seat_pick.add_class("railkit-table-seat-pick")
-        self.bot_in = button(tr("A computer player takes this seat"), "railkit-table-bot-in", "desktop", "",
-                             tr("For a learner who has left: the computer plays their seat until they return"))
-        self.bot_in.on_click(lambda _b: self.on_seat_bot(True))
-        self.bot_out = button(tr("Give the seat back"), "railkit-table-bot-out", "user", "",
-                              tr("The computer player leaves the seat; its learner (or a new one) plays it again"))
-        self.bot_out.on_click(lambda _b: self.on_seat_bot(False))
-        self.creator_row = row([self.seat_pick, self.bot_in, self.bot_out])
-        # The lessons' help: the choices and their rules, the picked move explained, the heuristic
-        # player's move on request, and (Union Pacific) the board.
-        self.why = html_box("railkit-table-why")
-        self.move_note = html_box("railkit-table-move-note")
-        self.hint_button = button(tr("Hint: what would the computer play?"), "railkit-table-hint", "lightbulb-o",
-                                  tip=tr("The move the heuristic computer player would make now (a second opinion)"))
-        self.hint_button.on_click(lambda _b: self.on_hint())
-        self.pick.observe(lambda _c: self.on_pick(), names="value")
-        self.map_view = FigureView(ROW_MAP) if game.board_figure is not None else None
-        self.events = html_box("railkit-table-events")
-        self.review = html_box("railkit-table-review")
-        self.replay = (ReplayPanel(game.engine, lambda view: game.board_html(view, None, []), game.measures)
-                       if game.engine is not None else None)
-        help_row = [self.why, self.move_note] + ([row([self.hint_button])] if game.hint_words is not None else [])
-        board = [self.map_view.widget] if self.map_view is not None else []
-        self.game_box = widgets.VBox([self.lobby, self.creator_row, self.turn, self.progress, self.bid_row,
-                                      self.pick_row, *help_row, self.board, *board, self.events, self.review,
-                                      *([self.replay.widget] if self.replay is not None else [])])
-        self.widget = widgets.VBox([widgets.HTML(TABLE_STYLE), self.note, self.start_box, self.address,
-                                    self.game_box])
-        self.widget.add_class("railkit-table-panel")
+        self._holder: str | None = None  # who held this seat in the last state (a change is told)
+        self.opened_as: str | None = None  # how the page address brought this panel to a table: seat, watch, code
+        self.opened_words = ""
+        self._into_view = False  # the lobby is to be brought into view once drawn (the page opened at the table)
+        self.on_open: Callable[[str], object] | None = None  # the app opens the table's section then
+        self.build_widgets(game, name)
         if previous is not None and previous.link is not None:
             self._adopt(previous)  # the app was built again (another language): same table, same seat
         self.refresh()
@@ -169,7 +109,8 @@ class TablePlayPanel(Panel):
             assert link is not None
             self.link, self.state, self.creator = link, previous.state, previous.creator
             self.view, self.help, self.legal = previous.view, previous.help, previous.legal
-            self._mine, self._pending = previous._mine, previous._pending
+            self._mine, self.moves, self._offline = previous._mine, previous.moves, previous._offline
+            self._holder, self.opened_as, self.opened_words = previous._holder, previous.opened_as, ""
             self.address.value = previous.address.value
             previous.link = None
             link.on_state, link.on_problem, link.on_help = self._on_state, self._on_problem, self._on_help
@@ -185,12 +126,12 @@ class TablePlayPanel(Panel):
             watched = watch_from_query()
             if watched is not None:
                 self._connect(self._new_link(), watched, None)
-                self.show_info(tr("Watching table {code}: you see what every player may see.", code=watched))
+                self._opened("watch", tr("Watching table {code}: you see what every player may see.", code=watched))
                 return True
             given = table_from_query()
             if given is not None and not self.code.value:
                 self.code.value = given
-                self.show_info(tr("Your class's table is {code}: type your name and press “Join”.", code=given))
+                self._opened("code", tr("Your class's table is {code}: type your name and press “Join”.", code=given))
             return False
         code, token = found
         link = self._new_link()
@@ -202,8 +143,24 @@ class TablePlayPanel(Panel):
             except TableProblem:
                 self.creator = False
         self._connect(link, code, token)
-        self.show_info(tr("Taking your seat back at table {code} …", code=code))
+        self._opened("seat", tr("Taking your seat back at table {code} …", code=code))
         return True
+
+    def _opened(self, how: str, words: str) -> None:
+        """The page address brought this panel to a table (``how``: seat, watch, code): the app shows the table's
+        section (``on_open``), then the learner reads ``words`` (``greet`` says them again)."""
+        self.opened_as, self.opened_words, self._into_view = how, words, True
+        if self.on_open is not None:
+            try:
+                self.on_open(how)
+            except Exception:  # noqa: BLE001 - the table works without its section opened
+                log.exception("the lesson could not open its table section")
+        self.show_info(words)
+
+    def greet(self) -> None:
+        """Say again how the page came to the table (after the lesson's own first words)."""
+        if self.opened_words:
+            self.show_info(self.opened_words)
 
     def _new_link(self) -> TableLink:
         return TableLink(self._on_state, self._on_problem, on_help=self._on_help)
@@ -214,7 +171,8 @@ class TablePlayPanel(Panel):
             if self.link is not None:
                 self.link.close()
             self.link, self.state, self.view, self.help, self._asked = link, None, None, None, None
-            self.legal = []
+            self.legal, self._holder, self._offline = [], None, False
+            self.moves = MoveSender(self.game.action_json)
             self._seen_narrative = self._mine = 0
             creator = (f" data-creator='{html.escape(link.creator_token, True)}'"
                        if self.creator and link.creator_token else "")
@@ -273,20 +231,39 @@ class TablePlayPanel(Panel):
         try:
             return request()
         except TableProblem as exc:
-            raise InputError(self._problem_words(exc)) from None
+            raise InputError(self._request_words(exc)) from None
+
+    def _request_words(self, problem: TableProblem) -> str:
+        """A request that is not a move (create, join, a computer player, a hint) is not kept for later: while the
+        server does not answer, the learner is asked to try again."""
+        if problem.code == "offline":
+            return tr("The table server is not answering just now; it is probably restarting. Try again in a moment.")
+        return self._problem_words(problem)
 
     # ------------------------------------------------------------------ moves
     def _act(self, action: Action) -> None:
-        link = self.link
-        if link is None or self.state is None:
+        link, state = self.link, self.state
+        if link is None or state is None:
             raise InputError(tr("Create or join a table first."))
-        self._mine = int(self.state.get("narrative_length", 0))
-        self._pending, self._retries = action, 0
+        if self.moves.waiting is not None:
+            raise InputError(tr("Your move waits and is sent then: {move}.", move=self._words(self.moves.waiting[1])))
+        self._mine = int(state.get("narrative_length", 0))
         try:
-            link.act(self.game.action_json(action))
+            sent = self.moves.send(link, action, int(state["seq"]))
         except TableProblem as exc:
             raise InputError(self._problem_words(exc)) from None
+        if not sent:  # the server is down (restarting): the move waits and goes as soon as it is back
+            with self._lock:
+                self._offline = True
+                self._refresh()
+            self.show_info(tr("Your move waits and is sent then: {move}.", move=self._words(action)) + " "
+                           + tr("The table server is not answering just now; it is probably restarting. This page "
+                                "carries on by itself as soon as it is back."))
+            return
         self.clear_message()
+
+    def _words(self, action: Action) -> str:
+        return self.game.action_words(action, self.view) if self.view is not None else str(action)
 
     @guarded
     def on_bid(self) -> None:
@@ -300,9 +277,24 @@ class TablePlayPanel(Panel):
     def on_play(self) -> None:
         legal = self._legal()
         index = self.pick.value
+        if legal and index is None:
+            raise InputError(tr("Pick your move in “{field}” first.", field=tr("Your move")))
         if index is None or not 0 <= int(index) < len(legal):
             raise InputError(tr("It is not your turn."))
         self._act(legal[int(index)])
+
+    @guarded
+    def on_pass(self) -> None:
+        """The seat's one move that hands the turn on (its own button)."""
+        move = self._pass_move()
+        if move is None:
+            raise InputError(tr("It is not your turn."))
+        self._act(move)
+
+    def _pass_move(self) -> Action | None:
+        """The seat's move that hands the turn on without acting, when there is exactly one."""
+        passes = [a for a in self._legal() if self.game.passes(a)]
+        return passes[0] if len(passes) == 1 else None
 
     @guarded
     def on_seat_bot(self, bot: bool) -> None:
@@ -312,7 +304,7 @@ class TablePlayPanel(Panel):
         try:
             link.set_bot(str(seat), bot)
         except TableProblem as exc:
-            raise InputError(self._problem_words(exc)) from None
+            raise InputError(self._request_words(exc)) from None
         self.show_ok(tr("A computer player now plays {seat}.", seat=seat) if bot
                      else tr("{seat} is free for its learner again.", seat=seat))
 
@@ -325,7 +317,7 @@ class TablePlayPanel(Panel):
         try:
             link.ask_help(hint=True)
         except TableProblem as exc:
-            raise InputError(self._problem_words(exc)) from None
+            raise InputError(self._request_words(exc)) from None
 
     def on_pick(self) -> None:
         """Another move picked: its explanation and the board follow it."""
@@ -345,11 +337,45 @@ class TablePlayPanel(Panel):
                 self.help = None  # help for an earlier position
             if self._offline:  # the connection is back (after a restart of the table server, say)
                 self._offline = False
-                self.show_info(tr("Back at the table: the game goes on."))
-            if state.get("seat") is not None and not state.get("legal"):
-                self._pending = None  # our move is in (or it is no longer ours to make)
+                self._back(state)
+            self.moves.arrived(state)
+            self._tell_holder(state)
             self._ask_explanations(state)
             self.refresh()
+
+    def _back(self, state: Mapping[str, Any]) -> None:
+        """The server answers again: the move made while it was down goes now, and so does a move sent just as it
+        went down, when the game is where it was and the move is still allowed; the learner reads which."""
+        link = self.link
+        if link is None:
+            return
+        try:
+            outcome, action = self.moves.back(link, state, self.legal)
+        except TableProblem as exc:
+            self.show_error(self._problem_words(exc))
+            return
+        if outcome == "sent":
+            self.show_info(tr("Back at the table: your move was sent ({move}).", move=self._words(action)))
+        elif outcome == "not_sent":
+            self.show_error(tr("Back at the table, but your move was not sent ({move}): the game changed meanwhile. "
+                               "Make your move again.", move=self._words(action)))
+        else:
+            self.show_info(tr("Back at the table: the game goes on."))
+
+    def _tell_holder(self, state: Mapping[str, Any]) -> None:
+        """A computer player took this seat, or gave it back: the learner is told (a page that comes back to a seat
+        already held is told by its turn box)."""
+        seat = state.get("seat")
+        if seat is None:
+            return
+        holder = str(state.get("seats", {}).get(seat, ""))
+        previous, self._holder = self._holder, holder
+        if previous is None or previous == holder:
+            return
+        if holder == "bot":
+            self.show_info(stand_in_words(str(state.get("stand_ins", {}).get(seat, ""))))
+        elif previous == "bot" and holder == "human":
+            self.show_info(tr("Your seat is yours again: you play it from now on."))
 
     def _ask_explanations(self, state: Mapping[str, Any]) -> None:
         """The seat is to act and its "Why" needs the server's explanations: ask once per position."""
@@ -384,18 +410,14 @@ class TablePlayPanel(Panel):
                 self.refresh()
                 self.show_error(self._problem_words(problem))
                 return
-            self._offline = self._offline or problem.code == "offline"
-            pending, link = self._pending, self.link
-            if problem.code == "stale" and pending is not None and link is not None and self._retries < MAX_RETRIES \
-                    and pending in self._legal():
-                # Another seat's move came first (a sealed bid at the same moment, say) and ours is still
-                # allowed as it was: send it again from the new position.
-                self._retries += 1
-                try:
-                    link.act(self.game.action_json(pending))
-                    return
-                except TableProblem:
-                    pass
+            if problem.code == "offline" and not self._offline:
+                self._offline = True
+                self._refresh()  # the turn's place says the server is not answering, never “your turn”
+            link = self.link
+            # Another seat's move came first (a sealed bid at the same moment, say): ours goes again from the new
+            # position while it is still allowed.
+            if problem.code == "stale" and link is not None and self.moves.retry_stale(link, self._legal()):
+                return
             self.show_error(self._problem_words(problem))
 
     def _problem_words(self, problem: TableProblem) -> str:
@@ -422,10 +444,15 @@ class TablePlayPanel(Panel):
         view, seat = self.view, state.get("seat")
         assert view is not None  # typed with the state
         set_value(self.lobby, self._lobby_html(state))
-        set_value(self.turn, self._turn_html(state))
+        if self._into_view:  # the page opened at this table: its script focuses the lobby, which scrolls to it
+            self._into_view = False
+            self.messages.focus(LOBBY_FOCUS)
+        waiting = self._words(self.moves.waiting[1]) if self.moves.waiting is not None else None
+        set_value(self.turn, offline_html(waiting) if self._offline else self._turn_html(state))
         progress = self.game.progress_words(view)
         set_value(self.progress, f"<p role='status'>{html.escape(progress)}</p>" if progress else "")
-        learners = [n for n, h in state.get("seats", {}).items() if h == "human"]
+        # a learner's seat, or one waiting for a learner: only a seat a computer player holds is a computer's
+        learners = [n for n, h in state.get("seats", {}).items() if h != "bot"]
         set_value(self.board, self.game.board_html(view, seat, learners))
         self._refresh_moves(state, view)
         self._refresh_help(state, view)
@@ -476,19 +503,30 @@ class TablePlayPanel(Panel):
                 self.map_view.show(make())
 
     def _refresh_moves(self, state: Mapping[str, Any], view: BaseView) -> None:
-        legal = self._legal()
+        legal = [] if self.moves.waiting is not None else self._legal()  # a move waits to be sent: nothing more now
         amounts = [amount for a in legal if (amount := self.game.bid_amount(a)) is not None]
         if legal and len(amounts) == len(legal):
             self.amount.min, self.amount.max = min(amounts), max(amounts)
             set_shown(self.bid_row, True)
             set_shown(self.pick_row, False)
+            set_shown(self.pass_row, False)
             return
         set_shown(self.bid_row, False)
-        set_shown(self.pick_row, bool(legal))
-        options = [(self.game.action_words(a, view), i) for i, a in enumerate(legal)]
+        # The one move that hands the turn on has its own button; the list starts on a move that acts, and when
+        # it holds only moves that hand the turn on (UP-T4's discards), on no move at all: a deliberate pick.
+        passing = self._pass_move() if self.moves.waiting is None else None
+        if passing is not None:
+            label = self.game.action_words(passing, view)
+            if self.pass_button.description != label:
+                self.pass_button.description = label
+        set_shown(self.pass_row, passing is not None)
+        choices = [(i, a) for i, a in enumerate(legal) if a is not passing]
+        set_shown(self.pick_row, bool(choices))
+        options = [(self.game.action_words(a, view), i) for i, a in choices]
         if list(self.pick.options) != options:
             self.pick.options = options
-            self.pick.value = 0 if options else None
+            first = next((i for i, a in choices if not self.game.passes(a)), None)
+            self.pick.value = first
 
     def _lobby_html(self, state: Mapping[str, Any]) -> str:
         return lobby_html(state)

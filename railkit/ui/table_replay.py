@@ -2,8 +2,10 @@
 
 The log is the truth: the game is dealt again from its seed and options and every logged action is applied
 with the engine (``Game.apply``), exactly as the table server and a loaded save do. ``ReplayPanel`` steps
-through it (first, back, forward, last, or the slider): the position after each move on the lesson's own
-board, and the engine's words for that move (its explanations and rule IDs, a payout's breakdown).
+through it (buttons with words, not symbols a font may lack: back to the deal, one move back, next move, the
+end; or the slider): who played (each seat a learner's or a computer player's, as the table server says), the
+position after each move on the lesson's own board, and the engine's words for that move (its explanations and
+rule IDs, a payout's breakdown).
 
 ``history_plot`` draws, from what a game's lesson measures after each move (``Measures``: say money, shares
 on the table, terrains crossed), one line per player and one chart per measure, stacked.
@@ -91,31 +93,37 @@ def history_plot(steps: Sequence[Step], players: Sequence[str]) -> Plot:
 
 
 class ReplayPanel:
-    """A finished game, move by move (``load`` it; hidden until then)."""
+    """A finished game, move by move (``load`` it; hidden until then). ``board_html(view, learners)`` draws one
+    position, knowing which seats were learners' (the others were computer players)."""
 
-    def __init__(self, engine: type[Game[Any]], board_html: Callable[[Any], str],
+    def __init__(self, engine: type[Game[Any]], board_html: Callable[[Any, Sequence[str]], str],
                  measures: Measures | None = None) -> None:
         self.engine, self.board_html, self.measures = engine, board_html, measures
         self.steps: list[Step] = []
+        self.learners: list[str] = []
         self._key: Any = None
         self.slider = widgets.IntSlider(value=0, min=0, max=0, description=tr("Move"), continuous_update=False,
                                         layout=widgets.Layout(width="min(520px, 100%)"))
         self.slider.add_class("railkit-replay-slider")
         self.slider.observe(lambda _c: self.show(), names="value")
-        moves = [("⏮", tr("Back to the deal"), lambda: 0), ("◀", tr("One move back"), lambda: self.slider.value - 1),
-                 ("▶", tr("Next move"), lambda: self.slider.value + 1),
-                 ("⏭", tr("The end of the game"), lambda: self.slider.max)]
+        # Each button says what it does in words (its visible label and its name for a screen reader); the icon
+        # only adds to them.
+        moves = [("step-backward", tr("Back to the deal"), lambda: 0),
+                 ("backward", tr("One move back"), lambda: self.slider.value - 1),
+                 ("forward", tr("Next move"), lambda: self.slider.value + 1),
+                 ("step-forward", tr("The end of the game"), lambda: self.slider.max)]
         self.buttons = []
-        for label, tip, to in moves:
-            b = button(label, "railkit-replay-step", tip=tip, width="48px")
+        for icon, label, to in moves:
+            b = button(label, "railkit-replay-step", icon)
             b.on_click(lambda _b, to=to: self.go(to()))
             self.buttons.append(b)
+        self.players = html_box("railkit-replay-players")
         self.words = html_box("railkit-replay-words")
         self.board = html_box("railkit-replay-board")
         self.chart = FigureView() if measures is not None else None
         self.widget = widgets.VBox([
-            html_box("", f"<b>{html.escape(tr('Replay, move by move'))}</b>"), row([*self.buttons, self.slider]),
-            self.words, self.board, *([self.chart.widget] if self.chart is not None else [])])
+            html_box("", f"<b>{html.escape(tr('Replay, move by move'))}</b>"), self.players, row(self.buttons),
+            row([self.slider]), self.words, self.board, *([self.chart.widget] if self.chart is not None else [])])
         self.widget.add_class("railkit-replay")
         set_shown(self.widget, False)
 
@@ -125,7 +133,8 @@ class ReplayPanel:
             self._key, self.steps = None, []
             set_shown(self.widget, False)
             return
-        key = (replay.get("seed"), tuple(replay.get("players", ())), len(replay.get("actions", ())))
+        key = (replay.get("seed"), tuple(replay.get("players", ())), len(replay.get("actions", ())),
+               tuple(replay.get("learners", ())))
         if key == self._key:
             return
         try:
@@ -134,6 +143,11 @@ class ReplayPanel:
             set_shown(self.widget, False)  # a log this railkit cannot replay: the result stands without it
             return
         self._key = key
+        self.learners = [str(p) for p in replay.get("learners", ())]
+        players = [str(p) for p in replay.get("players", ())]
+        who = ", ".join(f"{html.escape(p)} ({html.escape(tr('learner') if p in self.learners else tr('computer'))})"
+                        for p in players)
+        set_value(self.players, f"<p><b>{html.escape(tr('Players'))}:</b> {who}</p>")
         self.slider.max = len(self.steps) - 1
         self.slider.value = 0
         set_shown(self.widget, True)
@@ -153,7 +167,7 @@ class ReplayPanel:
                 else tr("Move {k} of {n}:", k=step.move, n=total))
         items = "".join(f"<li>{html.escape(w)}</li>" for w in step.words)
         set_value(self.words, f"<p><b>{html.escape(head)}</b></p>" + (f"<ul>{items}</ul>" if items else ""))
-        set_value(self.board, self.board_html(step.view))
+        set_value(self.board, self.board_html(step.view, self.learners))
 
 
 class HistoryChart:

@@ -11,9 +11,13 @@ there is no key: the kernel's hub token says who the teacher is (the hub's admin
 * filtering by lesson and learner, sorting the learners; the answers as CSV; “forget this class”, confirmed;
 * per table: a link to watch it (or replay it, once over) in its play lesson as a spectator, a computer player
   in a seat or out of it, and closing it (confirmed);
-* charts (``railkit.ui.teacher_charts``) and links for the class (``railkit.ui.teacher_links``);
+* charts (``railkit.ui.teacher_charts``), the HTML tables (``railkit.ui.teacher_html``) and links for the class
+  (``railkit.ui.teacher_links``);
 * live: while “Keep up to date” is ticked, a background thread asks again every ``LIVE_SECONDS`` with the
-  filters of the data shown, and the widgets change in place (the teacher's choices stay).
+  filters of the data shown, and the widgets change in place (the teacher's choices stay). When the class server
+  does not answer (it is being restarted after a crash), the page says so without blaming anyone, keeps asking
+  (also when it was down at the first “Show the class”) and says it is back with the first answer: each ask is
+  a fresh request, and the message of the failure is replaced then, not left standing.
 """
 
 from __future__ import annotations
@@ -37,10 +41,11 @@ from railkit.lessons import LESSONS
 from railkit.messages import N_
 from railkit.ui.app import App, guarded
 from railkit.ui.figure_view import FigureView
-from railkit.ui.i18n import get_language, tr, trn
+from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import LearnerName, address_fields, check_name, follow_page_address
 from railkit.ui.table_link import hub_headers, place, tables_url
 from railkit.ui.teacher_charts import GAME_NAMES, first_try_chart, timeline_chart
+from railkit.ui.teacher_html import exercises_html, learners_html, tables_html
 from railkit.ui.teacher_links import ClassLinkPanel
 from railkit.ui.widgets import button, html_box, row, set_options, set_value
 
@@ -51,10 +56,14 @@ KEY_HEADER = "X-Railkit-Teacher-Key"  # railkit.tables.teacher.KEY_HEADER (the U
 FORGET_WORDS = "forget this class"  # railkit.tables.teacher.FORGET_WORDS
 CLOSE_WORDS = "close this table"  # railkit.tables.teacher.CLOSE_WORDS
 LIVE_SECONDS = 5.0  # the page asks the server again this often while “Keep up to date” is ticked
-PLAY_LESSONS = {"union_pacific": "up_play", "cape_to_cairo": "kk_play"}  # where a table is watched or replayed
+DOWN_RETRY_SECONDS = 1.0  # ... and this often while the server does not answer (it says "back" as soon as it is)
 MAX_KEY_LENGTH = 200
 log = logging.getLogger(__name__)
 MAX_ANSWER_BYTES = 64 * 1024 * 1024  # the CSV of a full server is far below this
+
+
+class ServerDown(InputError):
+    """The class server did not answer (it may be restarting); the page asks again by itself."""
 
 
 class TeacherProblem(Exception):
@@ -118,18 +127,6 @@ def key_from_address(query: str | None = None) -> str:
 LEARNER_SORTS = ("name", "first_try_rate", "answers", "last_seen")
 
 
-def _rate(right: int, tries: int) -> float:
-    return right / tries if tries else -1.0
-
-
-def _percent(right: int, tries: int) -> str:
-    return f"{round(100 * right / tries)} %" if tries else "—"
-
-
-def _minutes(seconds: int) -> str:
-    return tr("{m} min", m=seconds // 60) if seconds >= 60 else tr("{s} s", s=seconds)
-
-
 class TeacherApp(App):
     """The teacher's page; ``client`` is made from the key (tests pass a base URL)."""
 
@@ -145,6 +142,8 @@ class TeacherApp(App):
         self._live: threading.Thread | None = None
         self._stop = threading.Event()
         self._charted: tuple[Any, Any] = (None, None)
+        self.wanted: tuple[str, str] | None = None  # the filters of the last “Show the class” (tried again live)
+        self.down = False  # the class server did not answer the last ask
         super().__init__()
         key = key_from_address()
         if self.on_hub():
@@ -249,12 +248,17 @@ class TeacherApp(App):
             if exc.code == "not_teacher":
                 raise InputError(tr("That is not the teacher key. `make run` prints it when the apps start.")) from None
             if exc.code == "offline":
-                raise InputError(tr("The class server does not answer; is `make run` still running?")) from None
+                raise ServerDown(tr("The class server is not answering just now; it is probably restarting. This page "
+                                    "asks again every second and carries on by itself.")) from None
             raise InputError(tr("The class server refused: {why}", why=exc.message)) from None
 
     # -- actions --------------------------------------------------------------------------------
     def _load(self, lesson: str, learner: str) -> None:
-        found = self._ask(lambda c: c.get("class", lesson=lesson, learner=learner))
+        try:
+            found = self._ask(lambda c: c.get("class", lesson=lesson, learner=learner))
+        except ServerDown:
+            self.down = True
+            raise
         with self._ask_lock:
             self.data = {k: list(found[k]) for k in ("learners", "exercises", "tables")}
             self.applied = (lesson, learner)
@@ -267,7 +271,13 @@ class TeacherApp(App):
         learner = self.learner_filter.value.strip()
         if learner:
             learner = check_name(learner, tr("Learner"))
-        self._load(lesson, learner)
+        self.wanted = (lesson, learner)
+        try:
+            self._load(lesson, learner)
+        except ServerDown:
+            self.start_live()  # asks again by itself: the server may be restarting
+            raise
+        self.down = False
         self.start_live()
         stalled = sum(1 for t in self.data["tables"] if t["stalled"])
         self.show_ok(tr("{learners}, {tables} ({stalled} stalled).",
@@ -275,26 +285,33 @@ class TeacherApp(App):
                         tables=trn("{n} table", "{n} tables", len(self.data["tables"])), stalled=stalled))
 
     def tick(self) -> bool:
-        """One live refresh with the filters of the data shown (the teacher's sorting is kept too); a problem
-        shows as the message, once, and the page tries again next time. True when the data came."""
-        if not self.loaded or not self.live.value:
+        """One live refresh with the filters of the data shown (or of the last “Show the class”, if the server did
+        not answer it); a problem shows as the message, once, and the page tries again next time; the first answer
+        after the server did not answer says it is back. True when the data came."""
+        if not self.live.value or (not self.loaded and self.wanted is None):
             return False
         try:
-            self._load(*self.applied)
+            self._load(*(self.applied if self.loaded else self.wanted or ("", "")))
         except InputError as exc:
             if self.message_text != str(exc):
                 self.show_error(str(exc))
             return False
+        if self.down:
+            self.down = False
+            self.show_ok(tr("The class server answers again; this page is up to date."))
         return True
 
     def start_live(self) -> None:
-        """Ask the server again every ``live_seconds`` while the page is open (one background thread)."""
+        """Ask the server again every ``live_seconds`` while the page is open, every ``DOWN_RETRY_SECONDS`` while it
+        does not answer (one background thread, holding the page only weakly)."""
         if self._live is not None or self.live_seconds <= 0:
             return
-        page, stop = weakref.ref(self), self._stop
+        page, stop, every = weakref.ref(self), self._stop, self.live_seconds
+        first = min(every, DOWN_RETRY_SECONDS) if self.down else every
 
         def run() -> None:
-            while not stop.wait(self.live_seconds):
+            wait = first
+            while not stop.wait(wait):
                 found = page()
                 if found is None:
                     return
@@ -302,6 +319,7 @@ class TeacherApp(App):
                     found.tick()
                 except Exception:  # noqa: BLE001 - the next tick tries again
                     log.exception("the teacher's page could not refresh")
+                wait = min(every, DOWN_RETRY_SECONDS) if found.down else every
                 del found
 
         self._live = threading.Thread(target=run, name="railkit-teacher-live", daemon=True)
@@ -402,7 +420,7 @@ class TeacherApp(App):
         rows = list(self.data["learners"])
         how = self.sort.value
         if how == "first_try_rate":
-            rows.sort(key=lambda r: _rate(r["first_try_right"], r["first_tries"]), reverse=True)
+            rows.sort(key=lambda r: r["first_try_right"] / r["first_tries"] if r["first_tries"] else -1.0, reverse=True)
         elif how == "answers":
             rows.sort(key=lambda r: r["answers"], reverse=True)
         elif how == "last_seen":
@@ -410,57 +428,10 @@ class TeacherApp(App):
         return rows
 
     def learners_table(self) -> str:
-        rows = self.sorted_learners()
-        if not rows:
-            return f"<p class='railkit-muted'>{html.escape(tr('No answers recorded yet.'))}</p>"
-        titles = {x.id: tr(x.link) for x in LESSONS}
-        head = "".join(f"<th class='name'>{html.escape(h)}</th>" for h in (
-            tr("learner"), tr("lessons started"), tr("lessons finished"), tr("answers"),
-            tr("right at the first try"), tr("most often wrong")))
-        body = ""
-        for r in rows:
-            wrong = ", ".join(f"{rule} ×{n}" for rule, n in r["wrong_rules"]) or "—"
-            body += ("<tr>" + "".join(f"<td class='name'>{html.escape(str(v))}</td>" for v in (
-                r["learner"], ", ".join(titles.get(x, x) for x in r["started"]) or "—",
-                ", ".join(titles.get(x, x) for x in r["finished"]) or "—", r["answers"],
-                f"{r['first_try_right']}/{r['first_tries']} ({_percent(r['first_try_right'], r['first_tries'])})",
-                wrong)) + "</tr>")
-        return f"<table class='railkit-table'><tr>{head}</tr>{body}</table>"
+        return learners_html(self.sorted_learners())
 
     def exercises_table(self) -> str:
-        rows = self.data["exercises"]
-        if not rows:
-            return f"<p class='railkit-muted'>{html.escape(tr('No answers recorded yet.'))}</p>"
-        titles = {x.id: tr(x.link) for x in LESSONS}
-        head = "".join(f"<th class='name'>{html.escape(h)}</th>" for h in (
-            tr("lesson"), tr("exercise"), tr("learners"), tr("right at the first try"), tr("rules")))
-        body = "".join(
-            "<tr>" + "".join(f"<td class='name'>{html.escape(str(v))}</td>" for v in (
-                titles.get(r["lesson"], r["lesson"]), r["exercise"], r["learners"],
-                f"{r['first_try_right']}/{r['first_tries']} ({_percent(r['first_try_right'], r['first_tries'])})",
-                ", ".join(r["rules"]) or "—")) + "</tr>"
-            for r in rows)
-        return f"<table class='railkit-table'><tr>{head}</tr>{body}</table>"
+        return exercises_html(self.data["exercises"])
 
     def tables_table(self) -> str:
-        rows = self.data["tables"]
-        if not rows:
-            return f"<p class='railkit-muted'>{html.escape(tr('No tables yet.'))}</p>"
-        holders = {"human": tr("learner"), "bot": tr("computer"), "open": tr("open")}
-        head = "".join(f"<th class='name'>{html.escape(h)}</th>" for h in (
-            tr("table"), tr("game"), tr("seats"), tr("whose turn"), tr("waiting"), tr("moves"), tr("state"), ""))
-        body = ""
-        for t in rows:
-            lesson = PLAY_LESSONS.get(str(t["game"]))
-            watch = "" if lesson is None else (
-                f"<a class='railkit-teacher-watch' target='_blank' href='../{lesson}.ipynb?"
-                f"{html.escape(urlencode({'watch': t['table'], 'lang': get_language()}), True)}'>"
-                f"{html.escape(tr('Replay') if t['is_over'] else tr('Watch'))}</a>")
-            seats = ", ".join(f"{s['seat']} ({holders.get(s['holder'], s['holder'])})" for s in t["seats"])
-            state = tr("finished") if t["is_over"] else tr("stalled") if t["stalled"] else tr("playing")
-            css = " class='railkit-wrong'" if t["stalled"] else ""
-            body += (f"<tr{css}>" + "".join(f"<td class='name'>{html.escape(str(v))}</td>" for v in (
-                t["table"], GAME_NAMES.get(str(t["game"]), t["game"]), seats, ", ".join(t["to_move"]) or "—",
-                "—" if t["is_over"] else _minutes(int(t["waiting_seconds"])), t["moves"], state))
-                     + f"<td class='name'>{watch}</td></tr>")
-        return f"<table class='railkit-table'><tr>{head}</tr>{body}</table>"
+        return tables_html(self.data["tables"])

@@ -4,9 +4,13 @@ learner at their own screen.
 
 * Three pages at a Vom Kap bis Kairo table (four seats, one computer player) through a sealed auction: each
   sees “n of 4 bids in” and nobody sees another's amount before the reveal; one page is reloaded mid-auction
-  and takes its seat back from the page address; the table server is killed (``kill -9``) and restarted
-  mid-game, and the pages carry on.
-* Two pages at a Union Pacific table (one computer player) play through a scoring round.
+  and takes its seat back from the page address; the table server is killed (``kill -9``) mid-game: the pages
+  say it is not answering (never “your turn”), a bid made meanwhile waits, and goes once the server is back.
+  The teacher puts a computer player in a learner's seat and gives it back: that learner's page says so.
+* Two pages at a Union Pacific table (one computer player) play through a scoring round (a pass on its own button).
+* The teacher's Watch and Replay links of both games open the play lesson at the table, as a spectator: the
+  table first and open, no game of the page's own; the replay names learners and computer players, and its
+  buttons say what they do.
 
 Screenshots (desktop and phone width) go to tests/artifacts/tables_*.png.
 """
@@ -14,6 +18,7 @@ Screenshots (desktop and phone width) go to tests/artifacts/tables_*.png.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,7 +39,7 @@ from conftest import (
     wait_text,
     wait_until_idle,
 )
-from tables_client import ServerProcess
+from tables_client import ServerProcess, call
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("tables")]
 LESSONS = ("kk_play.ipynb", "up_play.ipynb")
@@ -42,6 +47,9 @@ PHONE = {"width": 390, "height": 844}
 
 # Everything the table panel shows of the game, as one text (what a learner can read on screen).
 PANEL_TEXT_JS = "() => [...document.querySelectorAll('.railkit-table-panel')].map((e) => e.innerText).join(' ')"
+# The element is in the viewport of Voila's scrolling page (the page opened at it, with no scrolling by hand).
+IN_VIEW_JS = """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+  return r.top >= 0 && r.top < window.innerHeight; }"""
 EVENTS_MARK_JS = """() => {
   const ol = document.querySelector('.railkit-table-events ol');
   const turn = document.querySelector('.railkit-table-turn');
@@ -119,7 +127,64 @@ def panel_text(page) -> str:
     return str(page.evaluate(PANEL_TEXT_JS))
 
 
-def test_three_pages_at_a_kk_table_through_a_sealed_auction_a_reload_and_a_kill_9(browser, voila, tables):
+def teacher_call(tables: ServerProcess, tmp_path: Path, path: str, body: dict) -> dict:
+    """A teacher's request to the table server, with the key it made beside its database."""
+    key = os.environ.get("RAILKIT_TEACHER_KEY") or (tmp_path / "teacher.key").read_text().strip()
+    status, answer = call("POST", f"http://127.0.0.1:{tables.port}/api/teacher/{path}", body,
+                          headers={"X-Railkit-Teacher-Key": key})
+    assert status == 200, answer
+    return answer
+
+
+def finished_table(tables: ServerProcess, tmp_path: Path, game: str, options: dict) -> str:
+    """A table whose learner (Ann) left and whose game the computer players finished: the teacher's Replay."""
+    status, made = call("POST", tables.http, {"game": game, "seats": ["Ann", "Ben"], "bots": ["Ben"], "take": "Ann",
+                                              "seed": 4, "options": options})
+    assert status == 201, made
+    assert teacher_call(tables, tmp_path, f"tables/{made['table']}/bot", {"seat": "Ann", "bot": True})["is_over"]
+    return str(made["table"])
+
+
+def watch(browser, voila: Server, lesson: str, code: str, name: str) -> tuple:
+    """The teacher's Watch (or Replay) link opened in a browser of its own: the page opens at the table, as a
+    spectator, the table's section first (in view without scrolling), no game of the page's own."""
+    context, page, blocked = make_offline_page(browser)
+    open_app(page, voila.url(f"{lesson}?watch={code}&lang=en"))
+    page.wait_for_selector(".railkit-table-lobby .rk-code", state="visible")
+    wait_text(page, ".railkit-message", f"Watching table {code}")
+    page.wait_for_function(IN_VIEW_JS, arg=".railkit-table-lobby")  # the page scrolled to the table by itself
+    assert "(you)" not in page.inner_text(".railkit-table-lobby")
+    if lesson.startswith("up"):  # the solo game is not on the page: no “You: choose a first share”
+        assert page.locator(".railkit-status").count() == 0 and page.locator(".railkit-together").count() == 1
+    shot(page, f"{name}.png")
+    page.set_viewport_size(PHONE)
+    shot(page, f"{name}_phone.png")
+    assert page_errors(page) == [] and not blocked
+    return context, page
+
+
+def check_replay(page, name: str) -> None:
+    """The replay of a finished table: learners and computer players named, buttons labelled in words."""
+    page.set_viewport_size({"width": 1280, "height": 1600})
+    page.wait_for_selector(".railkit-replay", state="visible")
+    wait_text(page, ".railkit-replay-players", "Ann (learner)")
+    assert "Ben (computer)" in page.inner_text(".railkit-replay-players")
+    labels = ["Back to the deal", "One move back", "Next move", "The end of the game"]
+    for label in labels:  # a visible label, and the same accessible name (beside an icon)
+        button = page.get_by_role("button", name=label)
+        assert button.is_visible() and button.inner_text().replace("\xa0", " ").strip() == label
+    page.get_by_role("button", name="The end of the game").click()
+    wait_text(page, ".railkit-replay-words", "Move ")
+    moves = page.inner_text(".railkit-replay-words").split("Move ", 1)[1].split(":", 1)[0]
+    done, total = moves.split(" of ")
+    assert done == total
+    shot(page, f"{name}.png", ".railkit-replay")
+    page.set_viewport_size(PHONE)
+    shot(page, f"{name}_phone.png", ".railkit-replay")
+
+
+def test_three_pages_at_a_kk_table_through_a_sealed_auction_a_reload_and_a_kill_9(browser, voila, tables,
+                                                                                 tmp_path):
     pages = []
     try:
         for _ in range(3):
@@ -159,12 +224,16 @@ def test_three_pages_at_a_kk_table_through_a_sealed_auction_a_reload_and_a_kill_
         wait_text(cy, ".railkit-table-progress", "3 of 4 bids in")
         wait_text(cy, ".railkit-table-turn", "Your turn!")
 
-        # the table server dies mid-game and comes back: the pages carry on
+        # the table server dies mid-game: the pages say so (never “your turn”); Cy's bid made meanwhile waits and
+        # goes when the server is back
         tables.kill9()
-        wait_text(cy, ".railkit-message", "cannot be reached")
+        wait_text(cy, ".railkit-message", "not answering")
+        wait_text(cy, ".railkit-table-turn", "not answering")
+        assert "Your turn" not in cy.inner_text(".railkit-table-turn")
+        bid(cy, 9, then=(".railkit-table-turn", "Your move waits and is sent then: Bid £9"))
+        shot(cy, "tables_kk_server_down.png", ".railkit-table-panel")
         tables.start()
-        wait_text(cy, ".railkit-message", "Back at the table")
-        bid(cy, 9, then=(".railkit-table-events", "Bids revealed"))
+        wait_text(cy, ".railkit-message", "Back at the table: your move was sent (Bid £9)")
         for page in (ann, ben, cy):
             wait_text(page, ".railkit-table-events", "Bids revealed")
         revealed = ann.inner_text(".railkit-table-events")
@@ -172,15 +241,35 @@ def test_three_pages_at_a_kk_table_through_a_sealed_auction_a_reload_and_a_kill_
         shot(ann, "tables_kk_revealed.png", ".railkit-table-panel")
         ben.set_viewport_size(PHONE)
         shot(ben, "tables_kk_phone.png", ".railkit-table-panel")
+
+        # the teacher puts a computer player in Ben's seat, then gives it back: Ben's page says both
+        teacher_call(tables, tmp_path, f"tables/{code}/bot", {"seat": "Ben", "bot": True})
+        wait_text(ben, ".railkit-message", "The teacher put a computer player in your seat")
+        wait_text(ben, ".railkit-table-turn", "The teacher put a computer player in your seat")
+        shot(ben, "tables_seat_told_phone.png")
+        ben.set_viewport_size({"width": 1280, "height": 1600})
+        shot(ben, "tables_seat_told.png")
+        wait_text(ann, ".railkit-table-lobby", "Ben: a computer player, in its learner's place")
+        teacher_call(tables, tmp_path, f"tables/{code}/bot", {"seat": "Ben", "bot": False})
+        wait_text(ben, ".railkit-message", "Your seat is yours again")
         for page in (ann, ben, cy):
             assert page_errors(page) == []
+
+        # the teacher's Watch of this table, and Replay of a finished one
+        context, page = watch(browser, voila, "kk_play.ipynb", code, "tables_kk_watch")
+        pages.append((context, page, []))
+        context, page = watch(browser, voila, "kk_play.ipynb",
+                              finished_table(tables, tmp_path, "cape_to_cairo", {"win_crossings": 3}),
+                              "tables_kk_replay_page")
+        pages.append((context, page, []))
+        check_replay(page, "tables_kk_replay")
     finally:
         for context, _page, blocked in pages:
             context.close()
             assert not blocked
 
 
-def test_two_pages_at_a_up_table_play_through_a_scoring_round(browser, voila):
+def test_two_pages_at_a_up_table_play_through_a_scoring_round(browser, voila, tables, tmp_path):
     pages = []
     try:
         for _ in range(2):
@@ -209,7 +298,18 @@ def test_two_pages_at_a_up_table_play_through_a_scoring_round(browser, voila):
             # Both pages must have the move before the next turn is read from Ann's page: a page still
             # showing the position before Ben's move would send the loop to wait for Ben forever.
             before = [(page, page.evaluate(EVENTS_MARK_JS)) for page in (ann, ben)]
-            mover.click(".railkit-table-play")
+            try:
+                mover.wait_for_selector(".railkit-table-play:visible, .railkit-table-pass:visible")
+            except Exception:  # what the page showed instead, for whoever reads the failure
+                shot(mover, "tables_up_no_move_control.png", ".railkit-table-panel")
+                raise AssertionError(mover.inner_text(".railkit-table-panel")[:2000]) from None
+            if mover.is_visible(".railkit-table-play"):
+                pick = mover.locator(".railkit-table-pick select")
+                if pick.input_value() == "":  # only UP-T4's discards: the list asks for a deliberate pick
+                    pick.select_option(index=0)
+                mover.click(".railkit-table-play")
+            else:  # only the end of the turn (UP-B6) is left: its own button
+                mover.click(".railkit-table-pass")
             for page, mark in before:
                 page.wait_for_function(f"() => ({EVENTS_MARK_JS})() !== {json.dumps(mark)}")
         wait_text(ben, ".railkit-table-board", "Payout 1 of")
@@ -218,6 +318,14 @@ def test_two_pages_at_a_up_table_play_through_a_scoring_round(browser, voila):
         shot(ann, "tables_up_phone.png", ".railkit-table-panel")
         for page in (ann, ben):
             assert page_errors(page) == []
+
+        # the teacher's Watch of this table, and Replay of a finished one
+        context, page = watch(browser, voila, "up_play.ipynb", code, "tables_up_watch")
+        pages.append((context, page, []))
+        context, page = watch(browser, voila, "up_play.ipynb", finished_table(tables, tmp_path, "union_pacific", {}),
+                              "tables_up_replay_page")
+        pages.append((context, page, []))
+        check_replay(page, "tables_up_replay")
     finally:
         for context, _page, blocked in pages:
             context.close()

@@ -1,8 +1,10 @@
 """The teacher's room in real Chromium pages: Voila serves the auction lesson and the teacher's page with
 ``RAILKIT_TABLES_URL`` pointing at a real table server process (as ``make run`` does). Two learners, each at
 their own page with their name in its address, answer the auction exercise (Kim wrong, then right; Ann
-once); the teacher's page, opened with the key in its address, shows both, their answers and their table;
-the CSV has their rows; the same page with a wrong key shows nothing of the class.
+once); the teacher's page, opened with the key in its address, shows both, their answers and their table, and a
+learner who sat down at the table without typing a name anywhere; the CSV has their rows, each answer timed from
+when the page was shown (the lesson's kernel was pre-rendered long before); the same page with a wrong key shows
+nothing of the class.
 
 Screenshot: tests/artifacts/teacher_room.png.
 """
@@ -111,6 +113,7 @@ def teacher_csv(tables: ServerProcess, key: str) -> list[dict[str, str]]:
 def test_TEACHER_two_learners_answer_and_the_teachers_page_shows_them_and_their_table(
         browser, voila: Server, tables: tuple[ServerProcess, str]) -> None:
     server, key = tables
+    first_shown = time.monotonic()  # the lesson's kernels were pre-rendered before this (the fixture waited)
     pages = quiz_pages(browser, voila, ("Kim", "Ann"))
     kim, ann = pages["Kim"][1], pages["Ann"][1]
     engine = answer_quiz(kim, None)
@@ -120,7 +123,7 @@ def test_TEACHER_two_learners_answer_and_the_teachers_page_shows_them_and_their_
     answer_quiz(kim, engine)  # and right
     answer_quiz(ann, None)
     status, made = call("POST", f"http://127.0.0.1:{server.port}/api/tables",
-                        {"game": "cape_to_cairo", "seats": ["Kim", "Ann"], "take": "Kim", "seed": 4})
+                        {"game": "cape_to_cairo", "seats": ["Kim", "Ann", "Player 3"], "take": "Kim", "seed": 4})
     assert status == 201
     rows: list[dict[str, str]] = []
     deadline = time.monotonic() + 60
@@ -134,14 +137,22 @@ def test_TEACHER_two_learners_answer_and_the_teachers_page_shows_them_and_their_
     assert kims[-1]["right"] == "1" and "0" in [r["right"] for r in kims]
     assert all(r["lesson"] == "kk_auction" and r["exercise"] == "choosing_order" for r in rows)
     assert [r["learner"] for r in rows].count("Ann") == 1
+    # each answer timed from when the page was shown, not from when its pre-rendered kernel started
+    shown_for = time.monotonic() - first_shown
+    assert all(int(r["seconds"]) <= shown_for + 1 for r in rows), (rows, shown_for)
+    assert call("POST", f"http://127.0.0.1:{server.port}/api/tables/{made['table']}/join",
+                {"seat": "Player 3", "name": "Lee"})[0] == 200
 
     context, teacher_page, _blocked = make_offline_page(browser)
     open_app(teacher_page, voila.url(f"teacher/teacher.ipynb?key={key}"))
     wait_text(teacher_page, ".railkit-teacher-learners", "Kim")
     learners = teacher_page.inner_text(".railkit-teacher-learners")
     assert "Ann" in learners and "KK: The auction" in learners
+    wait_text(teacher_page, ".railkit-teacher-learners", "Lee")  # seated, never named on the index page
+    lee = next(r for r in teacher_page.locator(".railkit-teacher-learners tr").all_inner_texts() if "Lee" in r)
+    assert made["table"] in lee
     tables_text = teacher_page.inner_text(".railkit-teacher-tables")
-    assert made["table"] in tables_text and "Kim (learner)" in tables_text and "Ann (open)" in tables_text
+    assert made["table"] in tables_text and "Kim (learner, away)" in tables_text and "Ann (open)" in tables_text
     assert "choosing_order" in teacher_page.inner_text(".railkit-teacher-exercises")
     assert page_errors(teacher_page) == []
     teacher_page.wait_for_selector(".railkit-app .js-plotly-plot")  # the charts
@@ -162,7 +173,7 @@ def test_TEACHER_two_learners_answer_and_the_teachers_page_shows_them_and_their_
     teacher_page.click(".railkit-teacher-close-confirm input")
     teacher_page.click(".railkit-teacher-close")
     wait_text(teacher_page, ".railkit-teacher-tables", "No tables yet")
-    assert call("GET", f"http://127.0.0.1:{server.port}/api/tables/{made['table']}")[0] == 404
+    assert call("GET", f"http://127.0.0.1:{server.port}/api/tables/{made['table']}")[0] == 410  # closed by the teacher
     assert page_errors(teacher_page) == []
 
     outsider_context, outsider, _blocked = make_offline_page(browser)

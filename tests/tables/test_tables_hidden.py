@@ -28,10 +28,12 @@ pytestmark = pytest.mark.server
 # What a seat's view may hold beyond the spectator's: its own secrets and its own choices.
 OWN_KEYS = {"you", "hand", "your_bid", "your_money_after_bid", "my_first_share", "legal_actions", "money"}
 # Every field a state or a help message may hold; each is checked below.
-STATE_KEYS = {"type", "table", "game", "seat", "seq", "is_over", "seats", "view", "log", "legal", "narrative",
-              "narrative_length", "replay"}
+STATE_KEYS = {"type", "table", "game", "seat", "seq", "is_over", "seats", "away", "stand_ins", "view", "log", "legal",
+              "narrative", "narrative_length", "replay"}
 DELTA_KEYS = {"log_from", "narrative_from", "legal_same"}  # how a state says what it leaves out (merged away)
-PUBLIC_STATE_KEYS = {"type", "table", "game", "seq", "is_over", "seats", "narrative", "narrative_length"}
+# The same for every seat at one moment ("away", who is connected, is public too, but the first states are made
+# as each client connects, so it is not compared here).
+PUBLIC_STATE_KEYS = {"type", "table", "game", "seq", "is_over", "seats", "stand_ins", "narrative", "narrative_length"}
 HELP_KEYS = {"type", "table", "seat", "seq", "explain", "hint"}
 
 

@@ -137,7 +137,10 @@ def test_TABLES_HUB_learners_sit_and_are_recorded_under_their_hub_names(hub_serv
     status, answer = call("POST", f"{base(hub_server)}/records", record, headers=auth("ada-token"))
     assert status == 201, answer
     status, answer = call("GET", f"{base(hub_server)}/teacher/learners", headers=auth("teacher-token"))
-    assert status == 200 and [r["learner"] for r in answer["learners"]] == ["ada"], answer
+    # ada's record (never bo's: the hub says who sent it); bo is listed too, seated under his hub name
+    rows = {r["learner"]: r for r in answer["learners"]}
+    assert status == 200 and list(rows) == ["ada", "bo"], answer
+    assert rows["ada"]["started"] == ["kk_auction"] and rows["bo"]["started"] == [] and rows["bo"]["tables"] == [code]
 
 
 def test_TABLES_HUB_the_websocket_needs_the_token_too(hub_server: ServerProcess) -> None:

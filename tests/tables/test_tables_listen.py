@@ -93,7 +93,7 @@ def test_TEACHER_CLOSE_a_table_closed_through_one_process_is_closed_on_the_other
             told = client.recv()
             assert told["type"] == "error" and told["error"] == "closed"
             client.close()
-        assert call("GET", f"{two.http}/{code}")[0] == 404
+        assert call("GET", f"{two.http}/{code}")[0] == 410  # the closed code is kept in the shared database
     finally:
         one.stop()
         two.stop()

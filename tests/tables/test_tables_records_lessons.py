@@ -156,7 +156,7 @@ def test_TEACHER_the_teachers_page_shows_learners_exercises_and_tables_with_the_
     exercises = text(page.exercises_html.value)
     assert "choosing_order" in exercises and "2/3 (67 %)" in exercises
     tables = text(page.tables_html.value)
-    assert "Kim (learner)" in tables and "Ann (open)" in tables
+    assert "Kim (learner, away)" in tables and "Ann (open)" in tables  # Kim has no page open on the table
     page.learner_filter.value = "Ann"
     page.on_refresh()
     assert "Kim" not in text(page.learners_html.value) and "0/1" in text(page.exercises_html.value)

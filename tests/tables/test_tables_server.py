@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
 
 import pytest
@@ -170,7 +171,7 @@ def test_TABLES_kill_9_and_restart_rebuild_every_table_from_the_database(start: 
 
 
 def test_TABLES_CREATOR_a_bot_takes_a_learners_seat_and_gives_it_back(start: Start) -> None:
-    server = start()
+    server = start("--stand-in-after", "1")
     t = kk_table(server)
     ann, ben = Client(server, t["code"], t["Ann"]), Client(server, t["code"], t["Ben"])
     ann.act({"type": "bid", "amount": 3})
@@ -178,11 +179,27 @@ def test_TABLES_CREATOR_a_bot_takes_a_learners_seat_and_gives_it_back(start: Sta
     status, refused = call("POST", f"{server.http}/{t['code']}/bot", {"creator_token": t["Ben"], "seat": "Ben",
                                                                        "bot": True})
     assert status == 403 and refused["rule"] == "TABLES-CREATOR"
-    status, summary = call("POST", f"{server.http}/{t['code']}/bot", {"creator_token": t["creator"], "seat": "Ben",
-                                                                       "bot": True})
+    bot_in = {"creator_token": t["creator"], "seat": "Ben", "bot": True}
+    status, refused = call("POST", f"{server.http}/{t['code']}/bot", bot_in)  # Ben is at the table
+    assert status == 409 and refused["rule"] == "TABLES-STAND-IN" and refused["seconds"] == 1, refused
+    ben.close()  # Ben leaves: Ann's page hears it
+    assert ann.recv()["away"] == ["Ben"]
+    status, refused = call("POST", f"{server.http}/{t['code']}/bot", bot_in)
+    assert status == 409 and refused["rule"] == "TABLES-STAND-IN"  # not away long enough yet
+    if server.db.startswith("postgresql"):  # several processes may serve it: a learner's seat is the teacher's call
+        assert "several server processes" in refused["message"] and refused["teacher_only"] is True, refused
+        return
+    assert "wait" in refused
+    deadline = time.monotonic() + 30  # Ben away 1 s (--stand-in-after): the creator's computer player may sit in
+    while (answer := call("POST", f"{server.http}/{t['code']}/bot", bot_in))[0] == 409 and time.monotonic() < deadline:
+        assert answer[1]["rule"] == "TABLES-STAND-IN"
+        time.sleep(0.1)
+    status, summary = answer
     assert status == 200 and summary["seats"]["Ben"] == "bot" and summary["seq"] >= 2  # the bot bid at once
-    seen = ben.recv()
-    assert seen["seats"]["Ben"] == "bot"
+    assert summary["stand_ins"] == {"Ben": "creator"}
+    ben = Client(server, t["code"], t["Ben"])  # Ben comes back to a seat a computer player holds
+    seen = ben.state
+    assert seen["seats"]["Ben"] == "bot" and seen["stand_ins"] == {"Ben": "creator"}
     if "Ben" in seen["view"]["to_act"]:
         answer = ben.act({"type": "pass"})
         assert answer["error"] == "not_your_seat"

@@ -161,7 +161,9 @@ def test_TEACHER_tables_show_seats_turn_moves_and_stalled_tables(start: Start, t
     assert status == 200
     (table,) = out["tables"]
     assert table["table"] == made["table"] and table["game"] == "cape_to_cairo" and table["moves"] == 1
-    assert table["seats"] == [{"seat": "Ann", "holder": "human"}, {"seat": "Ben", "holder": "open"}]
+    assert [(s["seat"], s["holder"], s["stand_in"]) for s in table["seats"]] == [("Ann", "human", False),
+                                                                                ("Ben", "open", False)]
+    assert table["seats"][1]["away"] is False  # an open seat has no learner to be away
     assert table["to_move"] == ["Ben"] and not table["is_over"] and not table["stalled"]
     assert "token" not in json.dumps(out) and "amount" not in json.dumps(out)  # public facts only
     status, out = teacher(server, "tables?stalled=1", key)

@@ -5,6 +5,7 @@ lets anyone read a learner's records but the teacher."""
 
 from __future__ import annotations
 
+import json
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from tables_client import Client, call
 from test_tables_teacher import Start, base, started, teacher
+from websockets.sync.client import connect
 
 from railkit.tables.teacher import CLOSE_WORDS
 
@@ -65,11 +67,19 @@ def test_TEACHER_CLOSE_the_table_goes_and_its_seats_are_told(start: Start, tmp_p
         told = client.recv()
         assert told["type"] == "error" and told["error"] == "closed" and "teacher closed" in told["message"]
         client.close()
-    assert call("GET", f"{base(server)}/tables/{code}")[0] == 404
-    assert teacher(server, f"tables/{code}/close", key, {"confirm": CLOSE_WORDS})[0] == 404
+    # the code says the teacher closed it (410), to a page, a joiner and the teacher alike, also after a restart
+    for status, answer in (call("GET", f"{base(server)}/tables/{code}"),
+                           call("POST", f"{base(server)}/tables/{code}/join", {"name": "Zoe"}),
+                           teacher(server, f"tables/{code}/close", key, {"confirm": CLOSE_WORDS})):
+        assert status == 410 and answer["error"] == "closed" and answer["rule"] == "TEACHER-CLOSE", answer
     server.stop()  # closed for good: a restart rebuilds nothing
     server.start()
     assert teacher(server, "tables", key)[1] == {"tables": []}
+    with connect(f"{server.ws}/{code}/ws", open_timeout=10) as late:  # a page that comes back with its seat
+        told = json.loads(late.recv(timeout=30))  # (told at once, before its hello)
+    assert told["type"] == "error" and told["error"] == "closed" and told["rule"] == "TEACHER-CLOSE"
+    status, answer = call("GET", f"{base(server)}/tables/ZZZ999")
+    assert status == 404 and answer["error"] == "no_table"  # a code never used is not a closed one
 
 
 def test_RECORDS_PRIVACY_no_learner_can_read_anothers_records(start: Start, tmp_path: Path,

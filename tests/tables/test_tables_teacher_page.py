@@ -19,6 +19,7 @@ from railkit.ui import lesson_record
 from railkit.ui.capecairo.play import KkPlayApp
 from railkit.ui.teacher import TeacherApp
 from railkit.ui.teacher_charts import first_try_chart, timeline_chart
+from railkit.ui.unionpacific.play import PlayApp
 
 pytestmark = pytest.mark.server
 
@@ -115,3 +116,79 @@ def test_TEACHER_a_watched_finished_table_replays_move_by_move(server: tuple[Ser
         assert f"Move 1 of {panel.state['seq']}" in text(panel.replay.words.value)
     finally:
         close(panel)
+
+
+def test_TEACHER_a_learner_is_told_when_the_teacher_seats_a_computer_player_and_gives_the_seat_back(
+        server: tuple[ServerProcess, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    process, key = server
+    ann, ben = KkPlayApp(seed=1, name="Ann").together, KkPlayApp(seed=2, name="Ben").together
+    ann.players.value, ann.bots.value = 2, 0
+    ann.on_create()
+    wait_until(lambda: ann.state is not None)
+    ben.code.value, ben.name.value = ann.state["table"], "Ben"
+    ben.on_join()
+    wait_until(lambda: ben.state is not None)
+    monkeypatch.setenv("QUERY_STRING", f"key={key}")
+    page = TeacherApp(f"http://127.0.0.1:{process.port}", live_seconds=0)
+    try:
+        page.seat_pick.value = "Ben"
+        page.on_seat_bot(True)  # Ben is at the table: the teacher may all the same
+        assert page.message_kind == "ok", page.message_text
+        wait_until(lambda: "The teacher put a computer player in your seat" in ben.messages.text,
+                   message=lambda: ben.messages.text)
+        assert "The teacher put a computer player in your seat" in text(ben.turn.value)
+        assert "Ben : a computer player, in its learner's place" in text(ann.lobby.value)
+        assert ben.bid_row.layout.display == "none" and ben.pick_row.layout.display == "none"
+        assert "Ben (computer, for its learner)" in text(page.tables_table())
+        page.on_seat_bot(False)
+        wait_until(lambda: "Your seat is yours again" in ben.messages.text, message=lambda: ben.messages.text)
+        assert "computer player" not in text(ben.turn.value)
+    finally:
+        close(ann, ben)
+
+
+def test_TEACHER_watch_opens_the_union_pacific_lesson_at_the_table_without_a_game_of_its_own(
+        server: tuple[ServerProcess, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    process, _key = server
+    status, made = call("POST", f"http://127.0.0.1:{process.port}/api/tables", {
+        "game": "union_pacific", "seats": ["Ann", "Ben"], "bots": ["Ben"], "take": "Ann", "seed": 4})
+    assert status == 201
+    monkeypatch.setenv("QUERY_STRING", f"watch={made['table']}")
+    app = PlayApp(seed=1)
+    panel = app.together
+    try:
+        assert app.together_box.selected_index == 0 and app.body.children[1] is app.together_box  # open, first
+        assert app.status.status not in app.body.children and app.moves.widget not in app.body.children[1:3]
+        assert "Watching table" in app.messages.text  # not the solo game's first words
+        wait_until(lambda: panel.state is not None)
+        assert panel.state["seat"] is None and "Ann (you)" not in text(panel.lobby.value)
+        app.relanguage()  # built again in another language: still at the table
+        assert app.body.children[1] is app.together_box and app.together.state is not None
+    finally:
+        close(app.together)
+
+
+def test_TEACHER_the_page_says_the_server_is_back_as_soon_as_it_is(server: tuple[ServerProcess, str],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """kill -9 of the class server under an open teacher's page, and a page opened while it is down: each says the
+    server is not answering (blaming no one) and that it is back with the first answer after the restart."""
+    process, key = server
+    monkeypatch.setenv("QUERY_STRING", f"key={key}")
+    page = TeacherApp(f"http://127.0.0.1:{process.port}", live_seconds=0.2)
+    late = None
+    try:
+        assert page.loaded and page.message_kind == "ok"
+        process.kill9()
+        wait_until(lambda: "not answering" in page.message_text, message=lambda: page.message_text)
+        assert page.message_kind == "error" and "make run" not in page.message_text
+        assert "carries on by itself" in page.message_text
+        late = TeacherApp(f"http://127.0.0.1:{process.port}", live_seconds=0.2)  # opened while the server is down
+        assert not late.loaded and "not answering" in late.message_text
+        process.start()
+        for each in (page, late):
+            wait_until(lambda p=each: "answers again" in p.message_text, message=lambda p=each: p.message_text)
+            assert each.message_kind == "ok" and each.loaded
+    finally:
+        page.stop_live()
+        if late is not None:
+            late.stop_live()

@@ -50,10 +50,14 @@ def test_REPLAY_KK_the_panel_steps_through_the_game_with_the_engines_words() -> 
     game = CapeToCairoGame(["Ann", "Ben"], seed=5, win_crossings=3)
     Session(game, (), seat_bots(KKHeuristicBot), max_bot_moves=5000).run_bots()
     assert game.is_over
-    panel = ReplayPanel(CapeToCairoGame, lambda view: KK_TABLE.board_html(view, None, []), kk_measures)
+    panel = ReplayPanel(CapeToCairoGame, lambda view, learners: KK_TABLE.board_html(view, None, learners), kk_measures)
     assert panel.widget.layout.display == "none"
-    panel.load(game.to_dict())
+    panel.load({**game.to_dict(), "learners": ["Ann"]})  # as the table server sends it: Ann a learner, Ben a computer
     assert panel.widget.layout.display != "none" and panel.slider.max == len(game.log)
+    assert "Players: Ann (learner), Ben (computer)" in text(panel.players.value)
+    # the buttons say in words what they do (a label a screen reader reads out; no symbol a font may lack)
+    assert [b.description for b in panel.buttons] == ["Back to the deal", "One move back", "Next move",
+                                                      "The end of the game"]
     assert "The deal, before the first move" in text(panel.words.value)
     panel.buttons[2].click()  # one move forward
     assert f"Move 1 of {len(game.log)}: Ann hands in a sealed bid" in text(panel.words.value)  # no amount yet

@@ -75,7 +75,7 @@ def test_TABLES_the_seat_comes_from_the_page_address_only_when_it_names_table_an
 
 # -- what a refusal says (railkit.ui.table_html.problem_words) -----------------------------------------------
 PANEL_CODES = ("offline", "stale", "closed", "no_table", "no_seat", "bad_token", "limit", "too_fast", "not_your_seat",
-               "not_creator")
+               "not_creator", "name_taken", "seat_connected")
 
 
 def _first_share_refusal() -> TableProblem:
@@ -94,6 +94,8 @@ def _first_share_refusal() -> TableProblem:
 @pytest.mark.parametrize("language", ["en", "fi"])
 def test_TABLES_each_refusal_the_panel_knows_has_its_own_words_in_the_pages_language(language: str) -> None:
     english = {code: problem_words(TableProblem(code, f"server text {code}"), "Ann") for code in PANEL_CODES}
+    teacher_only = TableProblem("seat_connected", "server text", details={"seat": "Ben", "teacher_only": True})
+    assert "only your teacher" in problem_words(teacher_only, "Ann") and "Ben" in problem_words(teacher_only, "Ann")
     set_language(language)
     try:
         said = {code: problem_words(TableProblem(code, f"server text {code}"), "Ann") for code in PANEL_CODES}

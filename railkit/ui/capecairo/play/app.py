@@ -95,6 +95,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         self.exercise.on_new_question()
         if name is None:
             self.greet_learner()
+        self.together.greet()  # a page opened at a class table says so, not the game's first words
         self.follow_the_page(link.problems)
 
     # ------------------------------------------------------------------ building the widgets
@@ -157,8 +158,14 @@ class KkPlayApp(KeepsGame, KkSessionApp):
             self.tabs.selected_index = 2
         # a message belongs to the tab it was made on: switching tabs clears it
         self.tabs.observe(lambda _c: self.clear_message(), names="selected_index")
+        self.together.on_open = self.on_table_opened  # a pre-rendered page learns its address later
         self.legend = html_box("railkit-legend", self._legend_html())
         return widgets.VBox([widgets.HTML(KK_STYLE), self.club.banner, self.tabs, self.legend, self.keeper.widget])
+
+    def on_table_opened(self, _how: str) -> None:
+        """The page address brought the lesson to a class table (a seat, the teacher's Watch or Replay, a class's
+        code): the page opens at the table, its tab chosen (the panel brings its lobby into view)."""
+        self.tabs.selected_index = 2
 
     @guarded
     def on_club_deck(self, club: ClubFile | None) -> None:

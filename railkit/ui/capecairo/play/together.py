@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from railkit.capecairo import CapeToCairoGame
-from railkit.capecairo.actions import Bid, Build, Choose, KKAction
+from railkit.capecairo.actions import Bid, Build, Choose, KKAction, Pass
 from railkit.capecairo.deck import CardDict
 from railkit.capecairo.game import TRACK_PRICE  # KK-B2 (4): the engine's price of one track piece
 from railkit.capecairo.views import KKView
@@ -40,6 +40,11 @@ def action_words(action: KKAction, view: KKView) -> str:
         n = action.buy or 0
         return tr("Build, buying {pieces} for {cost}", pieces=pieces_count(n), cost=pounds(n * TRACK_PRICE))
     return tr("Pass")
+
+
+def passes(action: KKAction) -> bool:
+    """KK-B3: passing hands the building turn to the left without building."""
+    return isinstance(action, Pass)
 
 
 def bid_amount(action: KKAction) -> int | None:
@@ -117,4 +122,4 @@ def kk_measures(game: Any) -> dict[str, dict[str, float]]:
 KK_TABLE = TableGame(CapeToCairoGame.GAME, CapeToCairoGame.PLAYER_RANGE, KKView, board_html, action_words,
                      progress_words, review, result_words, why_html=why_html,
                      explains_on_server=lambda view: view.phase == "build", engine=CapeToCairoGame,
-                     measures=kk_measures, bid_amount=bid_amount)
+                     measures=kk_measures, bid_amount=bid_amount, passes=passes)

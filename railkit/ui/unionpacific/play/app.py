@@ -97,6 +97,7 @@ class PlayApp(KeepsGame, App):
         if name is not None:  # the name given here, not the address's, also names the seat at a class table
             self.together.name.value = name
         self.on_new_game()
+        self.together.greet()  # a page opened at a class table says so, not the solo game's first words
         self.follow_the_page(link.problems, then=None if name is not None else lambda: self._follow_name(address))
 
     def _follow_name(self, address: LearnerName) -> None:
@@ -139,19 +140,29 @@ class PlayApp(KeepsGame, App):
         self.together_box = widgets.Accordion(children=[self.together.widget], selected_index=None)
         self.together_box.set_title(0, tr("Play with others"))
         self.together_box.add_class("railkit-together")
-        if self.together.link is not None or self.together.code.value:  # a seat, a watched table, a class's code
-            self.together_box.selected_index = 0
         # The first control on the page is always visible (the shared browser helper waits for it).
         toolbar = row([self.undo_button, self.continue_button])
-        return widgets.VBox([
-            widgets.HTML(LESSON_STYLE + PLAY_STYLE), self.club.banner, self.status.status, self.status.steps, toolbar,
+        self.solo = [
+            self.club.banner, self.status.status, self.status.steps, toolbar,
             self.status.hotseat_bar, self.result.widget, self.result.chart.widget, self.exercise.widget,
             # The map beside the move controls, so the legal sections stay in view while choosing.
             play_columns(self.hand.widget, self.moves.widget, self.moves.build.map_view.widget, self.table.widget,
                          self.events.widget),
-            self.companies.widget, self.payouts.widget, self.log.widget,
-            self.setup.widget, self.together_box, self.saves.widget, self.club.widget, legend, self.keeper.widget,
-        ])
+            self.companies.widget, self.payouts.widget, self.log.widget, self.setup.widget]
+        self.rest = [self.saves.widget, self.club.widget, legend, self.keeper.widget]
+        self.body = widgets.VBox([widgets.HTML(LESSON_STYLE + PLAY_STYLE), *self.solo, self.together_box, *self.rest])
+        if self.together.opened_as is not None:  # a seat, a watched table, a class's code (the address is here)
+            self.on_table_opened(self.together.opened_as)
+        self.together.on_open = self.on_table_opened  # a pre-rendered page learns its address later
+        return self.body
+
+    def on_table_opened(self, how: str) -> None:
+        """The page address brought the lesson to a class table: the page opens at the table, “Play with others”
+        open and first. A spectator (the teacher's Watch or Replay, ``how`` = watch) sees the table only, not a
+        game of their own (a seat's learner finds theirs below the table)."""
+        self.together_box.selected_index = 0
+        solo = [] if how == "watch" else self.solo  # left out of the page, not hidden: their refresh shows them
+        self.body.children = [self.body.children[0], self.together_box, *solo, *self.rest]
 
     @guarded
     def on_club_board(self, club: ClubFile | None) -> None:

@@ -27,7 +27,7 @@ from railkit.ui.unionpacific.common import card_label, checklist_html, company_n
 from railkit.ui.unionpacific.play.build import MAP_HEIGHT, MAP_WIDTH
 from railkit.ui.unionpacific.play.html import companies_html, display_html, players_html, review_html, step_words, why_html
 from railkit.unionpacific import UP, Board
-from railkit.unionpacific.actions import Build, ChooseFirstShare, DrawShare, EndTurn, ExchangeForUP, Invest, UPAction
+from railkit.unionpacific.actions import Build, ChooseFirstShare, DrawShare, EndTurn, ExchangeForUP, Invest, Pass, UPAction
 from railkit.unionpacific.describe import describe_action
 from railkit.unionpacific.game import UnionPacificGame
 from railkit.unionpacific.placement import PlacementExplanation, explain_placement
@@ -77,6 +77,11 @@ def action_words(board: Board, action: UPAction, view: UPView) -> str:
     return engine_text(describe_action(board, action), view.you)  # a discard (UP-T2) or a pass (UP-T4)
 
 
+def passes(action: UPAction) -> bool:
+    """UP-B6 ending the turn without the exchange, and UP-T4's pass: the turn goes on without a stake taken."""
+    return isinstance(action, (EndTurn, Pass))
+
+
 def progress_words(view: UPView) -> str:
     """UP-S5: how many first shares are chosen, never which (they are turned up together)."""
     if view.phase == "first_share":
@@ -99,7 +104,7 @@ def board_html(board: Board, view: UPView, seat: str | None, learners: Sequence[
     if view.my_first_share:
         parts.append(f"<p>{html.escape(tr('Your face-down first share'))}: "
                      f"{html.escape(company_name(board, view.my_first_share))}</p>")
-    parts.append(f"<b>{html.escape(tr('The display'))}</b>{display_html(board, view)}")
+    parts.append(f"<div><b>{html.escape(tr('The display'))}</b></div>{display_html(board, view)}")
     parts.append(players_html(view, learners, view.current_player, seat))
     parts.append(companies_html(board, view, seat))
     for record in view.payouts:
@@ -196,7 +201,7 @@ def up_table(board: Board) -> TableGame:
                      move_html=lambda view, action: move_html(board, view, action),
                      hint_words=lambda view, seat, hint: hint_words(board, view, seat, hint),
                      board_figure=lambda view, picked: board_figure(board, view, picked),
-                     engine=UnionPacificGame, measures=up_measures)
+                     engine=UnionPacificGame, measures=up_measures, passes=passes)
 
 
 def up_measures(game: Any) -> dict[str, dict[str, float]]:
