@@ -58,6 +58,8 @@ WORD = re.compile(r"[^\W\d_]{3,}")
 # Messages whose list of players is no subject the learner could be addressed in: they name the players (a label,
 # an order, an amount each), and the learner's name reads right there in every language.
 NAMED_ONLY = {
+    "The name “{name}” is taken at this table (names in use: {names}). Try “{suggestion}” or another name.":
+        "the names already seated, which the learner joining is not among",
     "Choosing order: {order}.": "the order players choose in: names in a row",
     "Bids revealed: {bids}; everyone pays their bid (KK-A3).": "each player's bid beside their name",
     "Bids: {bids} (KK-A4: highest bid chooses first).": "each player's bid beside their name",
