@@ -2,7 +2,8 @@
 
 * ``random``: ``railkit.bots.RandomBot``; ``heuristic``: the game's ``HeuristicBot``;
 * ``ismcts:BUDGET``, ``flatmc:BUDGET``: the search players (``railkit.lab.search``), BUDGET in iterations
-  (``ismcts:200``) or seconds (``ismcts:1.5s``);
+  (``ismcts:200``) or seconds (``ismcts:1.5s``); ``:hN`` after it plays each playout only N steps of the game
+  (Union Pacific: payouts) and estimates the rest, ``:hend`` plays every playout to the end;
 * ``package.module:Name``: a learner's own, anything ``railkit.bots.Player`` describes: a function
   ``choose(view, legal)``, an object with ``choose(view, legal)``, or a class making one (called with
   ``seed=`` when it takes a seed, else with nothing).
@@ -22,7 +23,7 @@ from typing import Any
 from railkit.bots import RandomBot
 from railkit.game import BaseView
 from railkit.lab.rules import rules_for
-from railkit.lab.search import ISMCTS, FlatMC
+from railkit.lab.search import Budget, FlatMC, ISMCTS
 
 __all__ = ["HeuristicPlayer", "check_name", "make_player"]
 
@@ -65,14 +66,24 @@ def check_name(name: str) -> str:
     if name in ("random", "heuristic"):
         return name
     if kind in ("ismcts", "flatmc"):
-        from railkit.lab.search import Budget
-
-        Budget.parse(budget)  # ValueError in words
+        _search_options(budget)  # ValueError in words
         return name
     if _MODULE_PATH.match(name):
         return name
     raise ValueError(f"unknown player {name!r}: use random, heuristic, ismcts:ITERATIONS, flatmc:ITERATIONS "
                      "or package.module:Name")
+
+
+def _search_options(text: str) -> tuple[Budget, int | None | str]:
+    """``BUDGET``, ``BUDGET:hN`` (each playout N steps, then estimated) or ``BUDGET:hend`` (to the end)."""
+    budget, _, horizon = text.partition(":")
+    if not horizon:
+        return Budget.parse(budget), "game"
+    if horizon == "hend":
+        return Budget.parse(budget), None
+    if re.fullmatch(r"h[1-9]", horizon):
+        return Budget.parse(budget), int(horizon[1:])
+    raise ValueError(f"a search's horizon is hN (N payouts, 1-9) or hend (to the end), not {horizon!r}")
 
 
 def make_player(name: str, seed: int = 0) -> Any:
@@ -83,10 +94,9 @@ def make_player(name: str, seed: int = 0) -> Any:
         return RandomBot(seed)
     if name == "heuristic":
         return HeuristicPlayer(seed)
-    if kind == "ismcts":
-        return ISMCTS(rest, seed)
-    if kind == "flatmc":
-        return FlatMC(rest, seed)
+    if kind in ("ismcts", "flatmc"):
+        budget, horizon = _search_options(rest)
+        return (ISMCTS if kind == "ismcts" else FlatMC)(budget, seed, horizon=horizon)
     return _learners_player(kind, rest, seed)
 
 

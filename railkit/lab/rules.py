@@ -66,6 +66,28 @@ def _up_rank(game: Game[Any], player: str) -> tuple[int, ...]:
     return (game.result().money[player],)
 
 
+def _up_estimate(game: Game[Any]) -> Standing:
+    """A Union Pacific game stopped before its end, ranked by the money each player would have if the payouts
+    still to come paid what the board and the tables pay now (UP-D2..D11): the money so far plus payouts
+    ``done + 1 .. all``, each worked out by the engine (``compute_payout``)."""
+    assert isinstance(game, UnionPacificGame)
+    done, total = game.payouts
+    money = dict(game.result().money)
+    for number in range(done + 1, total + 1):
+        for holder, amount in game.compute_payout(number, explain=False).amounts.items():
+            if holder in money:
+                money[holder] += amount
+    players = game.players
+    best = max(money[p] for p in players)
+    places = {p: 1 + sum(1 for q in players if money[q] > money[p]) for p in players}
+    return Standing(places=places, winners=tuple(p for p in players if money[p] == best), score=money, money=money)
+
+
+def _up_progress(game: Game[Any]) -> int:
+    assert isinstance(game, UnionPacificGame)
+    return game.payouts[0]
+
+
 KK_BIDS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20)  # bids a search tries besides the heuristic's own
 
 
@@ -119,6 +141,10 @@ class LabRules:
     view_candidates: Callable[[BaseView, Sequence[Any], Any], list[Any]]  # (view, legal, policy)
     rank_key: Callable[[Game[Any], str], tuple[int, ...]]
     options: Mapping[str, Any]  # the options of the lab's games (the defaults)
+    # A game played out only so far, ranked by an estimate of its end (None: always play to the end):
+    progress: Callable[[Game[Any]], int] | None = None  # how far the game is (UP: payouts made)
+    estimate: Callable[[Game[Any]], Standing] | None = None
+    horizon: int | None = None  # the playouts' default: stop once ``progress`` has grown by this much
 
     def new(self, players: Sequence[str], seed: int) -> Game[Any]:
         game = self.cls(list(players), seed=seed, **self.options)
@@ -135,7 +161,7 @@ class LabRules:
 KK = LabRules("kk", CapeToCairoGame, KKView, kk_sampling.Dealer, KKHeuristic, _kk_candidates, _kk_view_candidates,
               _kk_rank, {})
 UP = LabRules("up", UnionPacificGame, UPView, up_sampling.Dealer, UPHeuristic, _up_candidates, _up_view_candidates,
-              _up_rank, {})
+              _up_rank, {}, _up_progress, _up_estimate, None)
 GAMES: dict[str, LabRules] = {"kk": KK, "up": UP}
 
 

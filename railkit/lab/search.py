@@ -14,8 +14,10 @@ the real one). Only the engines' ``copy``/``apply`` (narration off) move the pie
   ``widen_base + widen_rate·√n`` moves): Union Pacific offers a median of 50 moves a decision, up to 188, and
   the heuristic's order puts the good ones first.
 
-A budget is iterations (``ismcts:200``) or seconds of wall time (``ismcts:1.5s``, what a learner waits for); the
-search stops early when one move is all there is. Both keep, per root move, its mean finishing place, money and
+A budget is iterations (``ismcts:200``) or seconds of wall time (``ismcts:1.5s``, what a learner waits for). A
+decision spends at most ``per_move`` (25) iterations per candidate move within the budget (a choice between
+building and passing needs fewer playouts than one among twenty bids); ISMCTS stops when its most visited move
+can no longer be caught; no search runs when one move is all there is. Both keep, per root move, its mean finishing place, money and
 win share: ``evaluate`` returns them (the lab's hints and analysis read them).
 """
 
@@ -104,10 +106,14 @@ class _Search:
 
     name = "search"
 
-    def __init__(self, budget: Budget | int | str = 200, seed: int = 0, *, rules: LabRules | None = None) -> None:
+    def __init__(self, budget: Budget | int | str = 200, seed: int = 0, *, rules: LabRules | None = None,
+                 horizon: int | None | str = "game", per_move: int | None = 25) -> None:
         self.budget = budget if isinstance(budget, Budget) else Budget.parse(str(budget))
         self.rng = random.Random(seed)
         self.rules = rules
+        self._horizon = horizon  # "game": the game's own default (rules.horizon); None: play out to the end
+        self.horizon: int | None = None
+        self.per_move: int | None = per_move
         self.iterations = 0  # playouts made, over every decision (the benchmark reads it)
         self._policies: dict[str, Any] = {}
 
@@ -125,6 +131,7 @@ class _Search:
         if not legal:
             raise ValueError("there is no legal move to choose from")
         rules = self.rules or rules_for(view)
+        self.horizon = rules.horizon if self._horizon == "game" else self._horizon  # type: ignore[assignment]
         policy = self._policy(rules)
         candidates = rules.view_candidates(view, legal, policy)
         root = {a: Evaluation(a, prior=i) for i, a in enumerate(candidates)}
@@ -146,20 +153,39 @@ class _Search:
                 policy: Any) -> None:
         raise NotImplementedError
 
-    def _stop(self, done: int, started: float) -> bool:
-        budget = self.budget
-        if budget.iterations is not None:
-            return done >= budget.iterations
-        return time.perf_counter() - started >= budget.seconds  # type: ignore[operator]
+    def _limit(self, moves: int) -> int | None:
+        """The iterations a decision among ``moves`` candidates may spend: the budget's, at most ``per_move``
+        a candidate (a choice between two moves needs fewer playouts than one among twenty)."""
+        iterations = self.budget.iterations
+        if iterations is None or self.per_move is None:
+            return iterations
+        return min(iterations, self.per_move * moves)
 
-    def _playout(self, rules: LabRules, game: Game[Any], policy: Any) -> None:
-        """Everyone moves by the heuristic policy to the end."""
-        while not game.is_over:
-            player = game.players_to_act()[0]
-            game.apply(policy.choose(game, player))
+    def _stop(self, done: int, started: float, limit: int | None) -> bool:
+        if limit is not None:
+            return done >= limit
+        return time.perf_counter() - started >= self.budget.seconds  # type: ignore[operator]
+
+    def _playout(self, rules: LabRules, game: Game[Any], policy: Any, start: int | None) -> None:
+        """Everyone moves by the heuristic policy to the end, or (with a horizon) until the game has gone
+        ``horizon`` steps of ``rules.progress`` past ``start``."""
+        horizon, progress = self.horizon, rules.progress
+        if horizon is None or progress is None or start is None:
+            while not game.is_over:
+                game.apply(policy.choose(game, game.players_to_act()[0]))
+            return
+        stop = start + horizon
+        while not game.is_over and progress(game) < stop:
+            game.apply(policy.choose(game, game.players_to_act()[0]))
+
+    def _start(self, rules: LabRules, game: Game[Any]) -> int | None:
+        return None if self.horizon is None or rules.progress is None else rules.progress(game)
 
     def _score(self, rules: LabRules, game: Game[Any], me: str) -> tuple[float, int, int, float]:
-        result = rules.standing(game)
+        if game.is_over or rules.estimate is None:
+            result = rules.standing(game)
+        else:
+            result = rules.estimate(game)
         win = 1.0 / len(result.winners) if me in result.winners else 0.0
         return result.reward(me), result.places[me], result.money[me], win
 
@@ -170,8 +196,8 @@ class FlatMC(_Search):
     name = "flatmc"
 
     def __init__(self, budget: Budget | int | str = 200, seed: int = 0, *, rules: LabRules | None = None,
-                 width: int = 8) -> None:
-        super().__init__(budget, seed, rules=rules)
+                 horizon: int | None | str = "game", per_move: int | None = 25, width: int = 8) -> None:
+        super().__init__(budget, seed, rules=rules, horizon=horizon, per_move=per_move)
         self.width = width
 
     def _search(self, rules: LabRules, view: BaseView, candidates: list[Any], root: dict[Any, Evaluation],
@@ -180,13 +206,15 @@ class FlatMC(_Search):
         assert me is not None
         dealer = rules.dealer(view)
         candidates = candidates[: self.width]
+        limit = self._limit(len(candidates))
         started = time.perf_counter()
         done = 0
-        while not self._stop(done, started):
+        while not self._stop(done, started, limit):
             action = candidates[done % len(candidates)]
             game = dealer.deal(self.rng)
+            start = self._start(rules, game)
             game.apply(action)
-            self._playout(rules, game, policy)
+            self._playout(rules, game, policy, start)
             root[action].add(*self._score(rules, game, me))
             done += 1
         self.iterations += done
@@ -198,11 +226,25 @@ class ISMCTS(_Search):
     name = "ismcts"
 
     def __init__(self, budget: Budget | int | str = 200, seed: int = 0, *, rules: LabRules | None = None,
-                 exploration: float = 0.7, widen_base: int = 3, widen_rate: float = 1.0) -> None:
-        super().__init__(budget, seed, rules=rules)
+                 horizon: int | None | str = "game", per_move: int | None = 25, exploration: float = 0.7,
+                 widen_base: int = 3, widen_rate: float = 1.0) -> None:
+        super().__init__(budget, seed, rules=rules, horizon=horizon, per_move=per_move)
         self.exploration = exploration
         self.widen_base = widen_base
         self.widen_rate = widen_rate
+
+    @staticmethod
+    def _settled(root: dict[Any, Evaluation], done: int, limit: int | None) -> bool:
+        """Whether the most visited move is so far ahead that the iterations left cannot change the choice."""
+        if limit is None or done < 2:
+            return False
+        first = second = 0
+        for e in root.values():
+            if e.visits > first:
+                first, second = e.visits, first
+            elif e.visits > second:
+                second = e.visits
+        return first - second > limit - done
 
     def _rank(self, e: Evaluation) -> tuple[float, ...]:
         """Best first: the most visited (UCB1 visits the best most), then the highest mean reward."""
@@ -217,10 +259,12 @@ class ISMCTS(_Search):
         assert me is not None
         dealer = rules.dealer(view)
         tree = _Node()
+        limit = self._limit(len(candidates))
         started = time.perf_counter()
         done = 0
-        while not self._stop(done, started):
+        while not self._stop(done, started, limit) and not self._settled(root, done, limit):
             game = dealer.deal(self.rng)
+            start = self._start(rules, game)
             node, path, first = tree, [], None
             moves = candidates  # at the root: the view's candidates (legal in every deal)
             while True:
@@ -243,7 +287,7 @@ class ISMCTS(_Search):
                     break
                 legal = game.legal_actions(me)
                 moves = rules.candidates(game, me, legal, policy) if len(legal) > 1 else legal
-            self._playout(rules, game, policy)
+            self._playout(rules, game, policy, start)
             score = self._score(rules, game, me)
             for node, action in path:
                 node.visits += 1
