@@ -29,7 +29,7 @@ __all__ = ["main", "summary"]
 
 def summary(spec: LadderSpec, records: Sequence[GameRecord]) -> dict[str, Any]:
     """The JSON line: the game, the games played and each player's figures."""
-    table = rate(records, names=dict.fromkeys(spec.bots))
+    table = rate(records, names=list(dict.fromkeys(spec.bots)))
     return {"game": spec.game, "games": len(records), "players": spec.players, "rungs": rungs(table),
             "bots": {r.name: r.to_json() for r in table}}
 
@@ -70,14 +70,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                                  progress=not args.no_progress)
             records = [r for r in records if r.index < spec.games]
             print(f"{spec.key()}: {len(records)} games of {spec.game}, {spec.players} players")
-            print("\n".join(table_lines(rate(records, names=dict.fromkeys(spec.bots)))))
+            print("\n".join(table_lines(rate(records, names=list(dict.fromkeys(spec.bots))))))
             print(json.dumps(summary(spec, records)))
         elif args.command == "table":
             store = Store(args.out)
             for spec, count in store.runs():
                 records = store.records(spec)
                 print(f"{spec.key()}: {spec.game}, {spec.players} players, {count} games, bots {', '.join(spec.bots)}")
-                print("\n".join(table_lines(rate(records, names=dict.fromkeys(spec.bots)))))
+                print("\n".join(table_lines(rate(records, names=list(dict.fromkeys(spec.bots))))))
                 print()
         else:
             return _replay(args)

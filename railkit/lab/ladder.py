@@ -111,16 +111,17 @@ def _on_dask(spec: LadderSpec, tasks: list[list[int]], address: str, workers: in
 
     cluster = None
     if address == "local":
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
-        client = Client(cluster)
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,  # type: ignore[no-untyped-call]
+                               dashboard_address=None)
+        client = Client(cluster)  # type: ignore[no-untyped-call]
     else:
-        client = Client(address)
+        client = Client(address)  # type: ignore[no-untyped-call]
     try:
         futures = client.map(play_batch, [spec] * len(tasks), tasks, pure=False)
-        for future in as_completed(futures):
+        for future in as_completed(futures):  # type: ignore[no-untyped-call]
             yield future.result()
     finally:
-        client.close()
+        client.close()  # type: ignore[no-untyped-call]
         if cluster is not None:
             cluster.close()
 

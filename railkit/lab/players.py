@@ -23,7 +23,7 @@ from typing import Any
 from railkit.bots import RandomBot
 from railkit.game import BaseView
 from railkit.lab.rules import rules_for
-from railkit.lab.search import Budget, FlatMC, ISMCTS
+from railkit.lab.search import ISMCTS, Budget, FlatMC
 
 __all__ = ["HeuristicPlayer", "check_name", "make_player"]
 
@@ -114,7 +114,7 @@ def _learners_player(module_name: str, attribute: str, seed: int) -> Any:
             takes_seed = "seed" in inspect.signature(made).parameters
         except (TypeError, ValueError):
             takes_seed = False
-        made = made(seed=seed) if takes_seed else made()
+        made = made(seed=seed) if takes_seed else made()  # type: ignore[call-arg]
     if hasattr(made, "choose"):
         return made
     if callable(made):

@@ -1,24 +1,34 @@
 """Search players for both games: information-set Monte-Carlo tree search and a flat Monte-Carlo baseline.
 
 Both decide from the seat's view and legal moves alone (``railkit.bots.Player``). Hidden information is handled
-the way Cowling, Powley & Whitehouse (2012) do for information-set MCTS: every iteration deals a game consistent
-with the view (the engine's ``sampling.Dealer``: unseen cards reshuffled, the deck's and piles' make-up kept,
-other seats' sealed bids left to be chosen again), tries a line of the seat's own moves in it, and plays the
-game out with the heuristic players (``rules.policy``, asked with the game: fast, and the game is dealt, not
-the real one). Only the engines' ``copy``/``apply`` (narration off) move the pieces: no rule is written here.
+the way Cowling, Powley & Whitehouse (2012) do for information-set MCTS: every deal is a game consistent with
+the view (the engine's ``sampling.Dealer``: unseen cards reshuffled, the deck's and piles' make-up kept, other
+seats' sealed bids left to be chosen again), the seat's moves are tried in it, and the game is played out by
+the heuristic players (``rules.policy``, asked with the game: fast, and the game is dealt, not the real one).
+Only the engines' ``copy``/``apply`` (narration off) move the pieces: no rule is written here.
 
-* ``FlatMC``: every candidate move of the root gets an equal share of the playouts; the best mean wins.
-* ``ISMCTS``: a tree of the seat's own decisions (the other seats move by the heuristic policy between them,
-  as in the playouts). A node's children are chosen by UCB1 with availability counts (a move is only tried in
-  the deals where it is legal) and progressive widening (a node visited n times considers the heuristic's best
-  ``widen_base + widen_rate·√n`` moves): Union Pacific offers a median of 50 moves a decision, up to 188, and
-  the heuristic's order puts the good ones first.
+**Common deals.** The root's candidate moves are compared on the same deals: each deal is copied once per move
+and played out with the policy's random generator seeded alike, so two moves differ by what the moves do, not
+by which cards came up (common random numbers). A playout is one iteration of the budget.
+
+* ``FlatMC`` (the baseline): the heuristic's best ``width`` moves, every one on every deal; below the root the
+  heuristic plays the seat's later moves too.
+* ``ISMCTS``: the root's moves by sequential halving (Karnin, Koren & Somekh 2013): the budget is cut into
+  rounds, each round deals the surviving moves alike and keeps the better half (the heuristic's own move is
+  kept to the end, and the root is narrowed until every round deals each move ``min_deals`` times or more).
+  Below each root move grows a
+  tree of the seat's own later decisions (between them the other seats move by the heuristic policy, as in the
+  playouts), chosen by UCB1 with availability counts (a move is only tried in the deals where it is legal) and
+  progressive widening (a node visited n times considers the heuristic's best ``widen_base + widen_rate·√n``
+  moves: Union Pacific offers a median of 50 moves a decision, up to 188, and the heuristic puts good ones first).
 
 A budget is iterations (``ismcts:200``) or seconds of wall time (``ismcts:1.5s``, what a learner waits for). A
-decision spends at most ``per_move`` (25) iterations per candidate move within the budget (a choice between
-building and passing needs fewer playouts than one among twenty bids); ISMCTS stops when its most visited move
-can no longer be caught; no search runs when one move is all there is. Both keep, per root move, its mean finishing place, money and
-win share: ``evaluate`` returns them (the lab's hints and analysis read them).
+decision spends at most ``per_move`` (25) playouts per candidate move within the budget (a choice between
+building and passing needs fewer than one among twenty bids); no search runs when one move is all there is.
+The heuristic's own move stays unless another beats it on the common deals by more than ``confidence``
+standard errors of the paired difference (luck of a few deals is not a reason to leave it). Both keep, per
+root move, its mean finishing place, money and win share: ``evaluate`` returns them (hints and analysis read
+them).
 """
 
 from __future__ import annotations
@@ -79,50 +89,77 @@ class Evaluation:
     money: float = 0.0
     wins: float = 0.0
     prior: int = 0  # the move's rank in the heuristic's order (0 = the heuristic's own choice)
+    by_deal: dict[int, float] = field(default_factory=dict, repr=False)  # the reward on each common deal
 
-    def add(self, reward: float, place: int, money: int, win: float) -> None:
+    def add(self, reward: float, place: int, money: int, win: float, deal: int | None = None) -> None:
         self.visits += 1
         self.reward += reward
         self.place += place
         self.money += money
         self.wins += win
+        if deal is not None:
+            self.by_deal[deal] = reward
 
     def mean(self) -> Evaluation:
         n = max(1, self.visits)
         return Evaluation(self.action, self.visits, self.reward / n, self.place / n, self.money / n, self.wins / n,
-                          self.prior)
+                          self.prior, self.by_deal)
+
+    def beats(self, other: Evaluation, confidence: float) -> bool:
+        """Whether this move's reward is above ``other``'s by more than ``confidence`` standard errors of their
+        difference on the deals both were played on (with fewer than two such deals: by its mean alone)."""
+        common = [d for d in self.by_deal if d in other.by_deal]
+        if len(common) < 2:
+            return self.reward > other.reward
+        diffs = [self.by_deal[d] - other.by_deal[d] for d in common]
+        mean = sum(diffs) / len(diffs)
+        variance = sum((x - mean) ** 2 for x in diffs) / (len(diffs) - 1)
+        return mean > confidence * math.sqrt(variance / len(diffs))
 
 
 @dataclass
 class _Node:
-    children: dict[Any, _Node] = field(default_factory=dict)
     stats: dict[Any, Evaluation] = field(default_factory=dict)  # per move: its playouts from here
+    children: dict[Any, _Node] = field(default_factory=dict)
     available: dict[Any, int] = field(default_factory=dict)  # per move: the visits in which it was legal
     visits: int = 0
 
 
 class _Search:
-    """What both searches share: the budget, the deals, the playouts, the bookkeeping per root move."""
+    """What both searches share: the budget, the common deals, the playouts, the bookkeeping per root move."""
 
     name = "search"
 
     def __init__(self, budget: Budget | int | str = 200, seed: int = 0, *, rules: LabRules | None = None,
-                 horizon: int | None | str = "game", per_move: int | None = 25) -> None:
+                 horizon: int | None | str = "game", per_move: int | None = 25, confidence: float = 1.0,
+                 phases: Sequence[str] | None = None) -> None:
         self.budget = budget if isinstance(budget, Budget) else Budget.parse(str(budget))
         self.rng = random.Random(seed)
         self.rules = rules
         self._horizon = horizon  # "game": the game's own default (rules.horizon); None: play out to the end
         self.horizon: int | None = None
         self.per_move: int | None = per_move
+        self.confidence = confidence
+        self.phases = None if phases is None else tuple(phases)  # the steps searched (None: all)
         self.iterations = 0  # playouts made, over every decision (the benchmark reads it)
         self._policies: dict[str, Any] = {}
+        self._deals = 0
 
     # -- the Player API ---------------------------------------------------------------
     def choose(self, view: BaseView, legal: Sequence[Any]) -> Any:
+        """The search's best move, unless it does not clearly beat the heuristic's own (see the module
+        docstring)."""
         if len(legal) == 1:
             return legal[0]
-        best = self.evaluate(view, legal)[0].action
-        return next((a for a in legal if a == best), best)
+        if self.phases is not None and view.phase not in self.phases:  # a step left to the heuristic
+            rules = self._begin(view)
+            return self._policy(rules).choose(view, legal)
+        ranked = self.evaluate(view, legal)
+        best = ranked[0]
+        own = next((e for e in ranked if e.prior == 0), None)
+        if own is not None and own is not best and own.visits and not best.beats(own, self.confidence):
+            best = own
+        return next((a for a in legal if a == best.action), best.action)
 
     def evaluate(self, view: BaseView, legal: Sequence[Any]) -> list[Evaluation]:
         """Every candidate move of the seat with what the search found, best first."""
@@ -130,8 +167,7 @@ class _Search:
             raise ValueError("a spectator's view has no seat to search for")
         if not legal:
             raise ValueError("there is no legal move to choose from")
-        rules = self.rules or rules_for(view)
-        self.horizon = rules.horizon if self._horizon == "game" else self._horizon  # type: ignore[assignment]
+        rules = self._begin(view)
         policy = self._policy(rules)
         candidates = rules.view_candidates(view, legal, policy)
         root = {a: Evaluation(a, prior=i) for i, a in enumerate(candidates)}
@@ -139,9 +175,28 @@ class _Search:
             self._search(rules, view, candidates, root, policy)
         return sorted((e.mean() for e in root.values()), key=self._rank)
 
+    def evaluate_moves(self, view: BaseView, moves: Sequence[Any], playouts: int) -> list[Evaluation]:
+        """Each of ``moves`` (legal for ``view.you``) played out on the same ``playouts`` deals: flat, no tree."""
+        if view.you is None:
+            raise ValueError("a spectator's view has no seat to search for")
+        rules = self._begin(view)
+        policy = self._policy(rules)
+        dealer = rules.dealer(view)
+        found = {a: Evaluation(a, prior=i) for i, a in enumerate(moves)}
+        for _ in range(max(0, playouts)):
+            deal, world, seed = self._deal(dealer)
+            for action in moves:
+                found[action].add(*self._try(rules, world, seed, action, policy, view.you, None), deal=deal)
+        return [e.mean() for e in found.values()]
+
     def _rank(self, e: Evaluation) -> tuple[float, ...]:
         """Best first: the highest mean reward; moves never tried last, in the heuristic's order."""
         return (0.0 if e.visits else 1.0, -e.reward, e.prior)
+
+    def _begin(self, view: BaseView) -> LabRules:
+        rules = self.rules or rules_for(view)
+        self.horizon = rules.horizon if self._horizon == "game" else self._horizon  # type: ignore[assignment]
+        return rules
 
     def _policy(self, rules: LabRules) -> Any:
         policy = self._policies.get(rules.name)
@@ -154,17 +209,35 @@ class _Search:
         raise NotImplementedError
 
     def _limit(self, moves: int) -> int | None:
-        """The iterations a decision among ``moves`` candidates may spend: the budget's, at most ``per_move``
-        a candidate (a choice between two moves needs fewer playouts than one among twenty)."""
+        """The playouts a decision among ``moves`` candidates may spend: the budget's, at most ``per_move`` a
+        candidate; ``None`` for a budget in seconds."""
         iterations = self.budget.iterations
         if iterations is None or self.per_move is None:
             return iterations
         return min(iterations, self.per_move * moves)
 
-    def _stop(self, done: int, started: float, limit: int | None) -> bool:
-        if limit is not None:
-            return done >= limit
-        return time.perf_counter() - started >= self.budget.seconds  # type: ignore[operator]
+    def _deal(self, dealer: Any) -> tuple[int, Game[Any], int]:
+        """A new common deal: its number, the game dealt and the seed of the playouts' policy on it."""
+        self._deals += 1
+        return self._deals, dealer.deal(self.rng), self.rng.getrandbits(32)
+
+    def _try(self, rules: LabRules, world: Game[Any], seed: int, action: Any, policy: Any, me: str,
+             tree: _Node | None) -> tuple[float, int, int, float]:
+        """``action`` on a copy of ``world``, then (``tree``) the seat's later decisions from the tree, then the
+        playout: the seat's reward, place, money and win."""
+        game = world.copy()
+        policy.rng.seed(seed)
+        start = self._start(rules, game)
+        game.apply(action)
+        if tree is not None:
+            self._descend(rules, game, tree, policy, me)
+        self._playout(rules, game, policy, start)
+        self.iterations += 1
+        score = self._score(rules, game, me)
+        return score
+
+    def _descend(self, rules: LabRules, game: Game[Any], tree: _Node, policy: Any, me: str) -> None:
+        raise NotImplementedError
 
     def _playout(self, rules: LabRules, game: Game[Any], policy: Any, start: int | None) -> None:
         """Everyone moves by the heuristic policy to the end, or (with a horizon) until the game has gone
@@ -189,15 +262,21 @@ class _Search:
         win = 1.0 / len(result.winners) if me in result.winners else 0.0
         return result.reward(me), result.places[me], result.money[me], win
 
+    def _timed_out(self, started: float) -> bool:
+        seconds = self.budget.seconds
+        return seconds is not None and time.perf_counter() - started >= seconds
+
 
 class FlatMC(_Search):
-    """Flat Monte-Carlo: the playouts shared out equally among the heuristic's best ``width`` moves."""
+    """Flat Monte-Carlo: the heuristic's best ``width`` moves, each played out on every common deal."""
 
     name = "flatmc"
 
     def __init__(self, budget: Budget | int | str = 200, seed: int = 0, *, rules: LabRules | None = None,
-                 horizon: int | None | str = "game", per_move: int | None = 25, width: int = 8) -> None:
-        super().__init__(budget, seed, rules=rules, horizon=horizon, per_move=per_move)
+                 horizon: int | None | str = "game", per_move: int | None = 25, confidence: float = 1.0,
+                 phases: Sequence[str] | None = None, width: int = 8) -> None:
+        super().__init__(budget, seed, rules=rules, horizon=horizon, per_move=per_move, confidence=confidence,
+                         phases=phases)
         self.width = width
 
     def _search(self, rules: LabRules, view: BaseView, candidates: list[Any], root: dict[Any, Evaluation],
@@ -205,96 +284,110 @@ class FlatMC(_Search):
         me = view.you
         assert me is not None
         dealer = rules.dealer(view)
-        candidates = candidates[: self.width]
-        limit = self._limit(len(candidates))
+        alive = candidates[: self.width]
+        limit = self._limit(len(alive))
         started = time.perf_counter()
         done = 0
-        while not self._stop(done, started, limit):
-            action = candidates[done % len(candidates)]
-            game = dealer.deal(self.rng)
-            start = self._start(rules, game)
-            game.apply(action)
-            self._playout(rules, game, policy, start)
-            root[action].add(*self._score(rules, game, me))
-            done += 1
-        self.iterations += done
+        while (done < limit) if limit is not None else not self._timed_out(started):
+            deal, world, seed = self._deal(dealer)
+            for action in alive:
+                root[action].add(*self._try(rules, world, seed, action, policy, me, None), deal=deal)
+            done += len(alive)
 
 
 class ISMCTS(_Search):
-    """Information-set MCTS over the seat's own decisions (see the module docstring)."""
+    """Information-set MCTS: sequential halving over common deals at the root, a tree of the seat's own later
+    decisions below it (see the module docstring)."""
 
     name = "ismcts"
 
     def __init__(self, budget: Budget | int | str = 200, seed: int = 0, *, rules: LabRules | None = None,
-                 horizon: int | None | str = "game", per_move: int | None = 25, exploration: float = 0.7,
-                 widen_base: int = 3, widen_rate: float = 1.0) -> None:
-        super().__init__(budget, seed, rules=rules, horizon=horizon, per_move=per_move)
+                 horizon: int | None | str = "game", per_move: int | None = 25, confidence: float = 1.0,
+                 phases: Sequence[str] | None = None, root_width: int = 16, min_deals: int = 4,
+                 exploration: float = 0.7, widen_base: int = 1, widen_rate: float = 0.5) -> None:
+        super().__init__(budget, seed, rules=rules, horizon=horizon, per_move=per_move, confidence=confidence,
+                         phases=phases)
+        self.root_width = root_width
+        self.min_deals = min_deals
         self.exploration = exploration
         self.widen_base = widen_base
         self.widen_rate = widen_rate
 
-    @staticmethod
-    def _settled(root: dict[Any, Evaluation], done: int, limit: int | None) -> bool:
-        """Whether the most visited move is so far ahead that the iterations left cannot change the choice."""
-        if limit is None or done < 2:
-            return False
-        first = second = 0
-        for e in root.values():
-            if e.visits > first:
-                first, second = e.visits, first
-            elif e.visits > second:
-                second = e.visits
-        return first - second > limit - done
-
     def _rank(self, e: Evaluation) -> tuple[float, ...]:
-        """Best first: the most visited (UCB1 visits the best most), then the highest mean reward."""
+        """Best first: the moves that lasted longest in the halving (most playouts), then the highest reward."""
         return (-e.visits, -e.reward, e.prior)
-
-    def _width(self, visits: int) -> int:
-        return self.widen_base + int(self.widen_rate * math.sqrt(visits))
 
     def _search(self, rules: LabRules, view: BaseView, candidates: list[Any], root: dict[Any, Evaluation],
                 policy: Any) -> None:
         me = view.you
         assert me is not None
         dealer = rules.dealer(view)
-        tree = _Node()
         limit = self._limit(len(candidates))
+        width = min(self.root_width, len(candidates))
+        if limit is not None:  # every round deals each surviving move at least ``min_deals`` times
+            while width > 2 and limit < self.min_deals * width * math.ceil(math.log2(width)):
+                width -= 1
+        alive = candidates[:width]
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        tree = _Node()
         started = time.perf_counter()
         done = 0
-        while not self._stop(done, started, limit) and not self._settled(root, done, limit):
-            game = dealer.deal(self.rng)
-            start = self._start(rules, game)
-            node, path, first = tree, [], None
-            moves = candidates  # at the root: the view's candidates (legal in every deal)
-            while True:
-                allowed = moves[: self._width(node.visits)]
-                action = self._select(node, allowed)
-                path.append((node, action))
-                if first is None:
-                    first = action
-                game.apply(action)
-                child = node.children.get(action)
-                if child is None:  # a new node: expand it and play out from here
-                    node.children[action] = _Node()
+        for round_ in range(rounds):
+            if limit is not None:
+                share = (limit - done) // (rounds - round_)
+                deals = max(1, share // len(alive))
+            else:
+                deals = 1_000_000
+                round_ends = started + self.budget.seconds * (round_ + 1) / rounds  # type: ignore[operator]
+            for _ in range(deals):
+                deal, world, seed = self._deal(dealer)
+                for action in alive:
+                    node = tree.children.setdefault(action, _Node())
+                    root[action].add(*self._try(rules, world, seed, action, policy, me, node), deal=deal)
+                    done += 1
+                if limit is None and time.perf_counter() >= round_ends:
                     break
-                node = child
-                # the others move by the policy until the seat is to act again
-                while not game.is_over and me not in game.players_to_act():
-                    player = game.players_to_act()[0]
-                    game.apply(policy.choose(game, player))
-                if game.is_over:
-                    break
-                legal = game.legal_actions(me)
-                moves = rules.candidates(game, me, legal, policy) if len(legal) > 1 else legal
-            self._playout(rules, game, policy, start)
-            score = self._score(rules, game, me)
-            for node, action in path:
-                node.visits += 1
-                node.stats.setdefault(action, Evaluation(action)).add(*score)
-            root[first].add(*score)
-            done += 1
-        self.iterations += done
+            if len(alive) == 1:
+                break
+            ranked = sorted(alive, key=lambda a: -root[a].reward / max(1, root[a].visits))
+            kept = ranked[: max(1, math.ceil(len(alive) / 2))]
+            own = candidates[0]  # the heuristic's move stays to the end: the last comparison is with it
+            if own in alive and own not in kept:
+                kept = [*kept[:-1], own] if len(kept) > 1 else [*kept, own]
+            alive = kept
+
+    def _descend(self, rules: LabRules, game: Game[Any], tree: _Node, policy: Any, me: str) -> None:
+        """The seat's later decisions in this deal by UCB1 in the tree under the root move, the others moving by
+        the policy between them, until a move not in the tree yet (it is added) or the end."""
+        node, path = tree, []
+        while True:
+            while not game.is_over and me not in game.players_to_act():
+                game.apply(policy.choose(game, game.players_to_act()[0]))
+            if game.is_over:
+                break
+            legal = game.legal_actions(me)
+            moves = rules.candidates(game, me, legal, policy) if len(legal) > 1 else legal
+            allowed = moves[: self.widen_base + int(self.widen_rate * math.sqrt(node.visits))]
+            action = self._select(node, allowed)
+            path.append((node, action))
+            game.apply(action)
+            child = node.children.get(action)
+            if child is None:
+                node.children[action] = _Node()
+                break
+            node = child
+        self._pending = path
+
+    def _try(self, rules: LabRules, world: Game[Any], seed: int, action: Any, policy: Any, me: str,
+             tree: _Node | None) -> tuple[float, int, int, float]:
+        self._pending: list[tuple[_Node, Any]] = []
+        score = super()._try(rules, world, seed, action, policy, me, tree)
+        for node, move in self._pending:
+            node.visits += 1
+            node.stats.setdefault(move, Evaluation(move)).add(*score)
+        if tree is not None:
+            tree.visits += 1
+        return score
 
     def _select(self, node: _Node, allowed: Sequence[Any]) -> Any:
         """An untried move first (in the heuristic's order), else UCB1 with availability counts."""

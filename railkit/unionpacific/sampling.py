@@ -127,6 +127,12 @@ class Dealer:
             self.cache = _CACHES[(id(board), players)] = MoveCache()
         self.net = network_of(board, view.trains_on)
         self._base = self._base_state()
+        # what every deal starts from, worked out once per view
+        self._track = self._unseen_track()
+        self._companies, self._ups = self._unseen_shares()
+        self._piles = self._deck_piles(self._deck_size())
+        self._reserve = self._reserve_size()
+        self._draws = self._draws_so_far()
 
     # -- what every game dealt shares ----------------------------------------------------
     def _base_state(self) -> UPState:
@@ -283,7 +289,7 @@ class Dealer:
         others = [p for p in view.players if p != you]
         sizes = {p: view.hand_sizes[p] for p in others}
         # track cards (UP-S2)
-        track = self._unseen_track()
+        track = list(self._track)
         rng.shuffle(track)
         state.track_hand[you] = dict(view.hand.track)
         for p in others:
@@ -294,7 +300,7 @@ class Dealer:
             state.track_hand[p] = hand
         state.track_pile = track[: view.track_pile_count] if view.track_pile_count < len(track) else track
         # shares (UP-S3, UP-S4, UP-B3)
-        companies, ups = self._unseen_shares()
+        companies, ups = list(self._companies), self._ups
         rng.shuffle(companies)
         state.share_hand[you] = dict(view.hand.shares)
         slots = [p for p in others for _ in range(sizes[p]["shares"])]
@@ -311,15 +317,14 @@ class Dealer:
         if view.display is None and not view.is_over:  # UP-S6: dealt, face down until the first shares are shown
             state.display = [companies.pop() if companies else None for _ in range(DISPLAY)]
         deck: list[str] = []
-        for cards, dividends in self._deck_piles(self._deck_size()):
+        for cards, dividends in self._piles:
             pile = [DIVIDEND] * dividends + [companies.pop() for _ in range(min(cards - dividends, len(companies)))]
             rng.shuffle(pile)
             deck.extend(pile)
         state.deck = deck
-        reserve = self._reserve_size()
-        state.reserve = [companies.pop() for _ in range(min(reserve, len(companies)))]
+        state.reserve = [companies.pop() for _ in range(min(self._reserve, len(companies)))]
         state.box = companies + [DIVIDEND] * len(view.payouts)
-        state.share_draws = self._draws_so_far()
+        state.share_draws = self._draws
         game = UnionPacificGame.dealt(view.players, state.options, state.rng)
         game.board = self.board
         game._state = state

@@ -12,7 +12,7 @@ from lab_positions import positions, start
 from railkit.bots import RandomBot, play_game
 from railkit.capecairo.sampling import Dealer as KKDealer
 from railkit.unionpacific.sampling import Dealer as UPDealer
-from railkit.unionpacific.sharedeck import DIVIDEND, DECK_OPTIONS
+from railkit.unionpacific.sharedeck import DECK_OPTIONS, DIVIDEND
 from railkit.unionpacific.state import UP, UP_SHARES
 
 SEALED = ("current_player", "to_act", "bids_handed_in", "first_share_chosen")  # other seats' sealed moves

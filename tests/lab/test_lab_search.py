@@ -8,7 +8,7 @@ from lab_positions import positions, start
 from railkit.bots import decide
 from railkit.capecairo.actions import Bid
 from railkit.lab.players import check_name, make_player
-from railkit.lab.search import Budget, FlatMC, ISMCTS
+from railkit.lab.search import ISMCTS, Budget, FlatMC
 
 
 @pytest.mark.parametrize("game", ["kk", "up"])
