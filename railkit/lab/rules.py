@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from railkit.capecairo import sampling as kk_sampling
@@ -145,6 +145,7 @@ class LabRules:
     progress: Callable[[Game[Any]], int] | None = None  # how far the game is (UP: payouts made)
     estimate: Callable[[Game[Any]], Standing] | None = None
     horizon: int | None = None  # the playouts' default: stop once ``progress`` has grown by this much
+    search: Mapping[str, Any] = field(default_factory=dict)  # the search players' settings for this game
 
     def new(self, players: Sequence[str], seed: int) -> Game[Any]:
         game = self.cls(list(players), seed=seed, **self.options)
@@ -161,7 +162,10 @@ class LabRules:
 KK = LabRules("kk", CapeToCairoGame, KKView, kk_sampling.Dealer, KKHeuristic, _kk_candidates, _kk_view_candidates,
               _kk_rank, {})
 UP = LabRules("up", UnionPacificGame, UPView, up_sampling.Dealer, UPHeuristic, _up_candidates, _up_view_candidates,
-              _up_rank, {}, _up_progress, _up_estimate, None)
+              _up_rank, {}, _up_progress, _up_estimate, 1,
+              # Union Pacific: a playout stops at the next payout and estimates the rest; the search leaves the
+              # heuristic's move for any move that did better on the common deals (docs/benchmarks.md)
+              {"confidence": 0.0, "min_deals": 2})
 GAMES: dict[str, LabRules] = {"kk": KK, "up": UP}
 
 

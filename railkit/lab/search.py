@@ -131,7 +131,7 @@ class _Search:
     name = "search"
 
     def __init__(self, budget: Budget | int | str = 200, seed: int = 0, *, rules: LabRules | None = None,
-                 horizon: int | None | str = "game", per_move: int | None = 25, confidence: float = 1.0,
+                 horizon: int | None | str = "game", per_move: int | None = 25, confidence: float | None = None,
                  phases: Sequence[str] | None = None) -> None:
         self.budget = budget if isinstance(budget, Budget) else Budget.parse(str(budget))
         self.rng = random.Random(seed)
@@ -139,7 +139,8 @@ class _Search:
         self._horizon = horizon  # "game": the game's own default (rules.horizon); None: play out to the end
         self.horizon: int | None = None
         self.per_move: int | None = per_move
-        self.confidence = confidence
+        self._confidence = confidence  # None: the game's own (rules.search)
+        self.confidence = 1.0
         self.phases = None if phases is None else tuple(phases)  # the steps searched (None: all)
         self.iterations = 0  # playouts made, over every decision (the benchmark reads it)
         self._policies: dict[str, Any] = {}
@@ -196,6 +197,7 @@ class _Search:
     def _begin(self, view: BaseView) -> LabRules:
         rules = self.rules or rules_for(view)
         self.horizon = rules.horizon if self._horizon == "game" else self._horizon  # type: ignore[assignment]
+        self.confidence = self._confidence if self._confidence is not None else rules.search.get("confidence", 1.0)
         return rules
 
     def _policy(self, rules: LabRules) -> Any:
@@ -273,7 +275,7 @@ class FlatMC(_Search):
     name = "flatmc"
 
     def __init__(self, budget: Budget | int | str = 200, seed: int = 0, *, rules: LabRules | None = None,
-                 horizon: int | None | str = "game", per_move: int | None = 25, confidence: float = 1.0,
+                 horizon: int | None | str = "game", per_move: int | None = 25, confidence: float | None = None,
                  phases: Sequence[str] | None = None, width: int = 8) -> None:
         super().__init__(budget, seed, rules=rules, horizon=horizon, per_move=per_move, confidence=confidence,
                          phases=phases)
@@ -302,13 +304,13 @@ class ISMCTS(_Search):
     name = "ismcts"
 
     def __init__(self, budget: Budget | int | str = 200, seed: int = 0, *, rules: LabRules | None = None,
-                 horizon: int | None | str = "game", per_move: int | None = 25, confidence: float = 1.0,
-                 phases: Sequence[str] | None = None, root_width: int = 16, min_deals: int = 4,
+                 horizon: int | None | str = "game", per_move: int | None = 25, confidence: float | None = None,
+                 phases: Sequence[str] | None = None, root_width: int = 16, min_deals: int | None = None,
                  exploration: float = 0.7, widen_base: int = 1, widen_rate: float = 0.5) -> None:
         super().__init__(budget, seed, rules=rules, horizon=horizon, per_move=per_move, confidence=confidence,
                          phases=phases)
         self.root_width = root_width
-        self.min_deals = min_deals
+        self._min_deals = min_deals  # None: the game's own (rules.search)
         self.exploration = exploration
         self.widen_base = widen_base
         self.widen_rate = widen_rate
@@ -325,7 +327,8 @@ class ISMCTS(_Search):
         limit = self._limit(len(candidates))
         width = min(self.root_width, len(candidates))
         if limit is not None:  # every round deals each surviving move at least ``min_deals`` times
-            while width > 2 and limit < self.min_deals * width * math.ceil(math.log2(width)):
+            min_deals = self._min_deals if self._min_deals is not None else rules.search.get("min_deals", 4)
+            while width > 2 and limit < min_deals * width * math.ceil(math.log2(width)):
                 width -= 1
         alive = candidates[:width]
         rounds = max(1, math.ceil(math.log2(len(alive))))
