@@ -82,7 +82,7 @@ def decisions(game, seat, seed):
 def test_KK_A2_UP_I2_changing_another_seats_hidden_cards_changes_no_built_in_players_decision(game, hide):
     rng = random.Random(11)
     found = positions(game, range(2), every=17 if game == "kk" else 37)
-    for real, seat in found[:10]:
+    for real, seat in found[:10 if game == "kk" else 6]:
         other = hide(real, seat, rng)
         assert other.state_dict() != real.state_dict()  # hidden things changed ...
         assert other.view(seat) == real.view(seat)  # ... and nothing the seat may see
@@ -109,5 +109,5 @@ def test_UP_S5_another_seats_face_down_first_share_is_not_seen():
     one.apply(ChooseFirstShare(first, choices[0]))
     two.apply(ChooseFirstShare(first, choices[-1]))
     assert one.view(second) == two.view(second)
-    for seed in range(3):
+    for seed in range(2):
         assert decisions(one, second, seed) == decisions(two, second, seed)

@@ -114,13 +114,13 @@ def test_a_learners_own_player_by_module_path(tmp_path, monkeypatch):
 
 def test_the_command_prints_the_table_then_one_json_line(tmp_path, capsys):
     out = tmp_path / "ladder.sqlite"
-    code = main(["ladder", "--game", "kk", "--players", "4", "--bots", "random,heuristic,flatmc:3,ismcts:3",
+    code = main(["ladder", "--game", "kk", "--players", "4", "--bots", "random,heuristic,flatmc:2,ismcts:2",
                  "--games", "4", "--out", str(out), "--no-progress"])
     assert code == 0
     lines = capsys.readouterr().out.strip().splitlines()
     summary = json.loads(lines[-1])
     assert summary["game"] == "kk" and summary["games"] == 4
-    assert set(summary["bots"]) == {"random", "heuristic", "flatmc:3", "ismcts:3"}
+    assert set(summary["bots"]) == {"random", "heuristic", "flatmc:2", "ismcts:2"}
     for figures in summary["bots"].values():
         assert {"mu", "sigma", "score_share", "ci95"} <= set(figures)
         low, high = figures["ci95"]
