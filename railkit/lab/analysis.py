@@ -21,7 +21,7 @@ from railkit.lab.search import Evaluation
 __all__ = ["HINT_PLAYERS", "HINT_SECONDS", "analyse", "hint_player"]
 
 # The search player a hint asks, per game: the one the ladders' goal games were played with (docs/benchmarks.md).
-HINT_PLAYERS = {"kk": "ismcts:150", "up": "ismcts:32:h1"}
+HINT_PLAYERS = {"kk": "ismcts:150", "up": "ismcts:32"}
 HINT_SECONDS = 2.0  # the most a hint may take on the project's machine
 
 

@@ -35,6 +35,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
 
+from railkit.brief import brief
 from railkit.errors import RuleError
 from railkit.unionpacific.actions import DiscardUnusable, DrawShare
 from railkit.unionpacific.board import Board, load_board
@@ -80,24 +81,24 @@ def network_of(board: Board, trains_on: Mapping[str, Sequence[str]]) -> Network:
     pending: dict[str, list[str]] = {}
     for sid, keys in trains_on.items():
         if sid not in start:
-            raise RuleError("UP-B2", f"the view names a section the board does not have: {sid!r}")
+            raise ValueError(f"the view names a section the board does not have: {brief(sid)}")
         extra = Counter(keys)
         extra.subtract(start[sid])
         for key, count in extra.items():
             if count < 0:
-                raise RuleError("UP-S1", f"the view leaves out a starting train on {sid!r}")
+                raise ValueError(f"the view leaves out a starting train on {sid!r} (UP-S1)")
             pending.setdefault(key, []).extend([sid] * count)
     ends = net.idx.ends
     index = net.idx.index
     for key, sids in pending.items():
         if key not in net.reach:
-            raise RuleError("UP-C1", f"the view names a company the board does not have: {key!r}")
+            raise ValueError(f"the view names a company the board does not have: {brief(key)}")
         left = list(sids)
         while left:
             reach = net.reach[key]
             placed = [sid for sid in left if ends[index[sid]][0] in reach or ends[index[sid]][1] in reach]
             if not placed:
-                raise RuleError("UP-B2e", f"{key} trains on the view's board do not link to its headquarters")
+                raise ValueError(f"{key} trains on the view's board do not link to its headquarters (UP-B2e)")
             for sid in placed:
                 net.place(key, sid)
                 left.remove(sid)
