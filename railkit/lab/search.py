@@ -310,6 +310,7 @@ class ISMCTS(_Search):
         super().__init__(budget, seed, rules=rules, horizon=horizon, per_move=per_move, confidence=confidence,
                          phases=phases)
         self.root_width = root_width
+        self._pending: list[tuple[_Node, Any]] = []  # the tree's moves of the playout under way
         self._min_deals = min_deals  # None: the game's own (rules.search)
         self.exploration = exploration
         self.widen_base = widen_base
@@ -383,7 +384,7 @@ class ISMCTS(_Search):
 
     def _try(self, rules: LabRules, world: Game[Any], seed: int, action: Any, policy: Any, me: str,
              tree: _Node | None) -> tuple[float, int, int, float]:
-        self._pending: list[tuple[_Node, Any]] = []
+        self._pending = []
         score = super()._try(rules, world, seed, action, policy, me, tree)
         for node, move in self._pending:
             node.visits += 1
