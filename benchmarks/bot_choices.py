@@ -8,8 +8,13 @@ in ``benchmarks/bot_choices.json``::
     .venv/bin/python -m benchmarks.bot_choices            # replay and compare with the recorded logs
     .venv/bin/python -m benchmarks.bot_choices --record   # record the logs of the code as it is now
     .venv/bin/python -m benchmarks.bot_choices --games 20 # only the first 20 games of each engine
+    .venv/bin/python -m benchmarks.bot_choices --views    # every bot asked as a Player: choose(view, legal)
 
-``tests/test_bot_choices.py`` replays the first few games of each engine in the fast tier.
+``--views`` asks every bot for its moves with the seat's view and legal moves only (``railkit.bots.seated``),
+as the lab, the session and the table server do: the logs must be the recorded ones too, which shows that the
+heuristics read nothing of the game that the view does not hold.
+
+``tests/test_bot_choices.py`` replays the first few games of each engine in the fast tier, both ways.
 """
 
 from __future__ import annotations
@@ -23,6 +28,15 @@ from typing import Any
 
 RECORD = Path(__file__).with_name("bot_choices.json")
 GAMES = 200
+
+
+VIEWS = {"on": False}  # --views: every bot is asked as a Player, with the seat's view and legal moves
+
+
+def _asked(bots: list[Any]) -> list[Any]:
+    from railkit.bots import seated
+
+    return [seated(b) for b in bots] if VIEWS["on"] else bots
 
 
 def up_game(seed: int) -> Any:
@@ -41,7 +55,7 @@ def up_game(seed: int) -> Any:
     bots: list[Any] = [HeuristicBot(seed * 10 + i) for i in range(players)]
     if seed % 5 == 4:
         bots[-1] = RandomBot(seed * 10 + players)
-    return play_game(game, dict(zip(game.players, bots, strict=True)))
+    return play_game(game, dict(zip(game.players, _asked(bots), strict=True)))
 
 
 def kk_game(seed: int) -> Any:
@@ -55,7 +69,7 @@ def kk_game(seed: int) -> Any:
     bots: list[Any] = [HeuristicBot(seed * 10 + i) for i in range(players)]
     if seed % 5 == 4:
         bots[-1] = RandomBot(seed * 10 + players)
-    return play_game(game, bots)
+    return play_game(game, _asked(bots))
 
 
 ENGINES = {"up": up_game, "kk": kk_game}
@@ -75,10 +89,15 @@ def load_record(path: Path = RECORD) -> dict[str, list[str]]:
     return json.loads(path.read_text(encoding="utf-8"))["logs"]  # type: ignore[no-any-return]
 
 
-def differences(engine: str, games: int, record: dict[str, list[str]] | None = None) -> list[int]:
-    """The seeds among the first ``games`` whose log is not the recorded one."""
+def differences(engine: str, games: int, record: dict[str, list[str]] | None = None, views: bool = False) -> list[int]:
+    """The seeds among the first ``games`` whose log is not the recorded one (``views``: the bots asked as
+    ``Player``s, with the seat's view and legal moves)."""
     recorded = (record or load_record())[engine][:games]
-    return [seed for seed, digest in enumerate(digests(engine, len(recorded))) if digest != recorded[seed]]
+    VIEWS["on"] = views
+    try:
+        return [seed for seed, digest in enumerate(digests(engine, len(recorded))) if digest != recorded[seed]]
+    finally:
+        VIEWS["on"] = False
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", action="store_true", help="record the logs as the code plays them now")
     parser.add_argument("--games", type=int, default=GAMES, help=f"games per engine (default {GAMES})")
     parser.add_argument("--only", choices=sorted(ENGINES), help="one engine only")
+    parser.add_argument("--views", action="store_true", help="ask every bot with the seat's view and legal moves")
     args = parser.parse_args(argv)
     engines = [args.only] if args.only else list(ENGINES)
     if args.record:
@@ -98,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     failed = False
     for engine in engines:
-        changed = differences(engine, args.games)
+        changed = differences(engine, args.games, views=args.views)
         print(f"{engine}: {'the same choices' if not changed else f'{len(changed)} games differ, seeds {changed[:20]}'}")
         failed = failed or bool(changed)
     return 1 if failed else 0

@@ -612,6 +612,21 @@ class Game(ABC, Generic[A]):
         """An independent game in the same state (engines may override with a faster copy)."""
         return self.replay()
 
+    # -- games dealt from one seat's view (each engine's ``sampling.deal``) ---------------
+    @classmethod
+    def dealt(cls: type[G], players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> G:
+        """A game object without setup and without history, for an engine's ``sampling`` module to give a state
+        dealt from a view. Its log starts empty (it has no past to replay) and it is not narrated."""
+        game = object.__new__(cls)
+        game.players = tuple(players)
+        game.seed = 0
+        game.options = dict(options)
+        game._log = []
+        game.rng = rng
+        game._narrative = []
+        game.narrate = False
+        return game
+
     # -- how a game shows itself ---------------------------------------------
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"{self.phase}, {', '.join(self.players_to_act())} to act"

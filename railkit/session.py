@@ -2,7 +2,9 @@
 
 Both play lessons (Union Pacific and Vom Kap bis Kairo) keep their game in a ``Session``; the
 widgets only show it and pass the learner's moves in. Nothing here imports widgets or an engine:
-a session works with any ``railkit.game.Game`` and any bot with ``choose(game, player)``.
+a session works with any ``railkit.game.Game`` and any bot policy ``(game, player) -> move``;
+``seat_bots`` and ``position_bots`` make one from ``railkit.bots.Player``s, which are asked with
+their seat's view and legal moves only.
 
 * **Seats.** ``humans`` are the players at the screen (one learner, or several taking turns:
   hot seat); every other seat is a computer player. In hot seat a player's hand stays hidden
@@ -30,7 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from railkit.bots import Bot
+from railkit.bots import Player, decide
 from railkit.errors import RailkitError, RuleError, SaveFileError
 from railkit.game import Game, parse_save
 from railkit.messages import Message, addressed, nmessage
@@ -78,26 +80,28 @@ class BotError(RailkitError):
     """A computer player could not move, or chose a move the rules refuse; the game is unchanged."""
 
 
-def seat_bots(make: Callable[[int], Bot]) -> BotPolicy:
-    """One bot per seat, made by ``make(seed)`` with the game's seed plus the seat number, and kept
-    for the whole session (so its random choices go on from where they were)."""
-    bots: dict[str, Bot] = {}
+def seat_bots(make: Callable[[int], Player]) -> BotPolicy:
+    """One computer player per seat, made by ``make(seed)`` with the game's seed plus the seat number, and
+    kept for the whole session (so its random choices go on from where they were). It is asked for each move
+    with its seat's view and legal moves only (``railkit.bots.decide``), never the game."""
+    bots: dict[str, Player] = {}
 
     def choose(game: Any, player: str) -> Any:
         if player not in bots:
             bots[player] = make(game.seed + list(game.players).index(player))
-        return bots[player].choose(game, player)
+        return decide(bots[player], game, player)
 
     return choose
 
 
-def position_bots(make: Callable[[int], Bot]) -> BotPolicy:
-    """A fresh bot for every decision, seeded from the game's seed, the length of the log and the
-    seat: the same position always gets the same move, also after an undo."""
+def position_bots(make: Callable[[int], Player]) -> BotPolicy:
+    """A fresh computer player for every decision, seeded from the game's seed, the length of the log and
+    the seat: the same position always gets the same move, also after an undo. It is asked with its seat's
+    view and legal moves only (``railkit.bots.decide``)."""
 
     def choose(game: Any, player: str) -> Any:
         seat = list(game.players).index(player)
-        return make(game.seed * 100_003 + len(game.log) * 7 + seat).choose(game, player)
+        return decide(make(game.seed * 100_003 + len(game.log) * 7 + seat), game, player)
 
     return choose
 

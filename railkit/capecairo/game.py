@@ -128,7 +128,7 @@ class CapeToCairoGame(Game[KKAction]):
 
     def view(self, player: str | None) -> views.KKView:
         self._check_seat(player)
-        return views.view(self.table, self._state, player, self.GAME, len(self._log))
+        return views.view(self.table, self._state, player, self.GAME, len(self._log), self.options["deck"])
 
     def state_dict(self) -> dict[str, Any]:
         """Everything, hidden parts included, as JSON types (for tests and debugging)."""

@@ -54,6 +54,12 @@ class KKView(BaseView):
     win_crossings: int
     your_bid: int | None  # your own sealed bid in an open auction (KK-A2); None for a spectator
     your_money_after_bid: int | None
+    # Public facts a player at the table knows as well (what ``railkit.capecairo.sampling`` deals a game from):
+    crossed_cards: Mapping[str, tuple[CardDict, ...]]  # the terrains each train has crossed, face up (KK-B4)
+    turn_flipped: bool  # whether a card was turned up at the start of this building turn (KK-B1, KK-B8)
+    last_builder: str | None  # who crossed a terrain last (the building goes on from them, KK-A1 ruling)
+    deck_file: str | None  # the deck file's path (KK-C4); None: the shipped deck
+    river_bonus_for_builder: bool  # KK-R1 DECISION
 
 
 def result(table: KKTable, state: KKState) -> Outcome:
@@ -90,7 +96,8 @@ def _scores(parts: list[Message]) -> Message:
     return joined
 
 
-def view(table: KKTable, state: KKState, player: str | None, game: str, log_length: int) -> KKView:
+def view(table: KKTable, state: KKState, player: str | None, game: str, log_length: int,
+         deck_file: str | None = None) -> KKView:
     """Public information plus ``player``'s own secrets (``None``: a spectator)."""
     if player is not None and player not in state.money:
         raise RuleError("KK-S1", not_playing(player, table.players))
@@ -125,6 +132,11 @@ def view(table: KKTable, state: KKState, player: str | None, game: str, log_leng
         win_crossings=table.win_crossings,
         your_bid=own,
         your_money_after_bid=None if player is None or own is None else state.money[player] - own,
+        crossed_cards={p: tuple(cards[c].to_dict() for c in state.crossed[p]) for p in table.players},
+        turn_flipped=state.turn_flipped,
+        last_builder=state.last_builder,
+        deck_file=deck_file,
+        river_bonus_for_builder=table.river_bonus_for_builder,
     )
 
 

@@ -11,7 +11,9 @@ from collections.abc import Iterable
 
 from railkit.errors import RuleError
 from railkit.unionpacific.actions import Build, ChooseFirstShare, Invest
+from railkit.unionpacific.board import Board
 from railkit.unionpacific.game import UnionPacificGame
+from railkit.unionpacific.network import Network
 from railkit.unionpacific.payouts import UP_TABLE
 from railkit.unionpacific.sharedeck import Pile, deck_layout
 from railkit.unionpacific.state import UP
@@ -229,7 +231,10 @@ class Estimates:
     def _start(self, game: UnionPacificGame) -> None:
         self.log = game._log
         self.seen = len(game._log)
-        self.builds = sum(1 for a in game._log if type(a) is Build)
+        # every build puts one train on the board and none ever leaves it: the builds so far are the trains
+        # placed since the start (UP-S1), which a game dealt from a view (no history) knows as well
+        net = game._state.net
+        self.builds = sum(net.on_board(k) for k in net.idx.company_order) - _starting_trains(net)
         self.touched: list[str] = []  # the companies (and UP) each move since the start touched, in order
         self.seats = [SeatEstimates() for _ in game.players]
         self._count(game)
@@ -298,6 +303,16 @@ class Estimates:
         return mine
 
 
+def _starting_trains(net: Network) -> int:
+    """The trains on the board at the start (UP-S1), per board."""
+    board = net.idx.board
+    count = _STARTING.get(board)
+    if count is None:
+        count = _STARTING[board] = sum(len(s.starting) for s in board.sections.values())
+    return count
+
+
+_STARTING: weakref.WeakKeyDictionary[Board, int] = weakref.WeakKeyDictionary()
 _GAME_ESTIMATES: weakref.WeakKeyDictionary[UnionPacificGame, Estimates] = weakref.WeakKeyDictionary()
 
 

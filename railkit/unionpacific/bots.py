@@ -1,21 +1,24 @@
 """Computer players for Union Pacific: a random one and a simple heuristic one.
 
-Bots only choose among ``game.legal_actions(player)``, so they can never break a rule.
-``HeuristicBot`` looks only at what its player may know: its own hand, the tables, the
-display, the board, the payouts so far and the share-deck layout (UP-S7 / UP-V1); the
-deck count only when it is public (UP-V3), otherwise an estimate from the public draws.
+Bots only choose among the legal moves, so they can never break a rule. ``HeuristicBot``
+looks only at what its player may know: its own hand, the tables, the display, the board,
+the payouts so far and the share-deck layout (UP-S7 / UP-V1); the deck count only when it
+is public (UP-V3), otherwise an estimate from the public draws. Asked as a ``Player``
+(``choose(view, legal)``) it decides on a game dealt from the seat's view
+(``sampling.seat_game``), whose hidden parts are made up: it reads none of them, so the
+move is the one it makes asked with the game itself (``choose(game, player)``).
 """
 
 from __future__ import annotations
 
 import random
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate, compress, repeat, starmap
 from operator import is_, itemgetter
 from typing import Any
 
-from railkit.bots import Bot, RandomBot, play_game
+from railkit.bots import Bot, Player, RandomBot, play_game
 from railkit.unionpacific.actions import (
     Build,
     ChooseFirstShare,
@@ -41,9 +44,11 @@ from railkit.unionpacific.bot_estimates import (
 )
 from railkit.unionpacific.game import UnionPacificGame
 from railkit.unionpacific.moves import ActionStepMoves
+from railkit.unionpacific.sampling import seat_game
 from railkit.unionpacific.state import UP
+from railkit.unionpacific.views import UPView
 
-__all__ = ["Bot", "HeuristicBot", "RandomBot", "play_game", "draws_before_next_dividend"]
+__all__ = ["Bot", "HeuristicBot", "Player", "RandomBot", "play_game", "draws_before_next_dividend"]
 
 
 def _no_game() -> None:
@@ -222,14 +227,28 @@ class HeuristicBot:
         return soon
 
     # choosing ---------------------------------------------------------------------------
-    def choose(self, game: UnionPacificGame, player: str) -> Any:
+    def choose(self, game: UnionPacificGame | UPView, player: Any) -> Any:
+        """The move: ``choose(view, legal)`` from the seat's view (a ``Player``), or ``choose(game, player)``
+        (a ``Bot``, for games played out inside a search); the same move either way."""
+        if isinstance(game, UPView):
+            action = self._from_view(game, player, self._choose)
+            return next((a for a in player if a == action), action)  # the caller's own object of that move
         return self._deciding(game, self._choose, player)
 
-    def _choose(self, game: UnionPacificGame, player: str) -> Any:
+    def _from_view(self, view: UPView, legal: Sequence[Any], work: Callable[..., Any]) -> Any:
+        """``work(game, player, legal)`` on a game dealt from ``view`` (``sampling.seat_game``): its hidden parts
+        are made up, and nothing here reads them; the answer is the same as on the game the view came from."""
+        player = view.you
+        if player is None:
+            raise ValueError("a spectator's view has no seat to choose for")
+        game = seat_game(view)
+        return self._deciding(game, lambda g, p: work(g, p, legal), player)
+
+    def _choose(self, game: UnionPacificGame, player: str, legal: Sequence[Any] | None = None) -> Any:
         state = game._state
         if state.step == "action" and not state.is_over and player == state.players[state.turn_index]:
             return self._choose_action_step(game, player)
-        actions = game.legal_actions(player)
+        actions = game.legal_actions(player) if legal is None else list(legal)
         action = self._choose_among(game, player, actions)
         if any(map(is_, actions, repeat(action))):  # one of the legal moves now: ``apply`` of it skips ``check``
             game._legal_draw(action)
@@ -499,14 +518,18 @@ class HeuristicBot:
         return scored_builds, scored_invests
 
     # judging -------------------------------------------------------------------------------
-    def scores(self, game: UnionPacificGame, player: str) -> list[tuple[Any, float]]:
+    def scores(self, game: UnionPacificGame | UPView, player: Any) -> list[tuple[Any, float]]:
         """Every legal move of ``player`` now with how much this player values it (higher is better), by
         the same estimates as ``choose`` without its random tie-breaks. Scores compare moves of one
-        step only. Used to review a learner's moves (``railkit.unionpacific.review``)."""
+        step only. Used to review a learner's moves (``railkit.unionpacific.review``). ``scores(view, legal)``
+        scores the seat's legal moves from its view."""
+        if isinstance(game, UPView):
+            return self._from_view(game, player, self._scores)  # type: ignore[no-any-return]
         return self._deciding(game, self._scores, player)  # type: ignore[no-any-return]
 
-    def _scores(self, game: UnionPacificGame, player: str) -> list[tuple[Any, float]]:
-        actions: list[Any] = list(game.legal_actions(player))
+    def _scores(self, game: UnionPacificGame, player: str,
+                legal: Sequence[Any] | None = None) -> list[tuple[Any, float]]:
+        actions: list[Any] = list(game.legal_actions(player) if legal is None else legal)
         step = game._state.step
         if step == "first_share":
             hand = game._state.share_hand[player]

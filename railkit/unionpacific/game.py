@@ -146,6 +146,11 @@ class UnionPacificGame(Game[UPAction]):
         net = self._state.net
         return explain_placement(self.board, net.trains_on, net.supply, company, section, card)
 
+    @property
+    def payouts(self) -> tuple[int, int]:
+        """Payouts made so far and in all (UP-D12; UP-2P1: three with two players)."""
+        return len(self._state.payouts), self._state.max_payouts
+
     def compute_payout(self, number: int, explain: bool = True) -> PayoutRecord:
         """Payout ``number`` for the current board and tables, without paying it."""
         return compute_payout(self.board, self._state, number, explain)

@@ -78,6 +78,7 @@ class UPView(BaseView):
     hand: HandView | None  # None for a spectator
     legal_actions: tuple[UPAction, ...]  # yours; none for a spectator
     my_first_share: str | None  # during UP-S5, your own hidden choice
+    t2_used: bool  # the player whose turn it is has already thrown away an unusable card this turn (UP-T2)
 
     def to_json(self) -> dict[str, Any]:
         out = view_json(self)
@@ -148,6 +149,7 @@ def view(state: UPState, game: str, log_length: int, player: str | None,
         hand=hand,
         legal_actions=tuple(legal),
         my_first_share=state.first_choices.get(player) if player is not None and not revealed else None,
+        t2_used=state.t2_used,
     )
 
 

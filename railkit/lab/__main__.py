@@ -1,0 +1,7 @@
+"""``python -m railkit.lab``: see ``railkit.lab.cli``."""
+
+import sys
+
+from railkit.lab.cli import main
+
+sys.exit(main())
