@@ -38,7 +38,7 @@ from railkit.errors import InputError
 from railkit.game import BaseView
 from railkit.ui.app import Messages, Panel, guarded, parse_name
 from railkit.ui.i18n import tr, trn
-from railkit.ui.learner import follow_page_address, is_default_learner
+from railkit.ui.learner import LearnerName, follow_page_address, is_default_learner
 from railkit.ui.table_game import Action, TableGame, message_from_json, unavailable_words
 from railkit.ui.table_html import (
     LOBBY_FOCUS,
@@ -100,7 +100,13 @@ class TablePlayPanel(TableWidgets, Panel):
         self.refresh()
         if self.where == "server" and self.link is None:
             self.rejoin()
-            follow_page_address(lambda _found: self.rejoin())
+            follow_page_address(self._on_address)
+
+    def _on_address(self, found: LearnerName) -> None:
+        """A pre-rendered page learns its address: the learner's name (``?name=``) fills an empty name field."""
+        if found.given and not found.problem and not self.name.value and not is_default_learner(found.name):
+            self.name.value = found.name
+        self.rejoin()
 
     def _adopt(self, previous: TablePlayPanel) -> None:
         """Carry on ``previous``'s connection in these widgets."""
