@@ -54,11 +54,10 @@ def _axes(tables: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], dict[str
         times = [datetime.fromisoformat(str(at)) for _n, at in points]
     except ValueError:
         times = []
-    if times and max(times) - min(times) < MIN_SPAN:
-        middle = min(times) + (max(times) - min(times)) / 2
+    if times and max(times) - min(times) < MIN_SPAN:  # the newest move near the right edge, as time goes on
+        ends = (max(times) - MIN_SPAN * 0.9, max(times) + MIN_SPAN * 0.1)
         # plotly reads a date's clock time and drops its offset, as it does the points' ("...+00:00")
-        xaxis["range"] = [(middle + shift).replace(tzinfo=None).isoformat(sep=" ") for shift in (-MIN_SPAN / 2,
-                                                                                                   MIN_SPAN / 2)]
+        xaxis["range"] = [end.replace(tzinfo=None).isoformat(sep=" ") for end in ends]
     most = max((int(n) for n, _at in points), default=0)
     if most < 10:
         yaxis.update({"range": [0, max(5, most + 1)], "dtick": 1})

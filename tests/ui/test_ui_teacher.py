@@ -123,7 +123,7 @@ def test_TEACHER_the_tables_chart_of_a_table_just_started_shows_minutes_and_whol
 
     started = {"table": "ABC234", "game": "cape_to_cairo", "timeline": [[0, "2026-12-07T08:15:47+00:00"]]}
     layout = timeline_chart([started]).layout
-    assert list(layout["xaxis"]["range"]) == ["2026-12-07 08:10:47", "2026-12-07 08:20:47"]
+    assert list(layout["xaxis"]["range"]) == ["2026-12-07 08:06:47", "2026-12-07 08:16:47"]
     assert layout["yaxis"]["dtick"] == 1 and list(layout["yaxis"]["range"]) == [0, 5]
     many = {**started, "timeline": [[n, f"2026-12-07T{8 + n // 60:02d}:{n % 60:02d}:00+00:00"] for n in range(90)]}
     layout = timeline_chart([many]).layout
