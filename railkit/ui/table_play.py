@@ -94,6 +94,7 @@ class TablePlayPanel(TableWidgets, Panel):
         self.opened_words = ""
         self._into_view = False  # the lobby is to be brought into view once drawn (the page opened at the table)
         self.on_open: Callable[[str], object] | None = None  # the app opens the table's section then
+        self.on_over: Callable[[], object] | None = None  # a seated learner's game ended: the lesson records it
         self.build_widgets(game, name)
         if previous is not None and previous.link is not None:
             self._adopt(previous)  # the app was built again (another language): same table, same seat
@@ -346,6 +347,8 @@ class TablePlayPanel(TableWidgets, Panel):
                 self._back(state)
             self.moves.arrived(state)
             self._tell_holder(state)
+            if state.get("is_over") and state.get("seat") is not None and self.on_over is not None:
+                self.on_over()
             self._ask_explanations(state)
             self.refresh()
 

@@ -39,7 +39,9 @@ def first_try_chart(exercises: Sequence[Mapping[str, Any]]) -> Plot:
                         "yaxis": {"autorange": "reversed", "automargin": True}})
     plot.add_trace({"x": rates, "y": labels, "orientation": "h", "marker": {
         "color": ["#c62828" if rate < 50 else "#f9a825" if rate < 80 else "#2e7d32" for rate in rates]},
-        "text": [f"{r['first_try_right']}/{r['first_tries']}" for r in rows], "textposition": "auto",
+        # a short bar (0 %) has no room inside: its count is written beside it
+        "text": [f"{r['first_try_right']}/{r['first_tries']}" for r in rows], "cliponaxis": False,
+        "textposition": ["outside" if rate < 15 else "inside" for rate in rates],
         "hovertemplate": "%{y}: %{x} %<extra></extra>"}, kind="bar")
     return plot
 
