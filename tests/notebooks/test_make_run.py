@@ -233,6 +233,8 @@ def test_one_browser_opens_every_page_and_reloads_each_without_a_failure(browser
     assert not blocked, blocked
     log = make_run.output()
     assert "Server full" not in log and not re.search(r"\b(?:404|500|503) GET /voila/", log), log[-3000:]
+    # nothing alarming for the teacher reading the terminal: no library's false warning, no traceback
+    assert "websocket_ping_timeout" not in log and "Traceback" not in log, log[-3000:]
 
 
 # -- the seats' pages through a kill -9 of the table server ----------------------------------------------
