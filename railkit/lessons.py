@@ -88,6 +88,17 @@ LESSONS: tuple[Lesson, ...] = (
            N_("Vom Kap bis Kairo: play a game"), N_("KK: Play a game")),
 )
 
+# The exercises the lessons record (``railkit.ui.lesson_record.ExerciseRecord(lesson, exercise, rules)``): the id the
+# records and the CSV carry -> the exercise's own heading in its lesson, which the teacher's page shows.
+EXERCISES: dict[tuple[str, str], str] = {
+    ("up_setup", "first_k"): N_("The share deck"),
+    ("up_building", "legal_sections"): N_("Which placements are legal?"),
+    ("up_dividends", "company_payout"): N_("How much does each player receive?"),
+    ("up_play", "payout_company"): N_("Exercise: a payout (UP-D3..UP-D11)"),
+    ("kk_auction", "choosing_order"): N_("Who chooses first?"),
+    ("kk_play", "build_cost"): N_("What does the next crossing cost?"),
+}
+
 
 def game(game_id: str) -> GameInfo:
     """The game with ``game_id`` (KeyError naming the known ones otherwise)."""

@@ -74,3 +74,12 @@ def test_a_started_lesson_kernel_runs_without_debugpy(tmp_path):
     thread.start()
     thread.join(timeout=120)
     assert result == ["None True"]  # debugpy blocked (None in sys.modules), ipykernel running
+
+
+def test_the_culler_passes_over_a_kernel_shut_down_meanwhile(tmp_path):
+    """The culler walks a list of kernels taken before its awaits: one shut down meanwhile (its page closed, a reload)
+    is passed over, not a "404 Kernel does not exist" traceback in the teacher's terminal; nor is it remembered."""
+    manager = manager_with_specs(tmp_path, lesson=False)
+    asyncio.run(manager.cull_kernel_if_idle("a-kernel-shut-down-meanwhile"))
+    assert "a-kernel-shut-down-meanwhile" not in manager._handed_out
+    manager._restart_idle_clock("a-kernel-shut-down-meanwhile")  # a page's late disconnect: nothing to do either

@@ -75,6 +75,8 @@ STYLE = """
 .railkit-app table.railkit-table th { background: #f0f0f0; }
 .railkit-app table.railkit-table td.name, .railkit-app table.railkit-table th.name { text-align: left; }
 .railkit-app td.hl, .railkit-app th.hl { background: #fff3c4; font-weight: bold; }
+/* short cells (a place "1.", a verdict "✘ väärin") stay on one line, also where long words may break (phones) */
+.railkit-app td.nowrap, .railkit-app th.nowrap { white-space: nowrap; }
 .railkit-app .railkit-msg { padding: 8px 12px; border-radius: 4px; margin: 4px 0; white-space: pre-line; }
 .railkit-app .railkit-msg.error { background: #fde8e8; border-left: 5px solid #c62828; color: #7f1010; }
 .railkit-app .railkit-msg.info { background: #e8f1fd; border-left: 5px solid #1e63c4; color: #0d3569; }
@@ -156,7 +158,7 @@ def legend_html(items: Sequence[tuple[str, str]]) -> str:
 def verdict_html(right: bool, tag: str = "span") -> str:
     """An exercise's mark for one answer: a green “✔ right” or a red “✘ wrong” (``STYLE``), in ``tag``."""
     cls, text = ("railkit-right", "✔ " + tr("right")) if right else ("railkit-wrong", "✘ " + tr("wrong"))
-    return f"<{tag} class='{cls}'>{text}</{tag}>"
+    return f"<{tag} class='{cls}{' nowrap' if tag == 'td' else ''}'>{text}</{tag}>"
 
 
 class Score(list[int]):

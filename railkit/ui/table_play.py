@@ -38,7 +38,7 @@ from railkit.errors import InputError
 from railkit.game import BaseView
 from railkit.ui.app import Messages, Panel, guarded, parse_name
 from railkit.ui.i18n import tr, trn
-from railkit.ui.learner import follow_page_address, is_default_learner
+from railkit.ui.learner import LearnerName, follow_page_address, is_default_learner
 from railkit.ui.table_game import Action, TableGame, message_from_json, unavailable_words
 from railkit.ui.table_html import (
     LOBBY_FOCUS,
@@ -94,13 +94,20 @@ class TablePlayPanel(TableWidgets, Panel):
         self.opened_words = ""
         self._into_view = False  # the lobby is to be brought into view once drawn (the page opened at the table)
         self.on_open: Callable[[str], object] | None = None  # the app opens the table's section then
+        self.on_over: Callable[[], object] | None = None  # a seated learner's game ended: the lesson records it
         self.build_widgets(game, name)
         if previous is not None and previous.link is not None:
             self._adopt(previous)  # the app was built again (another language): same table, same seat
         self.refresh()
         if self.where == "server" and self.link is None:
             self.rejoin()
-            follow_page_address(lambda _found: self.rejoin())
+            follow_page_address(self._on_address)
+
+    def _on_address(self, found: LearnerName) -> None:
+        """A pre-rendered page learns its address: the learner's name (``?name=``) fills an empty name field."""
+        if found.given and not found.problem and not self.name.value and not is_default_learner(found.name):
+            self.name.value = found.name
+        self.rejoin()
 
     def _adopt(self, previous: TablePlayPanel) -> None:
         """Carry on ``previous``'s connection in these widgets."""
@@ -340,6 +347,8 @@ class TablePlayPanel(TableWidgets, Panel):
                 self._back(state)
             self.moves.arrived(state)
             self._tell_holder(state)
+            if state.get("is_over") and state.get("seat") is not None and self.on_over is not None:
+                self.on_over()
             self._ask_explanations(state)
             self.refresh()
 

@@ -187,7 +187,8 @@ class TeacherApp(App):
                                                                               n=round(self.live_seconds)))
         self.live.add_class("railkit-teacher-live")
         # one table's controls: a computer player in a seat or out of it, closing the table
-        self.table_pick = widgets.Dropdown(options=[], description=tr("Table"), style={"description_width": "110px"})
+        self.table_pick = widgets.Dropdown(options=[], description=tr("Table"), style={"description_width": "110px"},
+                                           layout=widgets.Layout(width="min(420px, 100%)"))  # "ABC234 (Vom Kap bis Kairo)"
         self.table_pick.add_class("railkit-teacher-table-pick")
         self.table_pick.observe(lambda _c: self._sync_seats(), names="value")
         self.seat_pick = widgets.Dropdown(options=[], description=tr("Seat"), style={"description_width": "60px"})

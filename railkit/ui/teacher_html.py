@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 from railkit.lessons import LESSONS
 from railkit.ui.i18n import get_language, tr
-from railkit.ui.teacher_charts import GAME_NAMES
+from railkit.ui.teacher_charts import GAME_NAMES, exercise_title
 
 __all__ = ["PLAY_LESSONS", "exercises_html", "learners_html", "tables_html"]
 
@@ -64,7 +64,7 @@ def exercises_html(rows: Sequence[Mapping[str, Any]]) -> str:
         tr("lesson"), tr("exercise"), tr("learners"), tr("right at the first try"), tr("rules")))
     body = "".join(
         "<tr>" + "".join(f"<td class='name'>{html.escape(str(v))}</td>" for v in (
-            titles.get(r["lesson"], r["lesson"]), r["exercise"], r["learners"],
+            titles.get(r["lesson"], r["lesson"]), exercise_title(r["lesson"], r["exercise"]), r["learners"],
             f"{r['first_try_right']}/{r['first_tries']} ({_percent(r['first_try_right'], r['first_tries'])})",
             ", ".join(r["rules"]) or "—")) + "</tr>"
         for r in rows)

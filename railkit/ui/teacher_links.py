@@ -20,6 +20,7 @@ from railkit.ui.widgets import button, html_box, row
 __all__ = ["ClassLinkPanel"]
 
 WIDE = {"description_width": "110px"}
+CHOICE_WIDTH = "min(440px, 100%)"  # as wide as "as the learner chooses", "Finnish deck (UP-S7-FI)" in every language
 VARIANT_NAMES = {"standard": N_("standard deck (UP-S7)"), "finnish": N_("Finnish deck (UP-S7-FI)"),
                  "dividend_cards": N_("dividend cards (UP-V1)"), "8": N_("8 terrains to win (KK-E1)"),
                  "5": N_("5 terrains (short)"), "3": N_("3 terrains (short)")}
@@ -36,8 +37,10 @@ class ClassLinkPanel(Panel):
         self.lesson.add_class("railkit-link-lesson")
         self.seed = widgets.Text(value="", placeholder=tr("random"), description=tr("Game number"), style=WIDE)
         self.seed.add_class("railkit-link-seed")
-        self.players = widgets.Dropdown(options=[], description=tr("Players"), style=WIDE)
-        self.variant = widgets.Dropdown(options=[], description=tr("Variant"), style=WIDE)
+        self.players = widgets.Dropdown(options=[], description=tr("Players"), style=WIDE,
+                                        layout=widgets.Layout(width=CHOICE_WIDTH))
+        self.variant = widgets.Dropdown(options=[], description=tr("Variant"), style=WIDE,
+                                        layout=widgets.Layout(width=CHOICE_WIDTH))
         self.language = widgets.Dropdown(options=[(name, code) for code, name in LANGUAGE_NAMES.items()],
                                          value=get_language(), description=tr("Language"), style=WIDE)
         self.table = widgets.Text(value="", placeholder="ABC234", description=tr("Table code"), style=WIDE)

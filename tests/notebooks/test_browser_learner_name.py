@@ -3,7 +3,7 @@ its “Your name” field; a lesson link (the index's own list, and the link row
 ``?name=Aino`` to kk_play and up_play, and each lesson seats and shows Aino."""
 
 import pytest
-from conftest import ARTIFACTS, open_app, page_errors, wait_for_address, wait_text, wait_until_idle
+from conftest import ARTIFACTS, fill, open_app, page_errors, wait_for_address, wait_text, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
@@ -54,4 +54,22 @@ def test_the_name_typed_once_travels_to_every_lesson(voila_server, offline_page)
     back = page.locator("a[href*='index.ipynb']").first
     back.hover()
     assert back.get_attribute("href").endswith("index.ipynb?name=Aino")
+    assert page_errors(page) == []
+
+
+def test_a_name_typed_on_the_index_is_kept_in_its_address_for_back_and_reload(voila_server, offline_page):
+    """A learner types their name on the index, opens a lesson, comes Back (or reloads): the index still has the name
+    (the template writes it into the index's own address), so the next lesson's link carries it too."""
+    page = offline_page.page
+    wait_until_idle(voila_server)
+    open_app(page, voila_server.url("index.ipynb"))
+    fill(page, ".railkit-learner-name", "Eero")
+    page.click(".railkit-use-name")
+    wait_text(page, ".railkit-index-links", "Links for Eero")
+    wait_for_address(page, "index.ipynb", name="Eero")
+    page.reload()
+    page.wait_for_selector(".railkit-app", state="visible", timeout=90000)
+    wait_text(page, ".railkit-index-links", "Links for Eero")
+    assert page.input_value(".railkit-learner-name input") == "Eero"
+    assert page.get_attribute(".railkit-index-links a[href^='kk_play.ipynb']", "href") == "kk_play.ipynb?name=Eero"
     assert page_errors(page) == []

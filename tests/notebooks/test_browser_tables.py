@@ -107,8 +107,13 @@ def create(page, name: str, players: int, bots: int) -> str:
     return page.inner_text(".railkit-table-lobby .rk-code").strip()
 
 
-def join(page, name: str, code: str) -> None:
-    fill(page, ".railkit-table-name", name)
+def join(page, name: str, code: str, typed: bool = True) -> None:
+    """Join table ``code`` as ``name`` (``typed``: typed into the panel; else the page address brought it)."""
+    if typed:
+        fill(page, ".railkit-table-name", name)
+    else:
+        page.wait_for_function("(name) => document.querySelector('.railkit-table-name input').value === name",
+                               arg=name)
     fill(page, ".railkit-table-code", code)
     page.click(".railkit-table-join")
     wait_text(page, ".railkit-table-lobby", "(you)")
@@ -278,8 +283,8 @@ def test_two_pages_at_a_up_table_play_through_a_scoring_round(browser, voila, ta
         ann, ben = (p for _c, p, _b in pages)
         open_tab(ann, voila, "up_play.ipynb")
         code = create(ann, "Ann", 3, 1)
-        open_tab(ben, voila, "up_play.ipynb")
-        join(ben, "Ben", code)
+        open_tab(ben, voila, "up_play.ipynb?name=Ben")  # the name from the index, heard by a pre-rendered kernel
+        join(ben, "Ben", code, typed=False)
         wait_text(ann, ".railkit-table-lobby", "Everyone is seated")
         shot(ann, "tables_up_start.png", ".railkit-table-panel")
         for _move in range(400):

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from tables_client import ServerProcess, call, free_port
+from test_tables_lessons import close, wait_until
 from test_tables_teacher import teacher
 
 from railkit.tables.records import CSV_COLUMNS
@@ -22,6 +23,7 @@ from railkit.ui.capecairo.auction import KkAuctionApp
 from railkit.ui.capecairo.play import KkPlayApp
 from railkit.ui.teacher import TeacherApp
 from railkit.ui.unionpacific.building import BuildingApp
+from railkit.ui.unionpacific.play import PlayApp
 
 pytestmark = pytest.mark.server
 
@@ -192,3 +194,28 @@ def test_RECORDS_an_answer_carries_the_Why_explanations_opened_before_it(
         teacher(process, "records.csv", key)[1])))[1:]]
     assert [(r["lesson"], r["exercise"], r["right"], r["attempt"], r["why"]) for r in rows] == [
         ("kk_play", "build_cost", "0", "1", "2"), ("kk_play", "build_cost", "1", "2", "0")]
+
+
+@pytest.mark.parametrize("lesson", ["kk_play", "up_play"])
+def test_RECORDS_a_class_tables_game_played_to_its_end_finishes_the_play_lesson(
+        server: tuple[ServerProcess, str], monkeypatch: pytest.MonkeyPatch, lesson: str) -> None:
+    """The teacher's "lessons finished" counts a game at a class table as it counts a game against the computer; a
+    spectator's page (Watch, Replay) finishes nothing."""
+    process, key = server
+    monkeypatch.setenv("QUERY_STRING", "name=Kim&lang=en")
+    panel = (KkPlayApp(seed=2) if lesson == "kk_play" else PlayApp(game_number=2)).together
+    panel.players.value, panel.bots.value = 2, 1
+    panel.on_create()
+    wait_until(lambda: panel.state is not None)
+    code = panel.state["table"]
+    monkeypatch.setenv("QUERY_STRING", f"watch={code}&lang=en")
+    watcher = (KkPlayApp(seed=3) if lesson == "kk_play" else PlayApp(game_number=3)).together
+    monkeypatch.setenv("QUERY_STRING", "name=Kim&lang=en")  # one process, two pages: whom a record is about
+    assert teacher(process, "learners", key)[1]["learners"][0]["finished"] == []
+    # the teacher seats a computer player for Kim: the computer players play the game to its end
+    assert teacher(process, f"tables/{code}/bot", key, {"seat": "Kim", "bot": True})[0] == 200
+    wait_until(lambda: panel.state["is_over"] and watcher.state is not None and watcher.state["is_over"], timeout=120)
+    assert lesson_record.wait_sent()
+    (kim,) = teacher(process, "learners", key)[1]["learners"]
+    assert kim["learner"] == "Kim" and kim["finished"] == [lesson]
+    close(panel, watcher)

@@ -271,3 +271,23 @@ def test_a_real_room_caps_browsers_and_addresses_and_a_reload_gets_its_lesson(tm
         print(json.dumps(figures))
     finally:
         server.stop()
+
+
+def test_tornados_false_ping_warning_is_left_out_and_other_warnings_are_kept(caplog) -> None:
+    """jupyter_server#1612: Tornado's warning about the websocket ping settings jupyter_server gives it says nothing a
+    teacher can act on; every other warning of Tornado's still shows."""
+    import logging
+
+    from railkit.ui.voila_template.room import QuietPingWarning
+
+    tornado_log = logging.getLogger("tornado.general")
+    quiet = QuietPingWarning()
+    tornado_log.addFilter(quiet)
+    try:
+        with caplog.at_level(logging.WARNING, logger="tornado.general"):
+            tornado_log.warning("The websocket_ping_timeout (90000) cannot be longer than the websocket_ping_interval "
+                                "(30000).\nSetting websocket_ping_timeout=30000")
+            tornado_log.warning("Unsupported websocket protocol")
+        assert [r.getMessage() for r in caplog.records] == ["Unsupported websocket protocol"]
+    finally:
+        tornado_log.removeFilter(quiet)

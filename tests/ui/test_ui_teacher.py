@@ -88,3 +88,43 @@ def test_CLASS_LINK_the_teachers_page_makes_one_link_per_lesson_and_refuses_bad_
     assert links.seed.layout.display == "none" and links.players.layout.display == "none"
     page.on_make_link()
     assert links.made == "../up_dividends.ipynb?lang=fi"
+
+
+def test_TEACHER_every_recorded_exercise_is_named_by_its_heading_not_its_id() -> None:
+    """The teacher reads “KK: The auction: Who chooses first?”, never the records' id “choosing_order”; every exercise
+    a lesson records has its heading in railkit/lessons.py (a new one without fails here)."""
+    import re
+    from pathlib import Path
+
+    from railkit.lessons import EXERCISES
+    from railkit.ui import i18n
+    from railkit.ui.teacher_charts import first_try_chart
+    from railkit.ui.teacher_html import exercises_html
+
+    root = Path(__file__).resolve().parents[2] / "railkit" / "ui"
+    recorded = {(m[0], m[1]) for f in root.rglob("*.py")
+                for m in re.findall(r'ExerciseRecord\(\s*"(\w+)",\s*"([\w.-]+)"', f.read_text(encoding="utf-8"))}
+    assert len(recorded) >= 6 and recorded == set(EXERCISES), recorded ^ set(EXERCISES)
+    row = {"lesson": "kk_auction", "exercise": "choosing_order", "learners": 3, "first_try_right": 1, "first_tries": 3,
+           "rate": 1 / 3, "rules": ["KK-A4"]}
+    assert "Who chooses first?" in exercises_html([row]) and "choosing_order" not in exercises_html([row])
+    assert first_try_chart([row]).traces[0]["y"] == ["KK: The auction: Who chooses first?"]
+    try:
+        i18n.set_language("fi")
+        assert "Kuka valitsee ensin?" in exercises_html([row])
+    finally:
+        i18n.set_language("en")
+    old = {**row, "exercise": "gone_exercise"}  # a record of an exercise railkit no longer has: its id
+    assert "gone_exercise" in exercises_html([old])
+
+
+def test_TEACHER_the_tables_chart_of_a_table_just_started_shows_minutes_and_whole_moves() -> None:
+    from railkit.ui.teacher_charts import timeline_chart
+
+    started = {"table": "ABC234", "game": "cape_to_cairo", "timeline": [[0, "2026-12-07T08:15:47+00:00"]]}
+    layout = timeline_chart([started]).layout
+    assert list(layout["xaxis"]["range"]) == ["2026-12-07 08:06:47", "2026-12-07 08:16:47"]
+    assert layout["yaxis"]["dtick"] == 1 and list(layout["yaxis"]["range"]) == [0, 5]
+    many = {**started, "timeline": [[n, f"2026-12-07T{8 + n // 60:02d}:{n % 60:02d}:00+00:00"] for n in range(90)]}
+    layout = timeline_chart([many]).layout
+    assert layout["xaxis"]["range"] is None and layout["yaxis"]["dtick"] is None  # plotly's own axes fit a long game

@@ -147,10 +147,9 @@ class RailkitKernelManager(AsyncMappingKernelManager):
             raise web.HTTPError(503, f"{held} lessons are open (at most {self.max_kernels}).")
 
     def _restart_idle_clock(self, kernel_id: str) -> None:
-        try:
-            kernel = self.get_kernel(kernel_id)
-        except KeyError:  # already shut down
+        if kernel_id not in self:  # already shut down
             return
+        kernel = self.get_kernel(kernel_id)
         # jupyter_server sets last_activity on every kernel it starts; its private _tz.utcnow is this aware UTC time
         kernel.last_activity = datetime.now(UTC)  # type: ignore[attr-defined]
 
@@ -168,15 +167,16 @@ class RailkitKernelManager(AsyncMappingKernelManager):
         self._restart_idle_clock(kernel_id)  # the lesson sleeps a full timeout after its page went away
 
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:
-        # Voila's pool manager (a subclass) has already returned for kernels still waiting in its pool.
+        # Voila's pool manager (a subclass) has already returned for kernels still waiting in its pool. The culler
+        # walks a list taken before its awaits: a kernel shut down meanwhile (a closed page, a reload) is passed
+        # over (get_kernel would raise "404 Kernel does not exist", a traceback in the terminal).
+        if kernel_id not in self or kernel_id in self._stopping:
+            return
         if kernel_id not in self._connected_once:
             since = self._handed_out.setdefault(kernel_id, time.monotonic())
-            try:
-                kernel = self.get_kernel(kernel_id)
-            except KeyError:  # already shut down
-                kernel = None
+            kernel = self.get_kernel(kernel_id)
             waited = time.monotonic() - since
-            if self.unconnected_timeout and waited > self.unconnected_timeout and kernel is not None \
+            if self.unconnected_timeout and waited > self.unconnected_timeout \
                     and getattr(kernel, "execution_state", None) != "busy":
                 self.log.info("Culling kernel %s: its page never connected in %.0f s", kernel_id, waited)
                 await self.shutdown_kernel(kernel_id)

@@ -35,14 +35,19 @@ kernels.py) and stop counting as live then, so a script that fetches pages witho
 its place within a minute. Settings on the command line or in voila.json, e.g. ``make run
 VOILA_ARGS=--Room.per_address=120`` (``0``: no cap of that kind).
 
-Voila also warns that each notebook "is not trusted" when it loads it (nbformat's signatures). Trust
-only decides whether stored outputs (HTML, JavaScript) may show; the lessons are stored without outputs,
-so ``LessonNotary`` trusts a notebook with no output, and only such a notebook, without a warning.
+Two of the libraries' warnings would only worry a teacher reading the terminal, so they are left out. Tornado
+warns at the first page that "The websocket_ping_timeout (90000) cannot be longer than the websocket_ping_interval
+(30000)": jupyter_server gives Tornado its own millisecond values where Tornado expects seconds (jupyter_server
+#1612); its own keep-alive works in milliseconds and is unchanged (``QuietPingWarning``). And Voila warns that
+each notebook "is not trusted" when it loads it (nbformat's signatures). Trust only decides whether stored
+outputs (HTML, JavaScript) may show; the lessons are stored without outputs, so ``LessonNotary`` trusts a notebook
+with no output, and only such a notebook, without a warning.
 """
 
 from __future__ import annotations
 
 import collections
+import logging
 import re
 import secrets
 import time
@@ -255,6 +260,13 @@ class RoomVoilaHandler(TornadoVoilaHandler):
             self.log.debug("Page %s for browser %s… in %.1f s", path, visitor[:6], time.monotonic() - started)
 
 
+class QuietPingWarning(logging.Filter):
+    """Leaves out Tornado's warning about jupyter_server's websocket ping settings (the module docstring)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("The websocket_ping_timeout (")
+
+
 class LessonNotary(NotebookNotary):
     """Trusts a notebook without any output (nothing in it would show untrusted); others as nbformat does."""
 
@@ -282,6 +294,9 @@ class RoomVoila(Voila):
         self.contents_manager.notary = LessonNotary(parent=self.contents_manager, store_factory=MemorySignatureStore)
         self.room = Room(parent=self)
         settings["railkit_room"] = self.room
+        ping_log = logging.getLogger("tornado.general")
+        if not any(isinstance(f, QuietPingWarning) for f in ping_log.filters):
+            ping_log.addFilter(QuietPingWarning())
         free = available_mb()
         self.log.info("Room: at most %d kernels (%s MB available), %s live pages per browser, %s per address",
                       self.room.max_kernels, free, self.room.per_visitor or "no cap", self.room.per_address or "no cap")

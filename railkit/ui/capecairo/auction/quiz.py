@@ -214,7 +214,7 @@ class QuizPanel(Panel):
             raise InputError(tr("Each player chooses once: {names} appears more than once.", names=", ".join(twice)))
         right = [a == b for a, b in zip(picked, q.order, strict=True)]
         rows = "".join(
-            f"<tr><td>{ordinal(i + 1)}</td><td class='name'>{html.escape(picked[i])}</td>"
+            f"<tr><td class='nowrap'>{ordinal(i + 1)}</td><td class='name'>{html.escape(picked[i])}</td>"
             f"<td class='name'><b>{html.escape(q.order[i])}</b></td>{verdict_html(ok, 'td')}</tr>"
             for i, ok in enumerate(right)
         )

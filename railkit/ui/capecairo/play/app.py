@@ -159,6 +159,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         # a message belongs to the tab it was made on: switching tabs clears it
         self.tabs.observe(lambda _c: self.clear_message(), names="selected_index")
         self.together.on_open = self.on_table_opened  # a pre-rendered page learns its address later
+        self.together.on_over = lambda: game_finished("kk_play")  # a class table's game played to its end
         self.legend = html_box("railkit-legend", self._legend_html())
         return widgets.VBox([widgets.HTML(KK_STYLE), self.club.banner, self.tabs, self.legend, self.keeper.widget])
 

@@ -154,6 +154,7 @@ class PlayApp(KeepsGame, App):
         if self.together.opened_as is not None:  # a seat, a watched table, a class's code (the address is here)
             self.on_table_opened(self.together.opened_as)
         self.together.on_open = self.on_table_opened  # a pre-rendered page learns its address later
+        self.together.on_over = lambda: game_finished("up_play")  # a class table's game played to its end
         return self.body
 
     def on_table_opened(self, how: str) -> None:
