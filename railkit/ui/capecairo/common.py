@@ -19,6 +19,7 @@ from railkit.capecairo.bots import HeuristicBot
 from railkit.capecairo.views import KKView
 from railkit.session import position_bots
 from railkit.ui.app import parse_whole
+from railkit.ui.capecairo.palette import PLAYER_HEX, TERRAIN_INK, TERRAIN_PAPER, TERRAINS, player_text, terrain_css
 from railkit.ui.docs import reconstruction_note
 from railkit.ui.i18n import DEFAULT_LANGUAGE, get_language, player_label, render, tr, trn
 from railkit.ui.learner import DEFAULT_LEARNER, is_default_learner, seat_players, second_person
@@ -29,14 +30,7 @@ MAX_BOT_MOVES = 5_000  # the engine always ends a game (KK-E1, KK-B8); this only
 # The computer players: the same position always gets the same move, also after an undo.
 kk_bots = position_bots(HeuristicBot)
 
-PLAYER_HEX = {"red": "#c62828", "yellow": "#f2b705", "green": "#2e7d32", "blue": "#283593"}
-TERRAIN_HEX = {  # (border/text colour, background)
-    "river": ("#0277bd", "#e1f2fc"),
-    "mountains": ("#5d4e3f", "#ebe4dc"),
-    "desert": ("#a86f00", "#fcf0cf"),
-    "village": ("#a23b1c", "#f8e1d8"),
-    "savanna": ("#4f7f23", "#e6f1da"),
-}
+TERRAIN_HEX = {t: (TERRAIN_INK[t], TERRAIN_PAPER[t]) for t in TERRAINS}  # (border/text colour, background)
 
 
 def terrain_name(terrain: str) -> str:
@@ -78,18 +72,14 @@ KK_STYLE = """
   border-radius: 12px; padding: 0 8px; margin: 1px 3px 1px 0; font-size: 14px; white-space: nowrap; }
 .railkit-app .kk-chip.next { border-width: 2px; font-weight: bold; }
 .railkit-app .kk-bars { letter-spacing: 1px; color: var(--kk-c); }
-.railkit-app .kk-river { --kk-c: #0277bd; --kk-bg: #e1f2fc; }
-.railkit-app .kk-mountains { --kk-c: #5d4e3f; --kk-bg: #ebe4dc; }
-.railkit-app .kk-desert { --kk-c: #a86f00; --kk-bg: #fcf0cf; }
-.railkit-app .kk-village { --kk-c: #a23b1c; --kk-bg: #f8e1d8; }
-.railkit-app .kk-savanna { --kk-c: #4f7f23; --kk-bg: #e6f1da; }
+/* TERRAINS */
 .railkit-app .kk-swatch { display: inline-block; width: 0.9em; height: 0.9em; border: 1px solid #444;
   vertical-align: -0.1em; margin-right: 5px; border-radius: 2px; }
 .railkit-app table.railkit-table td { vertical-align: top; }
 .railkit-app table.railkit-table tr.kk-current td { background: #fff8dc; }
 .railkit-app table.kk-race { border-collapse: separate; border-spacing: 4px; margin: 4px 0 8px 0; }
 .railkit-app table.kk-race td { height: 30px; min-width: 84px; text-align: center; font-size: 14px;
-  border: 1px solid #c8c8c8; border-radius: 5px; background: #fafafa; color: #999; }
+  border: 1px solid #c8c8c8; border-radius: 5px; background: #fafafa; color: #666; }
 .railkit-app table.kk-race td.kk-name { border: none; background: none; text-align: left; color: #222;
   font-size: 16px; padding-right: 8px; white-space: nowrap; }
 .railkit-app table.kk-race td.kk-crossed { color: white; font-weight: bold; border-color: #555; }
@@ -138,7 +128,7 @@ KK_STYLE = """
     color: #444; }
 }
 </style>
-"""
+""".replace("/* TERRAINS */", terrain_css())  # the terrains' ink and paper (palette)
 
 
 
@@ -291,7 +281,7 @@ def race_html(view: KKView) -> str:
     for p in view.players:
         crossed, line = view.crossed[p], view.queues[p]
         colour = PLAYER_HEX.get(view.colours[p], "#777")
-        text_colour = "#222" if view.colours[p] == "yellow" else "white"
+        text_colour = player_text(view.colours[p])
         cells = ""
         for i in range(goal):
             if i < crossed:

@@ -14,6 +14,7 @@ from railkit.ui.app import legend_html
 from railkit.ui.i18n import player_label, render, tr, trn
 from railkit.ui.learner import is_default_learner
 from railkit.ui.unionpacific.common import card_label, company_html, company_name, engine_text
+from railkit.ui.unionpacific.map_style import contrast
 from railkit.unionpacific import (
     IMAGINARY,
     UP,
@@ -70,12 +71,13 @@ PLAY_STYLE = """
 
 # -- small helpers ------------------------------------------------------------------------------
 def text_colour(hex_colour: str) -> str:
-    """Black or white text, whichever reads better on ``hex_colour``."""
+    """Black or white text, whichever has the higher WCAG contrast on ``hex_colour`` (the orange Phoenix Sunset Line
+    and the grey Pittsburgh Allegheny Steel take black: white on them is below 4.5:1)."""
     try:
-        r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+        on_black, on_white = contrast(hex_colour, "#000000"), contrast(hex_colour, "#ffffff")
     except (ValueError, IndexError):
         return "black"
-    return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "white"
+    return "black" if on_black >= on_white else "white"
 
 
 def share_words(board: Any, cards: Sequence[str]) -> str:
