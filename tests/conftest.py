@@ -558,3 +558,41 @@ def page_errors(page) -> list[str]:
     if page.query_selector('[data-mime-type="application/vnd.jupyter.stderr"]'):
         problems.append("stderr output is shown: " + page.inner_text('[data-mime-type="application/vnd.jupyter.stderr"]')[:300])
     return problems
+
+
+# -- Class tables in the browser: one table server and one Voila with the two play lessons, for the session --------
+TABLE_LESSONS = ("kk_play.ipynb", "up_play.ipynb")
+
+
+@pytest.fixture(scope="session")
+def class_tables(tmp_path_factory):
+    """``python -m railkit.tables`` on SQLite, as ``make run`` starts it (a test may ``kill9`` and ``start`` it: it
+    comes back on the same port). Its teacher key is ``teacher.key`` beside the database."""
+    from tables_client import ServerProcess
+
+    folder = tmp_path_factory.mktemp("class-tables")
+    process = ServerProcess(f"sqlite:///{folder / 'tables.sqlite'}").start()
+    process.key_path = folder / "teacher.key"  # type: ignore[attr-defined]
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+@pytest.fixture(scope="session")
+def class_voila(tmp_path_factory, class_tables) -> Iterator[Server]:
+    """Voila with the two play lessons and the project's voila.json, its kernels told where the tables are."""
+    import shutil
+
+    folder = tmp_path_factory.mktemp("class-lessons")
+    for lesson in TABLE_LESSONS:
+        shutil.copy(NOTEBOOKS_DIR / lesson, folder)
+    shutil.copy(NOTEBOOKS_DIR / "voila.json", folder)
+    server = start_voila(folder, ARTIFACTS / "voila_tables.log",
+                         env={"RAILKIT_TABLES_URL": f"http://127.0.0.1:{class_tables.port}"})
+    try:
+        wait_for_pools(server, list(TABLE_LESSONS))
+        wait_until_idle(server)
+        yield server
+    finally:
+        server.stop()

@@ -285,12 +285,15 @@ class Messages:
         self.kind, self.text = kind, text
         self.widget.value = f"<div class='railkit-msg {kind}'>{html.escape(text)}</div>" if text else ""
 
-    def focus(self, css: str) -> None:
+    def focus(self, css: str, only_from: str = "") -> None:
         """Move the keyboard focus to the first visible element matching the CSS selector ``css`` in this app
-        (the template's script; each request is numbered, so asking for the same control again moves it again)."""
+        (the template's script; each request is numbered, so asking for the same control again moves it again).
+        ``only_from``: move it only while the focus is nowhere (the page itself) or on an element matching this
+        selector, never away from a control the learner went to meanwhile."""
         self._focus_requests += 1
+        since = f" data-from='{html.escape(only_from, quote=True)}'" if only_from else ""
         self.focus_mark.value = (f"<span class='railkit-focus-mark' hidden data-n='{self._focus_requests}' "
-                                 f"data-focus='{html.escape(css, quote=True)}'></span>")
+                                 f"data-focus='{html.escape(css, quote=True)}'{since}></span>")
 
     def show_error(self, text: str) -> None:
         self.show("error", text)

@@ -19,25 +19,17 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from conftest import (
-    ARTIFACTS,
-    NOTEBOOKS_DIR,
     Server,
     fill,
-    free_port,
     make_offline_page,
     open_app,
     page_errors,
     shot,
-    start_server,
-    wait_for_pools,
     wait_text,
-    wait_until_idle,
 )
 from tables_client import ServerProcess, call
 
@@ -58,34 +50,15 @@ EVENTS_MARK_JS = """() => {
 
 
 @pytest.fixture
-def tables(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(f"sqlite:///{tmp_path / 'tables.sqlite'}").start()
-    try:
-        yield process
-    finally:
-        process.stop()
+def tables(class_tables: ServerProcess) -> ServerProcess:
+    """The session's table server (tests/conftest.py), shared with the other table pages' tests."""
+    return class_tables
 
 
 @pytest.fixture
-def voila(tmp_path: Path, tables: ServerProcess) -> Iterator[Server]:
-    """Voila with the two play lessons and the project's voila.json, its kernels told where the tables are."""
-    folder = tmp_path / "lessons"
-    folder.mkdir()
-    for lesson in LESSONS:
-        shutil.copy(NOTEBOOKS_DIR / lesson, folder)
-    shutil.copy(NOTEBOOKS_DIR / "voila.json", folder)
-    port = free_port()
-    from conftest import VENV_BIN
-
-    cmd = [str(VENV_BIN / "voila"), "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}", "."]
-    server = start_server(cmd, folder, f"http://127.0.0.1:{port}", "/voila/tree", ARTIFACTS / "voila_tables.log",
-                          env={"RAILKIT_TABLES_URL": f"http://127.0.0.1:{tables.port}"})
-    try:
-        wait_for_pools(server, list(LESSONS))
-        wait_until_idle(server)
-        yield server
-    finally:
-        server.stop()
+def voila(class_voila: Server) -> Server:
+    """The session's Voila with the two play lessons, its kernels told where the tables are (tests/conftest.py)."""
+    return class_voila
 
 
 def open_tab(page, voila: Server, lesson: str) -> None:
@@ -129,7 +102,7 @@ def panel_text(page) -> str:
 
 def teacher_call(tables: ServerProcess, tmp_path: Path, path: str, body: dict) -> dict:
     """A teacher's request to the table server, with the key it made beside its database."""
-    key = os.environ.get("RAILKIT_TEACHER_KEY") or (tmp_path / "teacher.key").read_text().strip()
+    key = os.environ.get("RAILKIT_TEACHER_KEY") or tables.key_path.read_text().strip()
     status, answer = call("POST", f"http://127.0.0.1:{tables.port}/api/teacher/{path}", body,
                           headers={"X-Railkit-Teacher-Key": key})
     assert status == 200, answer
