@@ -93,8 +93,10 @@ STYLE = """
 @media (max-width: 700px) {
   .railkit-app { font-size: 15px; --jp-widgets-font-size: 15px; max-width: 100%; overflow-wrap: anywhere; }
   .railkit-app .widget-hbox, .railkit-app .widget-inline-hbox { flex-wrap: wrap; max-width: 100%; }
-  .railkit-app .widget-inline-hbox { width: 100% !important; height: auto !important;
-    min-height: var(--jp-widgets-inline-height); }
+  /* the whole width less the widget's own margins (2 px a side), which would push its right edge out of its box,
+     whose overflow cuts it: the table's “Your turn” lost its right border so */
+  .railkit-app .widget-inline-hbox { width: calc(100% - 2 * var(--jp-widgets-margin, 2px)) !important;
+    height: auto !important; min-height: var(--jp-widgets-inline-height); }
   .railkit-app .widget-inline-hbox > .widget-label { width: 100% !important; max-width: 100%; text-align: left; }
   .railkit-app .widget-label, .railkit-app .widget-checkbox, .railkit-app .widget-checkbox label {
     min-width: 0; white-space: normal; }

@@ -44,7 +44,8 @@ body.jp-Notebook .railkit-app .railkit-table-lobby:focus-visible {
 .railkit-app .railkit-table-progress { font-size: 17px; font-weight: bold; }
 .railkit-app .railkit-table-board { max-width: 100%; min-width: 0; overflow-x: auto; }
 .railkit-app .railkit-table-board .widget-html-content { min-width: 0; }
-.railkit-app .railkit-table-board table { display: block; max-width: 100%; overflow-x: auto; }
+/* a wide table scrolls in its own box; the race fits the screen by itself (capecairo.common.KK_STYLE) */
+.railkit-app .railkit-table-board table:not(.kk-race) { display: block; max-width: 100%; overflow-x: auto; }
 </style>"""
 
 

@@ -12,7 +12,8 @@ learner at their own screen.
   table first and open, no game of the page's own; the replay names learners and computer players, and its
   buttons say what they do.
 
-Screenshots (desktop and phone width) go to tests/artifacts/tables_*.png.
+Screenshots (desktop and phone width) go to tests/artifacts/tables_*.png; axe-core checks each of those states (no
+critical or serious finding), and the last page of each game again in Finnish, Hungarian and Spanish, switched in place.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import os
 from pathlib import Path
 
 import pytest
+from axe_check import assert_clean, in_every_language
 from conftest import (
     Server,
     fill,
@@ -130,8 +132,10 @@ def watch(browser, voila: Server, lesson: str, code: str, name: str) -> tuple:
     if lesson.startswith("up"):  # the solo game is not on the page: no “You: choose a first share”
         assert page.locator(".railkit-status").count() == 0 and page.locator(".railkit-together").count() == 1
     shot(page, f"{name}.png")
+    assert_clean(page, name)
     page.set_viewport_size(PHONE)
     shot(page, f"{name}_phone.png")
+    assert_clean(page, f"{name}_phone")
     assert page_errors(page) == [] and not blocked
     return context, page
 
@@ -152,8 +156,10 @@ def check_replay(page, name: str) -> None:
     done, total = moves.split(" of ")
     assert done == total
     shot(page, f"{name}.png", ".railkit-replay")
+    assert_clean(page, name)
     page.set_viewport_size(PHONE)
     shot(page, f"{name}_phone.png", ".railkit-replay")
+    assert_clean(page, f"{name}_phone")
 
 
 def test_three_pages_at_a_kk_table_through_a_sealed_auction_a_reload_and_a_kill_9(browser, voila, tables,
@@ -175,6 +181,7 @@ def test_three_pages_at_a_kk_table_through_a_sealed_auction_a_reload_and_a_kill_
             wait_text(page, ".railkit-table-progress", "1 of 4 bids in")  # the computer player's
             wait_text(page, ".railkit-table-turn", "Your turn!")
         shot(ann, "tables_kk_lobby.png", ".railkit-table-panel")
+        assert_clean(ann, "tables_kk_lobby")
 
         bid(ann, 37)
         for page in (ben, cy):
@@ -212,8 +219,10 @@ def test_three_pages_at_a_kk_table_through_a_sealed_auction_a_reload_and_a_kill_
         revealed = ann.inner_text(".railkit-table-events")
         assert "Ann 37" in revealed and "Ben 21" in revealed and "Cy 9" in revealed
         shot(ann, "tables_kk_revealed.png", ".railkit-table-panel")
+        assert_clean(ann, "tables_kk_revealed")
         ben.set_viewport_size(PHONE)
         shot(ben, "tables_kk_phone.png", ".railkit-table-panel")
+        assert_clean(ben, "tables_kk_phone")
 
         # the teacher puts a computer player in Ben's seat, then gives it back: Ben's page says both
         teacher_call(tables, tmp_path, f"tables/{code}/bot", {"seat": "Ben", "bot": True})
@@ -236,6 +245,7 @@ def test_three_pages_at_a_kk_table_through_a_sealed_auction_a_reload_and_a_kill_
                               "tables_kk_replay_page")
         pages.append((context, page, []))
         check_replay(page, "tables_kk_replay")
+        in_every_language(ann, "tables_kk")  # Ann's table page, switched in place: the same seat, every language
     finally:
         for context, _page, blocked in pages:
             context.close()
@@ -255,6 +265,7 @@ def test_two_pages_at_a_up_table_play_through_a_scoring_round(browser, voila, ta
         join(ben, "Ben", code)
         wait_text(ann, ".railkit-table-lobby", "Everyone is seated")
         shot(ann, "tables_up_start.png", ".railkit-table-panel")
+        assert_clean(ann, "tables_up_start")
         for _move in range(400):
             if "Payout 1 of" in ann.inner_text(".railkit-table-board"):
                 break
@@ -287,8 +298,10 @@ def test_two_pages_at_a_up_table_play_through_a_scoring_round(browser, voila, ta
                 page.wait_for_function(f"() => ({EVENTS_MARK_JS})() !== {json.dumps(mark)}")
         wait_text(ben, ".railkit-table-board", "Payout 1 of")
         shot(ben, "tables_up_payout.png", ".railkit-table-board")
+        assert_clean(ben, "tables_up_payout")
         ann.set_viewport_size(PHONE)
         shot(ann, "tables_up_phone.png", ".railkit-table-panel")
+        assert_clean(ann, "tables_up_phone")
         for page in (ann, ben):
             assert page_errors(page) == []
 
@@ -299,6 +312,7 @@ def test_two_pages_at_a_up_table_play_through_a_scoring_round(browser, voila, ta
                               "tables_up_replay_page")
         pages.append((context, page, []))
         check_replay(page, "tables_up_replay")
+        in_every_language(ben, "tables_up")
     finally:
         for context, _page, blocked in pages:
             context.close()

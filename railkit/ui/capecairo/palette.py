@@ -13,7 +13,7 @@ with these; ``tests/ui/test_ui_palettes.py`` checks every pair below against the
 from __future__ import annotations
 
 __all__ = ["LABEL_BOX", "LAND", "MAP_BORDER", "PLAYER_EDGE", "PLAYER_HEX", "PLAYER_INK", "PLAYER_TEXT", "ROUTE_COLOUR",
-           "TERRAINS", "TERRAIN_INK", "TERRAIN_PAPER", "TERRAIN_SYMBOL", "TOWN_TEXT", "WATER", "player_ink",
+           "TERRAINS", "TERRAIN_INK", "TERRAIN_PAPER", "TERRAIN_SIGN", "TERRAIN_SYMBOL", "TOWN_TEXT", "WATER", "player_ink",
            "player_text", "terrain_css"]
 
 # The trains (KK-S1): their fill on the race grid and the map.
@@ -30,6 +30,7 @@ TERRAIN_PAPER = {"river": "#e1f2fc", "mountains": "#ebe4dc", "desert": "#fcf0cf"
                  "savanna": "#e6f1da"}
 TERRAIN_SYMBOL = {"river": "diamond", "mountains": "triangle-up", "desert": "circle", "village": "square",
                   "savanna": "star"}  # plotly marker symbols: the shape tells the terrain without its colour
+TERRAIN_SIGN = {"river": "◆", "mountains": "▲", "desert": "●", "village": "■", "savanna": "★"}  # the same, as text
 
 # The map of Africa (race_map).
 LAND, MAP_BORDER, WATER = "#f4f1e8", "#cfc7b3", "#e3eef7"

@@ -193,7 +193,7 @@ def players_html(v: UPView, humans: Sequence[str], acting: str | None, you: str 
         rows += (f"<tr class='{cls}'><td class='name'>{html.escape(player_label(p))}</td><td class='name'>{role}</td>"
                  f"<td>{money_cell}</td><td>{shares}</td><td>{track}</td></tr>")
     return (f"<table class='railkit-table railkit-players'><tr><th class='name'>{tr('player')}</th>"
-            f"<th class='name'></th><th>{tr('money (millions)')}</th><th>{tr('shares in hand')}</th>"
+            f"<th class='name'>{tr('who plays')}</th><th>{tr('money (millions)')}</th><th>{tr('shares in hand')}</th>"
             f"<th>{tr('track cards')}</th></tr>{rows}</table>")
 
 
@@ -249,7 +249,7 @@ def result_html(result: Outcome, you: str | None, review: str = "") -> str:
               "ruling).")
     return (f"<div class='railkit-panel'><h4>{html.escape(final_words(result, you))}</h4>"
             f"<table class='railkit-table'><tr><th class='name'>{tr('player')}</th><th>{tr('final money (millions)')}</th>"
-            f"<th></th></tr>{rows}</table><p class='railkit-muted'>{note}</p>{review}</div>")
+            f"<th class='name'>{tr('result')}</th></tr>{rows}</table><p class='railkit-muted'>{note}</p>{review}</div>")
 
 
 def play_legend_html() -> str:
