@@ -20,6 +20,11 @@ turn”; a move made meanwhile waits and is sent as soon as the server is back, 
 pass) has its own button and is never what “Your move” starts on. When the teacher or
 the table's creator puts a computer player in this seat, or gives the seat back, the learner is told.
 
+What a screen reader hears (every move, the reveal, a payout, the turn, the end: once each, from one live region)
+is ``railkit.ui.table_announce``; where the keyboard focus goes after each change is ``railkit.ui.table_showing``.
+“Leave the table” lets the seat go from this page (its learner is then away; the creator or the teacher may seat a
+computer player there) and takes the seat out of the page address.
+
 Help at a table is the play lessons' help: the choices and their rules (“Why”), the picked move explained,
 the board, and the heuristic player's move on request (Hint). The kernel holds only its seat's view, so what
 needs more than that view and the rules (the hint; Kap bis Kairo's build count) is asked of the server,

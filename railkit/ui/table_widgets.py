@@ -100,7 +100,8 @@ class TableWidgets:
             html_box("", f"<b>{html.escape(tr('Or join one'))}</b>"),
             row([self.code, self.join_button]),
         ])
-        self.address = html_box("railkit-table-address")
+        # hidden marks (the seat for the page address); the template's scripts read them, nobody sees them: no room taken
+        self.address = html_box("railkit-table-address", display="none")
         self.lobby = html_box("railkit-table-lobby")
         self.turn = html_box("railkit-table-turn")
         self.progress = html_box("railkit-table-progress")
@@ -160,6 +161,6 @@ class TableWidgets:
                                       self.pick_row, self.pass_row, *help_row, self.board, *board, self.events, self.review,
                                       *([self.replay.widget] if self.replay is not None else []),
                                       row([self.leave_button])])
-        self.widget = widgets.VBox([widgets.HTML(TABLE_STYLE), self.note, self.start_box, self.address,
+        self.widget = widgets.VBox([html_box("", TABLE_STYLE, display="none"), self.note, self.start_box, self.address,
                                     self.game_box, self.announcer.widget])
         self.widget.add_class("railkit-table-panel")
