@@ -596,3 +596,33 @@ def class_voila(tmp_path_factory, class_tables) -> Iterator[Server]:
         yield server
     finally:
         server.stop()
+
+
+# Elements inside ``sel`` that stick out of the nearest box around them that clips or scrolls (by more than half a
+# pixel): cut off on screen, though the page itself does not scroll sideways. The boxes meant to scroll (the race on
+# a phone, a table's board), plotly's figures and the text meant for screen readers only are left out.
+CUT_BY_ITS_BOX_JS = """(sel) => {
+  const INTENDED = '.kk-race-box, .railkit-table-board, .js-plotly-plot, .railkit-sr-only, .kk-word, svg, [hidden]';
+  const cut = [];
+  for (const root of document.querySelectorAll(sel)) {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.closest(INTENDED) || el.offsetParent === null) continue;
+      const r = el.getBoundingClientRect();
+      if (!r.width || !r.height) continue;
+      for (let box = el.parentElement; box && box !== document.body; box = box.parentElement) {
+        if (getComputedStyle(box).overflowX === 'visible') continue;
+        const b = box.getBoundingClientRect();
+        if (r.right > b.right + 0.5 || r.left < b.left - 0.5)
+          cut.push(`${el.tagName.toLowerCase()}.${String(el.className).split(' ').slice(-1)[0]} `
+                   + `${Math.round(r.left)}-${Math.round(r.right)} px in a box of ${Math.round(b.left)}-${Math.round(b.right)}`);
+        break;
+      }
+    }
+  }
+  return cut.slice(0, 10);
+}"""
+
+
+def cut_by_its_box(page, selector: str = ".railkit-app") -> list[str]:
+    """What inside ``selector`` is cut off by the box around it (``CUT_BY_ITS_BOX_JS``); [] when nothing is."""
+    return list(page.evaluate(CUT_BY_ITS_BOX_JS, selector))

@@ -69,6 +69,7 @@ STYLE = """
 .railkit-app { font-size: 16px; line-height: 1.45; max-width: 1100px;
   --jp-widgets-font-size: 16px; --jp-widgets-inline-height: 32px; --jp-widgets-inline-label-width: 110px; }
 .railkit-app .lm-TabBar-tab { flex: 0 0 auto !important; min-width: 150px; max-width: none !important; font-size: 16px; }
+.railkit-app .lm-TabBar-tab:first-child { margin-left: 0 !important; }  /* Lumino overlaps tabs by 1 px: the first stays whole */
 .railkit-app table.railkit-table { border-collapse: collapse; margin: 6px 0 10px 0; }
 .railkit-app table.railkit-table th, .railkit-app table.railkit-table td {
   border: 1px solid #c8c8c8; padding: 4px 10px; text-align: right; }
@@ -93,10 +94,8 @@ STYLE = """
 @media (max-width: 700px) {
   .railkit-app { font-size: 15px; --jp-widgets-font-size: 15px; max-width: 100%; overflow-wrap: anywhere; }
   .railkit-app .widget-hbox, .railkit-app .widget-inline-hbox { flex-wrap: wrap; max-width: 100%; }
-  /* the whole width less the widget's own margins (2 px a side), which would push its right edge out of its box,
-     whose overflow cuts it: the table's “Your turn” lost its right border so */
-  .railkit-app .widget-inline-hbox { width: calc(100% - 2 * var(--jp-widgets-margin, 2px)) !important;
-    height: auto !important; min-height: var(--jp-widgets-inline-height); }
+  .railkit-app .widget-inline-hbox { width: 100% !important; height: auto !important;
+    min-height: var(--jp-widgets-inline-height); }
   .railkit-app .widget-inline-hbox > .widget-label { width: 100% !important; max-width: 100%; text-align: left; }
   .railkit-app .widget-label, .railkit-app .widget-checkbox, .railkit-app .widget-checkbox label {
     min-width: 0; white-space: normal; }
@@ -106,6 +105,9 @@ STYLE = """
   .railkit-app .widget-inline-hbox > select, .railkit-app .widget-inline-hbox > input { min-height: 44px; }
   .railkit-app .widget-box, .railkit-app .widget-html, .railkit-app .widget-html-content,
   .railkit-app .widget-output, .railkit-app .jupyter-widgets { max-width: 100%; min-width: 0; }
+  /* no side margins: a widget as wide as its box would stick out of it by them and be cut (2 px, the table's
+     “Your turn” lost its right border so); rows keep their gap */
+  .railkit-app .jupyter-widgets { margin-left: 0; margin-right: 0; }
   .railkit-app .widget-button, .railkit-app .widget-toggle-button { min-height: 44px; max-width: 100%;
     min-width: 0; white-space: normal; height: auto; }
   .railkit-app .widget-toggle-buttons .widget-toggle-button { width: auto !important; }
@@ -113,6 +115,7 @@ STYLE = """
   .railkit-app table.railkit-table th, .railkit-app table.railkit-table td { padding: 3px 4px; }
   .railkit-app .lm-TabBar-tab { min-width: 0; font-size: 14px; padding: 0 8px; }
   .railkit-app .lm-TabBar-content { flex-wrap: wrap; }
+  .railkit-app .lm-TabBar-tab { margin-left: 0 !important; }  /* a tab that starts a wrapped row stays whole too */
 }
 </style>
 """

@@ -26,6 +26,7 @@ import pytest
 from axe_check import assert_clean, in_every_language
 from conftest import (
     Server,
+    cut_by_its_box,
     fill,
     make_offline_page,
     open_app,
@@ -44,6 +45,9 @@ PANEL_TEXT_JS = "() => [...document.querySelectorAll('.railkit-table-panel')].ma
 # The element is in the viewport of Voila's scrolling page (the page opened at it, with no scrolling by hand).
 IN_VIEW_JS = """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
   return r.top >= 0 && r.top < window.innerHeight; }"""
+# The keyboard focus is in the table's game (its lobby, or the seat's move), not dropped to the page (WCAG 2.4.3).
+FOCUS_IN_TABLE_JS = """() => { const el = document.activeElement;
+  return !!el && el !== document.body && !!el.closest('.railkit-table-panel') && el.offsetParent !== null; }"""
 EVENTS_MARK_JS = """() => {
   const ol = document.querySelector('.railkit-table-events ol');
   const turn = document.querySelector('.railkit-table-turn');
@@ -79,6 +83,7 @@ def create(page, name: str, players: int, bots: int) -> str:
     page.select_option(".railkit-table-bots select", str(bots))
     page.click(".railkit-table-create")
     page.wait_for_selector(".railkit-table-lobby .rk-code", state="visible")
+    page.wait_for_function(FOCUS_IN_TABLE_JS)  # the button that was pressed is gone: the focus stays in the table
     return page.inner_text(".railkit-table-lobby .rk-code").strip()
 
 
@@ -87,6 +92,7 @@ def join(page, name: str, code: str) -> None:
     fill(page, ".railkit-table-code", code)
     page.click(".railkit-table-join")
     wait_text(page, ".railkit-table-lobby", "(you)")
+    page.wait_for_function(FOCUS_IN_TABLE_JS)
 
 
 def bid(page, amount: int, then: tuple[str, str] | None = None) -> None:
@@ -96,6 +102,22 @@ def bid(page, amount: int, then: tuple[str, str] | None = None) -> None:
     page.click(".railkit-table-bid")
     selector, text = then or (".railkit-table-board", f"Your sealed bid: £{amount}")
     wait_text(page, selector, text)
+
+
+# The race's names on a phone: each on its own row, on one line (never broken inside a word), the names beside the
+# cells hidden.
+RACE_NAMES_JS = """() => [...document.querySelectorAll('.railkit-table-board table.kk-race tr.kk-name-row td')]
+  .map((td) => { const range = document.createRange(); range.selectNodeContents(td);
+    const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+    return [td.innerText.trim(), tops.size]; })"""
+
+
+def assert_fits_a_phone(page) -> None:
+    """At 390 px: nothing in the table's panel cut off by its box; the race's names whole, one line each."""
+    assert cut_by_its_box(page, ".railkit-table-panel") == []
+    names = page.evaluate(RACE_NAMES_JS)
+    assert all(lines == 1 for _name, lines in names), names
+    assert page.locator(".railkit-table-board td.kk-name:visible").count() == 0
 
 
 def panel_text(page) -> str:
@@ -223,6 +245,7 @@ def test_three_pages_at_a_kk_table_through_a_sealed_auction_a_reload_and_a_kill_
         ben.set_viewport_size(PHONE)
         shot(ben, "tables_kk_phone.png", ".railkit-table-panel")
         assert_clean(ben, "tables_kk_phone")
+        assert_fits_a_phone(ben)
 
         # the teacher puts a computer player in Ben's seat, then gives it back: Ben's page says both
         teacher_call(tables, tmp_path, f"tables/{code}/bot", {"seat": "Ben", "bot": True})
@@ -302,6 +325,7 @@ def test_two_pages_at_a_up_table_play_through_a_scoring_round(browser, voila, ta
         ann.set_viewport_size(PHONE)
         shot(ann, "tables_up_phone.png", ".railkit-table-panel")
         assert_clean(ann, "tables_up_phone")
+        assert_fits_a_phone(ann)
         for page in (ann, ben):
             assert page_errors(page) == []
 

@@ -85,6 +85,7 @@ KK_STYLE = """
   vertical-align: -0.1em; margin-right: 5px; border-radius: 2px; }
 .railkit-app table.railkit-table td { vertical-align: top; }
 .railkit-app table.railkit-table tr.kk-current td { background: #fff8dc; }
+.railkit-app .kk-race-box { overflow-x: auto; max-width: 100%; }  /* a window too narrow scrolls it, never cuts it */
 .railkit-app table.kk-race { border-collapse: separate; border-spacing: 4px; margin: 4px 0 8px 0; }
 .railkit-app table.kk-race td { height: 30px; min-width: 84px; text-align: center; font-size: 14px;
   border: 1px solid #c8c8c8; border-radius: 5px; background: #fafafa; color: #666; }
