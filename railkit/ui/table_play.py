@@ -345,9 +345,9 @@ class TablePlayPanel(TableShowing, Panel):
             self.moves.arrived(state)
             self._tell_holder(state)
             self._ask_explanations(state)
-            began = self.announcer.follow(state, self._may_act(state), self._turn_words(),
-                                          self._over_words())
             self.refresh()
+            # said once the page shows it (the page applies the kernel's updates in order): what is announced is there
+            began = self.announcer.follow(state, self._may_act(state), self._turn_words(), self._over_words())
             self._focus_next(state, began)
 
     def _back(self, state: Mapping[str, Any]) -> None:
