@@ -558,3 +558,71 @@ def page_errors(page) -> list[str]:
     if page.query_selector('[data-mime-type="application/vnd.jupyter.stderr"]'):
         problems.append("stderr output is shown: " + page.inner_text('[data-mime-type="application/vnd.jupyter.stderr"]')[:300])
     return problems
+
+
+# -- Class tables in the browser: one table server and one Voila with the two play lessons, for the session --------
+TABLE_LESSONS = ("kk_play.ipynb", "up_play.ipynb")
+
+
+@pytest.fixture(scope="session")
+def class_tables(tmp_path_factory):
+    """``python -m railkit.tables`` on SQLite, as ``make run`` starts it (a test may ``kill9`` and ``start`` it: it
+    comes back on the same port). Its teacher key is ``teacher.key`` beside the database."""
+    from tables_client import ServerProcess
+
+    folder = tmp_path_factory.mktemp("class-tables")
+    process = ServerProcess(f"sqlite:///{folder / 'tables.sqlite'}").start()
+    process.key_path = folder / "teacher.key"  # type: ignore[attr-defined]
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+@pytest.fixture(scope="session")
+def class_voila(tmp_path_factory, class_tables) -> Iterator[Server]:
+    """Voila with the two play lessons and the project's voila.json, its kernels told where the tables are."""
+    import shutil
+
+    folder = tmp_path_factory.mktemp("class-lessons")
+    for lesson in TABLE_LESSONS:
+        shutil.copy(NOTEBOOKS_DIR / lesson, folder)
+    shutil.copy(NOTEBOOKS_DIR / "voila.json", folder)
+    server = start_voila(folder, ARTIFACTS / "voila_tables.log",
+                         env={"RAILKIT_TABLES_URL": f"http://127.0.0.1:{class_tables.port}"})
+    try:
+        wait_for_pools(server, list(TABLE_LESSONS))
+        wait_until_idle(server)
+        yield server
+    finally:
+        server.stop()
+
+
+# Elements inside ``sel`` that stick out of the nearest box around them that clips or scrolls (by more than half a
+# pixel): cut off on screen, though the page itself does not scroll sideways. The boxes meant to scroll (the race on
+# a phone, a table's board), plotly's figures and the text meant for screen readers only are left out.
+CUT_BY_ITS_BOX_JS = """(sel) => {
+  const INTENDED = '.kk-race-box, .railkit-table-board, .js-plotly-plot, .railkit-sr-only, .kk-word, svg, [hidden]';
+  const cut = [];
+  for (const root of document.querySelectorAll(sel)) {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.closest(INTENDED) || el.offsetParent === null) continue;
+      const r = el.getBoundingClientRect();
+      if (!r.width || !r.height) continue;
+      for (let box = el.parentElement; box && box !== document.body; box = box.parentElement) {
+        if (getComputedStyle(box).overflowX === 'visible') continue;
+        const b = box.getBoundingClientRect();
+        if (r.right > b.right + 0.5 || r.left < b.left - 0.5)
+          cut.push(`${el.tagName.toLowerCase()}.${String(el.className).split(' ').slice(-1)[0]} `
+                   + `${Math.round(r.left)}-${Math.round(r.right)} px in a box of ${Math.round(b.left)}-${Math.round(b.right)}`);
+        break;
+      }
+    }
+  }
+  return cut.slice(0, 10);
+}"""
+
+
+def cut_by_its_box(page, selector: str = ".railkit-app") -> list[str]:
+    """What inside ``selector`` is cut off by the box around it (``CUT_BY_ITS_BOX_JS``); [] when nothing is."""
+    return list(page.evaluate(CUT_BY_ITS_BOX_JS, selector))

@@ -69,6 +69,7 @@ STYLE = """
 .railkit-app { font-size: 16px; line-height: 1.45; max-width: 1100px;
   --jp-widgets-font-size: 16px; --jp-widgets-inline-height: 32px; --jp-widgets-inline-label-width: 110px; }
 .railkit-app .lm-TabBar-tab { flex: 0 0 auto !important; min-width: 150px; max-width: none !important; font-size: 16px; }
+.railkit-app .lm-TabBar-tab:first-child { margin-left: 0 !important; }  /* Lumino overlaps tabs by 1 px: the first stays whole */
 .railkit-app table.railkit-table { border-collapse: collapse; margin: 6px 0 10px 0; }
 .railkit-app table.railkit-table th, .railkit-app table.railkit-table td {
   border: 1px solid #c8c8c8; padding: 4px 10px; text-align: right; }
@@ -106,6 +107,9 @@ STYLE = """
   .railkit-app .widget-inline-hbox > select, .railkit-app .widget-inline-hbox > input { min-height: 44px; }
   .railkit-app .widget-box, .railkit-app .widget-html, .railkit-app .widget-html-content,
   .railkit-app .widget-output, .railkit-app .jupyter-widgets { max-width: 100%; min-width: 0; }
+  /* no side margins: a widget as wide as its box would stick out of it by them and be cut (2 px, the table's
+     “Your turn” lost its right border so); rows keep their gap */
+  .railkit-app .jupyter-widgets { margin-left: 0; margin-right: 0; }
   .railkit-app .widget-button, .railkit-app .widget-toggle-button { min-height: 44px; max-width: 100%;
     min-width: 0; white-space: normal; height: auto; }
   .railkit-app .widget-toggle-buttons .widget-toggle-button { width: auto !important; }
@@ -113,6 +117,7 @@ STYLE = """
   .railkit-app table.railkit-table th, .railkit-app table.railkit-table td { padding: 3px 4px; }
   .railkit-app .lm-TabBar-tab { min-width: 0; font-size: 14px; padding: 0 8px; }
   .railkit-app .lm-TabBar-content { flex-wrap: wrap; }
+  .railkit-app .lm-TabBar-tab { margin-left: 0 !important; }  /* a tab that starts a wrapped row stays whole too */
 }
 </style>
 """
@@ -287,12 +292,15 @@ class Messages:
         self.kind, self.text = kind, text
         self.widget.value = f"<div class='railkit-msg {kind}'>{html.escape(text)}</div>" if text else ""
 
-    def focus(self, css: str) -> None:
+    def focus(self, css: str, only_from: str = "") -> None:
         """Move the keyboard focus to the first visible element matching the CSS selector ``css`` in this app
-        (the template's script; each request is numbered, so asking for the same control again moves it again)."""
+        (the template's script; each request is numbered, so asking for the same control again moves it again).
+        ``only_from``: move it only while the focus is nowhere (the page itself) or on an element matching this
+        selector, never away from a control the learner went to meanwhile."""
         self._focus_requests += 1
+        since = f" data-from='{html.escape(only_from, quote=True)}'" if only_from else ""
         self.focus_mark.value = (f"<span class='railkit-focus-mark' hidden data-n='{self._focus_requests}' "
-                                 f"data-focus='{html.escape(css, quote=True)}'></span>")
+                                 f"data-focus='{html.escape(css, quote=True)}'{since}></span>")
 
     def show_error(self, text: str) -> None:
         self.show("error", text)

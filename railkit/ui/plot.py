@@ -20,6 +20,19 @@ from typing import Any
 # figure built without plotly, and plotly.js knows no template names).
 NO_TEMPLATE: dict[str, Any] = {"data": {"scatter": [{"type": "scatter"}]}}
 
+# Lines of a chart with one line per player or table (the replay's money, the teacher's timeline): colours that stand
+# 3:1 on white (WCAG 1.4.11), each with its own dash and marker too, so no line is told by colour alone (1.4.1).
+SERIES_COLOURS = ("#1f77b4", "#c62828", "#117733", "#6a3d9a", "#b8500a", "#8c564b", "#007d8c")
+SERIES_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+SERIES_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "star", "triangle-down")
+
+
+def series_style(i: int) -> dict[str, Any]:
+    """The ``i``-th line's look: ``line`` (colour, dash) and ``marker`` (colour, symbol) of a scatter trace."""
+    colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
+    return {"line": {"color": colour, "dash": SERIES_DASHES[i % len(SERIES_DASHES)], "width": 2},
+            "marker": {"color": colour, "symbol": SERIES_SYMBOLS[i % len(SERIES_SYMBOLS)], "size": 7}}
+
 
 def merged(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
     """``base`` updated by ``extra``, nested dicts merged key by key (as plotly's ``update_layout``)."""

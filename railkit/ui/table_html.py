@@ -16,12 +16,14 @@ from railkit.ui.i18n import render, tr, trn
 from railkit.ui.table_game import TableGame, sentence_text
 from railkit.ui.table_link import TableProblem
 
-__all__ = ["LOBBY_FOCUS", "SHOWN_EVENTS", "TABLE_STYLE", "events_html", "lobby_html", "offline_html", "problem_words",
-           "stand_in_words",
-           "turn_html"]
+__all__ = ["LOBBY_FOCUS", "SHOWN_EVENTS", "STORY_TITLE", "TABLE_STYLE", "events_html", "lobby_html", "offline_html",
+           "problem_words", "stand_in_words", "turn_html"]
 
 SHOWN_EVENTS = 14  # the engine's latest sentences on screen
-LOBBY_FOCUS = ".railkit-table-lobby .rk-lobby"  # focused (so scrolled into view) when a page opens at a table
+# The lobby's box (kept while its text changes; the template makes it focusable): focused, so scrolled into view,
+# when a page opens at a table. The story's title names the story's box (a region, ``railkit.ui.table_showing``).
+LOBBY_FOCUS = ".railkit-table-lobby"
+STORY_TITLE = "railkit-table-story-title"
 
 TABLE_STYLE = """<style>
 .railkit-app .railkit-table-turn .rk-turn { padding: 10px 14px; border-radius: 8px; margin: 6px 0; font-size: 17px; }
@@ -34,15 +36,16 @@ TABLE_STYLE = """<style>
   font-weight: bold; padding: 2px 10px; border: 2px dashed #555; border-radius: 6px; background: #fff; }
 .railkit-app .railkit-table-lobby ul, .railkit-app .railkit-table-events ol { margin: 4px 0 6px 0; }
 /* The lobby is focused only to bring the page to the table (no control, no Tab stop): no focus ring. */
-body.jp-Notebook .railkit-app .railkit-table-lobby .rk-lobby:focus,
-body.jp-Notebook .railkit-app .railkit-table-lobby .rk-lobby:focus-visible {
+body.jp-Notebook .railkit-app .railkit-table-lobby:focus,
+body.jp-Notebook .railkit-app .railkit-table-lobby:focus-visible {
   outline: none !important; box-shadow: none !important; }
 .railkit-app .railkit-table-events li.rk-new { font-weight: bold; }
 .railkit-app .railkit-table-events li { white-space: pre-line; }
 .railkit-app .railkit-table-progress { font-size: 17px; font-weight: bold; }
 .railkit-app .railkit-table-board { max-width: 100%; min-width: 0; overflow-x: auto; }
 .railkit-app .railkit-table-board .widget-html-content { min-width: 0; }
-.railkit-app .railkit-table-board table { display: block; max-width: 100%; overflow-x: auto; }
+/* a wide table scrolls in its own box; the race fits the screen by itself (capecairo.common.KK_STYLE) */
+.railkit-app .railkit-table-board table:not(.kk-race) { display: block; max-width: 100%; overflow-x: auto; }
 </style>"""
 
 
@@ -68,26 +71,27 @@ def lobby_html(state: Mapping[str, Any]) -> str:
     waiting = [n for n, h in seats.items() if h == "open"]
     head = (tr("Seats still open: {n}. Share this code:", n=len(waiting)) if waiting
             else tr("Everyone is seated. The table's code:"))
-    # tabindex -1: not a Tab stop, but the page can be brought to the table by focusing it (``LOBBY_FOCUS``)
-    return (f"<div class='rk-lobby' tabindex='-1'><p>{html.escape(head)} <span class='rk-code' "
-            f"aria-label='{html.escape(' '.join(code), True)}'>{html.escape(code)}</span></p>"
+    # the code shown whole, and read out letter by letter (a screen reader would read "FZ3999" as a word)
+    return (f"<div class='rk-lobby'><p>{html.escape(head)} <span class='rk-code' aria-hidden='true'>"
+            f"{html.escape(code)}</span><span class='railkit-sr-only'>{html.escape(' '.join(code))}</span></p>"
             f"<ul>{''.join(items)}</ul></div>")
 
 
 def turn_html(game: TableGame, view: BaseView, state: Mapping[str, Any]) -> str:
-    """An unmistakable “your turn”, whom the table waits for, or who won."""
+    """An unmistakable “your turn”, whom the table waits for, or who won (seen; a screen reader hears the turn and the
+    end once, from ``railkit.ui.table_announce``, so no role here: this box is drawn anew on every update)."""
     seat = state.get("seat")
     if state.get("is_over"):
         words = game.result_words(view)
-        return (f"<div class='rk-turn rk-over' role='status'><b>{html.escape(tr('The game is over.'))}</b> "
+        return (f"<div class='rk-turn rk-over'><b>{html.escape(tr('The game is over.'))}</b> "
                 f"{html.escape(words)}</div>")
     if seat is not None and state.get("seats", {}).get(seat) == "bot":  # a computer player sits in for this learner
         words = stand_in_words(str(state.get("stand_ins", {}).get(seat, "")))
-        return f"<div class='rk-turn rk-wait' role='status'>{html.escape(words)}</div>"
+        return f"<div class='rk-turn rk-wait'>{html.escape(words)}</div>"
     to_act = list(view.to_act)
     open_seats = [n for n, h in state.get("seats", {}).items() if h == "open"]
     if seat is not None and seat in to_act and state.get("legal"):
-        return (f"<div class='rk-turn rk-yours' role='alert'>▶ {html.escape(tr('Your turn!'))} "
+        return (f"<div class='rk-turn rk-yours'>▶ {html.escape(tr('Your turn!'))} "
                 f"{html.escape(tr('Choose your move below.'))}</div>")
     others = [p for p in to_act if p != seat]
     if open_seats and set(others) & set(open_seats):
@@ -96,7 +100,7 @@ def turn_html(game: TableGame, view: BaseView, state: Mapping[str, Any]) -> str:
         words = trn("Waiting for {names}.", "Waiting for {names}.", len(others), names=render(names_message(others)))
     else:
         words = tr("Waiting for the others.")
-    return f"<div class='rk-turn rk-wait' role='status'>{html.escape(words)}</div>"
+    return f"<div class='rk-turn rk-wait'>{html.escape(words)}</div>"
 
 
 def offline_html(waiting: str | None) -> str:
@@ -105,7 +109,7 @@ def offline_html(waiting: str | None) -> str:
     words = tr("The table server is not answering just now; it is probably restarting. This page carries on by "
                "itself as soon as it is back.")
     wait = "" if waiting is None else " " + tr("Your move waits and is sent then: {move}.", move=waiting)
-    return f"<div class='rk-turn rk-offline' role='status'>{html.escape(words + wait)}</div>"
+    return f"<div class='rk-turn rk-offline'>{html.escape(words + wait)}</div>"
 
 
 def stand_in_words(by: str) -> str:
@@ -130,8 +134,9 @@ def events_html(state: Mapping[str, Any], mine: int) -> tuple[str, int]:
     for index, sentence in shown:
         new = " class='rk-new'" if index >= mine and mine else ""
         items.append(f"<li{new}>{html.escape(sentence_text(sentence, state.get('seat')))}</li>")
-    return (f"<b>{html.escape(tr('At the table'))}</b>"
-            f"<ol aria-live='polite' start='{shown[0][0] + 1 if shown else 1}'>{''.join(items)}</ol>"), total
+    # no live region here: what is new is announced once (``railkit.ui.table_announce``); the list is to read at leisure
+    return (f"<b id='{STORY_TITLE}'>{html.escape(tr('At the table'))}</b>"
+            f"<ol start='{shown[0][0] + 1 if shown else 1}'>{''.join(items)}</ol>"), total
 
 
 def problem_words(problem: TableProblem, seat: str | None) -> str:

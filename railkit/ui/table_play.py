@@ -20,6 +20,11 @@ turn”; a move made meanwhile waits and is sent as soon as the server is back, 
 pass) has its own button and is never what “Your move” starts on. When the teacher or
 the table's creator puts a computer player in this seat, or gives the seat back, the learner is told.
 
+What a screen reader hears (every move, the reveal, a payout, the turn, the end: once each, from one live region)
+is ``railkit.ui.table_announce``; where the keyboard focus goes after each change is ``railkit.ui.table_showing``.
+“Leave the table” lets the seat go from this page (its learner is then away; the creator or the teacher may seat a
+computer player there) and takes the seat out of the page address.
+
 Help at a table is the play lessons' help: the choices and their rules (“Why”), the picked move explained,
 the board, and the heuristic player's move on request (Hint). The kernel holds only its seat's view, so what
 needs more than that view and the rules (the hint; Kap bis Kairo's build count) is asked of the server,
@@ -41,14 +46,9 @@ from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import LearnerName, follow_page_address, is_default_learner
 from railkit.ui.table_game import Action, TableGame, message_from_json, unavailable_words
 from railkit.ui.table_html import (
-    LOBBY_FOCUS,
     TABLE_STYLE,
-    events_html,
-    lobby_html,
-    offline_html,
     problem_words,
     stand_in_words,
-    turn_html,
 )
 from railkit.ui.table_link import (
     TableLink,
@@ -60,15 +60,21 @@ from railkit.ui.table_link import (
     watch_from_query,
 )
 from railkit.ui.table_moves import MoveSender
-from railkit.ui.table_widgets import TableWidgets
-from railkit.ui.widgets import set_shown, set_value
+from railkit.ui.table_showing import TableShowing
+from railkit.ui.table_widgets import NAME_FIELD
+from railkit.ui.widgets import set_value
 
 __all__ = ["TABLE_STYLE", "TableGame", "TablePlayPanel", "message_from_json", "unavailable_words"]
 
 log = logging.getLogger(__name__)
+LEFT_SEATS: set[str] = set()  # seat tokens this kernel's learner left: the page address does not take them back
 
 
-class TablePlayPanel(TableWidgets, Panel):
+def _ignore(*_args: Any) -> None:
+    """What a connection the page has let go of calls (a state or a problem still on its way)."""
+
+
+class TablePlayPanel(TableShowing, Panel):
     """Create or join a class table, the lobby, and the game from this seat's view (module docstring)."""
 
     def __init__(self, messages: Messages, game: TableGame, name: str = "",
@@ -93,6 +99,8 @@ class TablePlayPanel(TableWidgets, Panel):
         self.opened_as: str | None = None  # how the page address brought this panel to a table: seat, watch, code
         self.opened_words = ""
         self._into_view = False  # the lobby is to be brought into view once drawn (the page opened at the table)
+        self._first_state = False  # the next state is a new connection's first: the focus goes into the table
+        self._acted_at: int | None = None  # the log position of this seat's last move, until a later state came
         self.on_open: Callable[[str], object] | None = None  # the app opens the table's section then
         self.on_over: Callable[[], object] | None = None  # a seated learner's game ended: the lesson records it
         self.build_widgets(game, name)
@@ -118,6 +126,8 @@ class TablePlayPanel(TableWidgets, Panel):
             self.view, self.help, self.legal = previous.view, previous.help, previous.legal
             self._mine, self.moves, self._offline = previous._mine, previous.moves, previous._offline
             self._holder, self.opened_as, self.opened_words = previous._holder, previous.opened_as, ""
+            told = previous.announcer
+            self.announcer.told, self.announcer.yours, self.announcer.over = told.told, told.yours, told.over
             self.address.value = previous.address.value
             previous.link = None
             link.on_state, link.on_problem, link.on_help = self._on_state, self._on_problem, self._on_help
@@ -141,6 +151,8 @@ class TablePlayPanel(TableWidgets, Panel):
                 self._opened("code", tr("Your class's table is {code}: type your name and press “Join”.", code=given))
             return False
         code, token = found
+        if token in LEFT_SEATS:
+            return False
         link = self._new_link()
         link.code = code
         creator = creator_from_query()
@@ -181,6 +193,8 @@ class TablePlayPanel(TableWidgets, Panel):
             self.legal, self._holder, self._offline = [], None, False
             self.moves = MoveSender(self.game.action_json)
             self._seen_narrative = self._mine = 0
+            self.announcer.reset()
+            self._first_state, self._acted_at = True, None
             creator = (f" data-creator='{html.escape(link.creator_token, True)}'"
                        if self.creator and link.creator_token else "")
             self.address.value = "" if token is None else (
@@ -255,6 +269,7 @@ class TablePlayPanel(TableWidgets, Panel):
         if self.moves.waiting is not None:
             raise InputError(tr("Your move waits and is sent then: {move}.", move=self._words(self.moves.waiting[1])))
         self._mine = int(state.get("narrative_length", 0))
+        self._acted_at = int(state["seq"])  # the next state after it takes the focus on (``_focus_next``)
         try:
             sent = self.moves.send(link, action, int(state["seq"]))
         except TableProblem as exc:
@@ -268,9 +283,6 @@ class TablePlayPanel(TableWidgets, Panel):
                                 "carries on by itself as soon as it is back."))
             return
         self.clear_message()
-
-    def _words(self, action: Action) -> str:
-        return self.game.action_words(action, self.view) if self.view is not None else str(action)
 
     @guarded
     def on_bid(self) -> None:
@@ -297,11 +309,6 @@ class TablePlayPanel(TableWidgets, Panel):
         if move is None:
             raise InputError(tr("It is not your turn."))
         self._act(move)
-
-    def _pass_move(self) -> Action | None:
-        """The seat's move that hands the turn on without acting, when there is exactly one."""
-        passes = [a for a in self._legal() if self.game.passes(a)]
-        return passes[0] if len(passes) == 1 else None
 
     @guarded
     def on_seat_bot(self, bot: bool) -> None:
@@ -332,9 +339,6 @@ class TablePlayPanel(TableWidgets, Panel):
             if self.view is not None and self.state is not None:
                 self._refresh_pick(self.view, self.state)
 
-    def _legal(self) -> list[Action]:
-        return list(self.legal) if self.state is not None else []
-
     # ------------------------------------------------------------------ what the server says
     def _on_state(self, state: dict[str, Any]) -> None:
         with self._lock:
@@ -351,6 +355,9 @@ class TablePlayPanel(TableWidgets, Panel):
                 self.on_over()
             self._ask_explanations(state)
             self.refresh()
+            # said once the page shows it (the page applies the kernel's updates in order): what is announced is there
+            began = self.announcer.follow(state, self._may_act(state), self._turn_words(), self._over_words())
+            self._focus_next(state, began)
 
     def _back(self, state: Mapping[str, Any]) -> None:
         """The server answers again: the move made while it was down goes now, and so does a move sent just as it
@@ -418,6 +425,7 @@ class TablePlayPanel(TableWidgets, Panel):
                 self.address.value = ""
                 self.refresh()
                 self.show_error(self._problem_words(problem))
+                self.messages.focus(NAME_FIELD)  # the start form, where the learner goes on
                 return
             if problem.code == "offline" and not self._offline:
                 self._offline = True
@@ -432,118 +440,26 @@ class TablePlayPanel(TableWidgets, Panel):
     def _problem_words(self, problem: TableProblem) -> str:
         return problem_words(problem, self.state.get("seat") if self.state is not None else None)
 
-    # ------------------------------------------------------------------ showing
-    def refresh(self) -> None:
+    @guarded
+    def on_leave(self) -> None:
+        """Leave the table: this page lets go of its seat (the others see its learner away; the creator or the teacher
+        may seat a computer player there) and shows the start form again, with the focus in it."""
         with self._lock:
-            self._refresh()
-
-    def _refresh(self) -> None:
-        words = unavailable_words(self.where)
-        set_value(self.note, f"<p class='railkit-table-unavailable'>{html.escape(words)}</p>" if words else (
-            "<p>" + html.escape(tr("Play this game with others, each at their own screen: one learner starts a "
-                                   "table and shares its code, the others join with the code and their name.")) + "</p>"))
-        state = self.state
-        set_shown(self.start_box, self.where == "server" and (state is None or bool(state.get("is_over"))))
-        set_shown(self.game_box, state is not None)
-        if state is None:
-            set_shown(self.bid_row, False)
-            set_shown(self.pick_row, False)
-            set_shown(self.creator_row, False)
-            return
-        view, seat = self.view, state.get("seat")
-        assert view is not None  # typed with the state
-        set_value(self.lobby, self._lobby_html(state))
-        if self._into_view:  # the page opened at this table: its script focuses the lobby, which scrolls to it
-            self._into_view = False
-            self.messages.focus(LOBBY_FOCUS)
-        waiting = self._words(self.moves.waiting[1]) if self.moves.waiting is not None else None
-        set_value(self.turn, offline_html(waiting) if self._offline else self._turn_html(state))
-        progress = self.game.progress_words(view)
-        set_value(self.progress, f"<p role='status'>{html.escape(progress)}</p>" if progress else "")
-        # a learner's seat, or one waiting for a learner: only a seat a computer player holds is a computer's
-        learners = [n for n, h in state.get("seats", {}).items() if h != "bot"]
-        set_value(self.board, self.game.board_html(view, seat, learners))
-        self._refresh_moves(state, view)
-        self._refresh_help(state, view)
-        others = [(n, n) for n in state.get("seats", {}) if n != seat]
-        if list(self.seat_pick.options) != others:
-            self.seat_pick.options = others
-        if self.seat_pick.value is None and others:
-            self.seat_pick.value = others[0][1]
-        set_shown(self.creator_row, self.creator and bool(others) and not state.get("is_over"))
-        set_value(self.events, self._events_html(state))
-        review = ""
-        if state.get("is_over") and state.get("replay") and seat is not None:
-            try:
-                review = self.game.review_html(state["replay"], seat)
-            except Exception:  # noqa: BLE001 - the review is a help; the result stands without it
-                review = ""
-        set_value(self.review, review)
-        if self.replay is not None:
-            self.replay.load(state.get("replay") if state.get("is_over") else None)
-
-    def _refresh_help(self, state: Mapping[str, Any], view: BaseView) -> None:
-        """"Why" while the seat is to act (with the server's explanations once they are in), the picked move."""
-        legal, seat = self._legal(), state.get("seat")
-        shown = bool(legal) and seat is not None
-        set_shown(self.hint_button, shown)
-        if not shown:
-            set_value(self.why, "")
-        else:
-            explain = (self.help or {}).get("explain") if self.help is not None else None
-            if explain is None and not self.game.explains_on_server(view):
-                explain = {}
-            set_value(self.why, self.game.why_html(view, str(seat), legal, explain))
-        self._refresh_pick(view, state)
-
-    def _picked(self) -> Action | None:
-        legal, index = self._legal(), self.pick.value
-        if self.pick_row.layout.display == "none" or index is None or not 0 <= int(index) < len(legal):
-            return None
-        return legal[int(index)]
-
-    def _refresh_pick(self, view: BaseView, state: Mapping[str, Any]) -> None:
-        picked = self._picked()
-        set_value(self.move_note, self.game.move_html(view, picked) if picked is not None else "")
-        if self.map_view is not None and self.game.board_figure is not None:
-            key, make = self.game.board_figure(view, picked)
-            if key != self._map_key:
-                self._map_key = key
-                self.map_view.show(make())
-
-    def _refresh_moves(self, state: Mapping[str, Any], view: BaseView) -> None:
-        legal = [] if self.moves.waiting is not None else self._legal()  # a move waits to be sent: nothing more now
-        amounts = [amount for a in legal if (amount := self.game.bid_amount(a)) is not None]
-        if legal and len(amounts) == len(legal):
-            self.amount.min, self.amount.max = min(amounts), max(amounts)
-            set_shown(self.bid_row, True)
-            set_shown(self.pick_row, False)
-            set_shown(self.pass_row, False)
-            return
-        set_shown(self.bid_row, False)
-        # The one move that hands the turn on has its own button; the list starts on a move that acts, and when
-        # it holds only moves that hand the turn on (UP-T4's discards), on no move at all: a deliberate pick.
-        passing = self._pass_move() if self.moves.waiting is None else None
-        if passing is not None:
-            label = self.game.action_words(passing, view)
-            if self.pass_button.description != label:
-                self.pass_button.description = label
-        set_shown(self.pass_row, passing is not None)
-        choices = [(i, a) for i, a in enumerate(legal) if a is not passing]
-        set_shown(self.pick_row, bool(choices))
-        options = [(self.game.action_words(a, view), i) for i, a in choices]
-        if list(self.pick.options) != options:
-            self.pick.options = options
-            first = next((i for i, a in choices if not self.game.passes(a)), None)
-            self.pick.value = first
-
-    def _lobby_html(self, state: Mapping[str, Any]) -> str:
-        return lobby_html(state)
-
-    def _turn_html(self, state: Mapping[str, Any]) -> str:
-        assert self.view is not None
-        return turn_html(self.game, self.view, state)
-
-    def _events_html(self, state: Mapping[str, Any]) -> str:
-        shown, self._seen_narrative = events_html(state, self._mine)
-        return shown
+            link, state = self.link, self.state
+            if link is None:
+                raise InputError(tr("Create or join a table first."))
+            code = str((state or {}).get("table", link.code or ""))
+            found = seat_from_query()
+            if found is not None:
+                LEFT_SEATS.add(found[1])
+            if link.token:
+                LEFT_SEATS.add(link.token)
+            link.on_state, link.on_problem, link.on_help = _ignore, _ignore, _ignore  # a last word of the socket
+            link.close()
+            self.link, self.state, self.view, self.creator, self.legal = None, None, None, False, []
+            self.address.value = "<span class='railkit-table-seat' hidden data-table='' data-seat=''></span>"
+            self.announcer.reset()
+            self.refresh()
+        self.show_info(tr("You left table {code}. Your seat stays there for now: the table's creator or your teacher "
+                          "may put a computer player in it.", code=code))
+        self.messages.focus(NAME_FIELD)

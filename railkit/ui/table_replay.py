@@ -24,14 +24,13 @@ from railkit.game import Game
 from railkit.messages import Message
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import render, tr
-from railkit.ui.plot import NO_TEMPLATE, Plot
+from railkit.ui.plot import NO_TEMPLATE, Plot, series_style
 from railkit.ui.widgets import button, html_box, row, set_shown, set_value
 
 __all__ = ["HistoryChart", "Measures", "ReplayPanel", "Step", "history_plot", "replay_steps"]
 
 # game -> {measure's English name (translated when shown): {player: value}}
 Measures = Callable[[Any], Mapping[str, Mapping[str, float]]]
-COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf")
 
 
 @dataclass(frozen=True)
@@ -87,7 +86,7 @@ def history_plot(steps: Sequence[Step], players: Sequence[str]) -> Plot:
         for j, player in enumerate(players):
             plot.add_trace({"x": moves, "y": [s.measures[name].get(player, 0) for s in steps], "yaxis": axis,
                             "mode": "lines", "name": player, "legendgroup": player, "showlegend": i == 0,
-                            "line": {"color": COLOURS[j % len(COLOURS)], "width": 2},
+                            "line": series_style(j)["line"],
                             "hovertemplate": f"{html.escape(player)}: %{{y}}<extra>{html.escape(tr(name))}</extra>"})
     return plot
 

@@ -14,12 +14,20 @@ import ipywidgets as widgets
 from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.i18n import tr
 from railkit.ui.learner import is_default_learner
+from railkit.ui.table_announce import Announcer
 from railkit.ui.table_game import TableGame
 from railkit.ui.table_html import TABLE_STYLE
 from railkit.ui.table_replay import ReplayPanel
-from railkit.ui.widgets import button, html_box, row
+from railkit.ui.widgets import button, html_box, row, submit_on_enter
 
-__all__ = ["TableWidgets"]
+__all__ = ["BID_FIELD", "MOVE_FIELD", "NAME_FIELD", "PASS_BUTTON", "STORY", "TableWidgets"]
+
+# Where the keyboard focus goes (the template's script focuses the first shown match, railkit.ui.app.Messages.focus).
+BID_FIELD = ".railkit-table-amount input"
+MOVE_FIELD = ".railkit-table-pick select"
+PASS_BUTTON = "button.railkit-table-pass"
+NAME_FIELD = ".railkit-table-name input"
+STORY = ".railkit-table-events"  # the story's box, kept while its text changes (a region the template makes focusable)
 
 
 class TableWidgets:
@@ -49,6 +57,17 @@ class TableWidgets:
     def on_pick(self) -> Any:
         raise NotImplementedError
 
+    def on_leave(self) -> Any:
+        raise NotImplementedError
+
+    def move_control(self) -> str | None:
+        """The CSS selector of the control the seat moves with now (the bid's box, “Your move”, the pass's button),
+        None when none is shown: where the keyboard focus goes when the seat is to act."""
+        for shown, css in ((self.bid_row, BID_FIELD), (self.pick_row, MOVE_FIELD), (self.pass_row, PASS_BUTTON)):
+            if shown.layout.display != "none":
+                return css
+        return None
+
     def build_widgets(self, game: TableGame, name: str) -> None:
         self.note = html_box("railkit-table-note")
         low, high = game.seats
@@ -74,13 +93,15 @@ class TableWidgets:
         self.join_button = button(tr("Join"), "railkit-table-join", "sign-in", "",
                                   tr("Take a seat at the table with this code"))
         self.join_button.on_click(lambda _b: self.on_join())
+        submit_on_enter(self.code, self.on_join)  # Enter in the code's box joins, as the keyboard expects
         self.start_box = widgets.VBox([
             html_box("", f"<b>{html.escape(tr('Start a table'))}</b>"),
             row([self.name, self.players, self.bots, self.create_button]),
             html_box("", f"<b>{html.escape(tr('Or join one'))}</b>"),
             row([self.code, self.join_button]),
         ])
-        self.address = html_box("railkit-table-address")
+        # hidden marks (the seat for the page address); the template's scripts read them, nobody sees them: no room taken
+        self.address = html_box("railkit-table-address", display="none")
         self.lobby = html_box("railkit-table-lobby")
         self.turn = html_box("railkit-table-turn")
         self.progress = html_box("railkit-table-progress")
@@ -92,12 +113,14 @@ class TableWidgets:
         self.bid_button = button(tr("Hand in sealed bid"), "railkit-table-bid", "envelope", "success")
         self.bid_button.on_click(lambda _b: self.on_bid())
         self.bid_row = row([self.amount, self.bid_button])
+        self.bid_row.add_class("railkit-enter-row")  # Enter in the box hands the bid in (the template's script)
         self.pick = widgets.Dropdown(options=[], description=tr("Your move"), style={"description_width": "initial"},
                                      layout=widgets.Layout(width="min(620px, 100%)"))
         self.pick.add_class("railkit-table-pick")
         self.play_button = button(tr("Make this move"), "railkit-table-play", "check", "success")
         self.play_button.on_click(lambda _b: self.on_play())
         self.pick_row = row([self.pick, self.play_button])
+        self.pick_row.add_class("railkit-enter-row")  # Enter on the list makes the picked move
         # A move that hands the turn on without acting: its own button (labelled with the move), never the list's
         # first choice.
         self.pass_button = button(tr("Pass"), "railkit-table-pass", "forward", "warning")
@@ -123,7 +146,11 @@ class TableWidgets:
         self.hint_button.on_click(lambda _b: self.on_hint())
         self.pick.observe(lambda _c: self.on_pick(), names="value")
         self.map_view = FigureView(ROW_MAP) if game.board_figure is not None else None
-        self.events = html_box("railkit-table-events")
+        self.events = html_box("railkit-table-events")  # the story; the template makes it a region to focus
+        self.leave_button = button(tr("Leave the table"), "railkit-table-leave", "sign-out", "",
+                                   tr("Close this page's connection to the table and go back to starting or joining one"))
+        self.leave_button.on_click(lambda _b: self.on_leave())
+        self.announcer = Announcer(tr("Announcements from the table"))
         self.review = html_box("railkit-table-review")
         self.replay = (ReplayPanel(game.engine, lambda view, learners: game.board_html(view, None, learners),
                                    game.measures)
@@ -132,7 +159,8 @@ class TableWidgets:
         board = [self.map_view.widget] if self.map_view is not None else []
         self.game_box = widgets.VBox([self.lobby, self.creator_row, self.turn, self.progress, self.bid_row,
                                       self.pick_row, self.pass_row, *help_row, self.board, *board, self.events, self.review,
-                                      *([self.replay.widget] if self.replay is not None else [])])
-        self.widget = widgets.VBox([widgets.HTML(TABLE_STYLE), self.note, self.start_box, self.address,
-                                    self.game_box])
+                                      *([self.replay.widget] if self.replay is not None else []),
+                                      row([self.leave_button])])
+        self.widget = widgets.VBox([html_box("", TABLE_STYLE, display="none"), self.note, self.start_box, self.address,
+                                    self.game_box, self.announcer.widget])
         self.widget.add_class("railkit-table-panel")

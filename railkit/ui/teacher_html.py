@@ -77,7 +77,7 @@ def tables_html(rows: Sequence[Mapping[str, Any]]) -> str:
         return f"<p class='railkit-muted'>{html.escape(tr('No tables yet.'))}</p>"
 
     head = "".join(f"<th class='name'>{html.escape(h)}</th>" for h in (
-        tr("table"), tr("game"), tr("seats"), tr("whose turn"), tr("waiting"), tr("moves"), tr("state"), ""))
+        tr("table"), tr("game"), tr("seats"), tr("whose turn"), tr("waiting"), tr("moves"), tr("state"), tr("watch or replay")))
     body = ""
     for t in rows:
         lesson = PLAY_LESSONS.get(str(t["game"]))

@@ -3,6 +3,7 @@ non-loopback request aborted. A bad bid shows a message; a sealed bid is reveale
 its steps; the learner takes a card; the next auction begins; the “who chooses first?” exercise is checked."""
 
 import pytest
+from axe_check import assert_clean
 from conftest import fill, open_app, page_errors, shot, wait_text, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
@@ -40,6 +41,7 @@ def test_auction_flow_offline(voila_server, offline_page):
     assert "Choosing order: you" in reveal and "KK-A4" in reveal and "£75" in reveal
     wait_text(page, ".railkit-message", "choose 1st")
     shot(page, "kk_auction_reveal.png", ".railkit-kk-status")
+    assert_clean(page, "kk_auction_reveal")
 
     page.locator(".railkit-kk-choose button.kk-take").first.click()
     wait_text(page, ".railkit-message", "You took")
@@ -64,3 +66,4 @@ def test_auction_flow_offline(voila_server, offline_page):
     assert "engine’s order" in page.inner_text(".railkit-kk-quiz-feedback")
     assert page_errors(page) == []
     shot(page, "kk_auction_quiz.png")
+    assert_clean(page, "kk_auction_quiz")

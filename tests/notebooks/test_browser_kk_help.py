@@ -6,6 +6,7 @@ the auction lesson's map; the setup lesson's clickable step pills and full “La
 import re
 
 import pytest
+from axe_check import assert_clean
 from conftest import STEP_DEADLINE_MS, kk_one_move, open_app, page_errors, shot, wait_text, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
@@ -60,6 +61,7 @@ def test_kk_play_map_hints_and_review_offline(voila_server, offline_page):
     assert page_errors(page) == []
     shot(page, "kk_play_over_review.png", ".railkit-kk-status")
     shot(page, "kk_play_over_map.png", ".railkit-kk-race-map")
+    assert_clean(page, "kk_play_over")  # a whole game played: its review
 
     page.click(".lm-TabBar-tab:has-text('Exercise')")  # a message belongs to its tab
     page.wait_for_function("() => !document.querySelector('.railkit-message').innerText.includes('game is over')",

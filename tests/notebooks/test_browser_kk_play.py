@@ -3,6 +3,7 @@ Chromium with every non-loopback request aborted. Bid, choose, then build or pas
 computer players move; undo a move; answer the cost exercise."""
 
 import pytest
+from axe_check import assert_clean
 from conftest import APP_DEADLINE_S, fill, kk_one_move, open_app, page_errors, shot, wait_text, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
@@ -45,6 +46,7 @@ def test_play_flow_offline(voila_server, offline_page):
             break
     assert page_errors(page) == []
     shot(page, "kk_play_turns.png", ".railkit-kk-status")
+    assert_clean(page, "kk_play_turns")  # the deal's cards turned up
 
     page.click(".railkit-kk-undo")
     wait_text(page, ".railkit-message", "Taken back")
@@ -68,3 +70,4 @@ def test_play_flow_offline(voila_server, offline_page):
     assert "KK-B2" in page.inner_text(".railkit-kk-exercise-feedback")
     assert page_errors(page) == []
     shot(page, "kk_play_exercise.png")
+    assert_clean(page, "kk_play_exercise")

@@ -10,6 +10,7 @@ Screenshot: tests/artifacts/my_progress.png.
 from __future__ import annotations
 
 import pytest
+from axe_check import assert_clean, in_every_language
 from conftest import (
     ARTIFACTS,
     Server,
@@ -68,6 +69,11 @@ def test_RECORDS_KEY_two_learners_each_see_only_their_own_records(
     assert seen["Kim"] >= 3 and seen["Ann"] == 2  # opened + Kim's wrong and right answers; opened + Ann's answer
     assert "KK-A5 ×1" in kim.inner_text(".railkit-my-progress")
     shot(kim, ARTIFACTS / "my_progress.png")
+    assert_clean(kim, "my_progress")
+    kim.set_viewport_size({"width": 390, "height": 844})
+    assert_clean(kim, "my_progress_phone")
+    in_every_language(kim, "my_progress")  # the lesson switched in place: My progress stays open, translated
+    kim.set_viewport_size({"width": 1280, "height": 1600})
 
     # Ann types Kim's name into the address: no key for it in her browser: the refusal, none of Kim's rows.
     open_app(ann, voila.url("kk_auction.ipynb?name=Kim"))

@@ -2,7 +2,8 @@
 and Finnish, and no label or button cuts its words short (a translation is often longer than the English).
 
 Nothing in a lesson may stick out past the right edge of the screen, where a learner would have to scroll the
-whole page sideways or could not reach it at all: no control, table or text. A wide thing that scrolls inside
+whole page sideways or could not reach it at all: no control, table or text; on a phone, nor out of the box around
+it, which would cut it off (the table's “Your turn” once lost its right border so). A wide thing that scrolls inside
 its own box is allowed, but the Kap bis Kairo race fits whole (eight cells, no sideways swipe in its box);
 plotly draws its maps inside an SVG it sizes itself.
 One page per lesson and language, resized from laptop to phone; screenshots of each in tests/artifacts/screens/
@@ -14,7 +15,17 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, make_offline_page, notebooks, open_app, page_errors, painted, wait_text, wait_until_idle
+from conftest import (
+    ARTIFACTS,
+    cut_by_its_box,
+    make_offline_page,
+    notebooks,
+    open_app,
+    page_errors,
+    painted,
+    wait_text,
+    wait_until_idle,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
@@ -66,6 +77,8 @@ def test_a_lesson_fits_a_tablet_and_a_phone(voila_server, browser, lesson, lang)
             assert result["page"] == 0, f"{size}: the page scrolls sideways by {result['page']} px"
             assert result["found"] == [], f"{size}: past the right edge of the screen: {result['found']}"
             assert result["cut"] == [], f"{size}: words cut short: {result['cut']}"
+            if size == "phone":  # WCAG 1.4.10 at 390 px: nothing cut off by the box around it
+                assert cut_by_its_box(page) == [], f"{size}: cut off by the box around it: {cut_by_its_box(page)}"
             swipes = page.evaluate("() => [...document.querySelectorAll('.kk-race-box')]"
                                    ".map((box) => box.scrollWidth - box.clientWidth)")
             assert all(extra <= 1 for extra in swipes), f"{size}: the race needs a sideways swipe of {swipes} px"

@@ -12,32 +12,27 @@ learner at their own screen.
   table first and open, no game of the page's own; the replay names learners and computer players, and its
   buttons say what they do.
 
-Screenshots (desktop and phone width) go to tests/artifacts/tables_*.png.
+Screenshots (desktop and phone width) go to tests/artifacts/tables_*.png; axe-core checks each of those states (no
+critical or serious finding), and the last page of each game again in Finnish, Hungarian and Spanish, switched in place.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from axe_check import assert_clean, in_every_language
 from conftest import (
-    ARTIFACTS,
-    NOTEBOOKS_DIR,
     Server,
+    cut_by_its_box,
     fill,
-    free_port,
     make_offline_page,
     open_app,
     page_errors,
     shot,
-    start_server,
-    wait_for_pools,
     wait_text,
-    wait_until_idle,
 )
 from tables_client import ServerProcess, call
 
@@ -50,6 +45,9 @@ PANEL_TEXT_JS = "() => [...document.querySelectorAll('.railkit-table-panel')].ma
 # The element is in the viewport of Voila's scrolling page (the page opened at it, with no scrolling by hand).
 IN_VIEW_JS = """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
   return r.top >= 0 && r.top < window.innerHeight; }"""
+# The keyboard focus is in the table's game (its lobby, or the seat's move), not dropped to the page (WCAG 2.4.3).
+FOCUS_IN_TABLE_JS = """() => { const el = document.activeElement;
+  return !!el && el !== document.body && !!el.closest('.railkit-table-panel') && el.offsetParent !== null; }"""
 EVENTS_MARK_JS = """() => {
   const ol = document.querySelector('.railkit-table-events ol');
   const turn = document.querySelector('.railkit-table-turn');
@@ -58,34 +56,15 @@ EVENTS_MARK_JS = """() => {
 
 
 @pytest.fixture
-def tables(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(f"sqlite:///{tmp_path / 'tables.sqlite'}").start()
-    try:
-        yield process
-    finally:
-        process.stop()
+def tables(class_tables: ServerProcess) -> ServerProcess:
+    """The session's table server (tests/conftest.py), shared with the other table pages' tests."""
+    return class_tables
 
 
 @pytest.fixture
-def voila(tmp_path: Path, tables: ServerProcess) -> Iterator[Server]:
-    """Voila with the two play lessons and the project's voila.json, its kernels told where the tables are."""
-    folder = tmp_path / "lessons"
-    folder.mkdir()
-    for lesson in LESSONS:
-        shutil.copy(NOTEBOOKS_DIR / lesson, folder)
-    shutil.copy(NOTEBOOKS_DIR / "voila.json", folder)
-    port = free_port()
-    from conftest import VENV_BIN
-
-    cmd = [str(VENV_BIN / "voila"), "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}", "."]
-    server = start_server(cmd, folder, f"http://127.0.0.1:{port}", "/voila/tree", ARTIFACTS / "voila_tables.log",
-                          env={"RAILKIT_TABLES_URL": f"http://127.0.0.1:{tables.port}"})
-    try:
-        wait_for_pools(server, list(LESSONS))
-        wait_until_idle(server)
-        yield server
-    finally:
-        server.stop()
+def voila(class_voila: Server) -> Server:
+    """The session's Voila with the two play lessons, its kernels told where the tables are (tests/conftest.py)."""
+    return class_voila
 
 
 def open_tab(page, voila: Server, lesson: str) -> None:
@@ -104,6 +83,7 @@ def create(page, name: str, players: int, bots: int) -> str:
     page.select_option(".railkit-table-bots select", str(bots))
     page.click(".railkit-table-create")
     page.wait_for_selector(".railkit-table-lobby .rk-code", state="visible")
+    page.wait_for_function(FOCUS_IN_TABLE_JS)  # the button that was pressed is gone: the focus stays in the table
     return page.inner_text(".railkit-table-lobby .rk-code").strip()
 
 
@@ -117,6 +97,7 @@ def join(page, name: str, code: str, typed: bool = True) -> None:
     fill(page, ".railkit-table-code", code)
     page.click(".railkit-table-join")
     wait_text(page, ".railkit-table-lobby", "(you)")
+    page.wait_for_function(FOCUS_IN_TABLE_JS)
 
 
 def bid(page, amount: int, then: tuple[str, str] | None = None) -> None:
@@ -128,13 +109,29 @@ def bid(page, amount: int, then: tuple[str, str] | None = None) -> None:
     wait_text(page, selector, text)
 
 
+# The race's names on a phone: each on its own row, on one line (never broken inside a word), the names beside the
+# cells hidden.
+RACE_NAMES_JS = """() => [...document.querySelectorAll('.railkit-table-board table.kk-race tr.kk-name-row td')]
+  .map((td) => { const range = document.createRange(); range.selectNodeContents(td);
+    const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+    return [td.innerText.trim(), tops.size]; })"""
+
+
+def assert_fits_a_phone(page) -> None:
+    """At 390 px: nothing in the table's panel cut off by its box; the race's names whole, one line each."""
+    assert cut_by_its_box(page, ".railkit-table-panel") == []
+    names = page.evaluate(RACE_NAMES_JS)
+    assert all(lines == 1 for _name, lines in names), names
+    assert page.locator(".railkit-table-board td.kk-name:visible").count() == 0
+
+
 def panel_text(page) -> str:
     return str(page.evaluate(PANEL_TEXT_JS))
 
 
 def teacher_call(tables: ServerProcess, tmp_path: Path, path: str, body: dict) -> dict:
     """A teacher's request to the table server, with the key it made beside its database."""
-    key = os.environ.get("RAILKIT_TEACHER_KEY") or (tmp_path / "teacher.key").read_text().strip()
+    key = os.environ.get("RAILKIT_TEACHER_KEY") or tables.key_path.read_text().strip()
     status, answer = call("POST", f"http://127.0.0.1:{tables.port}/api/teacher/{path}", body,
                           headers={"X-Railkit-Teacher-Key": key})
     assert status == 200, answer
@@ -162,8 +159,10 @@ def watch(browser, voila: Server, lesson: str, code: str, name: str) -> tuple:
     if lesson.startswith("up"):  # the solo game is not on the page: no “You: choose a first share”
         assert page.locator(".railkit-status").count() == 0 and page.locator(".railkit-together").count() == 1
     shot(page, f"{name}.png")
+    assert_clean(page, name)
     page.set_viewport_size(PHONE)
     shot(page, f"{name}_phone.png")
+    assert_clean(page, f"{name}_phone")
     assert page_errors(page) == [] and not blocked
     return context, page
 
@@ -184,8 +183,10 @@ def check_replay(page, name: str) -> None:
     done, total = moves.split(" of ")
     assert done == total
     shot(page, f"{name}.png", ".railkit-replay")
+    assert_clean(page, name)
     page.set_viewport_size(PHONE)
     shot(page, f"{name}_phone.png", ".railkit-replay")
+    assert_clean(page, f"{name}_phone")
 
 
 def test_three_pages_at_a_kk_table_through_a_sealed_auction_a_reload_and_a_kill_9(browser, voila, tables,
@@ -207,6 +208,7 @@ def test_three_pages_at_a_kk_table_through_a_sealed_auction_a_reload_and_a_kill_
             wait_text(page, ".railkit-table-progress", "1 of 4 bids in")  # the computer player's
             wait_text(page, ".railkit-table-turn", "Your turn!")
         shot(ann, "tables_kk_lobby.png", ".railkit-table-panel")
+        assert_clean(ann, "tables_kk_lobby")
 
         bid(ann, 37)
         for page in (ben, cy):
@@ -244,8 +246,11 @@ def test_three_pages_at_a_kk_table_through_a_sealed_auction_a_reload_and_a_kill_
         revealed = ann.inner_text(".railkit-table-events")
         assert "Ann 37" in revealed and "Ben 21" in revealed and "Cy 9" in revealed
         shot(ann, "tables_kk_revealed.png", ".railkit-table-panel")
+        assert_clean(ann, "tables_kk_revealed")
         ben.set_viewport_size(PHONE)
         shot(ben, "tables_kk_phone.png", ".railkit-table-panel")
+        assert_clean(ben, "tables_kk_phone")
+        assert_fits_a_phone(ben)
 
         # the teacher puts a computer player in Ben's seat, then gives it back: Ben's page says both
         teacher_call(tables, tmp_path, f"tables/{code}/bot", {"seat": "Ben", "bot": True})
@@ -268,6 +273,7 @@ def test_three_pages_at_a_kk_table_through_a_sealed_auction_a_reload_and_a_kill_
                               "tables_kk_replay_page")
         pages.append((context, page, []))
         check_replay(page, "tables_kk_replay")
+        in_every_language(ann, "tables_kk")  # Ann's table page, switched in place: the same seat, every language
     finally:
         for context, _page, blocked in pages:
             context.close()
@@ -287,6 +293,7 @@ def test_two_pages_at_a_up_table_play_through_a_scoring_round(browser, voila, ta
         join(ben, "Ben", code, typed=False)
         wait_text(ann, ".railkit-table-lobby", "Everyone is seated")
         shot(ann, "tables_up_start.png", ".railkit-table-panel")
+        assert_clean(ann, "tables_up_start")
         for _move in range(400):
             if "Payout 1 of" in ann.inner_text(".railkit-table-board"):
                 break
@@ -319,8 +326,11 @@ def test_two_pages_at_a_up_table_play_through_a_scoring_round(browser, voila, ta
                 page.wait_for_function(f"() => ({EVENTS_MARK_JS})() !== {json.dumps(mark)}")
         wait_text(ben, ".railkit-table-board", "Payout 1 of")
         shot(ben, "tables_up_payout.png", ".railkit-table-board")
+        assert_clean(ben, "tables_up_payout")
         ann.set_viewport_size(PHONE)
         shot(ann, "tables_up_phone.png", ".railkit-table-panel")
+        assert_clean(ann, "tables_up_phone")
+        assert_fits_a_phone(ann)
         for page in (ann, ben):
             assert page_errors(page) == []
 
@@ -331,6 +341,7 @@ def test_two_pages_at_a_up_table_play_through_a_scoring_round(browser, voila, ta
                               "tables_up_replay_page")
         pages.append((context, page, []))
         check_replay(page, "tables_up_replay")
+        in_every_language(ben, "tables_up")
     finally:
         for context, _page, blocked in pages:
             context.close()

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from axe_check import assert_clean, in_every_language
 from conftest import (
     ARTIFACTS,
     NOTEBOOKS_DIR,
@@ -168,6 +169,10 @@ def test_TEACHER_two_learners_answer_and_the_teachers_page_shows_them_and_their_
     wait_text(teacher_page, ".railkit-teacher-tables", "Ann (computer)")
     assert call("GET", f"http://127.0.0.1:{server.port}/api/tables/{made['table']}")[1]["seats"]["Ann"] == "bot"
     shot(teacher_page, "teacher_room.png")
+    assert_clean(teacher_page, "teacher_room")
+    teacher_page.set_viewport_size({"width": 390, "height": 844})
+    assert_clean(teacher_page, "teacher_room_phone")
+    teacher_page.set_viewport_size({"width": 1280, "height": 1600})
     teacher_page.click(".railkit-teacher-close")
     wait_text(teacher_page, ".railkit-message", "Yes, close this table")
     teacher_page.click(".railkit-teacher-close-confirm input")
@@ -175,6 +180,7 @@ def test_TEACHER_two_learners_answer_and_the_teachers_page_shows_them_and_their_
     wait_text(teacher_page, ".railkit-teacher-tables", "No tables yet")
     assert call("GET", f"http://127.0.0.1:{server.port}/api/tables/{made['table']}")[0] == 410  # closed by the teacher
     assert page_errors(teacher_page) == []
+    in_every_language(teacher_page, "teacher_room")  # the room switches in place, as its picker does
 
     outsider_context, outsider, _blocked = make_offline_page(browser)
     open_app(outsider, voila.url(f"teacher/teacher.ipynb?key={made['token']}"))

@@ -3,6 +3,7 @@ every non-loopback request aborted. Pick a company and a card, see the legal sec
 and read the checklist; an illegal placement shows its rule; the exercise checks an answer."""
 
 import pytest
+from axe_check import assert_clean
 from conftest import ARTIFACTS, open_app, page_errors, painted, wait_for_kernel, wait_text, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
@@ -33,6 +34,7 @@ def test_building_flow_offline(voila_server, offline_page):
     assert "not allowed" in checklist and "Neither Denver nor El Paso is linked to Billings" in checklist
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "up_building_checklist.png"), full_page=False)
+    assert_clean(page, "up_building_checklist")
 
     # An illegal placement names its rule; a legal one changes the board.
     page.click(".railkit-place")
@@ -63,3 +65,4 @@ def test_building_flow_offline(voila_server, offline_page):
     painted(page)
     assert page_errors(page) == []
     page.locator(".railkit-app").screenshot(path=str(ARTIFACTS / "up_building_exercise.png"))
+    assert_clean(page, "up_building_exercise")

@@ -13,6 +13,7 @@
 """
 
 import pytest
+from axe_check import assert_clean
 from conftest import ARTIFACTS, make_offline_page, open_app, page_errors, painted, wait_until_idle
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -106,6 +107,7 @@ def test_a_tap_on_a_phone_picks_the_section_under_the_finger_and_names_never_ove
         assert len(names) >= 12, f"only {len(names)} city names left on a {width:.0f} px map"
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "up_map_phone.png"))
+        assert_clean(page, "up_play_phone")  # 24 x 24 px targets, the map's toolbar too (WCAG 2.5.8)
 
         # The list alternative: every section and every company can be chosen without the map.
         sections = page.eval_on_selector(".railkit-section select", "s => s.options.length")
@@ -183,6 +185,7 @@ def test_the_race_map_on_a_phone_keeps_its_title_and_africa_in_view(voila_server
         painted(page)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "kk_race_phone.png"))
+        assert_clean(page, "kk_play_phone")
         assert page_errors(page) == []
     finally:
         context.close()

@@ -7,6 +7,7 @@ import json
 import re
 
 import pytest
+from axe_check import assert_clean
 from conftest import ARTIFACTS, first_marked, open_app, page_errors, painted, wait_for_kernel, wait_until_idle
 
 from railkit.unionpacific import DrawShare, new_game
@@ -157,6 +158,7 @@ def test_play_flow_offline(voila_server, offline_page):
     assert page_errors(page) == []
     page.locator(".railkit-quiz").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "up_play_payout.png"), full_page=False)
+    assert_clean(page, "up_play_payout")
 
 
 def test_hot_seat_and_the_end_offline(voila_server, offline_page):
@@ -207,3 +209,4 @@ def test_hot_seat_and_the_end_offline(voila_server, offline_page):
     page.screenshot(path=str(ARTIFACTS / "up_play_end.png"), full_page=False)
     page.locator(".railkit-review").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "up_play_review.png"), full_page=False)
+    assert_clean(page, "up_play_end")

@@ -3,6 +3,7 @@ non-loopback request aborted. Deal a game, step through the setup to the end (wi
 first investment), look at the share deck and answer the exercise."""
 
 import pytest
+from axe_check import assert_clean
 from conftest import ARTIFACTS, open_app, page_errors, painted, wait_text, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
@@ -48,6 +49,7 @@ def test_setup_flow_offline(voila_server, offline_page):
     assert page.is_disabled(".railkit-next")
     assert page_errors(page) == []
     page.locator(".railkit-app").screenshot(path=str(ARTIFACTS / "up_setup_step8.png"))
+    assert_clean(page, "up_setup_step8")
 
     # The share deck tab draws the four versions side by side.
     page.click(".lm-TabBar-tab:has-text('The share deck')")

@@ -19,6 +19,15 @@ from railkit.capecairo.bots import HeuristicBot
 from railkit.capecairo.views import KKView
 from railkit.session import position_bots
 from railkit.ui.app import parse_whole
+from railkit.ui.capecairo.palette import (
+    PLAYER_HEX,
+    TERRAIN_INK,
+    TERRAIN_PAPER,
+    TERRAIN_SIGN,
+    TERRAINS,
+    player_text,
+    terrain_css,
+)
 from railkit.ui.docs import reconstruction_note
 from railkit.ui.i18n import DEFAULT_LANGUAGE, get_language, player_label, render, tr, trn
 from railkit.ui.learner import DEFAULT_LEARNER, is_default_learner, seat_players, second_person
@@ -29,14 +38,7 @@ MAX_BOT_MOVES = 5_000  # the engine always ends a game (KK-E1, KK-B8); this only
 # The computer players: the same position always gets the same move, also after an undo.
 kk_bots = position_bots(HeuristicBot)
 
-PLAYER_HEX = {"red": "#c62828", "yellow": "#f2b705", "green": "#2e7d32", "blue": "#283593"}
-TERRAIN_HEX = {  # (border/text colour, background)
-    "river": ("#0277bd", "#e1f2fc"),
-    "mountains": ("#5d4e3f", "#ebe4dc"),
-    "desert": ("#a86f00", "#fcf0cf"),
-    "village": ("#a23b1c", "#f8e1d8"),
-    "savanna": ("#4f7f23", "#e6f1da"),
-}
+TERRAIN_HEX = {t: (TERRAIN_INK[t], TERRAIN_PAPER[t]) for t in TERRAINS}  # (border/text colour, background)
 
 
 def terrain_name(terrain: str) -> str:
@@ -78,18 +80,15 @@ KK_STYLE = """
   border-radius: 12px; padding: 0 8px; margin: 1px 3px 1px 0; font-size: 14px; white-space: nowrap; }
 .railkit-app .kk-chip.next { border-width: 2px; font-weight: bold; }
 .railkit-app .kk-bars { letter-spacing: 1px; color: var(--kk-c); }
-.railkit-app .kk-river { --kk-c: #0277bd; --kk-bg: #e1f2fc; }
-.railkit-app .kk-mountains { --kk-c: #5d4e3f; --kk-bg: #ebe4dc; }
-.railkit-app .kk-desert { --kk-c: #a86f00; --kk-bg: #fcf0cf; }
-.railkit-app .kk-village { --kk-c: #a23b1c; --kk-bg: #f8e1d8; }
-.railkit-app .kk-savanna { --kk-c: #4f7f23; --kk-bg: #e6f1da; }
+/* TERRAINS */
 .railkit-app .kk-swatch { display: inline-block; width: 0.9em; height: 0.9em; border: 1px solid #444;
   vertical-align: -0.1em; margin-right: 5px; border-radius: 2px; }
 .railkit-app table.railkit-table td { vertical-align: top; }
 .railkit-app table.railkit-table tr.kk-current td { background: #fff8dc; }
+.railkit-app .kk-race-box { overflow-x: auto; max-width: 100%; }  /* a window too narrow scrolls it, never cuts it */
 .railkit-app table.kk-race { border-collapse: separate; border-spacing: 4px; margin: 4px 0 8px 0; }
 .railkit-app table.kk-race td { height: 30px; min-width: 84px; text-align: center; font-size: 14px;
-  border: 1px solid #c8c8c8; border-radius: 5px; background: #fafafa; color: #999; }
+  border: 1px solid #c8c8c8; border-radius: 5px; background: #fafafa; color: #666; }
 .railkit-app table.kk-race td.kk-name { border: none; background: none; text-align: left; color: #222;
   font-size: 16px; padding-right: 8px; white-space: nowrap; }
 .railkit-app table.kk-race td.kk-crossed { color: white; font-weight: bold; border-color: #555; }
@@ -97,6 +96,7 @@ KK_STYLE = """
 .railkit-app table.kk-race td.kk-queued.next { border-style: solid; font-weight: bold; }
 .railkit-app table.kk-race td.kk-goal { border: none; background: none; color: #222; font-weight: bold; }
 .railkit-app table.kk-race td.kk-extra { border: none; background: none; color: #555; }
+.railkit-app table.kk-race tr.kk-name-row, .railkit-app .kk-race .kk-sign, .railkit-app .kk-race-key { display: none; }
 .railkit-app .kk-banner { font-size: 18px; padding: 8px 12px; border-radius: 6px; background: #f3f3f3;
   border-left: 6px solid #1e63c4; margin: 4px 0; }
 .railkit-app .kk-banner.kk-you { background: #fff3c4; border-left-color: #e0a800; }
@@ -114,15 +114,21 @@ KK_STYLE = """
 @media (max-width: 700px) {
   .railkit-app .kk-race-box { overflow-x: auto; max-width: 100%; }
   .railkit-app table.kk-race { border-spacing: 2px; }
-  .railkit-app table.kk-race td { min-width: 30px; height: 26px; font-size: 11px; padding: 1px 2px;
-    overflow-wrap: anywhere; }
-  .railkit-app table.kk-race td.kk-name { font-size: 13px; padding-right: 2px; white-space: normal; }
-  /* all eight cells in the screen's width: equal columns, the name column narrow, "Cairo" left to the
-     heading (first to cross 8 terrains), terrain names in small type broken where they must */
+  .railkit-app table.kk-race td { min-width: 30px; height: 26px; font-size: 11px; padding: 1px 2px; }
+  /* all eight cells in the screen's width, in equal columns: each player's name on a row of its own above their
+     cells (whole, never broken inside a word), "Cairo" left to the heading (first to cross 8 terrains), each
+     terrain as its sign (the race map's marker shape; the key under the race names them; a screen reader still
+     reads the name), cards beyond Cairo after the name */
   .railkit-app table.kk-race { width: 100%; table-layout: fixed; }
-  .railkit-app table.kk-race td { min-width: 0; font-size: 10px; }
-  .railkit-app table.kk-race td.kk-name { width: 46px; overflow-wrap: anywhere; }
-  .railkit-app table.kk-race td.kk-goal { display: none; }
+  .railkit-app table.kk-race td { min-width: 0; font-size: 12px; }
+  .railkit-app table.kk-race tr.kk-name-row { display: table-row; }
+  .railkit-app table.kk-race tr.kk-name-row td { border: none; background: none; text-align: left; color: #222;
+    font-size: 14px; height: auto; padding: 4px 0 0 0; }
+  .railkit-app table.kk-race td:is(.kk-name, .kk-goal, .kk-extra) { display: none; }
+  .railkit-app .kk-race .kk-sign { display: inline; font-size: 15px; }
+  .railkit-app .kk-race .kk-word { position: absolute; width: 1px; height: 1px; overflow: hidden;
+    clip: rect(0, 0, 0, 0); white-space: nowrap; }
+  .railkit-app .kk-race-key { display: block; margin: 0 0 6px 0; font-size: 14px; color: #444; }
   .railkit-app .kk-log { font-size: 14px; }
   /* The reveal and the players table stack: one block per player, each value after its heading, so no
      heading is squeezed into a column a word wide. */
@@ -138,7 +144,7 @@ KK_STYLE = """
     color: #444; }
 }
 </style>
-"""
+""".replace("/* TERRAINS */", terrain_css())  # the terrains' ink and paper (palette)
 
 
 
@@ -291,7 +297,7 @@ def race_html(view: KKView) -> str:
     for p in view.players:
         crossed, line = view.crossed[p], view.queues[p]
         colour = PLAYER_HEX.get(view.colours[p], "#777")
-        text_colour = "#222" if view.colours[p] == "yellow" else "white"
+        text_colour = player_text(view.colours[p])
         cells = ""
         for i in range(goal):
             if i < crossed:
@@ -301,17 +307,29 @@ def race_html(view: KKView) -> str:
                 card = line[i - crossed]
                 first = " next" if i == crossed else ""
                 cells += (f"<td class='kk-queued kk-{html.escape(card['terrain'])}{first}' "
-                          f"title='{html.escape(card_title(card))}'>{html.escape(terrain_name(card['terrain']))}</td>")
+                          f"title='{html.escape(card_title(card))}'>{terrain_mark(card['terrain'])}</td>")
             else:
                 cells += f"<td>{i + 1}</td>"
         beyond = len(line) - (goal - crossed)
         extra = f"<td class='kk-extra'>+{beyond}</td>" if beyond > 0 else ""
-        rows += (f"<tr><td class='kk-name'>{player_html(view, p)}</td>{cells}"
+        # the name twice: beside the row (wide screens), and on a row of its own above it (phones, KK_STYLE), where
+        # it has the whole width and never breaks inside a word; one of the two is hidden, also from screen readers
+        beyond_words = f" <span class='kk-muted'>+{beyond}</span>" if beyond > 0 else ""
+        rows += (f"<tr class='kk-name-row'><td colspan='{goal}'>{player_html(view, p)}{beyond_words}</td></tr>"
+                 f"<tr><td class='kk-name'>{player_html(view, p)}</td>{cells}"
                  f"<td class='kk-goal'>{tr('Cairo')}</td>{extra}</tr>")
     goal_words = trn("(first to cross {n} terrain wins, KK-E1)", "(first to cross {n} terrains wins, KK-E1)", goal)
+    key = " · ".join(f"{TERRAIN_SIGN[t]} {html.escape(terrain_name(t))}" for t in TERRAINS)
     return (f"<div class='kk-race-box'><b>{tr('The race from the Cape to Cairo')}</b> "
             f"<span class='kk-muted'>{goal_words}</span>"
-            f"<table class='kk-race'>{rows}</table></div>")
+            f"<table class='kk-race'>{rows}</table><p class='kk-race-key' aria-hidden='true'>{key}</p></div>")
+
+
+def terrain_mark(terrain: str) -> str:
+    """A terrain in a race cell: its sign (the race map's marker shape) and its name; a phone shows the sign alone,
+    the name still read by a screen reader, and the key under the race says which sign is which."""
+    return (f"<span class='kk-sign' aria-hidden='true'>{TERRAIN_SIGN.get(terrain, '')}</span>"
+            f"<span class='kk-word'>{html.escape(terrain_name(terrain))}</span>")
 
 
 def choosing_place(view: KKView, player: str) -> int:

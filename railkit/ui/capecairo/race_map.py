@@ -22,21 +22,25 @@ from railkit.capecairo.deck import REQUIREMENT
 from railkit.capecairo.route import LEGS, ROUTE, CardSpot, TrainSpot, positions, station_indexes
 from railkit.capecairo.views import KKView
 from railkit.paths import data_dir
+from railkit.ui.capecairo.palette import (
+    LABEL_BOX,
+    LAND,
+    MAP_BORDER,
+    PLAYER_EDGE,
+    PLAYER_HEX,
+    ROUTE_COLOUR,
+    TERRAIN_INK,
+    TERRAIN_SYMBOL,
+    TERRAINS,
+    TOWN_TEXT,
+    WATER,
+    player_ink,
+)
 from railkit.ui.i18n import tr, trn
 from railkit.ui.plot import NO_TEMPLATE, Plot
 
-LAND, BORDER, WATER = "#f4f1e8", "#cfc7b3", "#e3eef7"
-ROUTE_COLOUR = "#8d8577"
-# Same colours as the lesson's player swatches and card chips (railkit/ui/capecairo/common.py).
-PLAYER_HEX = {"red": "#c62828", "yellow": "#f2b705", "green": "#2e7d32", "blue": "#283593"}
-LABEL_HEX = {"yellow": "#8a6a00"}  # yellow text is unreadable on white: a darker shade for labels
-TERRAIN_STYLE = {  # KK-C3 terrain -> (marker symbol, colour); symbol AND colour differ
-    "river": ("diamond", "#0277bd"),
-    "mountains": ("triangle-up", "#5d4e3f"),
-    "desert": ("circle", "#d99a00"),
-    "village": ("square", "#a23b1c"),
-    "savanna": ("star", "#6a9f2c"),
-}
+BORDER = MAP_BORDER
+TERRAIN_STYLE = {t: (TERRAIN_SYMBOL[t], TERRAIN_INK[t]) for t in TERRAINS}  # KK-C3: symbol AND colour differ
 LANE_KM = 210.0  # distance between neighbouring players' lanes
 EARTH_RADIUS_KM = 6371.0
 _LON0 = math.radians(20.0)  # centre of the projection: 20°E on the equator, mid-Africa
@@ -182,9 +186,9 @@ def _add_route(fig: Plot, goal: int, west: float) -> None:
         fig.add_trace(dict(
             x=[label_side[i][0] for i in chosen], y=[label_side[i][1] for i in chosen],
             mode="markers+text", text=[html.escape(tr(ROUTE[i].name)) for i in chosen], textposition="middle left",
-            textfont=dict(size=12 if stop_only else 10, color="#222" if stop_only else "#8a8479"),
-            marker=dict(size=7 if stop_only else 4, color="#222" if stop_only else "#aaa", symbol="line-ns",
-                        line=dict(width=2 if stop_only else 1, color="#222" if stop_only else "#aaa")),
+            textfont=dict(size=12 if stop_only else 10, color="#222" if stop_only else TOWN_TEXT),
+            marker=dict(size=7 if stop_only else 4, color="#222" if stop_only else TOWN_TEXT, symbol="line-ns",
+                        line=dict(width=2 if stop_only else 1, color="#222" if stop_only else TOWN_TEXT)),
             hovertext=[html.escape(_stop_words(i, stop_only)) for i in chosen], hoverinfo="text",
             showlegend=False, name="towns" if stop_only else "other towns"))
 
@@ -199,16 +203,18 @@ def _stop_words(i: int, stop: bool) -> str:
 
 
 def _add_lane(fig: Plot, spot: TrainSpot, lane: Sequence[tuple[float, float]]) -> None:
+    """The lane ahead, dotted in the player's ink; the lane crossed, solid in the player's colour on a dark edge
+    (the yellow train's colour alone is too light on the land, WCAG 1.4.11)."""
     colour = PLAYER_HEX.get(spot.colour, "#777")
     ahead = _part(lane, spot.at, LEGS)
     fig.add_trace(dict(x=[p[0] for p in ahead], y=[p[1] for p in ahead], mode="lines",
-                             line=dict(color=colour, width=1.5, dash="dot"), opacity=0.7, hoverinfo="skip",
+                             line=dict(color=player_ink(spot.colour), width=1.5, dash="dot"), hoverinfo="skip",
                              showlegend=False, name="lane ahead"))
     if spot.crossed:
         done = _part(lane, 0, spot.at)
-        fig.add_trace(dict(x=[p[0] for p in done], y=[p[1] for p in done], mode="lines",
-                                 line=dict(color=colour, width=5), hoverinfo="skip", showlegend=False,
-                                 name="lane crossed"))
+        for name, line in (("lane edge", dict(color=PLAYER_EDGE, width=8)), ("lane crossed", dict(color=colour, width=5))):
+            fig.add_trace(dict(x=[p[0] for p in done], y=[p[1] for p in done], mode="lines", line=line,
+                               hoverinfo="skip", showlegend=False, name=name))
 
 
 def _add_terrain(fig: Plot, spots: Mapping[str, TrainSpot],
@@ -274,5 +280,5 @@ def _add_train(fig: Plot, spot: TrainSpot, lane: Sequence[tuple[float, float]], 
     fig.add_annotation(  # to the east, staggered so labels of trains at one town do not overlap
         x=x, y=y, text=label, showarrow=True, arrowhead=0, arrowwidth=1, arrowcolor=colour,
         ax=34 + 14 * (n - 1 - j), ay=(j - (n - 1) / 2) * 20, xanchor="left",
-        font=dict(size=12, color=LABEL_HEX.get(spot.colour, colour)),
-        bgcolor="rgba(255,255,255,0.85)", bordercolor=colour, borderwidth=1, borderpad=2)
+        font=dict(size=12, color=player_ink(spot.colour)),
+        bgcolor=f"rgba(255,255,255,{LABEL_BOX[1]})", bordercolor=colour, borderwidth=1, borderpad=2)

@@ -47,6 +47,7 @@ from railkit.ui.unionpacific.map_style import (
     LABEL_FONT_PX,
     SELECTED,
     Box,
+    company_ink,
     company_outline,
     company_symbol,
     km_per_px,
@@ -144,7 +145,7 @@ def _spaces_and_trains(board: Any, geometry: Mapping[str, tuple[tuple[float, flo
                 empty[k].append(v)
             if start_key is not None:  # UP-C3: the starting space, open, in the company's shape and colour
                 empty["symbol"].append(company_symbol(start_key) + "-open")
-                empty["colour"].append(company.hex if company else "#777777")
+                empty["colour"].append(company_ink(company.hex) if company else "#777777")
                 empty["text"].append(tr("{section}: starting space of {company}", section=name,
                                         company=company.name if company else start_key))
             else:

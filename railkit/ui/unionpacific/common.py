@@ -105,7 +105,7 @@ def checklist_html(explanation: PlacementExplanation) -> str:
         for c in explanation.checks
     )
     return (f"<div class='railkit-checklist'><b>{html.escape(render(explanation.title))}</b>: {verdict}"
-            f"<table class='railkit-table'><tr><th></th><th class='name'>{tr('rule')}</th>"
+            f"<table class='railkit-table'><tr><th>{tr('passed')}</th><th class='name'>{tr('rule')}</th>"
             f"<th class='name'>{tr('what the engine checked')}</th></tr>{rows}</table></div>")
 
 

@@ -4,7 +4,11 @@
   a projector that washes colours out) still tell them apart; light colours get a dark outline, so the
   white Chicago Lake Shore trains never look like the (dark, round) city markers.
 * The legal-section highlight is a magenta that no company colour comes near (the Sacramento Gold
-  Rush trains are yellow; a yellow band would swallow them).
+  Rush trains are yellow; a yellow band would swallow them), opaque enough to stand out from the land (3:1, WCAG
+  1.4.11). A company colour drawn alone on the land (a starting space's open shape) takes its ``company_ink``, the
+  same hue darkened to 3:1 (the white Chicago Lake Shore, the yellow Sacramento Gold Rush); each company's
+  headquarters is a star beside the city its name carries, so the city's label tells whose it is without colour.
+  ``tests/ui/test_ui_palettes.py`` checks every colour here against the land and, for colour-blind eyes, the cues.
 * City names are placed around their city marker where they cover nothing: ``place_labels`` tries
   eight positions per city and keeps the one that overlaps the fewest other names, stars, cities and
   train spaces, at the map's size on screen (a zoom-in only spreads things apart).
@@ -30,8 +34,8 @@ COMPANY_SYMBOLS: Mapping[str, str] = {
 }
 DARK_OUTLINE = "#111111"
 LIGHT_OUTLINE = "#ffffff"
-HIGHLIGHT = "rgba(214, 0, 160, 0.38)"  # legal sections: magenta, shared by no company colour
-SELECTED = "rgba(110, 0, 150, 0.60)"  # the chosen section: a darker, wider purple band
+HIGHLIGHT = "rgba(214, 0, 160, 0.70)"  # legal sections: magenta, shared by no company colour
+SELECTED = "rgba(80, 0, 120, 0.85)"  # the chosen section: a darker, wider purple band (under the magenta)
 CITY_FILL = "#3a3a3a"
 LABEL_FONT_PX = 11
 CHAR_PX = 6.3  # average width of a character at LABEL_FONT_PX (sans-serif)
@@ -40,6 +44,37 @@ LINE_PX = 14.0
 
 def company_symbol(key: str) -> str:
     return COMPANY_SYMBOLS.get(key, "circle")
+
+
+MAP_LAND = "#f4f1e8"  # the basemap's land (basemap.LAND), what markers and lines are drawn on
+GRAPHIC_CONTRAST = 3.0  # WCAG 1.4.11: shapes and lines against what is next to them
+
+
+def _relative_luminance(rgb: Sequence[float]) -> float:
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (v / 255 for v in rgb))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _rgb(hex_colour: str) -> tuple[int, int, int]:
+    h = hex_colour.lstrip("#")
+    return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
+
+
+def contrast(a: str, b: str) -> float:
+    """The WCAG contrast ratio of two ``#rrggbb`` colours."""
+    la, lb = sorted((_relative_luminance(_rgb(a)), _relative_luminance(_rgb(b))), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def company_ink(hex_colour: str, ground: str = MAP_LAND) -> str:
+    """The company's colour, darkened just enough to stand 3:1 against ``ground`` (itself when it does)."""
+    r, g, b = _rgb(hex_colour)
+    for step in range(0, 101):
+        k = 1 - step / 100
+        shade = f"#{round(r * k):02x}{round(g * k):02x}{round(b * k):02x}"
+        if contrast(shade, ground) >= GRAPHIC_CONTRAST:
+            return shade
+    return DARK_OUTLINE
 
 
 def _luminance(hex_colour: str) -> float:

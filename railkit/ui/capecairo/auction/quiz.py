@@ -220,8 +220,8 @@ class QuizPanel(Panel):
         )
         steps = "".join(f"<li>{html.escape(render(s))}</li>" for s in q.steps)
         self.feedback.value = (
-            f"<table class='railkit-table'><tr><th></th><th class='name'>{tr('your order')}</th>"
-            f"<th class='name'>{tr('the engine’s order')}</th><th></th></tr>{rows}</table>"
+            f"<table class='railkit-table'><tr><th>{tr('place')}</th><th class='name'>{tr('your order')}</th>"
+            f"<th class='name'>{tr('the engine’s order')}</th><th>{tr('verdict')}</th></tr>{rows}</table>"
             f"<b>{tr('How the order is settled:')}</b><ol class='railkit-steps'>{steps}</ol>")
         all_right = all(right)
         self.score.record(all_right)

@@ -199,8 +199,8 @@ class ExercisePanel(Panel):
             f"{verdict_html(ok, 'td')}</tr>"
             for k, a, b, ok in rows)
         self.feedback.value = (
-            f"<table class='railkit-table'><tr><th class='name'></th><th>{tr('you said')}</th>"
-            f"<th>{tr('the engine says')}</th><th></th></tr>{body}</table>" + explanation_html(e, title=False))
+            f"<table class='railkit-table'><tr><th class='name'>{tr('question')}</th><th>{tr('you said')}</th>"
+            f"<th>{tr('the engine says')}</th><th>{tr('verdict')}</th></tr>{body}</table>" + explanation_html(e, title=False))
         all_right = all(right.values())
         self.score.record(all_right)
         self.learning.answer(all_right)

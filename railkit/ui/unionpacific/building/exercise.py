@@ -164,8 +164,8 @@ class ExercisePanel(Panel):
                      f"<td class='name nowrap'>{yours}</td><td class='name nowrap'><b>{truth}</b></td>{mark}"
                      f"<td class='name'>{html.escape(why_text(explanation))}</td></tr>")
         self.feedback.value = (
-            f"<table class='railkit-table railkit-answers'><tr><th></th><th class='name'>{tr('section')}</th>"
-            f"<th class='name'>{tr('you said')}</th><th class='name'>{tr('the engine says')}</th><th></th>"
+            f"<table class='railkit-table railkit-answers'><tr><th>{tr('number')}</th><th class='name'>{tr('section')}</th>"
+            f"<th class='name'>{tr('you said')}</th><th class='name'>{tr('the engine says')}</th><th>{tr('verdict')}</th>"
             f"<th class='name'>{tr('why (UP-B2a–f)')}</th></tr>{rows}</table>")
         self.score_html.value = tr("Score: {right} of {total} situations right first time.",
                                    right=self.score[0], total=self.score[1])

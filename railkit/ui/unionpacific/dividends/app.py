@@ -369,7 +369,7 @@ class DividendsApp(KeepsState, App):
             for p in shares
         )
         table = (f"<table class='railkit-table'><tr><th class='name'>{tr('player')}</th><th>{tr('you typed')}</th>"
-                 f"<th>{tr('right amount')}</th><th></th></tr>{rows}</table>")
+                 f"<th>{tr('right amount')}</th><th>{tr('verdict')}</th></tr>{rows}</table>")
         self.quiz_feedback.value = table + steps_html(explain(mode, number, shares), you=self.learner)
         self.score_html.value = tr("Score: {right} of {total} situations right first time.",
                                    right=self.quiz_score[0], total=self.quiz_score[1])

@@ -125,7 +125,7 @@ def up_table_html(number: int) -> str:
         tie_rows += f"<tr><th class='name'>{tr('from {pos}', pos=row_names[start - 1])}</th>{cells}</tr>"
     ties = (f"<p><b>{tr('Each tied player receives, at payout {n} (UP-D11)', n=number)}</b><br>"
             f"{tr('rows: the best position the tied group occupies; columns: how many players tie')}</p>"
-            f"<table class='railkit-table railkit-tie-table'><tr><th class='name'></th>{tie_head}</tr>"
+            f"<table class='railkit-table railkit-tie-table'><tr><th class='name'>{tr('position')}</th>{tie_head}</tr>"
             f"{tie_rows}</table>")
     return table + ties
 

@@ -14,6 +14,7 @@ from railkit.ui.app import legend_html
 from railkit.ui.i18n import player_label, render, tr, trn
 from railkit.ui.learner import is_default_learner
 from railkit.ui.unionpacific.common import card_label, company_html, company_name, engine_text
+from railkit.ui.unionpacific.map_style import contrast
 from railkit.unionpacific import (
     IMAGINARY,
     UP,
@@ -70,12 +71,13 @@ PLAY_STYLE = """
 
 # -- small helpers ------------------------------------------------------------------------------
 def text_colour(hex_colour: str) -> str:
-    """Black or white text, whichever reads better on ``hex_colour``."""
+    """Black or white text, whichever has the higher WCAG contrast on ``hex_colour`` (the orange Phoenix Sunset Line
+    and the grey Pittsburgh Allegheny Steel take black: white on them is below 4.5:1)."""
     try:
-        r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+        on_black, on_white = contrast(hex_colour, "#000000"), contrast(hex_colour, "#ffffff")
     except (ValueError, IndexError):
         return "black"
-    return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "white"
+    return "black" if on_black >= on_white else "white"
 
 
 def share_words(board: Any, cards: Sequence[str]) -> str:
@@ -191,7 +193,7 @@ def players_html(v: UPView, humans: Sequence[str], acting: str | None, you: str 
         rows += (f"<tr class='{cls}'><td class='name'>{html.escape(player_label(p))}</td><td class='name'>{role}</td>"
                  f"<td>{money_cell}</td><td>{shares}</td><td>{track}</td></tr>")
     return (f"<table class='railkit-table railkit-players'><tr><th class='name'>{tr('player')}</th>"
-            f"<th class='name'></th><th>{tr('money (millions)')}</th><th>{tr('shares in hand')}</th>"
+            f"<th class='name'>{tr('who plays')}</th><th>{tr('money (millions)')}</th><th>{tr('shares in hand')}</th>"
             f"<th>{tr('track cards')}</th></tr>{rows}</table>")
 
 
@@ -247,7 +249,7 @@ def result_html(result: Outcome, you: str | None, review: str = "") -> str:
               "ruling).")
     return (f"<div class='railkit-panel'><h4>{html.escape(final_words(result, you))}</h4>"
             f"<table class='railkit-table'><tr><th class='name'>{tr('player')}</th><th>{tr('final money (millions)')}</th>"
-            f"<th></th></tr>{rows}</table><p class='railkit-muted'>{note}</p>{review}</div>")
+            f"<th class='name'>{tr('result')}</th></tr>{rows}</table><p class='railkit-muted'>{note}</p>{review}</div>")
 
 
 def play_legend_html() -> str:
