@@ -42,11 +42,13 @@ class ServerProcess:
     port: int = 0
     proc: subprocess.Popen[bytes] | None = None
     env: dict[str, str] | None = None  # added to this process's environment
+    chosen_deals: bool = True  # the tests deal known games (a seed, a stacked deck): TABLES-DEAL allows it here
 
     def start(self) -> ServerProcess:
         self.port = self.port or free_port()  # a restart (after kill9) listens where the clients look
+        extra = ["--chosen-deals"] if self.chosen_deals else []
         self.proc = subprocess.Popen([sys.executable, "-m", "railkit.tables", "--port", str(self.port), "--db", self.db,
-                                      *self.args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                      *extra, *self.args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                      env=None if self.env is None else {**os.environ, **self.env})
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
