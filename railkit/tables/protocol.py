@@ -142,11 +142,11 @@ def act_fields(data: dict[str, Any]) -> tuple[int, dict[str, Any]]:
 
 
 class RateLimiter:
-    """A token bucket: ``rate`` messages per second, bursts of ``2 * rate``."""
+    """A token bucket: ``rate`` messages per second, bursts of ``burst`` (default ``2 * rate``)."""
 
-    def __init__(self, rate: float) -> None:
+    def __init__(self, rate: float, burst: float | None = None) -> None:
         self.rate = rate
-        self.capacity = 2 * rate
+        self.capacity = 2 * rate if burst is None else burst
         self.tokens = self.capacity
         self.last = time.monotonic()
 

@@ -195,7 +195,8 @@ def parse_record(data: Mapping[str, Any]) -> Record:
 class RecordLimits:
     per_learner_per_second: float = 5.0  # RECORDS-RATE: per name (bursts of twice that)
     per_client_per_second: float = 60.0  # RECORDS-RATE: per client (a whole class under `make run`)
-    new_names_per_minute: float = 30.0  # RECORDS-NAMES: names never seen before, per client (bursts of twice that)
+    new_names_per_minute: float = 30.0  # RECORDS-NAMES: names never seen before, per client ...
+    new_names_burst: int = 60  # ... after a first burst of this many (a class arriving at once)
     max_records: int = MAX_RECORDS
     max_records_per_learner: int = MAX_RECORDS_PER_LEARNER
 
@@ -229,8 +230,8 @@ class Records:
             self._total = sum(self._counts.values())
         return self._counts
 
-    def _limiter(self, kind: str, who: str, rate: float) -> RateLimiter:
-        limiter = self._limiters.pop((kind, who), None) or RateLimiter(rate)
+    def _limiter(self, kind: str, who: str, rate: float, burst: float | None = None) -> RateLimiter:
+        limiter = self._limiters.pop((kind, who), None) or RateLimiter(rate, burst)
         self._limiters[(kind, who)] = limiter
         while len(self._limiters) > self.MAX_LIMITERS:
             self._limiters.popitem(last=False)
@@ -245,7 +246,8 @@ class Records:
         if not self._limiter("client", client, limits.per_client_per_second).allow():
             raise ProtocolError("too_fast", "RECORDS-RATE", f"at most {limits.per_client_per_second:g} records a second "
                                                             "from one place; send again in a moment")
-        if key not in counts and not self._limiter("names", client, limits.new_names_per_minute / 60).allow():
+        if key not in counts and not self._limiter("names", client, limits.new_names_per_minute / 60,
+                                                   limits.new_names_burst).allow():
             raise ProtocolError("too_fast", "RECORDS-NAMES", f"at most {limits.new_names_per_minute:g} new learners' "
                                                              "names a minute from one place; send again in a minute")
         if not self._limiter("name", key, limits.per_learner_per_second).allow():
