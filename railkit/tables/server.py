@@ -4,7 +4,9 @@ WebSocket per learner (or spectator) for the game itself.
 HTTP (JSON bodies of at most ``MAX_MESSAGE_BYTES``):
 
 * ``POST /api/tables`` ``{"game", "seats": [names], "bots": [names], "options": {}, "seed"?, "take"?}``
-  -> ``{"table": CODE, "creator_token", "seat"?, "token"?, "seats"}``; ``take`` seats the creator.
+  -> ``{"table": CODE, "creator_token", "seat"?, "token"?, "seats", "chosen_deal"}``; ``take`` seats the creator.
+  The server draws the deal: ``seed`` (or a stacked deck, Kap bis Kairo's ``stack`` option) is refused (TABLES-DEAL)
+  unless the server runs with ``--chosen-deals`` (tests, demonstrations), and then the table says so to everyone.
 * ``POST /api/tables/{code}/join`` ``{"seat"?, "name"?}`` -> ``{"table", "seat", "token"}``; ``name`` takes the
   open seat of that name, or gives the learner's name to a seat that has not moved yet. A name another seat holds
   is refused (409 ``name_taken``, TABLES-NAME, with the ``names`` in use and a ``suggestion``); names are compared
@@ -20,16 +22,23 @@ HTTP (JSON bodies of at most ``MAX_MESSAGE_BYTES``):
   (``railkit.tables.progress``).
 * ``/api/teacher/...``: the teacher's reports, with the teacher key only (``railkit.tables.teacher``).
 * A table the teacher closed answers 410 ``closed`` (TEACHER-CLOSE) to its code, on every route and the WebSocket,
-  for as long as its code is kept (``railkit.tables.store``, the newest 1000 closed codes).
+  for as long as its code is kept (``railkit.tables.store``, the newest 1000 closed codes), also to a request or a
+  socket that came before the close and is answered after it. A stored table that does not replay here is set
+  aside (``SetAsideTable``, listed for the teacher): its code answers 409 ``set_aside`` (TABLES-REPLAY).
 * ``POST /api/teacher/tables/{code}/bot`` and ``.../close``: the same, and closing a table, for the teacher.
 * ``POST /api/tables/{code}/creator`` ``{"creator_token"}`` -> 200 if it is the table's creator token, else 403.
 
 Under the class hub (``create_app(hub=...)``, ``--hub-auth``) every request first signs in with a hub API token
 (``railkit.tables.hub``; 403 ``TABLES-HUB`` without one) and a learner sits and is recorded under their hub name.
 
-WebSocket ``/api/tables/{code}/ws``: see ``railkit.tables.protocol``. On PostgreSQL several processes
-may serve the same tables; ``railkit.tables.listen`` carries each one's changes to the others. A token, never a name, says
-which seat a connection may move for, so no one can act for a seat they do not hold.
+WebSocket ``/api/tables/{code}/ws``: see ``railkit.tables.protocol`` and ``railkit.tables.sockets``. On PostgreSQL several
+processes may serve the same tables; ``railkit.tables.listen`` carries each one's changes to the others. A token, never a
+name, says which seat a connection may move for, so no one can act for a seat they do not hold.
+
+No lock here ever waits on a socket: a change puts each connection's state in that connection's outbox
+(``railkit.tables.connection``); a table's lock is held across its database write only (the log is written before
+anyone is told), and that write runs off the event loop (``Store.run``). Making a table takes no lock at all: its
+place under TABLES-COUNT is counted before its row is written.
 """
 
 from __future__ import annotations
