@@ -28,9 +28,10 @@ from railkit.wire import CLOSE_CLOSED, CLOSE_REFUSED, CLOSE_REPLACED
 if TYPE_CHECKING:
     from railkit.tables.server import TableServer
 
-__all__ = ["HELLO_SECONDS", "client_of", "serve_socket"]
+__all__ = ["FLOOD_CLOSE", "HELLO_SECONDS", "client_of", "serve_socket"]
 
 HELLO_SECONDS = 10  # a new connection says hello within this, or it is closed
+FLOOD_CLOSE = 200  # messages in a row beyond the rate (TABLES-RATE) before the connection is closed
 
 
 def client_of(connection: HTTPConnection) -> str:
@@ -108,16 +109,31 @@ def _admit(server: TableServer, table: Table, watcher: Watcher) -> None:
         server.broadcast(table)
     else:
         watcher.send(watcher.state(table))
+
+
 async def _serve(server: TableServer, table: Table, watcher: Watcher) -> None:
+    """The connection's messages, one at a time. Beyond the rate (TABLES-RATE) the first message is refused in words
+    and the rest of the run dropped unanswered (a flood is never answered message for message); a connection
+    that keeps on past ``FLOOD_CLOSE`` of them in a row is closed."""
+    too_fast = 0
     while True:
         try:
             text = await _receive(watcher.socket)
         except WebSocketDisconnect:
             return
+        if not watcher.limiter.allow():
+            too_fast += 1
+            if too_fast >= FLOOD_CLOSE:
+                watcher.close(CLOSE_REFUSED, ProtocolError("too_fast", "TABLES-RATE", "this connection sent far more "
+                                                           "messages than a page sends; it is closed"))
+                return
+            if too_fast == 1:
+                watcher.send_error(ProtocolError("too_fast", "TABLES-RATE", f"at most "
+                                                 f"{server.limits.actions_per_second:g} messages a second; wait a "
+                                                 "moment and send again"), table.seq)
+            continue
+        too_fast = 0
         try:
-            if not watcher.limiter.allow():
-                raise ProtocolError("too_fast", "TABLES-RATE", f"at most {server.limits.actions_per_second:g} "
-                                                               "messages a second; wait a moment and send again")
             data = parse_message(text)
             kind = data["type"]
             if kind == "ping":

@@ -340,8 +340,9 @@ class Store:
             conn.execute(delete(rk_closed_tables))
             return int(conn.execute(delete(rk_tables)).rowcount or 0)
 
-    def load(self, code: str | None = None) -> list[TableRow]:
-        """Every table (or the one with ``code``) with its seats and its log in order."""
+    def load(self, code: str | None = None, since: int = 0) -> list[TableRow]:
+        """Every table (or the one with ``code``) with its seats and its log in order; with ``since``, only the log
+        from that position on (``catch_up``: what another server process added)."""
         with self.engine.connect() as conn:
             query = select(rk_tables).order_by(rk_tables.c.id)
             if code is not None:
@@ -354,10 +355,18 @@ class Store:
             ids = list(rows)
             for s in conn.execute(select(rk_seats).where(rk_seats.c.table_id.in_(ids))):
                 rows[s.table_id].seats[s.seat] = SeatRow(s.holder, s.token_hash)
-            for a in conn.execute(select(rk_actions).where(rk_actions.c.table_id.in_(ids))
-                                  .order_by(rk_actions.c.table_id, rk_actions.c.seq)):
+            query = select(rk_actions.c.table_id, rk_actions.c.action).where(rk_actions.c.table_id.in_(ids))
+            if since:
+                query = query.where(rk_actions.c.seq >= since)
+            for a in conn.execute(query.order_by(rk_actions.c.table_id, rk_actions.c.seq)):
                 rows[a.table_id].actions.append(dict(a.action))
         return list(rows.values())
+
+    def log_length(self, table_id: int) -> int:
+        """How many actions the table's log holds."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(rk_actions)
+                                    .where(rk_actions.c.table_id == table_id)).scalar_one())
 
     def table_codes(self) -> list[str]:
         """The codes of every table in the database."""

@@ -114,25 +114,29 @@ class Table:
         return len(self.entries)
 
     async def rebuild(self, store: Store) -> None:
-        """Back to exactly what the database holds (after a refused or failed write)."""
+        """Back to exactly what the database holds (after a refused or failed write). A table no longer there (the
+        teacher closed it through another server process) is closed here too."""
         rows = await store.run(store.load, self.code)
+        if not rows:
+            self.closed = True
+            return
         self.epoch += 1
-        self._load(rows[0] if rows else self._row)
+        self._load(rows[0])
 
     async def catch_up(self, store: Store) -> bool:
-        """Take in what another server process stored (its moves and seat changes) since our last one;
-        False when the table is no longer in the database (the teacher closed it)."""
-        rows = await store.run(store.load, self.code)
+        """Take in what another server process stored (its moves and seat changes) since our last one, reading only
+        the moves after ours; False when the table is no longer in the database (the teacher closed it)."""
+        rows = await store.run(store.load, self.code, self.seq)
         if not rows:
             return False
         row = rows[0]
-        if len(row.actions) < self.seq or row.players != self._row.players:
-            self.epoch += 1
-            self._load(row)
+        if row.players != self._row.players or (not row.actions and self.seq
+                                                and await store.run(store.log_length, self.id) < self.seq):
+            await self.rebuild(store)  # a seat renamed, or a log shorter than ours: everything again
             return True
-        self._row = row
+        self._row = row  # its seats and players (its ``actions`` are only the new ones: ``_load`` alone reads them)
         self.seats = _in_order(row)
-        for data in row.actions[self.seq:]:
+        for data in row.actions:
             self._perform(data)
         return True
 
