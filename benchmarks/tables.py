@@ -18,10 +18,21 @@ for a throwaway cluster from Debian's ``postgresql``, as the tests start it) N s
 database and every table's seats are spread over them, so most moves reach the other seats through
 PostgreSQL's LISTEN/NOTIFY. The last line printed is one JSON object.
 
+The soak (issue 34): with ``--hostile PCT`` that share of all connections are hostile clients
+(``benchmarks/tables_hostile.py``: slow and silent readers, garbage, floods, reconnect storms, a records flood)
+against the same tables. A table whose game ends is checked and closed by the teacher, and its learners sit down
+at a new one, so a long run keeps every table busy. Every move a learner was told was taken (its move in the
+log at its place: *acknowledged*) is looked up in the database, at the table's close or at the end:
+``acknowledged_lost`` counts those not there. The servers' resident memory is sampled every ``--sample-every``
+seconds; ``rss_window_change_pct`` is the spread (max − min) over the last ``--memory-window`` seconds, against
+their mean.
+
     .venv/bin/python benchmarks/tables.py --tables 5 --seconds 20
     .venv/bin/python benchmarks/tables.py --tables 50 --seats 4 --seconds 60   # the goal: p95 <= 200 ms
     .venv/bin/python benchmarks/tables.py --tables 50 --seats 4 --seconds 60 --chromium 20
     .venv/bin/python benchmarks/tables.py --tables 50 --seats 4 --seconds 60 --postgres --processes 2
+    nice -n 10 .venv/bin/python benchmarks/tables.py --tables 100 --seats 4 --seconds 600 --postgres --processes 2 \
+        --hostile 5   # the soak: 0 acknowledged moves lost, p95 <= 200 ms, memory flat (±10 % over the last 5 min)
 """
 
 from __future__ import annotations
@@ -29,6 +40,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import statistics
@@ -38,15 +50,20 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
+from tables_hostile import Hostile  # benchmarks/ is on the path when this file runs
 from websockets.asyncio.client import connect
 
-from railkit.ui.table_link import merge_state
+from railkit.tables.store import database_url
+from railkit.wire import merge_state
 
 ROOT = Path(__file__).resolve().parent.parent
+TEACHER_KEY = "benchmark-teacher-key-" + os.urandom(8).hex()
 
 
 def free_port() -> int:
@@ -55,9 +72,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def call(method: str, url: str, body: Any = None) -> dict[str, Any]:
+def call(method: str, url: str, body: Any = None, headers: dict[str, str] | None = None) -> dict[str, Any]:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(url, data=data, method=method,
+                                     headers={"Content-Type": "application/json", **(headers or {})})
     with urllib.request.urlopen(request, timeout=60) as response:
         answer: dict[str, Any] = json.loads(response.read())
         return answer
@@ -109,6 +127,11 @@ class Tally:
     chromium_ms: list[float] = field(default_factory=list)  # click -> the other learner's page updated
     # (table, seq after the move) -> (send time, seats still to hear of it)
     waiting: dict[tuple[str, int], tuple[float, set[str]]] = field(default_factory=dict)
+    acked: dict[str, dict[int, dict[str, Any]]] = field(default_factory=dict)  # table -> seq -> move its learner saw
+    acked_lost: int = 0  # acknowledged moves not found in the database
+    acked_checked: int = 0
+    games: int = 0  # games played to their end (each then closed, its learners at a new table)
+    rss: list[tuple[float, float]] = field(default_factory=list)  # (seconds into the run, the servers' RSS MB)
 
 
 class Learner:
@@ -121,14 +144,20 @@ class Learner:
         self.tally, self.pace, self.rng, self.stop = tally, pace, rng, stop
         self.state: dict[str, Any] | None = None
         self.pending: dict[str, Any] | None = None
+        self.pending_seq = -1
         self.move_task: asyncio.Task[None] | None = None
+        self.over = asyncio.Event()  # the game ended
 
     async def run(self) -> None:
         url = self.base.replace("http://", "ws://") + f"/api/tables/{self.code}/ws"
         async with connect(url, max_size=None, open_timeout=60) as ws:
             await ws.send(json.dumps({"type": "hello", "token": self.token}))
             receiver = asyncio.create_task(self._receive(ws))
-            await self.stop.wait()
+            ended = asyncio.create_task(self.over.wait())
+            stopped = asyncio.create_task(self.stop.wait())
+            await asyncio.wait({ended, stopped, receiver}, return_when=asyncio.FIRST_COMPLETED)
+            ended.cancel()
+            stopped.cancel()
             if self.move_task is not None:
                 self.move_task.cancel()
             # let answers to moves already sent arrive (a move in flight is not lost)
@@ -146,6 +175,11 @@ class Learner:
                 message = merge_state(self.state, message)  # as a lesson's kernel does (only the new parts came)
                 self._heard(message, now)
                 self.state = message
+                log = message["log"]
+                if self.pending is not None and len(log) > self.pending_seq >= 0 and log[self.pending_seq] == self.pending:
+                    self.tally.acked.setdefault(self.code, {})[self.pending_seq] = self.pending  # told: it was taken
+                if message["is_over"]:
+                    self.over.set()
                 mine = any(e.get("player") == self.seat for e in message["log"][-1:])
                 if self.pending is not None and mine:
                     self.pending = None
@@ -191,35 +225,93 @@ class Learner:
     async def _send(self, ws: Any, action: dict[str, Any]) -> None:
         assert self.state is not None
         seq = self.state["seq"]
+        self.pending_seq = seq
         self.tally.waiting[(self.code, seq + 1)] = (time.perf_counter(), set(self.others))
         await ws.send(json.dumps({"type": "act", "seq": seq, "action": action}))
 
 
-async def play(bases: list[str], tables: int, seats: int, seconds: float, pace: float,
-               seed: int) -> tuple[Tally, list[str]]:
-    """Seat ``i`` of table ``t`` talks to server ``bases[(t + i) % len(bases)]`` (one server: all to it)."""
+async def seat_table(base_of: dict[str, str], names: list[str], seed: int, tally: Tally, pace: float,
+                     rng: random.Random, stop: asyncio.Event) -> tuple[str, list[Learner]]:
+    made = await asyncio.to_thread(call, "POST", f"{base_of[names[0]]}/api/tables",
+                                   {"game": "cape_to_cairo", "seats": names, "seed": seed, "take": names[0]})
+    code = made["table"]
+    tokens = {names[0]: made["token"]}
+    for name in names[1:]:
+        tokens[name] = (await asyncio.to_thread(call, "POST", f"{base_of[name]}/api/tables/{code}/join",
+                                                {"seat": name}))["token"]
+    return code, [Learner(base_of[n], code, n, tokens[n], names, tally, pace, random.Random(rng.random()), stop)
+                  for n in names]
+
+
+async def play(bases: list[str], tables: int, seats: int, seconds: float, pace: float, seed: int,
+               db: str | None = None, hostile: float = 0.0, pids: tuple[int, ...] = (),
+               sample_every: float = 10.0) -> tuple[Tally, list[str], Counter[str]]:
+    """Seat ``i`` of table ``t`` talks to server ``bases[(t + i) % len(bases)]`` (one server: all to it). A game that
+    ends is checked against ``db`` and closed by the teacher, and its learners sit down at a new table."""
     tally = Tally()
     stop = asyncio.Event()
     rng = random.Random(seed)
     names = [f"Seat{i + 1}" for i in range(seats)]
-    learners, codes = [], []
-    for t in range(tables):
+    live: list[str] = []  # the tables being played now (the hostile clients pick theirs among them)
+    codes: list[str] = []
+    engine = sa.create_engine(database_url(db)) if db else None
+
+    async def table(t: int) -> None:
         base_of = {n: bases[(t + i) % len(bases)] for i, n in enumerate(names)}
-        made = await asyncio.to_thread(call, "POST", f"{base_of[names[0]]}/api/tables",
-                                       {"game": "cape_to_cairo", "seats": names, "seed": seed + t, "take": names[0]})
-        code = made["table"]
-        codes.append(code)
-        tokens = {names[0]: made["token"]}
-        for name in names[1:]:
-            tokens[name] = (await asyncio.to_thread(call, "POST", f"{base_of[name]}/api/tables/{code}/join",
-                                                    {"seat": name}))["token"]
-        learners += [Learner(base_of[n], code, n, tokens[n], names, tally, pace, random.Random(rng.random()), stop)
-                     for n in names]
-    tasks = [asyncio.create_task(learner.run()) for learner in learners]
+        game = 0
+        while not stop.is_set():
+            code, learners = await seat_table(base_of, names, seed + t + 1000 * game, tally, pace, rng, stop)
+            codes.append(code)
+            live.append(code)
+            await asyncio.gather(*(learner.run() for learner in learners), return_exceptions=True)
+            live.remove(code)
+            if stop.is_set():
+                break
+            tally.games += 1
+            game += 1
+            if engine is not None:  # the finished game's acknowledged moves are in the database; then it closes
+                await asyncio.to_thread(check_acked, engine, tally, [code])
+            await asyncio.to_thread(call, "POST", f"{base_of[names[0]]}/api/teacher/tables/{code}/close",
+                                    {"confirm": "close this table"}, {"X-Railkit-Teacher-Key": TEACHER_KEY})
+
+    async def sample() -> None:
+        started = time.monotonic()
+        while not stop.is_set() and pids:
+            tally.rss.append((round(time.monotonic() - started, 1), round(sum(rss_mb(p) for p in pids), 1)))
+            try:
+                await asyncio.wait_for(stop.wait(), timeout=sample_every)
+            except TimeoutError:
+                pass
+
+    tasks = [asyncio.create_task(table(t)) for t in range(tables)]
+    while len(live) < tables and not all(task.done() for task in tasks):
+        await asyncio.sleep(0.2)  # every table seated before the clock starts (and the hostile clients come)
+    count = round(hostile / 100 * tables * seats / (1 - hostile / 100)) if hostile else 0
+    enemies = Hostile(bases, lambda: rng.choice(live) if live else None, count, stop, seed)
+    others = [asyncio.create_task(sample()), *enemies.tasks()]
     await asyncio.sleep(seconds)
     stop.set()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    return tally, codes
+    await asyncio.gather(*tasks, *others, return_exceptions=True)
+    if engine is not None:
+        await asyncio.to_thread(check_acked, engine, tally, [c for c in codes if c in tally.acked])
+        engine.dispose()
+    enemies.counts["hostile clients"] = count
+    return tally, codes, enemies.counts
+
+
+def check_acked(engine: sa.Engine, tally: Tally, codes: list[str]) -> None:
+    """Every acknowledged move of these tables is in the database at its place (else counted lost)."""
+    stored: dict[str, dict[int, Any]] = {}
+    with engine.connect() as conn:
+        for code, seq, action in conn.execute(sa.text(
+                "SELECT t.code, a.seq, a.action FROM rk_actions a JOIN rk_tables t ON t.id = a.table_id "
+                "WHERE t.code IN :codes").bindparams(sa.bindparam("codes", expanding=True)), {"codes": codes}):
+            stored.setdefault(code, {})[int(seq)] = json.loads(action) if isinstance(action, str) else action
+    for code in codes:
+        for seq, action in tally.acked.pop(code, {}).items():
+            tally.acked_checked += 1
+            if stored.get(code, {}).get(seq) != action:
+                tally.acked_lost += 1
 
 
 def main() -> None:
@@ -237,12 +329,17 @@ def main() -> None:
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL cluster as the database")
     parser.add_argument("--url", default=None, help="use the table server already running there (e.g. under a "
                                                     "profiler) instead of starting one; no RSS then")
+    parser.add_argument("--hostile", type=float, default=0.0, help="this share (percent) of all connections are "
+                                                                   "hostile clients (benchmarks/tables_hostile.py)")
+    parser.add_argument("--sample-every", type=float, default=10.0, help="seconds between samples of the RSS")
+    parser.add_argument("--memory-window", type=float, default=300.0, help="the last seconds the RSS must stay "
+                                                                           "flat over")
     args = parser.parse_args()
+    load_before = os.getloadavg()
     if args.url:
-        tally, codes = asyncio.run(play([args.url.rstrip("/")], args.tables, args.seats, args.seconds, args.pace,
-                                        args.seed))
-        stored = sum(call("GET", f"{args.url.rstrip('/')}/api/tables/{code}")["seq"] for code in codes)
-        report(args, tally, stored, 0.0)
+        tally, codes, hostile = asyncio.run(play([args.url.rstrip("/")], args.tables, args.seats, args.seconds,
+                                                 args.pace, args.seed, hostile=args.hostile))
+        report(args, tally, 0.0, hostile, load_before)
         return
     postgres = None
     if args.postgres:
@@ -259,22 +356,24 @@ def main() -> None:
             ports = [free_port() for _ in range(args.processes)]
             for port in ports:
                 servers.append(subprocess.Popen([sys.executable, "-m", "railkit.tables", "--port", str(port), "--db",
-                                                 db, "--max-tables", str(max(200, args.tables))], cwd=ROOT))
+                                                 db, "--max-tables", str(max(200, 2 * args.tables)), "--chosen-deals"],
+                                                cwd=ROOT, env={**os.environ, "RAILKIT_TEACHER_KEY": TEACHER_KEY}))
                 wait_for_port(port, servers[-1])
             bases = [f"http://127.0.0.1:{port}" for port in ports]
             clicks = Clicks(bases[0], args.chromium) if args.chromium else None
-            tally, codes = asyncio.run(play(bases, args.tables, args.seats, args.seconds, args.pace, args.seed))
+            tally, codes, hostile = asyncio.run(play(bases, args.tables, args.seats, args.seconds, args.pace,
+                                                     args.seed, db, args.hostile, tuple(s.pid for s in servers),
+                                                     args.sample_every))
             if clicks is not None:
                 tally.chromium_ms = clicks.result()
             server_rss = sum(rss_mb(server.pid) for server in servers)
-            stored = sum(call("GET", f"{bases[0]}/api/tables/{code}")["seq"] for code in codes)
     finally:
         for server in servers:
             server.terminate()
             server.wait(30)
         if postgres is not None:
             postgres.stop()
-    report(args, tally, stored, server_rss)
+    report(args, tally, server_rss, hostile, load_before)
 
 
 def wait_for_port(port: int, server: subprocess.Popen[bytes]) -> None:
@@ -289,18 +388,25 @@ def wait_for_port(port: int, server: subprocess.Popen[bytes]) -> None:
             time.sleep(0.1)
 
 
-def report(args: argparse.Namespace, tally: Tally, stored: int, server_rss: float) -> None:
+def report(args: argparse.Namespace, tally: Tally, server_rss: float, hostile: Counter[str],
+           load_before: tuple[float, float, float]) -> None:
     lat = sorted(tally.latencies_ms)
     lost = tally.sent - tally.accepted - tally.refused
+    window = [mb for at, mb in tally.rss if at >= tally.rss[-1][0] - args.memory_window] if tally.rss else []
     result = {
         "tables": args.tables, "seats": args.tables * args.seats, "processes": args.processes,
-        "seconds": args.seconds, "pace_s": args.pace,
-        "actions": tally.accepted, "stored_actions": stored, "sent": tally.sent, "refused": tally.refused,
-        "stale_retries": tally.stale_retries, "lost_actions": lost,
+        "seconds": args.seconds, "pace_s": args.pace, "hostile_pct": args.hostile,
+        "actions": tally.accepted, "sent": tally.sent, "refused": tally.refused,
+        "stale_retries": tally.stale_retries, "lost_actions": lost, "games_finished": tally.games,
+        "acknowledged_checked": tally.acked_checked, "acknowledged_lost": tally.acked_lost,
         "p50_ms": round(statistics.median(lat), 1) if lat else None,
         "p95_ms": round(lat[int(0.95 * (len(lat) - 1))], 1) if lat else None,
         "max_ms": round(lat[-1], 1) if lat else None,
         "server_rss_mb": round(server_rss, 1),
+        "rss_window_mb": [min(window), max(window)] if window else None,
+        "rss_window_change_pct": round(100 * (max(window) - min(window)) / statistics.mean(window), 1) if window else None,
+        "rss_samples": tally.rss, "hostile": dict(sorted(hostile.items())),
+        "load_before": [round(x, 1) for x in load_before], "load_after": [round(x, 1) for x in os.getloadavg()],
     }
     if args.chromium:
         clicks = sorted(tally.chromium_ms)
@@ -308,9 +414,11 @@ def report(args: argparse.Namespace, tally: Tally, stored: int, server_rss: floa
                        "chromium_p50_ms": round(statistics.median(clicks), 1) if clicks else None,
                        "chromium_p95_ms": round(clicks[int(0.95 * (len(clicks) - 1))], 1) if clicks else None,
                        "chromium_max_ms": round(clicks[-1], 1) if clicks else None})
-    print(f"{result['actions']} moves accepted at {args.tables} tables of {args.seats} learners in {args.seconds:g} s; "
-          f"every other seat had each move after p50 {result['p50_ms']} ms, p95 {result['p95_ms']} ms; "
-          f"{lost} lost; server RSS {result['server_rss_mb']} MB")
+    print(f"{result['actions']} moves accepted at {args.tables} tables of {args.seats} learners in {args.seconds:g} s "
+          f"({tally.games} games finished); every other seat had each move after p50 {result['p50_ms']} ms, p95 "
+          f"{result['p95_ms']} ms; {lost} unanswered, {tally.acked_lost} of {tally.acked_checked} acknowledged moves "
+          f"missing from the database; server RSS {result['server_rss_mb']} MB (last window "
+          f"{result['rss_window_mb']}, spread {result['rss_window_change_pct']} %)")
     print(json.dumps(result))
 
 

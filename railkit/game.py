@@ -302,6 +302,14 @@ class Game(ABC, Generic[A]):
     FILE_OPTIONS: ClassVar[tuple[str, ...]] = ()  # options that name a file on this machine
     OPTION_DEFAULTS: ClassVar[Mapping[str, Any]]
     registry: ClassVar[ActionRegistry[Any]]
+    VIEW: ClassVar[type[BaseView]]  # the class ``view`` returns (what a client reads a view's JSON back into)
+    # The rules' version a stored log was played under: raised whenever a change would replay an old log
+    # differently (a table records it and is set aside, with the reason, by a server that plays another one).
+    RULES_VERSION: ClassVar[int] = 1
+    # What the log hides (``seat_action``): action type -> the fields no other seat may read while the action is
+    # sealed (a sealed bid's amount), and the action types whose sealed fields no other seat ever reads.
+    SEALED: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    HIDDEN_FOR_GOOD: ClassVar[frozenset[str]] = frozenset()
 
     # False: nobody reads this game's events as they happen (bots' games, benchmarks), so ``apply`` returns
     # none and keeps them as ``Draft``s, rendered only if ``narrative`` is read (the same sentences then).
@@ -411,6 +419,40 @@ class Game(ABC, Generic[A]):
     def view(self, player: str | None) -> BaseView:
         """What ``player`` may see (``None``: a spectator, public information only), as the game's own
         ``BaseView`` subclass. Engines begin with ``self._check_seat(player)``."""
+
+    def sealed_from(self) -> int:
+        """The log position of the first sealed action still waiting to be revealed (the log's length when none
+        waits): every sealed action before it has been shown to all, save those ``HIDDEN_FOR_GOOD``. Engines with
+        sealed actions say when they are revealed; by default nothing waits."""
+        return len(self._log)
+
+    def hidden_fields(self, index: int, seat: str | None, data: Mapping[str, Any] | None = None) -> tuple[str, ...]:
+        """The fields of action ``index`` that ``seat`` (None: a spectator) may not read now: none of its own
+        moves, none once revealed, and for good those of a ``HIDDEN_FOR_GOOD`` action. ``data`` is the action's
+        save-file object when the caller has it already."""
+        if data is None:
+            data = self.registry.to_dict(self._log[index])
+        kind = str(data.get("type"))
+        fields = self.SEALED.get(kind, ())
+        if not fields or data.get("player") == seat:
+            return ()
+        if kind in self.HIDDEN_FOR_GOOD or index >= self.sealed_from():
+            return fields
+        return ()
+
+    def seat_action(self, index: int, seat: str | None, data: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Action ``index`` of the log as ``seat`` may read it now: its save-file object with the ``hidden_fields``
+        left out and named under ``"sealed"``."""
+        if data is None:
+            data = self.registry.to_dict(self._log[index])
+        hidden = self.hidden_fields(index, seat, data)
+        if not hidden:
+            return dict(data)
+        return {**{k: v for k, v in data.items() if k not in hidden}, "sealed": list(hidden)}
+
+    def log_for(self, seat: str | None, start: int = 0) -> list[dict[str, Any]]:
+        """The log from position ``start`` on as ``seat`` (None: a spectator) may read it (``seat_action``)."""
+        return [self.seat_action(i, seat) for i in range(max(0, start), len(self._log))]
 
     def _check_seat(self, player: object) -> None:
         """A view is asked for a player at the table, or ``None`` (a spectator)."""

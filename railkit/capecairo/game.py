@@ -47,6 +47,8 @@ class CapeToCairoGame(Game[KKAction]):
     OPTION_DEFAULTS = OPTION_DEFAULTS
     FILE_OPTIONS = ("deck",)
     registry = registry
+    VIEW = views.KKView
+    SEALED = {"bid": ("amount",)}  # KK-A2: a bid is sealed until every player has handed one in
 
     table: KKTable  # what never changes: seating, colours, the shared cards, the options
     _state: KKState  # everything that changes (the live state: only the engine reads it directly)
@@ -129,6 +131,17 @@ class CapeToCairoGame(Game[KKAction]):
     def view(self, player: str | None) -> views.KKView:
         self._check_seat(player)
         return views.view(self.table, self._state, player, self.GAME, len(self._log), self.options["deck"])
+
+    def sealed_from(self) -> int:
+        """KK-A2: the bids of the open auction (one per player who handed one in, the latest ones in the log) stay
+        sealed until every player has bid; all bids before them were opened."""
+        waiting = len(self._state.bids)
+        index = len(self._log)
+        while waiting and index > 0:
+            index -= 1
+            if isinstance(self._log[index], Bid):
+                waiting -= 1
+        return index
 
     def state_dict(self) -> dict[str, Any]:
         """Everything, hidden parts included, as JSON types (for tests and debugging)."""

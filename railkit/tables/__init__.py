@@ -6,8 +6,11 @@ its own view, and the log it is sent hides what other seats have not yet shown (
 
     python -m railkit.tables --host 127.0.0.1 --port 8867 --db sqlite:///tables.sqlite
 
-Modules: ``games`` (what each game hides and which bot fills a seat), ``protocol`` (message
-shapes, limits, error words), ``store`` (the database), ``table`` (one table in memory),
-``server`` (the Starlette app), ``hub`` (sign-in through JupyterHub when the server is a service of the class
-hub, ``--hub-auth``), ``__main__`` (the command).
+Modules: ``games`` (each game's engine, its bot, the help and the review it gives a seat; what a seat may read is
+the engine's to say), ``protocol`` (message shapes, limits, error words; the wire's constants are ``railkit.wire``'s),
+``names`` (names in NFC, compared case- and form-insensitively), ``store`` (the database) and ``migrations`` (its
+schema, Alembic), ``table`` (one table in memory), ``connection`` (one WebSocket and its outbox), ``sockets`` (the
+WebSocket route), ``server`` (the Starlette app), ``records``, ``progress`` and ``teacher`` (the learners' records,
+their own progress, the teacher's reports), ``hub`` (sign-in through JupyterHub when the server is a service of the
+class hub, ``--hub-auth``), ``listen`` (PostgreSQL's notices between server processes), ``__main__`` (the command).
 """

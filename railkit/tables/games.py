@@ -1,9 +1,8 @@
-"""What the table server needs to know about each game: its engine, its bot and what it hides.
+"""What the table server needs to know about each game: its engine, its bot, the help it gives a seat and the
+review it sends each seat at the end.
 
-The engines' views already hide hands and pending bids; the action log is the other way a secret
-could leak, so each game lists the action fields that stay sealed (``sealed``) and says, from the
-public view, when the sealed actions made so far have been revealed (``revealed``). Fields in
-``never_revealed`` stay hidden from other seats for good (a share put face down into the box).
+What a seat may read of the log is the engine's to say (``Game.seat_action``, ``SEALED``, ``HIDDEN_FOR_GOOD``,
+beside ``Game.view``): the server keeps no list of secrets of its own.
 
 Help for a seat (``help``): the lessons' hints and "Why" need more than a seat's view holds (the heuristic
 player's choice reads the engine's state; Kap bis Kairo's build count reads the cards' track numbers), and
@@ -18,19 +17,20 @@ placement, the board) it works out itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from railkit.capecairo.bots import HeuristicBot as KKHeuristicBot
 from railkit.capecairo.explain import explain_build
 from railkit.capecairo.game import CapeToCairoGame
-from railkit.capecairo.views import KKView
-from railkit.game import BaseView, Game
+from railkit.capecairo.review import review_moves as kk_review_moves
+from railkit.game import Game
 from railkit.session import BotPolicy, position_bots
 from railkit.unionpacific.bots import HeuristicBot as UPHeuristicBot
 from railkit.unionpacific.game import UnionPacificGame
-from railkit.unionpacific.views import UPView
+from railkit.unionpacific.review import review_moves as up_review_moves
+from railkit.wire import message_json
 
 __all__ = ["GAMES", "GameKind"]
 
@@ -42,23 +42,9 @@ class GameKind:
     name: str
     cls: type[Game[Any]]
     bot: BotPolicy
-    sealed: Mapping[str, tuple[str, ...]]  # action type -> fields other seats may not see yet
-    never_revealed: frozenset[str]  # action types whose sealed fields stay hidden for good
-    revealed: Callable[[BaseView], bool]  # spectator's view -> are the sealed actions so far public?
     explain: Callable[[Any, str], dict[str, Any]]  # (game, seat to act) -> the seat's explanations
     hint: Callable[[Any, str], Any]  # (game, seat to act) -> the heuristic player's move for that seat
-
-
-def _kk_revealed(public: BaseView) -> bool:
-    """KK-A2: the bids are opened together once every player has handed one in."""
-    assert isinstance(public, KKView)
-    return not public.bids_handed_in
-
-
-def _up_revealed(public: BaseView) -> bool:
-    """UP-S5/UP-S6: the first shares are turned up together; the display appears then."""
-    assert isinstance(public, UPView)
-    return public.display is not None
+    review: Callable[[Any, str], list[dict[str, Any]]]  # (finished game, seat) -> its weak moves, as JSON
 
 
 def _kk_explain(game: Any, seat: str) -> dict[str, Any]:
@@ -86,13 +72,24 @@ def _kk_hint(game: Any, seat: str) -> Any:
     return KKHeuristicBot(0).choose(game, seat)
 
 
+def _up_review(game: Any, seat: str) -> list[dict[str, Any]]:
+    """The seat's weakest moves as the heuristic player judges them (``railkit.unionpacific.review``): the
+    seat's own moves and choices, and public facts."""
+    return [{"move": r.move, "turn": r.turn, "played": message_json(r.played), "instead": message_json(r.instead),
+             "reason": message_json(r.reason)} for r in up_review_moves(game, seat, limit=5)]
+
+
+def _kk_review(game: Any, seat: str) -> list[dict[str, Any]]:
+    """The seat's weak moves (``railkit.capecairo.review``), each "Move N: why"."""
+    return [{"move": w.move, "words": message_json(w.words)} for w in kk_review_moves(game, seat)]
+
+
 GAMES: dict[str, GameKind] = {
     kind.name: kind
     for kind in (
-        GameKind(CapeToCairoGame.GAME, CapeToCairoGame, position_bots(KKHeuristicBot),
-                 {"bid": ("amount",)}, frozenset(), _kk_revealed, _kk_explain, _kk_hint),
-        GameKind(UnionPacificGame.GAME, UnionPacificGame, position_bots(UPHeuristicBot),
-                 {"choose_first_share": ("card",), "exchange_for_up": ("card",)},
-                 frozenset({"exchange_for_up"}), _up_revealed, _no_explain, _up_hint),
+        GameKind(CapeToCairoGame.GAME, CapeToCairoGame, position_bots(KKHeuristicBot), _kk_explain, _kk_hint,
+                 _kk_review),
+        GameKind(UnionPacificGame.GAME, UnionPacificGame, position_bots(UPHeuristicBot), _no_explain, _up_hint,
+                 _up_review),
     )
 }

@@ -10,7 +10,7 @@ holds (``jupyterhub.services.auth.HubAuth.user_for_token``; answers are cached f
   (``TABLES-HUB``) and changes nothing;
 * ``TEACHER_SCOPE`` (deploy/ gives it to the hub's admins and the ``teachers`` group), the hub's admin flag or
   membership of ``TEACHER_GROUP`` opens the teacher's endpoints, in place of the teacher key;
-* the name a learner sits under and is recorded under is the hub user name, whatever the request says.
+* the name a learner sits under and is recorded under is the hub user name (in NFC), whatever the request says.
 
 Without ``--hub-auth`` (``make run``) nothing here runs and ``jupyterhub`` need not be installed.
 """
@@ -27,6 +27,7 @@ from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from railkit.tables.names import normal_name
 from railkit.tables.protocol import ProtocolError, error
 
 __all__ = ["TEACHER_GROUP", "TEACHER_SCOPE", "HubProblem", "HubSignIn", "HubUser", "RequireHubUser", "hub_user"]
@@ -91,7 +92,7 @@ class HubSignIn:
                                 f"{' or '.join(sorted(self.access_scopes))}; the hub gives it to every learner's server")
         teacher = bool(self.auth.check_scopes({TEACHER_SCOPE}, {"scopes": scopes})) or model.get("admin") is True \
             or TEACHER_GROUP in (model.get("groups") or ())
-        return HubUser(model["name"], teacher)
+        return HubUser(normal_name(model["name"]), teacher)  # in NFC, as every name the tables store
 
 
 def _auth_from_environment() -> Any:

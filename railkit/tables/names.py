@@ -1,6 +1,8 @@
-"""Seat names compared as a reader compares them: "Ann", "ANN" and "Ann" typed with a combining accent are one
-name at a table (Unicode NFC, then case folded). Every comparison of learners' names in the table server goes
-through ``name_key``, so a later change of the rule (say, stored names normalised) is made in one place.
+"""Names as a reader reads them. Every name that enters the table server (a table's seats, a join, a rename, a
+record's learner, a hub user) is stored in Unicode NFC with its spaces tidied (``normal_name``): "José" typed with
+a combining accent is stored as the one character "é", as the engines keep it. Two names are compared as a reader
+compares them (``name_key``: NFC, then case folded): "Ann", "ANN" and "ann" are one name at a table and one learner
+in the records. Every comparison of learners' names in the table server goes through ``name_key``.
 """
 
 from __future__ import annotations
@@ -10,7 +12,12 @@ from collections.abc import Iterable
 
 from railkit.game import MAX_NAME_LENGTH
 
-__all__ = ["name_key", "same_name", "suggest_name"]
+__all__ = ["name_key", "normal_name", "same_name", "suggest_name"]
+
+
+def normal_name(name: str) -> str:
+    """A name as it is stored: NFC, spaces tidied (runs of white space one space, none at either end)."""
+    return unicodedata.normalize("NFC", " ".join(name.split()))
 
 
 def name_key(name: str) -> str:

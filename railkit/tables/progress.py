@@ -24,13 +24,15 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from railkit.tables.hub import hub_user
+from railkit.tables.names import same_name
 from railkit.tables.protocol import ProtocolError
 from railkit.tables.records import MAX_KEY_LENGTH, Record, Records, check_learner
+from railkit.tables.store import Store
 from railkit.tables.teacher import is_teacher
+from railkit.wire import LEARNER_KEY_HEADER
 
 __all__ = ["LEARNER_KEY_HEADER", "MAX_SHOWN", "progress_routes", "progress_summary", "record_json"]
 
-LEARNER_KEY_HEADER = "X-Railkit-Learner-Key"
 MAX_SHOWN = 200  # records sent back, the newest first (the summary counts them all)
 TOP_RULES = 3
 
@@ -68,13 +70,14 @@ def _refuse(message: str) -> ProtocolError:
     return ProtocolError("not_learner", "RECORDS-KEY", message)
 
 
-def whose(request: Request, records: Records, teacher_key: str | None) -> str:
-    """The learner whose records this request may read; ``ProtocolError`` (403 RECORDS-KEY) otherwise."""
+async def whose(request: Request, records: Records, store: Store, teacher_key: str | None) -> str:
+    """The learner whose records this request may read; ``ProtocolError`` (403 RECORDS-KEY) otherwise. Names are
+    compared as ``railkit.tables.names.name_key`` compares them."""
     asked = request.query_params.get("learner")
     name = None if asked is None else check_learner(asked)
     user = hub_user(request)
     if user is not None:  # on the hub the hub user is the identity
-        if name is None or name == user.name:
+        if name is None or same_name(name, user.name):
             return user.name
         if user.teacher:
             return name
@@ -88,15 +91,15 @@ def whose(request: Request, records: Records, teacher_key: str | None) -> str:
     if not key:
         raise _refuse(f"your records open with your progress key (header {LEARNER_KEY_HEADER}); the lessons keep it "
                       "in the page address: open your progress from a lesson you opened under your name")
-    if not records.key_matches(name, key):
+    if not await store.run(records.key_matches, name, key):
         raise _refuse(f"this is not the progress key of {name!r}; each learner reads only their own records")
     return name
 
 
-def progress_routes(records: Records, teacher_key: str | None) -> list[Route]:
+def progress_routes(records: Records, store: Store, teacher_key: str | None) -> list[Route]:
     async def mine(request: Request) -> JSONResponse:
-        learner = whose(request, records, teacher_key)
-        found = records.of(learner)
+        learner = await whose(request, records, store, teacher_key)
+        found = await store.run(records.of, learner)
         return JSONResponse({"learner": learner, "summary": progress_summary(found),
                              "records": [record_json(r) for r in reversed(found[-MAX_SHOWN:])],
                              "total": len(found)})

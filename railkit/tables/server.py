@@ -4,7 +4,9 @@ WebSocket per learner (or spectator) for the game itself.
 HTTP (JSON bodies of at most ``MAX_MESSAGE_BYTES``):
 
 * ``POST /api/tables`` ``{"game", "seats": [names], "bots": [names], "options": {}, "seed"?, "take"?}``
-  -> ``{"table": CODE, "creator_token", "seat"?, "token"?, "seats"}``; ``take`` seats the creator.
+  -> ``{"table": CODE, "creator_token", "seat"?, "token"?, "seats", "chosen_deal"}``; ``take`` seats the creator.
+  The server draws the deal: ``seed`` (or a stacked deck, Kap bis Kairo's ``stack`` option) is refused (TABLES-DEAL)
+  unless the server runs with ``--chosen-deals`` (tests, demonstrations), and then the table says so to everyone.
 * ``POST /api/tables/{code}/join`` ``{"seat"?, "name"?}`` -> ``{"table", "seat", "token"}``; ``name`` takes the
   open seat of that name, or gives the learner's name to a seat that has not moved yet. A name another seat holds
   is refused (409 ``name_taken``, TABLES-NAME, with the ``names`` in use and a ``suggestion``); names are compared
@@ -20,27 +22,33 @@ HTTP (JSON bodies of at most ``MAX_MESSAGE_BYTES``):
   (``railkit.tables.progress``).
 * ``/api/teacher/...``: the teacher's reports, with the teacher key only (``railkit.tables.teacher``).
 * A table the teacher closed answers 410 ``closed`` (TEACHER-CLOSE) to its code, on every route and the WebSocket,
-  for as long as its code is kept (``railkit.tables.store``, the newest 1000 closed codes).
+  for as long as its code is kept (``railkit.tables.store``, the newest 1000 closed codes), also to a request or a
+  socket that came before the close and is answered after it. A stored table that does not replay here is set
+  aside (``SetAsideTable``, listed for the teacher): its code answers 409 ``set_aside`` (TABLES-REPLAY).
 * ``POST /api/teacher/tables/{code}/bot`` and ``.../close``: the same, and closing a table, for the teacher.
 * ``POST /api/tables/{code}/creator`` ``{"creator_token"}`` -> 200 if it is the table's creator token, else 403.
 
 Under the class hub (``create_app(hub=...)``, ``--hub-auth``) every request first signs in with a hub API token
 (``railkit.tables.hub``; 403 ``TABLES-HUB`` without one) and a learner sits and is recorded under their hub name.
 
-WebSocket ``/api/tables/{code}/ws``: see ``railkit.tables.protocol``. On PostgreSQL several processes
-may serve the same tables; ``railkit.tables.listen`` carries each one's changes to the others. A token, never a name, says
-which seat a connection may move for, so no one can act for a seat they do not hold.
+WebSocket ``/api/tables/{code}/ws``: see ``railkit.tables.protocol`` and ``railkit.tables.sockets``. On PostgreSQL several
+processes may serve the same tables; ``railkit.tables.listen`` carries each one's changes to the others. A token, never a
+name, says which seat a connection may move for, so no one can act for a seat they do not hold.
+
+No lock here ever waits on a socket: a change puts each connection's state in that connection's outbox
+(``railkit.tables.connection``); a table's lock is held across its database write only (the log is written before
+anyone is told), and that write runs off the event loop (``Store.run``). Making a table takes no lock at all: its
+place under TABLES-COUNT is counted before its row is written.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.applications import Starlette
@@ -48,67 +56,40 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from railkit.errors import RuleError
 from railkit.game import check_seed
+from railkit.tables.connection import Watcher
 from railkit.tables.games import GAMES
 from railkit.tables.hub import HubSignIn, RequireHubUser, hub_user
 from railkit.tables.listen import listen
-from railkit.tables.names import name_key
+from railkit.tables.names import name_key, normal_name
 from railkit.tables.progress import progress_routes
-from railkit.tables.protocol import (
-    MAX_MESSAGE_BYTES,
-    Limits,
-    ProtocolError,
-    RateLimiter,
-    act_fields,
-    error,
-    new_code,
-    parse_message,
-    parse_object,
-)
+from railkit.tables.protocol import MAX_MESSAGE_BYTES, Limits, ProtocolError, error, new_code, parse_object
 from railkit.tables.records import RecordLimits, Records, parse_record
+from railkit.tables.sockets import client_of, serve_socket
 from railkit.tables.store import Conflict, SeatRow, Store, TableRow, token_hash
-from railkit.tables.table import Table, message_json
+from railkit.tables.table import SetAside, Table
 from railkit.tables.teacher import teacher_routes
+from railkit.wire import CLOSE_CLOSED, table_code
 
-__all__ = ["TableServer", "create_app"]
+__all__ = ["SetAsideTable", "TableServer", "create_app"]
 
 log = logging.getLogger(__name__)
 CLOSED_WORDS = "the teacher closed this table"
 
 
-@dataclass(eq=False)
-class Watcher:
-    """One open WebSocket on a table: a seat's holder or a spectator (``seat`` None)."""
+@dataclass(frozen=True)
+class SetAsideTable:
+    """A stored table this server cannot play (its log does not replay here), kept in the database untouched."""
 
-    socket: WebSocket
-    seat: str | None
-    token: str | None = None
-    limiter: RateLimiter = field(default_factory=lambda: RateLimiter(20.0))
-    # What this client has been sent: the log up to ``log_sent`` (with ``reveals_seen`` of the table's
-    # reveals in it) and the narrative up to ``narrative_sent``, under the table's ``epoch``.
-    epoch: int = -1
-    log_sent: int = 0
-    reveals_seen: int = 0
-    narrative_sent: int = 0
-    legal_sent: list[Any] = field(default_factory=list)  # the moves last sent (as the engine's actions)
+    code: str
+    game: str
+    reason: str
 
-    def state(self, table: Table) -> str:
-        """The next state for this client: its view, and of the log and the narrative only what it lacks
-        (the whole of both on a connection's first state or after the table was rebuilt)."""
-        if self.epoch != table.epoch:
-            self.epoch, self.log_sent, self.reveals_seen, self.narrative_sent = table.epoch, 0, 0, 0
-            self.legal_sent = []
-        log_from = min([self.log_sent, *table.reveals[self.reveals_seen:]])
-        legal = table.legal_for(self.seat)
-        # In a sealed auction the bidders still to bid keep the same moves while the others bid: not resent.
-        same = legal == self.legal_sent
-        state = table.state_for(self.seat, log_from, self.narrative_sent, legal, same)
-        self.legal_sent = legal
-        self.log_sent, self.reveals_seen, self.narrative_sent = table.seq, len(table.reveals), state["narrative_length"]
-        return _dumps(state)
+    def summary(self) -> dict[str, Any]:
+        return {"table": self.code, "game": self.game, "reason": self.reason}
 
 
 class TableServer:
@@ -119,32 +100,57 @@ class TableServer:
         self.records = records or Records(store.engine)
         self.limits = limits
         self.tables: dict[str, Table] = {}
+        self.set_aside: dict[str, SetAsideTable] = {}
         self.watchers: dict[str, set[Watcher]] = {}
-        self.create_lock = asyncio.Lock()
+        self._creating = 0  # tables being made now (counted against TABLES-COUNT before their row exists)
 
-    def load(self) -> None:
-        """Every stored table, replayed; computer players to act (a crash may have come before their
-        moves) move now."""
-        for row in self.store.load():
+    async def load(self) -> None:
+        """Every stored table, replayed; computer players to act (a crash may have come before their moves) move
+        now. A table that does not replay is set aside with the reason; the others are served."""
+        rows = await self.store.run(self.store.load)
+        for row in rows:
+            table = self._made(row)
+            if table is not None:
+                await table.run_bots(self.store)
+        await self.store.run(self.records.counts)
+        log.info("railkit tables: %d tables rebuilt from the database, %d set aside", len(self.tables),
+                 len(self.set_aside))
+
+    def _made(self, row: TableRow) -> Table | None:
+        """The table of ``row``, or None when it is set aside (logged, listed for the teacher)."""
+        try:
             table = Table(row)
-            table.run_bots(self.store)
-            self.tables[table.code] = table
-        log.info("railkit tables: %d tables rebuilt from the database", len(self.tables))
-
-    def table(self, code: str) -> Table:
-        code = code.strip().upper()[:12]
-        table = self.tables.get(code)
-        if table is None and self.store.shared:  # made by another server process on this database
-            rows = self.store.load(code)
-            if rows:
-                table = self.tables.setdefault(code, Table(rows[0]))
-        if table is None:
-            if self.store.closed_at(code) is not None:
-                raise ProtocolError("closed", "TEACHER-CLOSE", f"the teacher closed table {code!r}; start or join "
-                                                               "another table")
-            raise ProtocolError("no_table", "TABLES-CODE", f"there is no table {code[:12]!r}; check the code "
-                                                           "you were given (6 letters and digits)")
+        except SetAside as exc:
+            self.set_aside[row.code] = SetAsideTable(row.code, row.game, str(exc))
+            log.error("railkit tables: table %s is set aside: %s", row.code, exc)
+            return None
+        except Exception as exc:  # noqa: BLE001 - any other trouble in one table must not stop the others
+            self.set_aside[row.code] = SetAsideTable(row.code, row.game, f"it does not replay here ({exc!r:.200})")
+            log.exception("railkit tables: table %s is set aside", row.code)
+            return None
+        self.set_aside.pop(row.code, None)
+        self.tables[row.code] = table
         return table
+
+    async def table(self, code: str) -> Table:
+        code = table_code(code)
+        table = self.tables.get(code)
+        if table is None and code not in self.set_aside and self.store.shared:  # made by another server process
+            rows = await self.store.run(self.store.load, code)
+            if rows and code not in self.tables:
+                self._made(rows[0])
+            table = self.tables.get(code)
+        if table is not None:
+            return table
+        aside = self.set_aside.get(code)
+        if aside is not None:
+            raise ProtocolError("set_aside", "TABLES-REPLAY", f"table {code!r} cannot be played on this server: "
+                                f"{aside.reason}; its moves are kept, and the teacher sees it listed")
+        if await self.store.run(self.store.closed_at, code) is not None:
+            raise ProtocolError("closed", "TEACHER-CLOSE", f"the teacher closed table {code!r}; start or join "
+                                                           "another table")
+        raise ProtocolError("no_table", "TABLES-CODE", f"there is no table {code!r}; check the code "
+                                                       "you were given (6 letters and digits)")
 
     async def changed_elsewhere(self, code: str) -> None:
         """Another server process committed a change to table ``code`` (LISTEN/NOTIFY): catch up and tell
@@ -153,19 +159,33 @@ class TableServer:
         if table is None:
             return  # loaded when someone here first asks for it
         async with table.lock:
-            if not table.catch_up(self.store):  # closed by the teacher through another process
-                self.tables.pop(code, None)
-                await self._close_watchers(code, CLOSED_WORDS)
+            if table.closed:
                 return
-            await self.broadcast(table)
-
-    async def broadcast(self, table: Table) -> None:
-        """Each watcher gets the state as its own seat sees it (under the table's lock: in order)."""
-        for watcher in list(self.watchers.get(table.code, ())):
             try:
-                await watcher.socket.send_text(watcher.state(table))
-            except Exception:  # a closed socket: it leaves
-                self.watchers[table.code].discard(watcher)
+                still = await table.catch_up(self.store)
+            except SetAside as exc:
+                self._drop(table, ProtocolError("set_aside", "TABLES-REPLAY", str(exc)))
+                self.set_aside[code] = SetAsideTable(code, table.kind.name, str(exc))
+                return
+            if not still:  # closed by the teacher through another process
+                self._drop(table, ProtocolError("closed", "TEACHER-CLOSE", CLOSED_WORDS))
+                return
+            self.broadcast(table)
+
+    def broadcast(self, table: Table) -> None:
+        """Each watcher is sent the state as its own seat sees it, in order (made under the table's lock, put in
+        each connection's outbox: nothing here waits on a socket)."""
+        for watcher in list(self.watchers.get(table.code, ())):
+            if not watcher.send(watcher.state(table)):
+                self.watchers[table.code].discard(watcher)  # it fell behind or is closing: it takes no more
+
+    def _drop(self, table: Table, why: ProtocolError) -> None:
+        """``table`` is no longer served: every connection to it is told why and closed (never waits)."""
+        table.closed = True
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+        for watcher in self.watchers.pop(table.code, set()):
+            watcher.close(CLOSE_CLOSED, why)
 
     # -- HTTP ------------------------------------------------------------------------------------
     async def create(self, request: Request) -> JSONResponse:
@@ -174,15 +194,22 @@ class TableServer:
         if game is None:
             raise ProtocolError("bad_message", "TABLES-GAME", f"\"game\" must be one of {', '.join(GAMES)}")
         seats, bots, options = body.get("seats"), body.get("bots", []), body.get("options", {})
-        if not isinstance(seats, list) or not isinstance(bots, list) or not isinstance(options, dict):
+        if not isinstance(seats, list) or not isinstance(bots, list) or not isinstance(options, dict) \
+                or not all(isinstance(n, str) for n in [*seats, *bots]):
             raise ProtocolError("bad_message", "TABLES-JSON", "\"seats\" and \"bots\" are lists of seat names and "
                                                               "\"options\" a JSON object")
+        seats, bots = [normal_name(n) for n in seats], [normal_name(n) for n in bots]
         if any(options.get(k) is not None for k in game.cls.FILE_OPTIONS):
             raise ProtocolError("bad_message", "TABLES-FILES", "a table plays on the shipped board and deck; "
                                                                "leave out the options that name a file")
+        chosen = "seed" in body or options.get("stack") is not None
+        if chosen and not self.limits.chosen_deals:
+            raise ProtocolError("bad_message", "TABLES-DEAL", "the deal of a class table is drawn by the server; "
+                                                              "leave out \"seed\" and \"stack\"")
         seed = body["seed"] if "seed" in body else secrets.randbelow(2**62)
+        options = {str(k): v for k, v in options.items()}
         try:
-            built = game.cls(seats, seed=check_seed(seed), **{str(k): v for k, v in options.items()})
+            built = game.cls(seats, seed=check_seed(seed), **options)
         except RuleError:
             raise
         except (TypeError, ValueError) as exc:
@@ -196,48 +223,60 @@ class TableServer:
             raise ProtocolError("bad_message", "TABLES-SEAT", f"\"bots\" names {str(strangers[0])[:40]!r}, who has "
                                                               "no seat; name seats from \"seats\"")
         take = body.get("take")
+        take = normal_name(take) if isinstance(take, str) else take
         if take is not None and (take not in built.players or take in bots):
             raise ProtocolError("bad_message", "TABLES-SEAT", "\"take\" must name a seat without a computer player")
         user = hub_user(request)
         if user is not None and take is not None and take != user.name:
             # On the hub a learner sits under their hub user name, whatever name the page typed.
-            if user.name in built.players:
+            if any(name_key(p) == name_key(user.name) for p in built.players):
                 raise ProtocolError("bad_message", "TABLES-SEAT", f"another seat is called {user.name!r}, your hub "
                                                                   "name; give that seat another name")
-            seats = [user.name if s == take else s for s in seats]
-            built = game.cls(seats, seed=built.seed, **{str(k): v for k, v in options.items()})
+            seats = [user.name if s == take else s for s in built.players]
+            built = game.cls(seats, seed=built.seed, **options)
             take = user.name
-        async with self.create_lock:
-            if len(self.tables) >= self.limits.max_tables:
-                raise ProtocolError("limit", "TABLES-COUNT", f"this server holds {self.limits.max_tables} tables, "
-                                                             "its limit; finish or remove one, or ask the teacher")
+        table, creator = await self._new_table(game.name, built, bots, chosen)
+        out: dict[str, Any] = {"table": table.code, "creator_token": creator}
+        async with table.lock:
+            if take is not None:
+                out["seat"], out["token"] = await table.join(self.store, take)
+            await table.run_bots(self.store)
+            out["seats"] = table.summary()["seats"]
+            out["chosen_deal"] = table.chosen_deal
+        return JSONResponse(out, status_code=201)
+
+    async def _new_table(self, game: str, built: Any, bots: list[str], chosen: bool) -> tuple[Table, str]:
+        """A new table's row and its ``Table`` (TABLES-COUNT: counted before its row exists, so two creations at
+        once cannot both take the last place; no lock is held while the database writes)."""
+        if len(self.tables) + self._creating >= self.limits.max_tables:
+            raise ProtocolError("limit", "TABLES-COUNT", f"this server holds {self.limits.max_tables} tables, "
+                                                         "its limit; finish or remove one, or ask the teacher")
+        self._creating += 1
+        try:
             creator = secrets.token_urlsafe(24)
             seat_rows = {p: SeatRow("bot" if p in bots else "open", None) for p in built.players}
             for _ in range(20):
                 code = new_code()
-                if self.store.closed_at(code) is not None:  # a closed table's code keeps saying so
+                if code in self.tables or code in self.set_aside:
                     continue
                 try:
-                    table_id = self.store.create_table(code, game.name, list(built.players), built.seed,
-                                                       built.options, token_hash(creator), seat_rows)
+                    table_id = await self.store.run(self.store.create_table, code, game, list(built.players),
+                                                    built.seed, built.options, token_hash(creator), seat_rows,
+                                                    built.RULES_VERSION, chosen)
                     break
-                except Conflict:
+                except Conflict:  # taken, or a closed table's code (it keeps saying so)
                     continue
             else:
                 raise ProtocolError("limit", "TABLES-COUNT", "no free table code was found; try again")
-            table = Table(TableRow(table_id, code, game.name, list(built.players), built.seed, dict(built.options),
-                                   token_hash(creator), seat_rows, []))
+            table = Table(TableRow(table_id, code, game, list(built.players), built.seed, dict(built.options),
+                                   token_hash(creator), seat_rows, [], built.RULES_VERSION, chosen))
             self.tables[code] = table
-        out: dict[str, Any] = {"table": code, "creator_token": creator}
-        async with table.lock:
-            if take is not None:
-                out["seat"], out["token"] = table.join(self.store, take)
-            table.run_bots(self.store)
-            out["seats"] = table.summary()["seats"]
-        return JSONResponse(out, status_code=201)
+            return table, creator
+        finally:
+            self._creating -= 1
 
     async def join(self, request: Request) -> JSONResponse:
-        table = self.table(request.path_params["code"])
+        table = await self.table(request.path_params["code"])
         body = await _body(request)
         seat, wanted = body.get("seat"), body.get("name")
         if (seat is not None and not isinstance(seat, str)) or (wanted is not None and not isinstance(wanted, str)):
@@ -246,25 +285,26 @@ class TableServer:
         if user is not None:
             wanted = user.name  # on the hub a learner sits under their hub user name
         async with table.lock:
-            name, token = table.join(self.store, seat, None if wanted is None else " ".join(wanted.split())[:40] or None)
-            await self.broadcast(table)
+            table.check_open()  # the teacher may have closed it while the request was read
+            name, token = await table.join(self.store, seat, None if wanted is None else normal_name(wanted)[:40] or None)
+            self.broadcast(table)
         return JSONResponse({"table": table.code, "seat": name, "token": token})
 
     async def show(self, request: Request) -> JSONResponse:
-        return JSONResponse(self.table(request.path_params["code"]).summary())
+        return JSONResponse((await self.table(request.path_params["code"])).summary())
 
     async def creator(self, request: Request) -> JSONResponse:
         """Is this the creator token of the table? (A reloaded page checks the one its address kept.)"""
-        table = self.table(request.path_params["code"])
+        table = await self.table(request.path_params["code"])
         body = await _body(request)
         if not table.is_creator(str(body.get("creator_token", ""))[:200]):
             raise ProtocolError("not_creator", "TABLES-CREATOR", "this is not the creator token of this table")
         return JSONResponse({"table": table.code, "creator": True})
 
     async def bot(self, request: Request) -> JSONResponse:
-        table = self.table(request.path_params["code"])
+        table = await self.table(request.path_params["code"])
         body = await _body(request)
-        if not table.is_creator(str(body.get("creator_token", ""))):
+        if not table.is_creator(str(body.get("creator_token", ""))[:200]):
             raise ProtocolError("not_creator", "TABLES-CREATOR", "only the table's creator (with the creator token) "
                                                                  "can put a computer player in a seat or take it out")
         return JSONResponse(await self.seat_bot(table, body, "creator"))
@@ -277,12 +317,13 @@ class TableServer:
         if not isinstance(seat, str) or not isinstance(bot, bool):
             raise ProtocolError("bad_message", "TABLES-JSON", "send {\"seat\": NAME, \"bot\": true or false}")
         async with table.lock:
+            table.check_open()
             seat = table.seat_named(seat)
             if bot and by == "creator" and table.seats[seat].holder == "human":
                 self._check_away(table, seat)
-            table.set_bot(self.store, seat, bot, by)
-            table.run_bots(self.store)
-            await self.broadcast(table)
+            await table.set_bot(self.store, seat, bot, by)
+            await table.run_bots(self.store)
+            self.broadcast(table)
         return table.summary()
 
     def _check_away(self, table: Table, seat: str) -> None:
@@ -303,16 +344,18 @@ class TableServer:
                                 "can at any time)", seat=seat, seconds=round(after), wait=max(1, round(after - away)))
 
     async def record(self, request: Request) -> JSONResponse:
-        """One event of a learner's lesson, checked and stored (``railkit.tables.records``)."""
+        """One event of a learner's lesson, checked and stored (``railkit.tables.records``): per name and per client
+        rates (RECORDS-RATE, RECORDS-NAMES), so one client's flood is refused on its own."""
         body = await _body(request)
         user = hub_user(request)
         if user is not None:
             body["learner"] = user.name  # on the hub a learner's records are theirs, under their hub user name
         record = parse_record(body)
-        self.records.add(record)
+        self.records.admit(record, client_of(request))
+        await self.store.run(self.records.add, record)
         out: dict[str, Any] = {"ok": True}
         if user is None:  # the first record under a name brings its progress key (railkit.tables.progress)
-            key = self.records.issue_key(record.learner)
+            key = await self.store.run(self.records.issue_key, record.learner)
             if key is not None:
                 out["learner_key"] = key
         return JSONResponse(out, status_code=201)
@@ -320,145 +363,33 @@ class TableServer:
     async def body(self, request: Request) -> dict[str, Any]:
         return await _body(request)
 
-    async def _close_watchers(self, code: str, words: str) -> None:
-        """Every page watching table ``code`` is told ``words`` (error ``closed``) and disconnected."""
-        for watcher in list(self.watchers.pop(code, ())):
-            try:
-                await _send_error(watcher.socket, ProtocolError("closed", "TEACHER-CLOSE", words), None)
-                await watcher.socket.close(code=4404)
-            except Exception:  # noqa: BLE001 - a socket already gone
-                pass
-
     async def forget_tables(self) -> int:
         """Every table goes: its watchers are told and closed, its rows deleted; how many there were."""
-        async with self.create_lock:
-            for code in list(self.watchers):
-                await self._close_watchers(code, CLOSED_WORDS)
-            self.tables.clear()
-            return self.store.forget_tables()
+        for table in list(self.tables.values()):
+            self._drop(table, ProtocolError("closed", "TEACHER-CLOSE", CLOSED_WORDS))
+        self.set_aside.clear()
+        return await self.store.run(self.store.forget_tables)
 
-    async def close_table(self, code: str) -> None:
-        """The teacher closes one table: its seats and spectators are told, its rows deleted."""
-        table = self.table(code)
-        async with self.create_lock, table.lock:
-            await self._close_watchers(table.code, CLOSED_WORDS)
-            self.tables.pop(table.code, None)
-            self.store.delete_table(table.id, table.code, closed=True)
+    async def close_table(self, code: str) -> str:
+        """The teacher closes one table: its seats and spectators are told, its rows deleted (no lock waits on a
+        socket: the connections are closed by their own senders). A set-aside table can be closed too."""
+        code = table_code(code)
+        aside = self.set_aside.pop(code, None)
+        if aside is not None:
+            rows = await self.store.run(self.store.load, code)
+            if rows:
+                await self.store.run(self.store.delete_table, rows[0].id, code, True)
+            return code
+        table = await self.table(code)
+        async with table.lock:
+            table.check_open()
+            self._drop(table, ProtocolError("closed", "TEACHER-CLOSE", CLOSED_WORDS))
+            await self.store.run(self.store.delete_table, table.id, table.code, True)
+        return table.code
 
-    # -- WebSocket -------------------------------------------------------------------------------
+    # -- WebSocket: railkit.tables.sockets ------------------------------------------------------------
     async def socket(self, websocket: WebSocket) -> None:
-        await websocket.accept()
-        try:
-            table = self.table(websocket.path_params["code"])
-            hello = parse_message(await asyncio.wait_for(_receive(websocket), timeout=30))
-            if hello.get("type") != "hello":
-                raise ProtocolError("bad_message", "TABLES-HELLO", "the first message is {\"type\": \"hello\", "
-                                                                   "\"token\": YOUR_SEAT_TOKEN} (no token: watch)")
-            token = hello.get("token")
-            seat = None
-            if token is not None:
-                seat = table.seat_of(str(token)[:200])
-                if seat is None:
-                    raise ProtocolError("bad_token", "TABLES-TOKEN", "this seat token belongs to no seat at this "
-                                                                     "table; join again with the table's code")
-            watchers = self.watchers.setdefault(table.code, set())
-            if len(watchers) >= self.limits.max_connections_per_table:
-                raise ProtocolError("limit", "TABLES-WATCHERS", "this table has as many connections as it can take; "
-                                                                "close another page of it first")
-        except ProtocolError as exc:
-            await _send_error(websocket, exc, None)
-            await websocket.close(code=4400)
-            return
-        except (WebSocketDisconnect, TimeoutError):
-            return
-        watcher = Watcher(websocket, seat, None if token is None else str(token),
-                          RateLimiter(self.limits.actions_per_second))
-        async with table.lock:
-            watchers.add(watcher)
-            # A learner back after leaving: the others' lobbies see it (a first connection changes no one's lobby:
-            # the seat was taken with the join, and "away" is sent with the next change).
-            back = seat is not None and table.connected(seat) and seat in table.left_at
-            if back:
-                await self.broadcast(table)
-            else:
-                await websocket.send_text(watcher.state(table))
-        try:
-            await self._serve(table, watcher)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            watchers.discard(watcher)
-            if seat is not None:
-                async with table.lock:
-                    if table.left(seat) and self.tables.get(table.code) is table:
-                        await self.broadcast(table)
-
-    async def _serve(self, table: Table, watcher: Watcher) -> None:
-        while True:
-            text = await _receive(watcher.socket)
-            try:
-                if not watcher.limiter.allow():
-                    raise ProtocolError("too_fast", "TABLES-RATE", f"at most {self.limits.actions_per_second:g} "
-                                                                   "messages a second; wait a moment and send again")
-                data = parse_message(text)
-                kind = data["type"]
-                if kind == "ping":
-                    await watcher.socket.send_text(_dumps({"type": "pong"}))
-                elif kind == "act":
-                    await self._act(table, watcher, data)
-                elif kind == "help":
-                    await self._help(table, watcher, data)
-                else:
-                    raise ProtocolError("bad_message", "TABLES-JSON", f"unknown message type {kind[:20]!r}; "
-                                                                      "send act, help or ping")
-            except ProtocolError as exc:
-                await _send_error(watcher.socket, exc, table.seq)
-            except RuleError as exc:  # the engine's words travel as a message the client can translate
-                await watcher.socket.send_text(_dumps({**error("rule", exc.rule, exc.message, table.seq),
-                                                       "words": message_json(exc.message)}))
-
-    async def _help(self, table: Table, watcher: Watcher, data: dict[str, Any]) -> None:
-        """The lessons' hints and explanations for the asking seat only (``Table.help_for``)."""
-        if watcher.seat is None:
-            raise ProtocolError("not_your_seat", "TABLES-SEAT", "help is for a seat; join the table with its code "
-                                                                "to take one")
-        async with table.lock:
-            answer = table.help_for(watcher.seat, data.get("hint") is True)
-            await watcher.socket.send_text(_dumps(answer))
-
-    async def _act(self, table: Table, watcher: Watcher, data: dict[str, Any]) -> None:
-        seq, action = act_fields(data)
-        if watcher.seat is None:
-            raise ProtocolError("not_your_seat", "TABLES-SEAT", "a spectator cannot move; join the table with its "
-                                                                "code to take a seat")
-        if table.seats[watcher.seat].holder != "human" or watcher.token is None \
-                or table.seat_of(watcher.token) != watcher.seat:
-            raise ProtocolError("not_your_seat", "TABLES-SEAT", "a computer player holds your seat now; ask the "
-                                                                "table's creator to take it out")
-        async with table.lock:
-            try:
-                table.act(self.store, watcher.seat, seq, action)
-            except Conflict:
-                raise ProtocolError("stale", "TABLES-SEQ", "another move was stored first; look again and move "
-                                                           "anew") from None
-            table.run_bots(self.store)
-            await self.broadcast(table)
-
-
-def _dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, ensure_ascii=False)
-
-
-async def _send_error(websocket: WebSocket, exc: ProtocolError, seq: int | None) -> None:
-    await websocket.send_text(_dumps(error(exc.code, exc.rule, exc.message, seq, **exc.details)))
-
-
-async def _receive(websocket: WebSocket) -> str | bytes:
-    message = await websocket.receive()
-    if message["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(message.get("code", 1000))
-    text = message.get("text")
-    return text if text is not None else bytes(message.get("bytes") or b"")
+        await serve_socket(self, websocket)
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -476,7 +407,7 @@ async def _body(request: Request) -> dict[str, Any]:
 
 _STATUS = {"no_table": 404, "not_creator": 403, "not_teacher": 403, "not_learner": 403, "not_signed_in": 403, "hub_down": 503,
            "too_fast": 429, "seat_taken": 409, "no_seat": 409, "name_taken": 409, "seat_connected": 409, "closed": 410,
-           "limit": 429, "too_big": 413}
+           "limit": 429, "too_big": 413, "stale": 409, "set_aside": 409}
 
 
 async def _protocol_error(request: Request, exc: Exception) -> JSONResponse:
@@ -495,7 +426,7 @@ def create_app(store: Store, limits: Limits | None = None, teacher_key: str | No
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        server.load()
+        await server.load()
         listener = None
         if store.shared:
             ready = asyncio.Event()
@@ -515,7 +446,7 @@ def create_app(store: Store, limits: Limits | None = None, teacher_key: str | No
             Route("/api/tables/{code}/creator", server.creator, methods=["POST"]),
             WebSocketRoute("/api/tables/{code}/ws", server.socket),
             Route("/api/records", server.record, methods=["POST"]),
-            *progress_routes(server.records, teacher_key),
+            *progress_routes(server.records, store, teacher_key),
             *teacher_routes(server, server.records, teacher_key),
         ],
         exception_handlers={ProtocolError: _protocol_error, RuleError: _protocol_error},

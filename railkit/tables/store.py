@@ -10,21 +10,35 @@ Seat and creator tokens are stored as SHA-256 digests, so a copy of the database
 
 ``rk_closed_tables`` keeps the codes of the tables the teacher closed (the newest ``MAX_CLOSED_KEPT``), so a
 learner who comes with such a code is told the teacher closed it rather than that there never was one.
+
+Each table records the rules version of its game when it was made (``rules_version``: ``Game.RULES_VERSION``) and
+whether its deal was chosen by its creator (``chosen_deal``). The schema is migrated with Alembic
+(``railkit.tables.migrations``) at every start.
+
+A seat is claimed with one conditional ``UPDATE ... WHERE holder = 'open'`` whose row count says who won: two
+server processes on one PostgreSQL database can never give one seat to two learners (``claim_seat``). A seat's
+holder changes only from the holder the caller saw (``set_seat``), else ``Conflict``.
+
+Every method is synchronous (SQLAlchemy Core on its engine's connection pool); the server calls them through
+``run``, on a small pool of threads, so a slow commit never holds up the event loop and the other tables.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import anyio
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Column,
     DateTime,
     Engine,
@@ -45,6 +59,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from railkit.tables import migrations
+
 __all__ = ["CHANNEL", "MAX_CLOSED_KEPT", "Conflict", "SeatRow", "Store", "TableRow", "database_url", "token_hash"]
 
 CHANNEL = "railkit_tables"  # PostgreSQL NOTIFY channel: "ORIGIN:CODE" after every committed change
@@ -61,6 +77,8 @@ rk_tables = Table(
     Column("options", JSON, nullable=False),
     Column("creator_hash", String(64), nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
+    Column("rules_version", Integer, nullable=False, server_default="1"),  # the game's RULES_VERSION when made
+    Column("chosen_deal", Boolean, nullable=False, server_default=text("false")),  # seed or stack given by its creator
 )
 
 rk_seats = Table(
@@ -111,6 +129,8 @@ class TableRow:
     creator_hash: str
     seats: dict[str, SeatRow]
     actions: list[dict[str, Any]]
+    rules_version: int = 1
+    chosen_deal: bool = False
 
 
 def token_hash(token: str) -> str:
@@ -153,16 +173,29 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+T = TypeVar("T")
+THREADS = 8  # database calls in flight at once; the pool's connections match
+
+
 class Store:
-    """The tables' database. Calls are short and synchronous: a move is one small insert."""
+    """The tables' database. Calls are short and synchronous (a move is one small insert); ``run`` makes one off
+    the event loop."""
 
     def __init__(self, url: str, origin: str = "") -> None:
         self.url = database_url(url)
         self.origin = origin  # this process's name in NOTIFY payloads, so it can ignore its own
-        self.engine: Engine = create_engine(self.url)
+        self.engine: Engine = create_engine(self.url, **({} if self.url.startswith("sqlite") else
+                                                         {"pool_size": THREADS, "max_overflow": 2}))
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        migrations.upgrade(self.engine)
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    async def run(self, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` (one of this store's methods, or the records') on the database threads."""
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(THREADS)
+        return await anyio.to_thread.run_sync(functools.partial(call, *args), limiter=self._limiter)
 
     @property
     def shared(self) -> bool:
@@ -183,13 +216,17 @@ class Store:
             return int(conn.execute(select(func.count()).select_from(rk_tables)).scalar_one())
 
     def create_table(self, code: str, game: str, players: list[str], seed: int, options: Mapping[str, Any],
-                     creator_hash: str, seats: Mapping[str, SeatRow]) -> int:
-        """A new table and its seats; ``Conflict`` if ``code`` is taken (draw another)."""
+                     creator_hash: str, seats: Mapping[str, SeatRow], rules_version: int = 1,
+                     chosen_deal: bool = False) -> int:
+        """A new table and its seats; ``Conflict`` if ``code`` is taken, or was a closed table's (draw another)."""
         try:
             with self.engine.begin() as conn:
+                if conn.execute(select(rk_closed_tables.c.code).where(rk_closed_tables.c.code == code)).first():
+                    raise Conflict(code)  # a closed table's code keeps saying so
                 table_id = int(conn.execute(insert(rk_tables).values(
                     code=code, game=game, players=players, seed=seed, options=dict(options),
-                    creator_hash=creator_hash, created=datetime.now(UTC)).returning(rk_tables.c.id)).scalar_one())
+                    creator_hash=creator_hash, created=datetime.now(UTC), rules_version=rules_version,
+                    chosen_deal=chosen_deal).returning(rk_tables.c.id)).scalar_one())
                 conn.execute(insert(rk_seats), [{"table_id": table_id, "seat": name, "holder": s.holder,
                                                  "token_hash": s.token_hash} for name, s in seats.items()])
                 self._notify(conn, code)
@@ -207,19 +244,49 @@ class Store:
         except IntegrityError:
             raise Conflict(f"{table_id}:{seq}") from None
 
-    def set_seat(self, table_id: int, code: str, seat: str, row: SeatRow) -> None:
+    def claim_seat(self, table_id: int, code: str, seat: str, token_hash: str) -> bool:
+        """A learner takes the open seat ``seat``: True if this call took it, False if it was no longer open (another
+        learner, perhaps through another server process, was first)."""
         with self.engine.begin() as conn:
-            conn.execute(update(rk_seats).where(rk_seats.c.table_id == table_id, rk_seats.c.seat == seat)
-                         .values(holder=row.holder, token_hash=row.token_hash))
-            self._notify(conn, code)
+            taken = conn.execute(update(rk_seats).where(rk_seats.c.table_id == table_id, rk_seats.c.seat == seat,
+                                                        rk_seats.c.holder == "open")
+                                 .values(holder="human", token_hash=token_hash)).rowcount
+            if taken == 1:
+                self._notify(conn, code)
+        return taken == 1
 
-    def rename_seat(self, table_id: int, code: str, seat: str, name: str, players: list[str]) -> None:
-        """An open seat takes its learner's name (before that seat has moved: no action names it)."""
+    def claim_renamed(self, table_id: int, code: str, seat: str, name: str, players: list[str],
+                      token_hash: str) -> bool:
+        """A learner takes the open seat ``seat`` and gives it their name (the seat has not moved: no action names
+        it); ``players`` is the seating with the new name. False (nothing changed) if the seat was no longer open
+        or the players' list changed since it was read (another server process renamed a seat first)."""
         with self.engine.begin() as conn:
-            conn.execute(update(rk_tables).where(rk_tables.c.id == table_id).values(players=players))
-            conn.execute(update(rk_seats).where(rk_seats.c.table_id == table_id, rk_seats.c.seat == seat)
-                         .values(seat=name))
-            self._notify(conn, code)
+            # The table's row first: on PostgreSQL the row lock makes a second renaming process wait here, and
+            # SQLite takes its one writer's lock; either then reads the players as the first one left them.
+            conn.execute(update(rk_tables).where(rk_tables.c.id == table_id).values(code=rk_tables.c.code))
+            stored = conn.execute(select(rk_tables.c.players).where(rk_tables.c.id == table_id)).scalar_one_or_none()
+            if stored is None or [name if p == seat else p for p in stored] != players:
+                return False
+            taken = conn.execute(update(rk_seats).where(rk_seats.c.table_id == table_id, rk_seats.c.seat == seat,
+                                                        rk_seats.c.holder == "open")
+                                 .values(seat=name, holder="human", token_hash=token_hash)).rowcount
+            if taken == 1:
+                conn.execute(update(rk_tables).where(rk_tables.c.id == table_id).values(players=players))
+                self._notify(conn, code)
+        return taken == 1
+
+    def set_seat(self, table_id: int, code: str, seat: str, row: SeatRow, was: SeatRow) -> None:
+        """The seat's holder ``row`` in place of ``was``; ``Conflict`` (nothing changed) if the seat no longer holds
+        ``was`` (another server process changed it first)."""
+        with self.engine.begin() as conn:
+            match = rk_seats.c.token_hash.is_(None) if was.token_hash is None else rk_seats.c.token_hash == was.token_hash
+            changed = conn.execute(update(rk_seats).where(rk_seats.c.table_id == table_id, rk_seats.c.seat == seat,
+                                                          rk_seats.c.holder == was.holder, match)
+                                   .values(holder=row.holder, token_hash=row.token_hash)).rowcount
+            if changed == 1:
+                self._notify(conn, code)
+        if changed != 1:
+            raise Conflict(f"{table_id}:{seat}")
 
     def activity(self) -> dict[int, datetime]:
         """Each table's last change: its last move, else its creation (UTC)."""
@@ -273,20 +340,35 @@ class Store:
             conn.execute(delete(rk_closed_tables))
             return int(conn.execute(delete(rk_tables)).rowcount or 0)
 
-    def load(self, code: str | None = None) -> list[TableRow]:
-        """Every table (or the one with ``code``) with its seats and its log in order."""
+    def load(self, code: str | None = None, since: int = 0) -> list[TableRow]:
+        """Every table (or the one with ``code``) with its seats and its log in order; with ``since``, only the log
+        from that position on (``catch_up``: what another server process added)."""
         with self.engine.connect() as conn:
             query = select(rk_tables).order_by(rk_tables.c.id)
             if code is not None:
                 query = query.where(rk_tables.c.code == code)
-            rows = {r.id: TableRow(r.id, r.code, r.game, list(r.players), int(r.seed), dict(r.options),
-                                   r.creator_hash, {}, []) for r in conn.execute(query)}
+            rows = {r.id: TableRow(r.id, r.code, r.game, [str(p) for p in r.players], int(r.seed), dict(r.options),
+                                   r.creator_hash, {}, [], int(r.rules_version), bool(r.chosen_deal))
+                    for r in conn.execute(query)}
             if not rows:
                 return []
             ids = list(rows)
             for s in conn.execute(select(rk_seats).where(rk_seats.c.table_id.in_(ids))):
                 rows[s.table_id].seats[s.seat] = SeatRow(s.holder, s.token_hash)
-            for a in conn.execute(select(rk_actions).where(rk_actions.c.table_id.in_(ids))
-                                  .order_by(rk_actions.c.table_id, rk_actions.c.seq)):
+            query = select(rk_actions.c.table_id, rk_actions.c.action).where(rk_actions.c.table_id.in_(ids))
+            if since:
+                query = query.where(rk_actions.c.seq >= since)
+            for a in conn.execute(query.order_by(rk_actions.c.table_id, rk_actions.c.seq)):
                 rows[a.table_id].actions.append(dict(a.action))
         return list(rows.values())
+
+    def log_length(self, table_id: int) -> int:
+        """How many actions the table's log holds."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(rk_actions)
+                                    .where(rk_actions.c.table_id == table_id)).scalar_one())
+
+    def table_codes(self) -> list[str]:
+        """The codes of every table in the database."""
+        with self.engine.connect() as conn:
+            return [str(c) for c in conn.execute(select(rk_tables.c.code).order_by(rk_tables.c.id)).scalars()]

@@ -4,7 +4,17 @@ Every change goes through ``act`` (a learner's move) or ``run_bots`` (the comput
 append to the database before anyone is told, and if the database refuses (another writer was
 first, or it is down) the table is rebuilt from the database, so memory never runs ahead of the log.
 The server holds ``lock`` around each change: two moves that arrive together are taken one at a time,
-and the second, made from a position that no longer exists, is refused as out of date.
+and the second, made from a position that no longer exists, is refused as out of date. Under the lock the
+table waits only on the database (its writes, through ``Store.run``, off the event loop), never on a socket.
+
+A table is made from its stored row or not at all: a log that no longer replays (a rule that changed, names
+that no longer match its seats, a rules version this server does not play) raises ``SetAside`` with the reason,
+and the server lists it for the teacher and serves the other tables.
+
+What a seat may read is the engine's to say: its view (``Game.view``) and the log as ``Game.seat_action`` gives
+it. Once the game is over a connection is sent, once, what the lessons' review needs (``replay``): the game move by
+move as everyone saw it (the public view after each move and the engine's words, never the deal or a hidden card)
+and, for a seat, the heuristic player's review of its own moves (``railkit.tables.games``).
 
 A table also knows, for this server process, which learners' seats have a live connection and since when the
 others have been away (``connected``, ``left``, ``away_seconds``), and who put a computer player in a learner's
@@ -23,89 +33,110 @@ from typing import Any
 
 from railkit.errors import RuleError
 from railkit.game import Game
-from railkit.messages import Fixed, Grouped, Message
 from railkit.tables.games import GAMES, GameKind
-from railkit.tables.names import same_name, suggest_name
+from railkit.tables.names import name_key, normal_name, same_name, suggest_name
 from railkit.tables.protocol import ProtocolError
 from railkit.tables.store import Conflict, SeatRow, Store, TableRow, token_hash
+from railkit.wire import NARRATIVE_KEPT, message_json
 
-__all__ = ["Entry", "MAX_BOT_MOVES", "Table"]
+__all__ = ["Entry", "MAX_BOT_MOVES", "SetAside", "Table", "message_json"]
 
 log = logging.getLogger(__name__)
-NARRATIVE_SENT = 24  # the engine's latest sentences in each state: enough for any one change (a payout is ~12)
+NARRATIVE_SENT = NARRATIVE_KEPT  # the engine's latest sentences in each state: enough for any one change
 MAX_BOT_MOVES = 2000  # per change: a whole six-seat game of computer players takes about 400
+
+
+class SetAside(Exception):
+    """A stored table this server cannot play (its log does not replay here); the message says why."""
 
 
 @dataclass
 class Entry:
-    """One logged action; ``public`` once every seat may see all of it."""
+    """One logged action (its save-file object) and the seat that made it."""
 
     seat: str
     action: dict[str, Any]
-    public: bool
 
 
 class Table:
-    """A shared game: seats, the log (with what is still sealed) and the live game."""
+    """A shared game: seats, the log and the live game."""
 
     def __init__(self, row: TableRow) -> None:
         self.id = row.id
         self.code = row.code
-        self.kind: GameKind = GAMES[row.game]
+        kind = GAMES.get(row.game)
+        if kind is None:
+            raise SetAside(f"it is a game of {row.game[:40]!r}, which this server does not know")
+        self.kind: GameKind = kind
+        if row.rules_version != kind.cls.RULES_VERSION:
+            raise SetAside(f"it was made under the rules of {kind.cls.TITLE} version {row.rules_version}, and this "
+                           f"server plays version {kind.cls.RULES_VERSION}, which may replay its moves differently")
         self.creator_hash = row.creator_hash
-        self.seats: dict[str, SeatRow] = _in_order(row)
+        self.chosen_deal = row.chosen_deal
         self.lock = asyncio.Lock()
-        self._row = row
-        self.game: Game[Any] = self._fresh_game()
-        self.entries: list[Entry] = []
-        self._pending = 0  # sealed actions not yet revealed
-        self._narrative_at = -1  # the log position self._narrative was made at
-        self._narrative: list[Any] = []  # the engine's sentences as JSON, made once each
+        self.closed = False  # the teacher closed it: whatever still holds it refuses from now on
         self.epoch = 0  # counts rebuilds: a client sent anything before one is sent everything again
-        self.reveals: list[int] = []  # for each reveal, the first log position it made public
         self.connections: Counter[str] = Counter()  # seat -> its live connections to this process
         self.loaded_at = time.monotonic()  # a seat not seen since counts as away from then
         self.left_at: dict[str, float] = {}  # seat -> when its last connection closed (monotonic)
         self.stand_ins: dict[str, str] = {}  # seat -> who put a computer player in its learner's place
-        for data in row.actions:
-            self._perform(data)
+        self._replay: dict[str, Any] | None = None  # the finished game as everyone saw it, made once
+        self._reviews: dict[str, list[dict[str, Any]]] = {}  # seat -> the review of its moves, made once
+        self._load(row)
 
-    def _fresh_game(self) -> Game[Any]:
-        return self.kind.cls(self._row.players, seed=self._row.seed, **self._row.options)
+    def _load(self, row: TableRow) -> None:
+        """The game replayed from ``row`` (``SetAside`` with the reason if it does not replay)."""
+        try:
+            game = self.kind.cls(row.players, seed=row.seed, **row.options)
+        except (RuleError, TypeError, ValueError) as exc:
+            raise SetAside(f"its game cannot be set up again: {_reason(exc)}") from None
+        if set(game.players) != set(row.seats) or list(game.players) != row.players:
+            raise SetAside(f"its seats ({', '.join(sorted(row.seats))}) are not its game's players "
+                           f"({', '.join(game.players)})")
+        self._row = row
+        self.seats: dict[str, SeatRow] = _in_order(row)
+        self.game: Game[Any] = game
+        self.entries: list[Entry] = []
+        self._sealed_from = 0  # the engine's ``sealed_from`` after the last action
+        self._narrative_at = -1  # the log position self._narrative was made at
+        self._narrative: list[Any] = []  # the engine's sentences as JSON, made once each
+        self.reveals: list[int] = []  # for each reveal, the first log position it made readable to other seats
+        self._replay, self._reviews = None, {}
+        for index, data in enumerate(row.actions):
+            try:
+                self._perform(data)
+            except (RuleError, TypeError, ValueError, KeyError) as exc:
+                raise SetAside(f"its move {index + 1} no longer replays: {_reason(exc)}") from None
 
     @property
     def seq(self) -> int:
         """The number of actions in the log: the position every move is made from."""
         return len(self.entries)
 
-    def rebuild(self, store: Store) -> None:
-        """Back to exactly what the database holds (after a refused or failed write)."""
-        rows = store.load(self.code)
-        if rows:
-            self._row = rows[0]
-            self.seats = _in_order(rows[0])
-        self.game = self._fresh_game()
-        self.entries = []
-        self._pending = 0
-        self._narrative_at = -1
-        self._narrative = []
+    async def rebuild(self, store: Store) -> None:
+        """Back to exactly what the database holds (after a refused or failed write). A table no longer there (the
+        teacher closed it through another server process) is closed here too."""
+        rows = await store.run(store.load, self.code)
+        if not rows:
+            self.closed = True
+            return
         self.epoch += 1
-        self.reveals = []
-        for data in self._row.actions:
-            self._perform(data)
+        self._load(rows[0])
 
-    def catch_up(self, store: Store) -> bool:
-        """Take in what another server process stored (its moves and seat changes) since our last one;
-        False when the table is no longer in the database (the teacher closed it)."""
-        rows = store.load(self.code)
+    async def catch_up(self, store: Store) -> bool:
+        """Take in what another server process stored (its moves and seat changes) since our last one, reading only
+        the moves after ours; False when the table is no longer in the database (the teacher closed it)."""
+        rows = await store.run(store.load, self.code, self.seq)
         if not rows:
             return False
-        self._row = rows[0]
-        self.seats = _in_order(rows[0])
-        if len(rows[0].actions) < self.seq:
-            self.rebuild(store)
+        row = rows[0]
+        if row.players != self._row.players or (not row.actions and self.seq
+                                                and await store.run(store.log_length, self.id) < self.seq):
+            await self.rebuild(store)  # a seat renamed, or a log shorter than ours: everything again
             return True
-        for data in rows[0].actions[self.seq:]:
+        self._row = row  # its seats and players (its ``actions`` are only the new ones: ``_load`` alone reads them)
+        self.seats = _in_order(row)
+        for data in row.actions:
             self._perform(data)
         return True
 
@@ -113,36 +144,34 @@ class Table:
     def _perform(self, data: dict[str, Any]) -> dict[str, Any]:
         """Decode, check and apply one action; its normalised JSON. Raises and changes nothing if refused."""
         action = self.kind.cls.registry.from_dict(data)
-        self.game.apply(action)
+        game = self.game
+        game.apply(action)
         normal = self.kind.cls.registry.to_dict(action)
-        sealed = normal["type"] in self.kind.sealed
-        self.entries.append(Entry(str(normal.get("player")), normal, public=not sealed))
-        if sealed and normal["type"] not in self.kind.never_revealed:
-            self._pending += 1
-        if self._pending:
-            self._reveal()
+        self.entries.append(Entry(str(normal.get("player")), normal))
+        before, now = self._sealed_from, game.sealed_from()
+        if now > before:  # sealed actions were opened: their fields reach the other seats now (a reveal)
+            opened = [i for i in range(before, min(now, len(self.entries) - 1))
+                      if self.entries[i].action["type"] in game.SEALED
+                      and self.entries[i].action["type"] not in game.HIDDEN_FOR_GOOD]
+            if opened:
+                self.reveals.append(opened[0])
+        self._sealed_from = now
         return normal
 
-    def _reveal(self) -> None:
-        if not self.kind.revealed(self.game.view(None)):
-            return
-        self._pending = 0
-        first = None
-        for index, entry in enumerate(self.entries):
-            if not entry.public and entry.action["type"] not in self.kind.never_revealed:
-                entry.public = True
-                first = index if first is None else first
-        if first is not None:
-            self.reveals.append(first)
-
-    def _store(self, store: Store, seat: str, normal: dict[str, Any]) -> None:
+    async def _store(self, store: Store, seat: str, normal: dict[str, Any]) -> None:
         try:
-            store.append(self.id, self.code, self.seq - 1, seat, normal)
+            await store.run(store.append, self.id, self.code, self.seq - 1, seat, normal)
         except Exception:
-            self.rebuild(store)
+            await self.rebuild(store)
             raise
 
-    def act(self, store: Store, seat: str, seq: int, data: dict[str, Any]) -> None:
+    def check_open(self) -> None:
+        """``ProtocolError`` (TEACHER-CLOSE) once the teacher closed this table."""
+        if self.closed:
+            raise ProtocolError("closed", "TEACHER-CLOSE", f"the teacher closed table {self.code!r}; start or join "
+                                                           "another table")
+
+    async def act(self, store: Store, seat: str, seq: int, data: dict[str, Any]) -> None:
         """A learner's move for ``seat`` made at log position ``seq``; ``ProtocolError`` or ``RuleError``
         (state untouched) if refused."""
         if seq != self.seq:
@@ -159,13 +188,13 @@ class Table:
             if isinstance(exc, RuleError):
                 raise
             raise ProtocolError("bad_move", "TABLES-MOVE", f"{exc.args[0] if exc.args else exc}") from None
-        self._store(store, seat, normal)
+        await self._store(store, seat, normal)
 
-    def run_bots(self, store: Store) -> int:
+    async def run_bots(self, store: Store) -> int:
         """The computer players move while one of them is to act; how many moves they made."""
         moves = 0
-        while not self.game.is_over and moves < MAX_BOT_MOVES:
-            bots = [p for p in self.game.players_to_act() if self.seats[p].holder == "bot"]
+        while not self.game.is_over and moves < MAX_BOT_MOVES and not self.closed:
+            bots = [p for p in self.game.players_to_act() if p in self.seats and self.seats[p].holder == "bot"]
             if not bots:
                 break
             seat = bots[0]
@@ -175,18 +204,42 @@ class Table:
                 log.error("table %s: the computer player %s chose no legal move (%s); it stops", self.code, seat, exc)
                 break
             try:
-                self._store(store, seat, normal)
+                await self._store(store, seat, normal)
             except Conflict:  # another server process moved first; it tells us, and its moves stand
                 break
             moves += 1
         return moves
 
     # -- seats ---------------------------------------------------------------------------------
-    def join(self, store: Store, seat: str | None, name: str | None = None) -> tuple[str, str]:
+    async def join(self, store: Store, seat: str | None, name: str | None = None) -> tuple[str, str]:
         """An open seat (``seat``, the open seat called ``name``, or the first open one) for a learner:
         (seat, token). With ``name``, a seat that has not moved yet takes the learner's name. A ``name`` another
         seat holds (names compared by ``name_key``: "ann" is "Ann") is refused (``name_taken``, TABLES-NAME) with
-        the names in use and a free one to try."""
+        the names in use and a free one to try. The claim is the database's (``Store.claim_seat``): when another
+        server process gave the seat away first, this one catches up and the learner is told (or, asking for no
+        particular seat, given the next open one)."""
+        seat = None if seat is None else normal_name(seat)
+        name = None if name is None else normal_name(name) or None
+        for _attempt in range(len(self.seats) + 1):
+            self.check_open()
+            chosen = self._choose_seat(seat, name)
+            token = secrets.token_urlsafe(24)
+            digest = token_hash(token)
+            if name is not None and not same_name(name, chosen) and not any(e.seat == chosen for e in self.entries):
+                players = [name if p == chosen else p for p in self._row.players]
+                if self._renames(players):
+                    if await store.run(store.claim_renamed, self.id, self.code, chosen, name, players, digest):
+                        await self.rebuild(store)
+                        return name, token
+                    await self.catch_up(store)
+                    continue
+            if await store.run(store.claim_seat, self.id, self.code, chosen, digest):
+                self.seats[chosen] = SeatRow("human", digest)
+                return chosen, token
+            await self.catch_up(store)  # another process was first: look again
+        raise ProtocolError("seat_taken", "TABLES-SEAT", "the seats were taken while you asked; join again")
+
+    def _choose_seat(self, seat: str | None, name: str | None) -> str:
         open_seats = [n for n, s in self.seats.items() if s.holder == "open"]
         if name is not None:
             namesake = next((n for n in self.seats if same_name(n, name)), None)
@@ -198,20 +251,17 @@ class Table:
             if not open_seats:
                 raise ProtocolError("no_seat", "TABLES-SEAT", "every seat at this table is taken; ask the table's "
                                                               "creator to free one, or watch without a seat")
-            seat = open_seats[0]
-        elif seat not in self.seats:
-            raise ProtocolError("no_seat", "TABLES-SEAT", f"this table has no seat {seat[:40]!r}; its seats are "
-                                                          f"{', '.join(self.seats)}")
-        elif seat not in open_seats:
+            return open_seats[0]
+        if seat not in self.seats:
+            found = next((n for n in self.seats if same_name(n, seat)), None)
+            if found is None:
+                raise ProtocolError("no_seat", "TABLES-SEAT", f"this table has no seat {seat[:40]!r}; its seats are "
+                                                              f"{', '.join(self.seats)}")
+            seat = found
+        if seat not in open_seats:
             raise ProtocolError("seat_taken", "TABLES-SEAT", f"the seat {seat!r} is taken; open seats: "
                                                              f"{', '.join(open_seats) or 'none'}")
-        if name is not None and not same_name(name, seat):
-            seat = self._rename(store, seat, name)
-        token = secrets.token_urlsafe(24)
-        row = SeatRow("human", token_hash(token))
-        store.set_seat(self.id, self.code, seat, row)
-        self.seats[seat] = row
-        return seat, token
+        return seat
 
     def _name_taken(self, name: str) -> ProtocolError:
         held = [n for n, s in self.seats.items() if s.holder != "open"]
@@ -220,21 +270,16 @@ class Table:
                                                           f"use: {', '.join(held)}); try {suggestion!r} or another name",
                              name=name[:40], names=held, suggestion=suggestion)
 
-    def _rename(self, store: Store, seat: str, name: str) -> str:
-        """The open seat ``seat`` called ``name`` instead (the game replayed with the new name); ``seat``
-        unchanged if it has moved already or the engine refuses the name."""
-        if any(e.seat == seat for e in self.entries):
-            return seat
-        players = [name if p == seat else p for p in self._row.players]
+    def _renames(self, players: list[str]) -> bool:
+        """Does the game take ``players`` (one seat renamed) and replay its log under them? (An engine may refuse a
+        name; then the seat keeps its own.)"""
         try:
             game = self.kind.cls(players, seed=self._row.seed, **self._row.options)
             for entry in self.entries:
                 game.apply(self.kind.cls.registry.from_dict(entry.action))
         except (ValueError, TypeError):
-            return seat
-        store.rename_seat(self.id, self.code, seat, name, players)
-        self.rebuild(store)
-        return name
+            return False
+        return list(game.players) == players and len({name_key(p) for p in players}) == len(players)
 
     def seat_of(self, token: str) -> str | None:
         digest = token_hash(token)
@@ -246,13 +291,18 @@ class Table:
     def is_creator(self, token: str) -> bool:
         return secrets.compare_digest(self.creator_hash, token_hash(token))
 
-    def set_bot(self, store: Store, seat: str, bot: bool, by: str = "creator") -> None:
+    async def set_bot(self, store: Store, seat: str, bot: bool, by: str = "creator") -> None:
         """The creator or the teacher (``by``) puts a computer player in ``seat`` (the learner's token is kept, so
         taking the bot out gives the seat back to them) or takes it out (an unclaimed seat opens for joining)."""
         seat = self.seat_named(seat)
         old = self.seats[seat]
         row = SeatRow("bot" if bot else ("human" if old.token_hash else "open"), old.token_hash)
-        store.set_seat(self.id, self.code, seat, row)
+        try:
+            await store.run(store.set_seat, self.id, self.code, seat, row, old)
+        except Conflict:
+            await self.catch_up(store)
+            raise ProtocolError("stale", "TABLES-SEAT", f"the seat {seat!r} changed just now (a learner took it); "
+                                                        "look again") from None
         self.seats[seat] = row
         if bot and old.token_hash is not None:
             self.stand_ins[seat] = by
@@ -261,6 +311,7 @@ class Table:
 
     def seat_named(self, seat: str) -> str:
         """The seat called ``seat`` (by ``name_key``); ``ProtocolError`` naming the seats when there is none."""
+        seat = normal_name(seat)
         found = seat if seat in self.seats else next((n for n in self.seats if same_name(n, seat)), None)
         if found is None:
             raise ProtocolError("no_seat", "TABLES-SEAT", f"this table has no seat {seat[:40]!r}; its seats are "
@@ -300,16 +351,10 @@ class Table:
 
     # -- what a seat sees ----------------------------------------------------------------------
     def log_for(self, seat: str | None, start: int = 0) -> list[dict[str, Any]]:
-        """The log from position ``start`` as ``seat`` may read it: other seats' sealed fields are left out
-        until revealed."""
-        out = []
-        for entry in self.entries[start:]:
-            if entry.public or entry.seat == seat:
-                out.append(entry.action)
-            else:
-                hidden = self.kind.sealed[entry.action["type"]]
-                out.append({**{k: v for k, v in entry.action.items() if k not in hidden}, "sealed": list(hidden)})
-        return out
+        """The log from position ``start`` as ``seat`` may read it (the engine's ``seat_action``: other seats'
+        sealed fields left out until revealed, some for good)."""
+        game = self.game
+        return [game.seat_action(i, seat, self.entries[i].action) for i in range(max(0, start), self.seq)]
 
     def legal_for(self, seat: str | None) -> list[Any]:
         """``seat``'s legal moves now (none for a spectator, or while it is not to act)."""
@@ -319,10 +364,10 @@ class Table:
         return list(game.legal_actions(seat))
 
     def state_for(self, seat: str | None, log_from: int = 0, narrative_from: int = 0,
-                  legal: list[Any] | None = None, legal_same: bool = False) -> dict[str, Any]:
+                  legal: list[Any] | None = None, legal_same: bool = False, replay: bool = True) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) is sent: its view, the log as it may read it, its legal moves,
-        the engine's narrative (public words: "Ann hands in a sealed bid") and, once the game is over and
-        nothing is secret any more, what a review needs to replay it. The log and the narrative are sent
+        the engine's narrative (public words: "Ann hands in a sealed bid") and, once the game is over and ``replay``
+        is asked for, what the review needs (``replay_for``). The log and the narrative are sent
         from ``log_from`` and ``narrative_from`` on (what the client has not got yet; the protocol); ``legal``
         (``legal_for``) is left out, with ``legal_same``, when the client already has the same moves."""
         game = self.game
@@ -330,7 +375,8 @@ class Table:
         narrative_from = max(narrative_from, len(narrative) - NARRATIVE_SENT, 0)
         log_from = min(max(log_from, 0), self.seq)
         state = {"type": "state", "table": self.code, "game": self.kind.name, "seat": seat, "seq": self.seq,
-                 "is_over": game.is_over, "seats": {n: s.holder for n, s in self.seats.items()},
+                 "is_over": game.is_over, "chosen_deal": self.chosen_deal,
+                 "seats": {n: s.holder for n, s in self.seats.items()},
                  "away": self.away(), "stand_ins": self.stand_in_by(), "view": game.view(seat).to_json(),
                  "log_from": log_from, "log": self.log_for(seat, log_from),
                  "legal": [], "narrative_from": narrative_from, "narrative": narrative[narrative_from:],
@@ -343,11 +389,23 @@ class Table:
         else:
             to_dict = self.kind.cls.registry.to_dict
             state["legal"] = [to_dict(a) for a in legal]
-        if game.is_over:
-            state["replay"] = {"players": list(self._row.players), "seed": self._row.seed,
-                               "options": dict(self._row.options), "actions": [e.action for e in self.entries],
-                               "learners": self.learners()}
+        if game.is_over and replay:
+            state["replay"] = self.replay_for(seat)
         return state
+
+    def replay_for(self, seat: str | None) -> dict[str, Any]:
+        """A finished game as the review replays it, with nothing anyone hid (no seed, no hidden card): the players,
+        the learners' seats, and for each position from the deal on the public view (only its fields that changed
+        since the position before) and the engine's words for that move; for a seat, ``review``: the heuristic
+        player's judgement of its own moves (``GameKind.review``)."""
+        if self._replay is None:
+            self._replay = public_replay(self.game)
+        out = {**self._replay, "learners": self.learners()}
+        if seat is not None:
+            if seat not in self._reviews:
+                self._reviews[seat] = self.kind.review(self.game, seat)
+            out["review"] = self._reviews[seat]
+        return out
 
     def help_for(self, seat: str, hint: bool) -> dict[str, Any]:
         """The lessons' help for ``seat`` at this position (``railkit.tables.games``, "Help for a seat"): the
@@ -381,8 +439,8 @@ class Table:
 
     def summary(self) -> dict[str, Any]:
         return {"table": self.code, "game": self.kind.name, "seq": self.seq, "is_over": self.game.is_over,
-                "seats": {n: s.holder for n, s in self.seats.items()}, "away": self.away(),
-                "stand_ins": self.stand_in_by()}
+                "chosen_deal": self.chosen_deal, "seats": {n: s.holder for n, s in self.seats.items()},
+                "away": self.away(), "stand_ins": self.stand_in_by()}
 
 
 def _in_order(row: TableRow) -> dict[str, SeatRow]:
@@ -401,19 +459,38 @@ def json_value(value: Any) -> Any:
     return message_json(value)
 
 
-def message_json(value: object) -> Any:
-    """An engine sentence as JSON its reader can translate: a ``Message`` keeps its msgid and parameters."""
-    if isinstance(value, Message):
-        out: dict[str, Any] = {"msgid": value.msgid, "params": {k: message_json(v) for k, v in value.params.items()}}
-        if value.plural is not None:
-            out["plural"], out["n"] = value.plural, value.n
-        if value.context is not None:
-            out["context"] = value.context
-        return out
-    if isinstance(value, Fixed):
-        return {"fixed": value.value, "places": value.places}
-    if isinstance(value, Grouped):
-        return {"grouped": value.value}
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value
-    return str(value)
+def public_replay(game: Game[Any]) -> dict[str, Any]:
+    """``game`` (finished) replayed from its deal as a spectator saw it: ``players`` and ``steps``, one per position
+    (the deal, then after each move), each the public view's fields that changed since the step before (``view``;
+    the whole view at the deal) and the engine's sentences said on the way there (``words``, as JSON)."""
+    fresh = game.replay(0)
+    steps: list[dict[str, Any]] = []
+    shown: dict[str, Any] = {}
+    said = 0
+
+    def step() -> None:
+        nonlocal shown, said
+        view = json_value_plain(fresh.view(None).to_json())
+        narrative = fresh.narrative
+        steps.append({"view": {k: v for k, v in view.items() if k not in shown or shown[k] != v},
+                      "words": [message_json(m) for m in narrative[said:]]})
+        shown, said = view, len(narrative)
+
+    step()
+    for action in game.log:
+        fresh.apply(action)
+        step()
+    return {"players": list(game.players), "steps": steps}
+
+
+def json_value_plain(value: Any) -> Any:
+    """A view's JSON as plain lists and dicts (tuples become lists), so it compares with what a client reads."""
+    if isinstance(value, dict):
+        return {str(k): json_value_plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_value_plain(v) for v in value]
+    return value
+
+
+def _reason(exc: BaseException) -> str:
+    return str(exc.args[0] if exc.args else exc)[:300]

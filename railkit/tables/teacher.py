@@ -12,7 +12,9 @@ seat or creator token is never a teacher key (a different random word, compared 
   index page); a seat and a record of the same name (``railkit.tables.names``) are one learner.
 * ``GET /api/teacher/exercises[?lesson=&learner=]``: per exercise, the class's right-at-first-try rate, hardest first.
 * ``GET /api/teacher/tables[?stalled=SECONDS]``: every table: game, seats and holders, whose turn and for how
-  long, moves so far, finished, stalled (no move for ``stalled`` seconds, default 300).
+  long, moves so far, finished, stalled (no move for ``stalled`` seconds, default 300; a whole number in the digits
+  0-9), whether its creator chose the deal; and ``set_aside``: the stored tables this server cannot play (their log
+  does not replay here), each with the reason. Their moves are kept; closing one deletes it.
 * ``GET /api/teacher/class[?lesson=&learner=&stalled=]``: the three above in one answer (the teacher's page).
 * ``GET /api/teacher/records.csv``: the answers as CSV (``railkit.tables.records.CSV_COLUMNS``).
 * ``POST /api/teacher/tables/{code}/bot`` ``{"seat", "bot": true|false}``: a computer player in a seat or out of
@@ -42,9 +44,10 @@ from starlette.routing import Route
 
 from railkit.tables.hub import TEACHER_GROUP, TEACHER_SCOPE, hub_user
 from railkit.tables.names import name_key
-from railkit.tables.protocol import ProtocolError
+from railkit.tables.protocol import ProtocolError, whole_number
 from railkit.tables.records import LESSON_IDS, Record, Records, check_learner, csv_text
 from railkit.tables.store import tables_data_dir
+from railkit.wire import TEACHER_KEY_HEADER
 
 if TYPE_CHECKING:
     from railkit.tables.server import TableServer
@@ -55,7 +58,7 @@ __all__ = ["CLOSE_WORDS", "FORGET_WORDS", "check_teacher", "is_teacher",
 
 KEY_VARIABLE = "RAILKIT_TEACHER_KEY"
 KEY_FILE_NAME = "teacher.key"
-KEY_HEADER = "X-Railkit-Teacher-Key"
+KEY_HEADER = TEACHER_KEY_HEADER
 MIN_KEY_LENGTH = 16
 MAX_KEY_LENGTH = 200
 STALLED_SECONDS = 300  # a table with no move for five minutes is highlighted as stalled
@@ -101,7 +104,8 @@ def load_key(key_file: Path | None = None) -> str:
 
 # -- reports (plain functions of the records, so the tests and the benchmark call them directly) -------------
 def _filtered(records: Iterable[Record], lesson: str | None, learner: str | None) -> list[Record]:
-    return [r for r in records if (lesson is None or r.lesson == lesson) and (learner is None or r.learner == learner)]
+    key = None if learner is None else name_key(learner)
+    return [r for r in records if (lesson is None or r.lesson == lesson) and (key is None or name_key(r.learner) == key)]
 
 
 def _learner_row(name: str) -> dict[str, Any]:
@@ -113,10 +117,10 @@ def learner_report(records: Iterable[Record], seated: dict[str, list[str]] | Non
     """One row per learner (sorted by name): lessons started and finished, answers, first tries and how many
     were right, the rule IDs most often in a wrong answer, the last time seen, and the tables they sit at
     (``seated``: seat name -> table codes; a seated learner with no record gets a row of their own)."""
-    rows: dict[str, dict[str, Any]] = {}
+    rows: dict[str, dict[str, Any]] = {}  # by name_key: "José" typed two ways, or "ann" and "Ann", is one learner
     wrong: dict[str, Counter[str]] = defaultdict(Counter)
     for r in records:
-        row = rows.setdefault(r.learner, _learner_row(r.learner))
+        row = rows.setdefault(name_key(r.learner), _learner_row(r.learner))
         row["started"].add(r.lesson)
         if r.event == "finished":
             row["finished"].add(r.lesson)
@@ -126,19 +130,17 @@ def learner_report(records: Iterable[Record], seated: dict[str, list[str]] | Non
                 row["first_tries"] += 1
                 row["first_try_right"] += int(bool(r.right))
             if not r.right:
-                wrong[r.learner].update(r.rules)
+                wrong[name_key(r.learner)].update(r.rules)
         if r.at is not None and (row["last_seen"] is None or r.at > row["last_seen"]):
             row["last_seen"] = r.at
-    by_key = {name_key(name): name for name in rows}
     for seat, codes in (seated or {}).items():
-        name = by_key.setdefault(name_key(seat), seat)
-        rows.setdefault(name, _learner_row(name))["tables"] += codes
+        rows.setdefault(name_key(seat), _learner_row(seat))["tables"] += codes
     out: list[dict[str, Any]] = []
-    for name in sorted(rows, key=str.casefold):
-        row = rows[name]
+    for key in sorted(rows, key=lambda k: (k, rows[k]["learner"])):
+        row = rows[key]
         out.append({**row, "started": sorted(row["started"]), "finished": sorted(row["finished"]),
                     "tables": sorted(set(row["tables"])),
-                    "wrong_rules": [[rule, n] for rule, n in _top(wrong[name])],
+                    "wrong_rules": [[rule, n] for rule, n in _top(wrong[key])],
                     "last_seen": row["last_seen"].isoformat(timespec="seconds") if row["last_seen"] else None})
     return out
 
@@ -183,11 +185,14 @@ def seated_learners(server: TableServer, learner: str | None = None) -> dict[str
     return dict(out)
 
 
-def table_report(server: TableServer, stalled_after: float, now: datetime | None = None) -> list[dict[str, Any]]:
-    """Every table the server holds: public facts only (no seat's hand, no token)."""
+def table_report(server: TableServer, stalled_after: float, now: datetime | None = None,
+                 last: dict[int, datetime] | None = None,
+                 times: dict[int, list[tuple[int, datetime]]] | None = None) -> list[dict[str, Any]]:
+    """Every table the server holds: public facts only (no seat's hand, no token). ``last`` and ``times`` are the
+    store's ``activity`` and ``move_times`` (read here when not given; the server reads them off the event loop)."""
     now = now or datetime.now(UTC)
-    last = server.store.activity()
-    times = server.store.move_times()
+    last = server.store.activity() if last is None else last
+    times = server.store.move_times() if times is None else times
     out: list[dict[str, Any]] = []
     for table in server.tables.values():
         game = table.game
@@ -196,6 +201,7 @@ def table_report(server: TableServer, stalled_after: float, now: datetime | None
         to_move = [] if game.is_over else list(game.players_to_act())
         away, stand_ins = set(table.away()), table.stand_in_by()
         out.append({"table": table.code, "game": table.kind.name, "moves": table.seq, "is_over": game.is_over,
+                    "chosen_deal": table.chosen_deal,
                     "seats": [{"seat": name, "holder": seat.holder, "away": name in away,
                                "stand_in": name in stand_ins} for name, seat in table.seats.items()],
                     "to_move": to_move, "waiting_seconds": round(waiting),
@@ -233,10 +239,9 @@ def _query_filters(request: Request) -> tuple[str | None, str | None]:
 
 
 def _stalled(request: Request) -> int:
-    raw = request.query_params.get("stalled", str(STALLED_SECONDS))
-    if not raw.isdigit() or not 10 <= int(raw) <= 7 * 24 * 3600:
-        raise ProtocolError("bad_message", "TEACHER-STALLED", "\"stalled\" is a number of seconds from 10 to 604800")
-    return int(raw)
+    """``?stalled=SECONDS``: digits 0-9 only (``"²".isdigit()`` is true, ``int("²")`` fails: never a 500)."""
+    return whole_number(request.query_params.get("stalled", str(STALLED_SECONDS)), "stalled", 10, 7 * 24 * 3600,
+                        "TEACHER-STALLED")
 
 
 def check_teacher(request: Request, key: str | None) -> None:
@@ -273,33 +278,43 @@ def teacher_routes(server: TableServer, records: Records, key: str | None) -> li
         (a table is no lesson's)."""
         return {} if lesson is not None else seated_learners(server, learner)
 
+    store = server.store
+
+    async def all_records() -> list[Record]:
+        return await store.run(records.all)
+
+    async def tables_now(stalled: int) -> dict[str, Any]:
+        last = await store.run(store.activity)
+        times = await store.run(store.move_times)
+        return {"tables": table_report(server, stalled, last=last, times=times),
+                "set_aside": [t.summary() for t in server.set_aside.values()]}
+
     async def learners(request: Request) -> JSONResponse:
         check(request)
         lesson, learner = _query_filters(request)
-        return JSONResponse({"learners": learner_report(_filtered(records.all(), lesson, learner),
+        return JSONResponse({"learners": learner_report(_filtered(await all_records(), lesson, learner),
                                                         seated(lesson, learner))})
 
     async def exercises(request: Request) -> JSONResponse:
         check(request)
         lesson, learner = _query_filters(request)
-        return JSONResponse({"exercises": exercise_report(_filtered(records.all(), lesson, learner))})
+        return JSONResponse({"exercises": exercise_report(_filtered(await all_records(), lesson, learner))})
 
     async def tables(request: Request) -> JSONResponse:
         check(request)
-        return JSONResponse({"tables": table_report(server, _stalled(request))})
+        return JSONResponse(await tables_now(_stalled(request)))
 
     async def whole_class(request: Request) -> JSONResponse:
         check(request)
         lesson, learner = _query_filters(request)
         stalled = _stalled(request)
-        chosen = _filtered(records.all(), lesson, learner)
+        chosen = _filtered(await all_records(), lesson, learner)
         return JSONResponse({"learners": learner_report(chosen, seated(lesson, learner)),
-                             "exercises": exercise_report(chosen),
-                             "tables": table_report(server, stalled)})
+                             "exercises": exercise_report(chosen), **(await tables_now(stalled))})
 
     async def export(request: Request) -> Response:
         check(request)
-        return Response(csv_text(records.all()), media_type="text/csv; charset=utf-8",
+        return Response(csv_text(await all_records()), media_type="text/csv; charset=utf-8",
                         headers={"Content-Disposition": "attachment; filename=railkit-answers.csv"})
 
     async def forget(request: Request) -> JSONResponse:
@@ -308,13 +323,13 @@ def teacher_routes(server: TableServer, records: Records, key: str | None) -> li
         if body.get("confirm") != FORGET_WORDS:
             raise ProtocolError("bad_message", "TEACHER-CONFIRM", f"to delete every record and table, send "
                                                                   f"{{\"confirm\": \"{FORGET_WORDS}\"}}")
-        gone_records = records.forget()
+        gone_records = await store.run(records.forget)
         gone_tables = await server.forget_tables()
         return JSONResponse({"records": gone_records, "tables": gone_tables})
 
     async def seat_bot(request: Request) -> JSONResponse:
         check(request)
-        table = server.table(request.path_params["code"])
+        table = await server.table(request.path_params["code"])
         return JSONResponse(await server.seat_bot(table, await server.body(request), "teacher"))
 
     async def close(request: Request) -> JSONResponse:
@@ -323,8 +338,7 @@ def teacher_routes(server: TableServer, records: Records, key: str | None) -> li
         if body.get("confirm") != CLOSE_WORDS:
             raise ProtocolError("bad_message", "TEACHER-CONFIRM", f"to close the table, send "
                                                                   f"{{\"confirm\": \"{CLOSE_WORDS}\"}}")
-        await server.close_table(request.path_params["code"])
-        return JSONResponse({"closed": request.path_params["code"].strip().upper()[:12]})
+        return JSONResponse({"closed": await server.close_table(request.path_params["code"])})
 
     return [
         Route("/api/teacher/tables/{code}/bot", seat_bot, methods=["POST"]),

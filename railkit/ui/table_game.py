@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from railkit.game import BaseView, Game
-from railkit.messages import Fixed, Grouped, Message
+from railkit.messages import Message
 from railkit.ui.i18n import render, tr
 from railkit.ui.plot import Plot
 from railkit.ui.table_replay import Measures
+from railkit.wire import message_from_json
 
 __all__ = ["Action", "TableGame", "message_from_json", "sentence_text", "unavailable_words"]
 
@@ -94,22 +95,6 @@ def unavailable_words(where: str) -> str:
         return tr("Play with others needs the class's table server: start the lessons with “make run”, which "
                   "starts it too.")
     return ""
-
-
-def message_from_json(value: Any) -> Any:
-    """An engine sentence sent as JSON (``railkit.tables.table.message_json``) as a ``Message`` again."""
-    if isinstance(value, dict):
-        if "fixed" in value:
-            return Fixed(float(value["fixed"]), int(value.get("places", 2)))
-        if "grouped" in value:
-            return Grouped(int(value["grouped"]))
-        params = {str(k): message_from_json(v) for k, v in dict(value.get("params", {})).items()}
-        plural = value.get("plural")
-        if plural is not None:
-            return Message(str(value.get("msgid", "")), params, plural=str(plural), n=int(value.get("n") or 0),
-                           context=value.get("context"))
-        return Message(str(value.get("msgid", "")), params, context=value.get("context"))
-    return value
 
 
 def sentence_text(value: Any, you: str | None = None) -> str:

@@ -168,6 +168,11 @@ def problem_words(problem: TableProblem, seat: str | None) -> str:
         return tr("The teacher closed this table. Start or join another one.")
     if code == "no_table":
         return tr("There is no table with that code; check the code you were given.")
+    if code == "set_aside":
+        return tr("This table cannot be played on this server any more; its moves are kept, and your teacher sees "
+                  "why.")
+    if code == "replaced":
+        return tr("This seat is open in newer pages, so this page has stopped; play on in the newest one.")
     if code in ("no_seat", "seat_taken"):
         return tr("Every seat at that table is taken; ask its creator to free one.")
     if code == "bad_token":

@@ -5,6 +5,9 @@ create or join a table, one WebSocket for the game. The socket is read on a back
 hands every state the server pushes to ``on_state`` (the panel then updates its existing widgets; it
 never displays new output from that thread). A lost connection is retried every second, so a table
 server restarted after a crash finds every learner again; the server's state is always the truth.
+How the server ended a connection says what to do (``railkit.wire``'s close codes): a connection that fell
+behind (``CLOSE_BEHIND``: this kernel did not read for a while) connects again at once and takes the whole state;
+one the server refused, a closed table and a seat opened in newer pages (``CLOSE_REPLACED``) are not retried.
 
 Where the server is: ``RAILKIT_TABLES_URL`` (``make run`` sets it for Voila's kernels). On Binder (one
 user per container) and in the static site (Pyodide: no sockets to a class server) there is none.
@@ -23,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from railkit.ui.learner import address_fields
+from railkit.wire import CLOSE_BEHIND, CLOSE_CLOSED, CLOSE_REFUSED, CLOSE_REPLACED, is_table_code, merge_state
 
 __all__ = ["HUB_TOKEN_VARIABLE", "TABLES_URL_VARIABLE", "TableLink", "TableProblem", "creator_from_query", "hub_headers",
            "is_table_code", "merge_state", "place", "seat_from_query", "table_from_query", "tables_url",
@@ -33,7 +37,7 @@ log = logging.getLogger(__name__)
 TABLES_URL_VARIABLE = "RAILKIT_TABLES_URL"
 HUB_TOKEN_VARIABLE = "JUPYTERHUB_API_TOKEN"  # what a learner's server on the class hub gives its kernels
 RETRY_SECONDS = 1.0  # a lost connection is tried again this often (a restarted server is back within seconds)
-NARRATIVE_KEPT = 24  # the engine's latest sentences a state keeps (the server sends only the new ones)
+FINAL_CLOSES = (CLOSE_REFUSED, CLOSE_CLOSED, CLOSE_REPLACED)  # the server's "do not come back" (railkit.wire)
 
 
 ERROR_FIELDS = ("type", "error", "rule", "message", "seq", "words")  # an error's own fields; the rest are details
@@ -101,38 +105,10 @@ def table_from_query(query: str | None = None) -> str | None:
     return code if is_table_code(code) and not fields.get("seat") else None
 
 
-def is_table_code(code: str) -> bool:
-    """Could ``code`` be a table's code (6 of the letters and digits the server draws them from)?"""
-    return len(code) == 6 and all(ch in "ABCDEFGHJKMNPQRSTUVWXYZ23456789" for ch in code)
-
-
 def creator_from_query(query: str | None = None) -> str | None:
     """The table creator's token from the page address (``&creator=...``, kept beside the seat's), if any."""
     token = address_fields(query).get("creator", [""])[-1].strip()
     return token if token and len(token) <= 200 else None
-
-
-def merge_state(previous: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, Any]:
-    """A state as the server sent it (the log from ``log_from`` on, the narrative from ``narrative_from`` on:
-    only what this connection had not got yet; ``legal_same`` instead of the same moves again) made whole
-    again with the ``previous`` state's: the log in full, the narrative's latest ``NARRATIVE_KEPT`` sentences."""
-    state = dict(message)
-    log_from = int(state.pop("log_from", 0) or 0)
-    narrative_from = int(state.pop("narrative_from", 0) or 0)
-    if state.pop("legal_same", False):  # the same moves as in the previous state
-        state["legal"] = list(previous["legal"]) if previous is not None else []
-    old_log = list(previous["log"]) if previous is not None else []
-    state["log"] = old_log[:log_from] + list(state.get("log", []))
-    total = int(state.get("narrative_length", 0))
-    if previous is not None and narrative_from > 0:
-        old = list(previous.get("narrative", []))
-        old_first = int(previous.get("narrative_length", 0)) - len(old)
-        kept = old[max(0, narrative_from - NARRATIVE_KEPT - old_first):max(0, narrative_from - old_first)]
-        state["narrative"] = (kept + list(state.get("narrative", [])))[-NARRATIVE_KEPT:]
-    else:
-        state["narrative"] = list(state.get("narrative", []))[-NARRATIVE_KEPT:]
-    state["narrative_length"] = total
-    return state
 
 
 def _request(method: str, url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -254,6 +230,7 @@ class TableLink:
                 pass
 
     def _run(self, stop: threading.Event) -> None:
+        from websockets.exceptions import ConnectionClosed
         from websockets.sync.client import connect
 
         url = self.base.replace("http://", "ws://", 1).replace("https://", "wss://", 1)
@@ -271,15 +248,30 @@ class TableLink:
                         self._take(message, stop)
             except TableProblem:
                 return  # the table or the seat is gone: trying again would not help
+            except ConnectionClosed as exc:
+                code = exc.rcvd.code if exc.rcvd is not None else None
+                if code in FINAL_CLOSES or stop.is_set():
+                    self.online = False
+                    self._socket = None
+                    return
+                if code == CLOSE_BEHIND:  # this kernel read too slowly: back at once, for the whole state
+                    self._socket = None
+                    continue
+                told = self._lost(exc, told, stop)
             except Exception as exc:  # noqa: BLE001 - connection lost or refused: try again
                 if stop.is_set():
                     return
-                if self.online or not told:
-                    self._tell_problem(TableProblem("offline", str(exc) or type(exc).__name__))
-                    told = True
-                self.online = False
-                self._socket = None
-                stop.wait(RETRY_SECONDS)
+                told = self._lost(exc, told, stop)
+
+    def _lost(self, exc: Exception, told: bool, stop: threading.Event) -> bool:
+        """The connection is lost: the page is told (once per loss), and the next try waits a second."""
+        if self.online or not told:
+            self._tell_problem(TableProblem("offline", str(exc) or type(exc).__name__))
+            told = True
+        self.online = False
+        self._socket = None
+        stop.wait(RETRY_SECONDS)
+        return told
 
     def _take(self, message: dict[str, Any], stop: threading.Event) -> None:
         if stop.is_set():
@@ -300,10 +292,12 @@ class TableLink:
                 except Exception:  # noqa: BLE001 - the panel's trouble must not end the connection
                     log.exception("table %s: the page could not show help", self.code)
         elif message.get("type") == "error":
+            if message.get("error") == "behind":
+                return  # the server closes this connection next (CLOSE_BEHIND): it comes back at once, whole
             problem = TableProblem(str(message.get("error")), str(message.get("message")), message.get("rule"),
                                    message.get("words"), _details(message))
             self._tell_problem(problem)
-            if problem.code in ("bad_token", "no_table", "closed"):
+            if problem.code in ("bad_token", "no_table", "closed", "set_aside"):
                 raise problem
 
     def _tell_problem(self, problem: TableProblem) -> None:

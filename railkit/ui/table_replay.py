@@ -1,14 +1,15 @@
 """A finished game replayed move by move, and charts of how each player stood over the game.
 
-The log is the truth: the game is dealt again from its seed and options and every logged action is applied
-with the engine (``Game.apply``), exactly as the table server and a loaded save do. ``ReplayPanel`` steps
-through it (buttons with words, not symbols a font may lack: back to the deal, one move back, next move, the
-end; or the slider): who played (each seat a learner's or a computer player's, as the table server says), the
-position after each move on the lesson's own board, and the engine's words for that move (its explanations and
-rule IDs, a payout's breakdown).
+A game played here is replayed from its log (``replay_steps``: dealt again from its seed, every action applied
+with the engine). A class table's finished game comes from the table server as everyone saw it
+(``public_steps``): the public view after each move and the engine's words, never the seed or a card someone hid
+(``railkit.tables.table.Table.replay_for``). ``ReplayPanel`` steps through the latter (buttons with words, not
+symbols a font may lack: back to the deal, one move back, next move, the end; or the slider): who played (each
+seat a learner's or a computer player's, as the table server says), the position after each move on the lesson's
+own board, and the engine's words for that move (its explanations and rule IDs, a payout's breakdown).
 
-``history_plot`` draws, from what a game's lesson measures after each move (``Measures``: say money, shares
-on the table, terrains crossed), one line per player and one chart per measure, stacked.
+``history_plot`` draws, from what a game's lesson measures in the public view after each move (``Measures``: say
+money, shares on the table, terrains crossed), one line per player and one chart per measure, stacked.
 """
 
 from __future__ import annotations
@@ -20,16 +21,17 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from railkit.game import Game
+from railkit.game import BaseView, Game
 from railkit.messages import Message
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import render, tr
 from railkit.ui.plot import NO_TEMPLATE, Plot, series_style
 from railkit.ui.widgets import button, html_box, row, set_shown, set_value
+from railkit.wire import message_from_json
 
-__all__ = ["HistoryChart", "Measures", "ReplayPanel", "Step", "history_plot", "replay_steps"]
+__all__ = ["HistoryChart", "Measures", "ReplayPanel", "Step", "history_plot", "public_steps", "replay_steps"]
 
-# game -> {measure's English name (translated when shown): {player: value}}
+# the public view after a move -> {measure's English name (translated when shown): {player: value}}
 Measures = Callable[[Any], Mapping[str, Mapping[str, float]]]
 
 
@@ -51,7 +53,7 @@ def _words(event: Any) -> str:
 
 
 def replay_steps(engine: type[Game[Any]], replay: Mapping[str, Any], measures: Measures | None = None) -> list[Step]:
-    """Every position of the finished game ``replay`` (``{"players", "seed", "options", "actions"}``), from the
+    """Every position of the game saved as ``replay`` (``Game.to_dict``: players, seed, options, actions), from the
     deal (move 0) to the end; a ``ValueError`` (the engine's) if the log does not replay."""
     game = engine(list(replay["players"]), seed=int(replay["seed"]), **dict(replay.get("options", {})))
     done = 0
@@ -60,13 +62,30 @@ def replay_steps(engine: type[Game[Any]], replay: Mapping[str, Any], measures: M
         nonlocal done
         narrative = game.narrative
         words, done = tuple(_words(e) for e in narrative[done:]), len(narrative)
-        return Step(move, game.view(None), words, measures(game) if measures is not None else {})
+        view = game.view(None)
+        return Step(move, view, words, measures(view) if measures is not None else {})
 
     steps = [step(0)]
     for move, data in enumerate(replay.get("actions", []), start=1):
         game.apply(engine.registry.from_dict(data))
         steps.append(step(move))
     return steps
+
+
+def public_steps(view_type: type[BaseView], replay: Mapping[str, Any], measures: Measures | None = None) -> list[Step]:
+    """Every position of a class table's finished game as the table server sends it (``{"players", "steps"}``, each
+    step the public view's fields that changed and the engine's words as JSON), from the deal to the end; a
+    ``ValueError``, ``TypeError`` or ``KeyError`` if it cannot be read."""
+    fields: dict[str, Any] = {}
+    out: list[Step] = []
+    for move, step in enumerate(replay["steps"]):
+        fields.update(step["view"])
+        view = view_type.from_json(fields)
+        words = tuple(_words(message_from_json(w)) for w in step.get("words", ()))
+        out.append(Step(move, view, words, measures(view) if measures is not None else {}))
+    if not out:
+        raise ValueError("a replay holds at least the deal")
+    return out
 
 
 def history_plot(steps: Sequence[Step], players: Sequence[str]) -> Plot:
@@ -127,18 +146,18 @@ class ReplayPanel:
         set_shown(self.widget, False)
 
     def load(self, replay: Mapping[str, Any] | None) -> None:
-        """Replay ``replay`` (None: hide). The same game again changes nothing (the learner's place is kept)."""
+        """Replay a class table's finished game as the server sent it (``public_steps``; None: hide). The same game
+        again changes nothing (the learner's place is kept)."""
         if replay is None:
             self._key, self.steps = None, []
             set_shown(self.widget, False)
             return
-        key = (replay.get("seed"), tuple(replay.get("players", ())), len(replay.get("actions", ())),
-               tuple(replay.get("learners", ())))
+        key = (tuple(replay.get("players", ())), len(replay.get("steps", ())), tuple(replay.get("learners", ())))
         if key == self._key:
             return
         try:
-            self.steps = replay_steps(self.engine, replay, self.measures)
-        except (ValueError, TypeError, KeyError):
+            self.steps = public_steps(self.engine.VIEW, replay, self.measures)
+        except (ValueError, TypeError, KeyError, AttributeError):
             set_shown(self.widget, False)  # a log this railkit cannot replay: the result stands without it
             return
         self._key = key

@@ -58,6 +58,11 @@ class UnionPacificGame(Game[UPAction]):
     OPTION_DEFAULTS = OPTION_DEFAULTS
     FILE_OPTIONS = ("board",)
     registry = registry
+    VIEW = UPView
+    # UP-S5: a first share is chosen face down until all are turned up together; UP-B4: an exchanged share goes
+    # face down into the box, hidden from everyone for good.
+    SEALED = {"choose_first_share": ("card",), "exchange_for_up": ("card",)}
+    HIDDEN_FOR_GOOD = frozenset({"exchange_for_up"})
 
     board: Board
     _state: UPState  # the live state: only the engine reads it directly
@@ -159,6 +164,10 @@ class UnionPacificGame(Game[UPAction]):
         """What ``player`` may see; ``None`` is a spectator (public information only)."""
         self._check_seat(player)
         return views.view(self._state, self.GAME, len(self._log), player, self.legal_actions(player) if player else [])
+
+    def sealed_from(self) -> int:
+        """UP-S5/UP-S6: the first shares stay face down until every player has chosen one."""
+        return 0 if self._state.step == "first_share" else len(self._log)
 
     def state_dict(self) -> dict[str, Any]:
         """Everything, hidden parts included, as JSON types."""

@@ -42,11 +42,13 @@ class ServerProcess:
     port: int = 0
     proc: subprocess.Popen[bytes] | None = None
     env: dict[str, str] | None = None  # added to this process's environment
+    chosen_deals: bool = True  # the tests deal known games (a seed, a stacked deck): TABLES-DEAL allows it here
 
     def start(self) -> ServerProcess:
         self.port = self.port or free_port()  # a restart (after kill9) listens where the clients look
+        extra = ["--chosen-deals"] if self.chosen_deals else []
         self.proc = subprocess.Popen([sys.executable, "-m", "railkit.tables", "--port", str(self.port), "--db", self.db,
-                                      *self.args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                      *extra, *self.args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                      env=None if self.env is None else {**os.environ, **self.env})
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -189,3 +191,78 @@ class Postgres:
         if self.root:
             self._run(f"{pg_bin()}/pg_ctl", "-D", os.path.join(self.root, "data"), "-m", "immediate", "-w", "stop")
             shutil.rmtree(self.root, ignore_errors=True)
+
+
+# -- hostile clients (tests/tables/test_tables_hostile.py, test_tables_stateful.py) -------------------------------
+def call_from(source: str, method: str, url: str, body: Any = None,
+              headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
+    """An HTTP request from another loopback address (``source``: 127.0.0.2, ...): another client to the server."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=30, source_address=(source, 0))
+    try:
+        conn.request(method, parts.path + (f"?{parts.query}" if parts.query else ""),
+                     body=None if body is None else json.dumps(body),
+                     headers={"Content-Type": "application/json", **(headers or {})})
+        response = conn.getresponse()
+        return response.status, json.loads(response.read() or b"{}")
+    finally:
+        conn.close()
+
+
+class SilentReader:
+    """A WebSocket client that says hello and then never reads (its receive buffer as small as the system allows),
+    until ``frames`` reads everything the server sent and how it closed the connection."""
+
+    def __init__(self, server: ServerProcess, code: str, token: str | None = None, source: str = "127.0.0.1") -> None:
+        import base64
+
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+        self.sock.bind((source, 0))
+        self.sock.connect(("127.0.0.1", server.port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall((f"GET /api/tables/{code}/ws HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                           f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                           "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += self.sock.recv(1)
+        assert head.startswith(b"HTTP/1.1 101"), head
+        self.send({"type": "hello", **({"token": token} if token else {})})
+
+    def send(self, message: dict[str, Any]) -> None:
+        data = json.dumps(message).encode()
+        mask = os.urandom(4)
+        header = bytes([0x81]) + (bytes([0x80 | len(data)]) if len(data) < 126
+                                  else bytes([0x80 | 126]) + len(data).to_bytes(2, "big"))
+        self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
+
+    def frames(self, timeout: float = 60) -> tuple[list[dict[str, Any]], int | None]:
+        """Everything sent until the server closed the connection: the messages, and the close frame's code (None
+        when the connection ended without one)."""
+        self.sock.settimeout(timeout)
+        data = b""
+        try:
+            while chunk := self.sock.recv(65536):
+                data += chunk
+        except (TimeoutError, OSError):
+            pass
+        messages, code, at = [], None, 0
+        while at + 2 <= len(data):
+            opcode, size, at = data[at] & 0x0F, data[at + 1] & 0x7F, at + 2
+            if size == 126:
+                size, at = int.from_bytes(data[at:at + 2], "big"), at + 2
+            elif size == 127:
+                size, at = int.from_bytes(data[at:at + 8], "big"), at + 8
+            payload, at = data[at:at + size], at + size
+            if opcode == 1:
+                messages.append(json.loads(payload))
+            elif opcode == 8:
+                code = int.from_bytes(payload[:2], "big") if len(payload) >= 2 else None
+        return messages, code
+
+    def close(self) -> None:
+        self.sock.close()

@@ -1,9 +1,10 @@
 """Hidden information stays hidden (the server sends each seat only its own view): a whole game of each kind is played through the
 server by real WebSocket clients (each seat driven by the heuristic bot), and every message one seat and
 a spectator receive is checked against the other seats' private view fields and sealed actions. The seat
-also asks for the lessons' help (explanations and the hint) whenever it is to act. Every field of every
-message is checked: a message with a field this test does not know fails it, so a new field cannot slip
-past."""
+also asks for the lessons' help (explanations and the hint) whenever it is to act, pings, and sends a move
+the rules refuse. Every field of every message is checked: a message with a field this test does not know
+fails it, so a new field cannot slip past. The finished game's replay is checked too: it holds no seed and no
+card hidden for good (UP-B4), its positions are the public views, and a seat's review is its own."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from railkit.capecairo.game import CapeToCairoGame
 from railkit.game import Game
 from railkit.session import position_bots
 from railkit.tables.games import GAMES
-from railkit.tables.table import NARRATIVE_SENT, json_value
+from railkit.tables.table import NARRATIVE_SENT, json_value, public_replay
 from railkit.unionpacific.bots import HeuristicBot as UPBot
 from railkit.unionpacific.game import UnionPacificGame
 
@@ -29,11 +30,13 @@ pytestmark = pytest.mark.server
 OWN_KEYS = {"you", "hand", "your_bid", "your_money_after_bid", "my_first_share", "legal_actions", "money"}
 # Every field a state or a help message may hold; each is checked below.
 STATE_KEYS = {"type", "table", "game", "seat", "seq", "is_over", "seats", "away", "stand_ins", "view", "log", "legal",
-              "narrative", "narrative_length", "replay"}
+              "narrative", "narrative_length", "replay", "chosen_deal"}
+REPLAY_KEYS = {"players", "learners", "steps", "review"}  # and nothing else: no seed, no options, no actions
 DELTA_KEYS = {"log_from", "narrative_from", "legal_same"}  # how a state says what it leaves out (merged away)
 # The same for every seat at one moment ("away", who is connected, is public too, but the first states are made
 # as each client connects, so it is not compared here).
-PUBLIC_STATE_KEYS = {"type", "table", "game", "seq", "is_over", "seats", "stand_ins", "narrative", "narrative_length"}
+PUBLIC_STATE_KEYS = {"type", "table", "game", "seq", "is_over", "seats", "stand_ins", "narrative", "narrative_length",
+                     "chosen_deal"}
 HELP_KEYS = {"type", "table", "seat", "seq", "explain", "hint"}
 
 
@@ -54,12 +57,12 @@ def secrets_of(game: Game[Any], seat: str) -> list[tuple[str, str]]:
 
 
 def pending_actions(game: Game[Any], seat: str | None) -> list[dict[str, Any]]:
-    """Other seats' sealed actions whose hidden fields no message to ``seat`` may hold yet (whole, as JSON)."""
-    kind = GAMES[game.GAME]
+    """Other seats' sealed actions whose hidden fields no message to ``seat`` may hold yet (whole, as JSON): before
+    the reveal every sealed action (KK-A2, UP-S5), after it those hidden for good (UP-B4)."""
     actions = [_json(a) for a in game.to_dict()["actions"]]
-    if kind.revealed(game.view(None)):
-        return [a for a in actions if a["player"] != seat and a["type"] in kind.never_revealed]
-    return [a for a in actions if a["player"] != seat and a["type"] in kind.sealed]
+    if game.sealed_from() == len(actions):  # nothing waits to be revealed
+        return [a for a in actions if a["player"] != seat and a["type"] in game.HIDDEN_FOR_GOOD]
+    return [a for a in actions if a["player"] != seat and a["type"] in game.SEALED]
 
 
 def holds(value: Any, wanted: dict[str, Any]) -> bool:
@@ -94,9 +97,8 @@ def messages_in(value: Any) -> list[dict[str, Any]]:
 
 def check_sentences(game: Game[Any], seat: str, value: Any) -> None:
     """No engine sentence about another seat names the hidden value of its still-sealed action."""
-    kind = GAMES[game.GAME]
     for action in pending_actions(game, seat):
-        hidden = {k: action[k] for k in kind.sealed[action["type"]] if k in action}
+        hidden = {k: action[k] for k in game.SEALED[action["type"]] if k in action}
         for message in messages_in(value):
             params = message.get("params", {})
             if params.get("player") == action["player"]:
@@ -121,7 +123,7 @@ def check_raw(game: Game[Any], seat: str | None, client: Client) -> None:
     assert merged["log"][raw["log_from"]:] == raw["log"]
     assert raw["narrative"] == merged["narrative"][len(merged["narrative"]) - len(raw["narrative"]):]
     assert raw.get("legal", merged["legal"]) == merged["legal"]
-    check_no_secret(game, seat, raw, skip=("log", "replay"))
+    check_no_secret(game, seat, raw, skip=("log",))
 
 
 def check_message(game: Game[Any], seat: str, mine: dict[str, Any], public: dict[str, Any]) -> int:
@@ -135,9 +137,12 @@ def check_message(game: Game[Any], seat: str, mine: dict[str, Any], public: dict
     assert mine["legal"] == ([_json(game.registry.to_dict(a)) for a in game.legal_actions(seat)]
                              if not over and seat in game.players_to_act() else [])
     assert public["legal"] == []
-    assert ("replay" in mine) == ("replay" in public) == over  # the whole log only once nothing is secret
-    check_no_secret(game, seat, mine, skip=("log", "replay"))
-    check_no_secret(game, seat, public, skip=("log", "replay"))
+    assert ("replay" in mine) == ("replay" in public) == over  # the game move by move, once it is over
+    check_no_secret(game, seat, mine, skip=("log",))
+    check_no_secret(game, seat, public, skip=("log",))
+    if over:
+        check_replay(game, seat, mine["replay"])
+        check_replay(game, None, public["replay"])
     check_sentences(game, seat, mine["narrative"])
     assert mine["view"] == _json(game.view(seat).to_json())
     assert public["view"] == _json(game.view(None).to_json())
@@ -161,6 +166,31 @@ def check_message(game: Game[Any], seat: str, mine: dict[str, Any], public: dict
                     assert hidden not in last[-1], (kind, other, last[-1])
                     pending += 1
     return pending
+
+
+def check_replay(game: Game[Any], seat: str | None, replay: dict[str, Any]) -> None:
+    """The finished game as a review replays it: the public view of every position (fields that changed), the
+    engine's words, the seat's own review; no seed, no log of actions, no card hidden for good."""
+    assert set(replay) <= REPLAY_KEYS and ("review" in replay) == (seat is not None), set(replay)
+    assert _json(replay["steps"]) == _json(public_replay(game)["steps"])
+    assert len(replay["steps"]) == len(game.log) + 1 and replay["players"] == list(game.players)
+    text = json.dumps(replay, ensure_ascii=False)
+    assert '"seed"' not in text and '"actions"' not in text
+    for action in pending_actions(game, seat):  # UP-B4: the exchanged shares, for good
+        assert not holds(replay, action), action
+    if seat is not None:
+        assert replay["review"] == _json(GAMES[game.GAME].review(game, seat))
+
+
+def check_other_messages(client: Client, local: Game[Any], seat: str) -> None:
+    """The messages that are no state: a pong, and the error of a move the rules refuse (its words)."""
+    client.send({"type": "ping"})
+    pong = client.recv()
+    assert pong == {"type": "pong"}
+    client.send({"type": "act", "seq": len(local.log), "action": {"type": "pass", "player": seat, "bogus": 1}})
+    refused = client.recv()
+    assert refused["type"] == "error" and set(refused) <= {"type", "error", "rule", "message", "seq", "words"}
+    check_no_secret(local, seat, refused)
 
 
 def play_through_server(server: ServerProcess, cls: type[Game[Any]], make_bot: Callable[[int], Any],
@@ -193,6 +223,8 @@ def play_through_server(server: ServerProcess, cls: type[Game[Any]], make_bot: C
             clients[seat].send({"type": "help", "hint": True})
             check_help(local, seat, clients[seat].recv())
             helped += 1
+            if helped % 10 == 1:
+                check_other_messages(clients[seat], local, seat)
     assert helped > 5
     # Once revealed, the sealed moves are readable by everyone (the log is not hidden for ever by mistake)
     for entry in spectator.state["log"]:
@@ -216,3 +248,4 @@ def test_TABLES_UP_S5_no_hand_or_face_down_share_reaches_another_seat(tmp_path: 
     finally:
         server.stop()
     assert game.is_over and pending > 0
+    assert len(pending_actions(game, "Ann")) >= 5  # UP-B4: others' exchanged shares, hidden for good, replay included

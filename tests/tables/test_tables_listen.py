@@ -5,6 +5,7 @@ made at the same position, whichever process took it."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,7 +38,10 @@ def test_TABLES_two_processes_serve_one_table_through_listen_notify(two_servers:
     code = made["table"]
     status, joined = call("POST", f"{two.http}/{code}/join", {"seat": "Ben"})  # the other process finds the table
     assert status == 200
-    assert call("GET", f"{one.http}/{code}")[1]["seats"]["Ben"] == "human"
+    deadline = time.monotonic() + 10  # the first process hears of it through PostgreSQL's NOTIFY
+    while call("GET", f"{one.http}/{code}")[1]["seats"]["Ben"] != "human":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
     ann, ben = Client(one, code, made["token"]), Client(two, code, joined["token"])
     watcher = Client(two, code)
     ann.act({"type": "bid", "amount": 5})

@@ -116,7 +116,7 @@ def test_RECORDS_KEY_the_newest_records_come_back_bounded_and_forget_takes_the_k
     # More answers than the server sends back, written straight into the same database (the server's rate limit
     # of RECORDS-RATE would make this slow over HTTP).
     store = Store(db_url)
-    beside = Records(store.engine, RecordLimits(per_learner_per_second=1e9, per_server_per_second=1e9))
+    beside = Records(store.engine, RecordLimits(per_learner_per_second=1e9, per_client_per_second=1e9))
     for i in range(MAX_SHOWN + 5):
         beside.add(Record("Kim", "up_setup", "answer", "visit-0002", f"q{i}", True, 1, 0, 0, 3))
     store.close()
@@ -126,7 +126,7 @@ def test_RECORDS_KEY_the_newest_records_come_back_bounded_and_forget_takes_the_k
     if db_url.startswith("sqlite"):  # only a digest of the key is stored
         path = db_url.removeprefix("sqlite:///")
         with sqlite3.connect(path) as conn:
-            (stored,) = conn.execute("SELECT key_hash FROM rk_learner_keys WHERE learner = 'Kim'").fetchone()
+            (stored,) = conn.execute("SELECT key_hash FROM rk_progress_keys WHERE learner = 'Kim'").fetchone()
         assert stored != kim and len(stored) == 64 and kim not in Path(path).read_bytes().decode("latin-1")
     # Forget the class: records and keys go; the old key opens nothing; the next record makes a new key.
     status, _ = call("POST", f"http://127.0.0.1:{server.port}/api/teacher/forget", {"confirm": FORGET_WORDS},

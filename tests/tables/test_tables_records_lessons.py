@@ -170,7 +170,7 @@ def test_TEACHER_the_teachers_page_shows_learners_exercises_and_tables_with_the_
     page.on_forget()
     assert page.message_kind == "ok" and "6 records and 1 table were" in page.message_text
     assert teacher(process, "learners", key)[1] == {"learners": []}
-    assert teacher(process, "tables", key)[1] == {"tables": []}
+    assert teacher(process, "tables", key)[1] == {"tables": [], "set_aside": []}
     assert "No answers recorded yet" in text(page.learners_html.value)
 
 

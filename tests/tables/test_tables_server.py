@@ -3,6 +3,7 @@ database both as a SQLite file and as a PostgreSQL cluster started from Debian's
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -220,10 +221,45 @@ def test_TABLES_limits_tables_per_server_rate_and_seats(start: Start) -> None:
     ann = Client(server, t["code"], t["Ann"])
     for _ in range(12):
         ann.send({"type": "ping"})
-    answers = [ann.recv() for _ in range(12)]
-    assert any(a.get("rule") == "TABLES-RATE" for a in answers) and any(a["type"] == "pong" for a in answers)
+    answers = []  # a flood is not answered message for message: the first beyond the rate is refused, the rest dropped
+    with contextlib.suppress(TimeoutError):
+        while True:
+            answers.append(ann.recv(timeout=3))
+    refusals = [a for a in answers if a.get("rule") == "TABLES-RATE"]
+    assert len(refusals) == 1 and "messages a second" in refusals[0]["message"]
+    assert 1 <= len([a for a in answers if a["type"] == "pong"]) <= 6  # the burst the rate allows, not all 12
+    time.sleep(1.1)
+    ann.send({"type": "ping"})  # after a pause the connection is answered again
+    assert ann.recv()["type"] == "pong"
     status, refused = call("POST", server.http, raw=b"{" + b" " * (MAX_MESSAGE_BYTES + 1) + b"}")
     assert status == 413 and refused["rule"] == "TABLES-SIZE"
+
+
+def test_TABLES_RATE_a_connection_that_floods_on_is_closed_and_the_table_plays_on(start: Start) -> None:
+    """Far more messages in a row than a page sends (``FLOOD_CLOSE``): the connection is closed as refused; the other
+    seat, and the flooder connecting again, play on."""
+    from websockets.exceptions import ConnectionClosed
+
+    from railkit.tables.sockets import FLOOD_CLOSE
+    from railkit.wire import CLOSE_REFUSED
+
+    server = start("--actions-per-second", "2")
+    t = kk_table(server)
+    ann, ben = Client(server, t["code"], t["Ann"]), Client(server, t["code"], t["Ben"])
+    with contextlib.suppress(ConnectionClosed):
+        for _ in range(FLOOD_CLOSE + 50):
+            ann.send({"type": "ping"})
+    heard = []
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            heard.append(ann.recv(timeout=10))
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_REFUSED
+    assert heard[-1]["rule"] == "TABLES-RATE" and "closed" in heard[-1]["message"]  # said why, last
+    assert len(heard) < 10  # never answered message for message
+    ben.send({"type": "ping"})
+    assert any(m["type"] == "pong" for m in ben.drain())  # (states too: the others are told Ann's page left)
+    again = Client(server, t["code"], t["Ann"])
+    assert again.state["type"] == "state" and again.state["seat"] == "Ann"
 
 
 def test_TABLES_setup_errors_name_the_rule(start: Start) -> None:

@@ -74,7 +74,7 @@ def test_TEACHER_CLOSE_the_table_goes_and_its_seats_are_told(start: Start, tmp_p
         assert status == 410 and answer["error"] == "closed" and answer["rule"] == "TEACHER-CLOSE", answer
     server.stop()  # closed for good: a restart rebuilds nothing
     server.start()
-    assert teacher(server, "tables", key)[1] == {"tables": []}
+    assert teacher(server, "tables", key)[1] == {"tables": [], "set_aside": []}
     with connect(f"{server.ws}/{code}/ws", open_timeout=10) as late:  # a page that comes back with its seat
         told = json.loads(late.recv(timeout=30))  # (told at once, before its hello)
     assert told["type"] == "error" and told["error"] == "closed" and told["rule"] == "TEACHER-CLOSE"

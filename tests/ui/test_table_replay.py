@@ -10,6 +10,7 @@ import re
 from railkit.capecairo.bots import HeuristicBot as KKHeuristicBot
 from railkit.capecairo.game import CapeToCairoGame
 from railkit.session import Session, seat_bots
+from railkit.tables.table import public_replay
 from railkit.ui.capecairo.play.together import KK_TABLE, kk_measures
 from railkit.ui.table_replay import ReplayPanel, history_plot, replay_steps
 from railkit.ui.unionpacific.play.together import up_measures
@@ -52,7 +53,7 @@ def test_REPLAY_KK_the_panel_steps_through_the_game_with_the_engines_words() -> 
     assert game.is_over
     panel = ReplayPanel(CapeToCairoGame, lambda view, learners: KK_TABLE.board_html(view, None, learners), kk_measures)
     assert panel.widget.layout.display == "none"
-    panel.load({**game.to_dict(), "learners": ["Ann"]})  # as the table server sends it: Ann a learner, Ben a computer
+    panel.load({**public_replay(game), "learners": ["Ann"]})  # as the table server sends it: Ann a learner, Ben a computer
     assert panel.widget.layout.display != "none" and panel.slider.max == len(game.log)
     assert "Players: Ann (learner), Ben (computer)" in text(panel.players.value)
     # the buttons say in words what they do (a label a screen reader reads out; no symbol a font may lack)
@@ -66,6 +67,6 @@ def test_REPLAY_KK_the_panel_steps_through_the_game_with_the_engines_words() -> 
     assert "Ann" in text(panel.board.value)
     panel.go(-5)
     assert panel.slider.value == 0
-    broken = {**game.to_dict(), "actions": [{"type": "no_such_move"}]}
+    broken = {**public_replay(game), "steps": [{"view": {"no_such_field": 1}, "words": []}]}
     panel.load(broken)
     assert panel.widget.layout.display == "none"

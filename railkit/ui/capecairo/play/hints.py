@@ -119,10 +119,15 @@ def _build_hint(count: BuildCount, you: str, legal: Sequence[object]) -> str:
 
 def review_html(game: CapeToCairoGame, you: str) -> str:
     """After the game: the learner's moves the heuristic player judged weak, with the reasons."""
-    weak = review_moves(game, you)
+    return weak_moves_html([w.words for w in review_moves(game, you)])
+
+
+def weak_moves_html(weak: Sequence[Any]) -> str:
+    """The review of a learner's moves from its lines ("Move 12: ...", the engine's messages): at a class table the
+    server sends them (``railkit.tables.games``), for a game played here ``review_html`` makes them."""
     if not weak:
         return (f"<b>{html.escape(tr('Review of your moves'))}</b><p>"
                 f"{html.escape(tr('The computer found no clearly weak move of yours. Well played!'))}</p>")
     head = trn("Review of your moves: {n} move the computer player would have made differently",
                "Review of your moves: {n} moves the computer player would have made differently", len(weak))
-    return f"<b>{html.escape(head)}</b>{_items([w.words for w in weak])}"
+    return f"<b>{html.escape(head)}</b>{_items(list(weak))}"

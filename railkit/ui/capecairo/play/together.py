@@ -17,7 +17,7 @@ from railkit.capecairo.game import TRACK_PRICE  # KK-B2 (4): the engine's price 
 from railkit.capecairo.views import KKView
 from railkit.messages import N_, Message, addressed, addressed_group, names_message
 from railkit.ui.capecairo.common import card_title, cards_html, pieces_count, players_table_html, pounds, race_html
-from railkit.ui.capecairo.play.hints import BuildCount, review_html, seat_hint_html
+from railkit.ui.capecairo.play.hints import BuildCount, seat_hint_html, weak_moves_html
 from railkit.ui.i18n import render, tr
 from railkit.ui.table_game import TableGame, message_from_json
 
@@ -105,18 +105,17 @@ def why_html(view: KKView, seat: str, legal: Sequence[KKAction], explain: Mappin
 
 
 def review(replay: Mapping[str, Any], seat: str) -> str:
-    """The finished game replayed from its log (nothing is secret any more), then the usual review."""
-    game = CapeToCairoGame(list(replay["players"]), seed=int(replay["seed"]), **dict(replay.get("options") or {}))
-    for data in replay["actions"]:
-        game.apply(CapeToCairoGame.registry.from_dict(data))
-    return f"<div class='railkit-hint kk-log'>{review_html(game, seat)}</div>"
+    """The review of the seat's moves the table server sent with the finished game (it holds the whole game; the
+    page is sent only what everyone saw and its own review)."""
+    weak = [message_from_json(line.get("words")) for line in replay.get("review") or () if isinstance(line, Mapping)]
+    return f"<div class='railkit-hint kk-log'>{weak_moves_html(weak)}</div>"
 
 
-def kk_measures(game: Any) -> dict[str, dict[str, float]]:
-    """What the review's chart follows per player after each move: money (KK-C5) and terrains crossed (KK-E1)."""
-    state = game.state
-    return {N_("Money"): {p: state.money.get(p, 0) for p in game.players},
-            N_("Terrains crossed"): {p: len(state.crossed.get(p, [])) for p in game.players}}
+def kk_measures(view: KKView) -> dict[str, dict[str, float]]:
+    """What the review's chart follows per player after each move, from the public view: money (KK-C5) and
+    terrains crossed (KK-E1)."""
+    return {N_("Money"): {p: view.money.get(p, 0) for p in view.players},
+            N_("Terrains crossed"): {p: view.crossed.get(p, 0) for p in view.players}}
 
 
 KK_TABLE = TableGame(CapeToCairoGame.GAME, CapeToCairoGame.PLAYER_RANGE, KKView, board_html, action_words,

@@ -31,8 +31,9 @@ from railkit.unionpacific.actions import Build, ChooseFirstShare, DrawShare, End
 from railkit.unionpacific.describe import describe_action
 from railkit.unionpacific.game import UnionPacificGame
 from railkit.unionpacific.placement import PlacementExplanation, explain_placement
-from railkit.unionpacific.review import review_moves
+from railkit.unionpacific.review import MoveReview
 from railkit.unionpacific.views import UPView
+from railkit.wire import message_from_json
 
 __all__ = ["up_measures", "up_table"]
 
@@ -185,11 +186,13 @@ def board_figure(board: Board, view: UPView, picked: UPAction | None) -> tuple[A
 
 
 def review(replay: Mapping[str, Any], seat: str) -> str:
-    """The finished game replayed from its log (nothing is secret any more), then the usual review."""
-    game = UnionPacificGame(list(replay["players"]), seed=int(replay["seed"]), **dict(replay.get("options") or {}))
-    for data in replay["actions"]:
-        game.apply(UnionPacificGame.registry.from_dict(data))
-    return review_html(review_moves(game, seat, limit=5), seat, seat)
+    """The review of the seat's moves the table server sent with the finished game (it holds the whole game; the
+    page is sent only what everyone saw and its own review)."""
+    found = [MoveReview(int(r.get("move", 0)), int(r.get("turn", 0)), None, None, 0.0,
+                        message_from_json(r.get("played", "")), message_from_json(r.get("instead", "")),
+                        message_from_json(r.get("reason", "")))
+             for r in replay.get("review") or () if isinstance(r, Mapping)]
+    return review_html(found, seat, seat)
 
 
 def up_table(board: Board) -> TableGame:
@@ -204,13 +207,12 @@ def up_table(board: Board) -> TableGame:
                      engine=UnionPacificGame, measures=up_measures, passes=passes)
 
 
-def up_measures(game: Any) -> dict[str, dict[str, float]]:
-    """What the review's chart follows per player after each move: money (UP-D) and the worth of the shares on
-    the table: each company share counts its company's value then (UP-D2: trains on the board + 1). Union
-    Pacific shares are left out: the Union Pacific pays by position from its own table (UP-D9), not by value."""
-    state = game.state
-    on_board = state.net.on_board
-    worth = {k: on_board(k) + 1 for k in {k for p in game.players for k in state.table.get(p, {}) if k != UP}}
-    return {N_("Money"): {p: state.money.get(p, 0) for p in game.players},
-            N_("Shares' worth on the table"): {p: sum(n * worth[k] for k, n in state.table.get(p, {}).items()
-                                                      if k != UP) for p in game.players}}
+def up_measures(view: UPView) -> dict[str, dict[str, float]]:
+    """What the review's chart follows per player after each move, from the public view: money (UP-D; everyone's
+    when money is public, UP-D13, and at the end) and the worth of the shares on the table: each company share counts
+    its company's value then (UP-D2: trains on the board + 1). Union Pacific shares are left out: the Union Pacific
+    pays by position from its own table (UP-D9), not by value."""
+    values = view.company_values
+    return {N_("Money"): {p: view.money.get(p, 0) for p in view.players},
+            N_("Shares' worth on the table"): {p: sum(n * values.get(k, 0) for k, n in view.tables.get(p, {}).items()
+                                                      if k != UP) for p in view.players}}
