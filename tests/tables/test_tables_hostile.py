@@ -215,7 +215,7 @@ def test_TEACHER_CLOSE_a_socket_opened_before_the_close_and_saying_hello_after_i
     made = call("POST", server.http, {"game": "cape_to_cairo", "seats": ["Ann", "Ben"], "take": "Ann"})[1]
     code = made["table"]
     with connect(f"{server.ws}/{code}/ws", open_timeout=10) as late:
-        time.sleep(0.2)  # the socket is open and the server waits for its hello
+        time.sleep(0.2)  # negative wait: the socket open, the server waiting for its hello
         assert teacher(server, f"tables/{code}/close", key, {"confirm": CLOSE_WORDS})[0] == 200
         late.send(json.dumps({"type": "hello", "token": made["token"]}))
         told = json.loads(late.recv(timeout=10))

@@ -228,7 +228,7 @@ def test_TABLES_limits_tables_per_server_rate_and_seats(start: Start) -> None:
     refusals = [a for a in answers if a.get("rule") == "TABLES-RATE"]
     assert len(refusals) == 1 and "messages a second" in refusals[0]["message"]
     assert 1 <= len([a for a in answers if a["type"] == "pong"]) <= 6  # the burst the rate allows, not all 12
-    time.sleep(1.1)
+    time.sleep(1.1)  # negative wait: a second for the rate to allow messages again
     ann.send({"type": "ping"})  # after a pause the connection is answered again
     assert ann.recv()["type"] == "pong"
     status, refused = call("POST", server.http, raw=b"{" + b" " * (MAX_MESSAGE_BYTES + 1) + b"}")
