@@ -231,7 +231,7 @@ def test_TABLES_UP_B2_at_a_table_the_seat_gets_why_the_checks_the_board_and_a_hi
     shown = panel._map_key
     assert shown is not None  # the board is drawn from the seat's public trains
     panel.on_hint()
-    wait_until(lambda: "Hint: the heuristic player would lay" in panel.messages.text)
+    wait_until(lambda: "Hint: the search player would play this: You lay a first share of" in panel.messages.text)
     builds_seen = False
     while not builds_seen:  # to the first action step where a build is offered
         wait_until(lambda: bool(panel.state["legal"]))
@@ -248,7 +248,7 @@ def test_TABLES_UP_B2_at_a_table_the_seat_gets_why_the_checks_the_board_and_a_hi
             else:
                 play_first(panel)
         if builds_seen:
-            wait_until(lambda: "Hint: the heuristic player would play this" in panel.messages.text)
+            wait_until(lambda: "Hint: the search player would play this" in panel.messages.text)
         else:
             wait_until(lambda s=seq: panel.state["seq"] > s)
     close(panel)
