@@ -2,7 +2,7 @@
 
 A thin layer over ``railkit.lab.review``: ``GameReviewPanel`` is shown under a finished game (the play lessons
 and a class table, for the learner's own seat only); its button runs ``review_game`` off the page's thread with a
-progress bar (a Union Pacific game takes about half a minute), then lists the decisions, the marked ones first in
+progress bar (a Union Pacific game takes a minute or two), then lists the decisions, the marked ones first in
 words (the move made, the search player's best, both evaluated, the engine's words on why with rule IDs) and all
 of them in a table, and draws the learner's winning chances through the game (plotly, ``railkit.ui.plot``).
 
@@ -29,7 +29,7 @@ from railkit.ui.i18n import format_number, render, tr, trn
 from railkit.ui.plot import NO_TEMPLATE, Plot
 from railkit.ui.widgets import button, html_box, set_shown, set_value
 
-__all__ = ["GameReviewPanel", "game_from_replay", "hint_text", "review_html", "review_plot"]
+__all__ = ["GameReviewPanel", "game_from_replay", "hint_html", "hint_text", "review_html", "review_plot"]
 
 MARK_WORDS = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
 MARK_COLOURS = {"": "#4d4d4d", "inaccuracy": "#b8860b", "mistake": "#d55e00", "blunder": "#b00020"}
@@ -55,7 +55,7 @@ def game_from_replay(engine: type[Game[Any]], replay: Mapping[str, Any]) -> Game
 
 
 def _percent(share: float) -> str:
-    return tr("{n} %", n=format_number(100 * share, 0))
+    return tr("{n}\u00a0%", n=format_number(100 * share, 0))  # no line break before the sign
 
 
 def evaluation_words(e: Evaluation) -> str:
@@ -113,9 +113,9 @@ def review_plot(review: GameReview) -> Plot:
     made = [round(100 * d.made_eval.wins, 1) for d in review.decisions]
     best = [round(100 * d.best_eval.wins, 1) for d in review.decisions]
     marks = [tr(MARK_WORDS[d.mark]) if d.mark else "" for d in review.decisions]
-    plot = Plot(layout={"template": NO_TEMPLATE, "height": 320, "margin": {"l": 60, "r": 20, "t": 40, "b": 50},
+    plot = Plot(layout={"template": NO_TEMPLATE, "height": 360, "margin": {"l": 60, "r": 20, "t": 40, "b": 110},
                         "title": {"text": tr("Your winning chances through the game")},
-                        "legend": {"orientation": "h", "y": -0.25},
+                        "legend": {"orientation": "h", "y": -0.3, "yanchor": "top", "x": 0},
                         "xaxis": {"title": {"text": tr("Move")}},
                         "yaxis": {"title": {"text": tr("Winning chances (%)")}, "range": [0, 100]}})
     plot.add_trace({"x": moves, "y": best, "mode": "lines", "name": tr("with the search player's best move"),
@@ -135,7 +135,7 @@ class GameReviewPanel:
     def __init__(self, player: str | None = None) -> None:
         self.player = player  # the search player (None: the hint's, ``railkit.lab.analysis.HINT_PLAYERS``)
         self.button = button(tr("Review my game"), "railkit-review-game", "search", "info",
-                             tr("The search player evaluates each of your decisions (takes up to a minute)"))
+                             tr("The search player evaluates each of your decisions (a minute or two for a whole game)"))
         self.button.on_click(lambda _b: self.start())
         self.progress = widgets.IntProgress(value=0, min=0, max=1, description=tr("Reviewing"),
                                             layout=widgets.Layout(width="min(420px, 100%)"))
@@ -225,15 +225,28 @@ class GameReviewPanel:
         self.progress.description = tr("{done} of {total}", done=done, total=total)
 
 
-def hint_text(view: BaseView, legal: Sequence[Any], you: str | None, seed: int = 0) -> str:
-    """The search player's move for ``view.you`` with its evaluation, and the next best moves', in words."""
+def hint_parts(view: BaseView, legal: Sequence[Any], you: str | None, seed: int = 0) -> tuple[str, list[str]]:
+    """The hint's sentence (the search player's move, evaluated) and the next best moves, evaluated, in words."""
     rows = hint_rows(view, legal, seed=seed)
     if not rows:
-        return tr("Hint: there is only one move you can make now.")
+        return tr("Hint: there is only one move you can make now."), []
     best, words = rows[0]
-    text = tr("Hint: the search player would play this: {move} ({evaluation}).", move=render(words, you),
+    head = tr("Hint: the search player would play this: {move} ({evaluation}).", move=render(words, you),
               evaluation=evaluation_words(best))
-    others = "; ".join(f"{render(w, you)} ({evaluation_words(e)})" for e, w in rows[1:])
-    if others:
-        text += " " + tr("Next best: {moves}.", moves=others)
+    return head, [f"{render(w, you)} ({evaluation_words(e)})" for e, w in rows[1:]]
+
+
+def hint_text(view: BaseView, legal: Sequence[Any], you: str | None, seed: int = 0) -> str:
+    """The search player's move for ``view.you`` with its evaluation, and the next best moves', in one message."""
+    head, others = hint_parts(view, legal, you, seed)
+    text = head + (" " + tr("Next best: {moves}.", moves="; ".join(others)) if others else "")
     return text + " " + tr("It is a second opinion; the choice is yours.")
+
+
+def hint_html(view: BaseView, legal: Sequence[Any], you: str | None, seed: int = 0) -> str:
+    """``hint_text`` as HTML: the move in bold, the next best in a list."""
+    head, others = hint_parts(view, legal, you, seed)
+    items = "".join(f"<li>{html.escape(o)}</li>" for o in others)
+    return (f"<p><b>{html.escape(head)}</b></p>"
+            + (f"<p>{html.escape(tr('Next best:'))}</p><ul>{items}</ul>" if others else "")
+            + f"<p class='railkit-muted'>{html.escape(tr('It is a second opinion; the choice is yours.'))}</p>")

@@ -57,7 +57,8 @@ from railkit.ui.capecairo.play.together import KK_TABLE, kk_measures
 from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.class_link import class_options, link_to_deal
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
-from railkit.ui.game_review import GameReviewPanel, hint_text
+from railkit.ui.game_review import GameReviewPanel
+from railkit.ui.game_review import hint_html as search_hint_html
 from railkit.ui.i18n import render, tr, trn
 from railkit.ui.learner import is_default_learner, name_from_address
 from railkit.ui.lesson_record import game_finished, note_why
@@ -413,8 +414,8 @@ class KkPlayApp(KeepsGame, KkSessionApp):
             return ""
         key = (game.seed, len(game.log))
         if self._search_hint[0] != key:
-            self._search_hint = (key, hint_text(game.view(you), game.legal_actions(you), you))
-        return f"<p><b>{html.escape(self._search_hint[1])}</b></p>"
+            self._search_hint = (key, search_hint_html(game.view(you), game.legal_actions(you), you))
+        return self._search_hint[1]
 
     def refresh(self) -> None:
         session = self.session
