@@ -19,18 +19,21 @@ mistake        ≥ 20 points         ≥ 0.6
 blunder        ≥ 30 points         ≥ 1.0 (a whole place)
 =============  ==================  ======================
 
-Why these: a review's search gives each compared move 25 playouts or more on common deals (the same cards for
-both moves), where a win share's standard error is about 10 points for one move alone and a few points for the
-paired difference; so a mark starts at 10 points, above what the luck of the deals makes, and a blunder is a
-move that gives away a third of a win or a whole place out of four. The places lost count as much as a fraction of
-the wins because in a four-player game a move that turns second into third costs something even when the win was
-out of reach. Smaller losses are not marked: a learner who plays sensibly but differently is not told off. The
-best move's loss is 0 and its mark is none; the mark grows with each loss (a test checks both).
+Why these: when the search's best is not the move made, the two are played out again on the same deals
+(``PAIRED_PLAYOUTS``: 24 in Kap bis Kairo, 16 in Union Pacific; the hint's search drops weak moves after a few
+playouts, too few to measure them). On 16–24 deals a win share's standard error is about 10 points, so a mark
+starts there; and a loss counts only when the best move's reward beats the move made's by more than one standard
+error of their paired difference (``Evaluation.beats``), else it is the luck of the deals and counted 0. A blunder
+gives away a third of a win or a whole place out of four. The places lost count too because in a four-player game
+a move that turns second into third costs something even when the win was out of reach. Smaller losses are not
+marked: a learner who plays sensibly but differently is not told off. The best move's loss is 0 and its mark is
+none; the mark never falls as either loss grows (tests/lab/test_lab_review.py checks both).
 
 **Budget.** A review asks the hint's search player (``HINT_PLAYERS``) at every decision, the same strength as a
-hint; a Kap bis Kairo game of ~30 decisions takes a few seconds, a Union Pacific game of ~80 decisions about half a
-minute on the project's 2-core machine (docs/benchmarks.md); ``player`` takes a smaller budget, and ``progress``
-is called after each decision so a page can show how far it is. Nothing here imports widgets.
+hint, plus the paired playouts: on the project's shared 2-core machine a whole Kap bis Kairo game (~30 decisions)
+took 4 s of CPU (15 s of wall time under load), a Union Pacific game of 58 decisions 14 s of CPU (35 s), and a
+learner's 114 decisions about two minutes in the browser (docs/benchmarks.md). ``player`` takes a smaller budget;
+``progress`` is called after each decision so a page can show how far it is. Nothing here imports widgets.
 """
 
 from __future__ import annotations

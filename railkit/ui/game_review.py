@@ -55,7 +55,7 @@ def game_from_replay(engine: type[Game[Any]], replay: Mapping[str, Any]) -> Game
 
 
 def _percent(share: float) -> str:
-    return tr("{n}\u00a0%", n=format_number(100 * share, 0))  # no line break before the sign
+    return tr("{share}\u00a0%", share=format_number(100 * share, 0))  # no line break before the sign
 
 
 def evaluation_words(e: Evaluation) -> str:
@@ -66,7 +66,7 @@ def evaluation_words(e: Evaluation) -> str:
 
 def _decision_html(d: Decision, you: str) -> str:
     mark = html.escape(tr(MARK_WORDS[d.mark])) if d.mark else ""
-    head = tr("Move {n}", n=d.move)
+    head = tr("Move {number}", number=d.move)
     lines = [tr("Your move: {move} ({evaluation}).", move=render(d.made_words, you),
                 evaluation=evaluation_words(d.made_eval)),
              tr("The search player's best: {move} ({evaluation}).", move=render(d.best_words, you),
@@ -96,7 +96,7 @@ def review_html(review: GameReview, you: str) -> str:
         parts.append(f"<p>{html.escape(tr('No decision of yours lost clearly against the search player. Well played!'))}</p>")
     rows = "".join(
         f"<tr><td>{d.move}</td><td>{html.escape(render(d.made_words, you))}</td>"
-        f"<td>{'' if d.is_best else html.escape(render(d.best_words, you))}</td>"
+        f"<td>{html.escape(render(d.best_words, you)) if d.win_loss or d.place_loss else ''}</td>"
         f"<td>{_percent(d.made_eval.wins)}</td><td class='rk-mark-{d.mark}'>"
         f"{html.escape(tr(MARK_WORDS[d.mark])) if d.mark else ''}</td></tr>" for d in review.decisions)
     heads = "".join(f"<th>{html.escape(h)}</th>" for h in
