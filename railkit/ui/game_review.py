@@ -38,9 +38,10 @@ REVIEW_STYLE = """<style>
 .railkit-app .railkit-game-review .rk-mark-mistake { color: #a84300; font-weight: bold; }
 .railkit-app .railkit-game-review .rk-mark-blunder { color: #b00020; font-weight: bold; }
 .railkit-app .railkit-game-review li { margin-bottom: 6px; }
-.railkit-app .railkit-game-review table { border-collapse: collapse; max-width: 100%; }
+.railkit-app .railkit-game-review table { border-collapse: collapse; min-width: 560px; }
 .railkit-app .railkit-game-review td, .railkit-app .railkit-game-review th { padding: 2px 6px; text-align: left;
-  vertical-align: top; border-bottom: 1px solid #ddd; }
+  vertical-align: top; border-bottom: 1px solid #ddd; word-break: normal; overflow-wrap: normal; }
+.railkit-app .railkit-game-review .rk-short { white-space: nowrap; }
 .railkit-app .railkit-game-review .rk-scroll { overflow-x: auto; }
 </style>"""
 
@@ -95,9 +96,9 @@ def review_html(review: GameReview, you: str) -> str:
     else:
         parts.append(f"<p>{html.escape(tr('No decision of yours lost clearly against the search player. Well played!'))}</p>")
     rows = "".join(
-        f"<tr><td>{d.move}</td><td>{html.escape(render(d.made_words, you))}</td>"
+        f"<tr><td class='rk-short'>{d.move}</td><td>{html.escape(render(d.made_words, you))}</td>"
         f"<td>{html.escape(render(d.best_words, you)) if d.win_loss or d.place_loss else ''}</td>"
-        f"<td>{_percent(d.made_eval.wins)}</td><td class='rk-mark-{d.mark}'>"
+        f"<td class='rk-short'>{_percent(d.made_eval.wins)}</td><td class='rk-short rk-mark-{d.mark}'>"
         f"{html.escape(tr(MARK_WORDS[d.mark])) if d.mark else ''}</td></tr>" for d in review.decisions)
     heads = "".join(f"<th>{html.escape(h)}</th>" for h in
                     (tr("Move"), tr("Your move"), tr("Better (when the search found one)"), tr("Wins"), tr("Mark")))
