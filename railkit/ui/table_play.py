@@ -26,8 +26,9 @@ is ``railkit.ui.table_announce``; where the keyboard focus goes after each chang
 computer player there) and takes the seat out of the page address.
 
 Help at a table is the play lessons' help: the choices and their rules (“Why”), the picked move explained,
-the board, and the heuristic player's move on request (Hint). The kernel holds only its seat's view, so what
-needs more than that view and the rules (the hint; Kap bis Kairo's build count) is asked of the server,
+the board, and the search player's move on request (Hint, worked out here from the seat's view alone,
+``railkit.ui.game_review``). The kernel holds only its seat's view, so what needs more than that view and the
+rules (Kap bis Kairo's build count) is asked of the server,
 which answers for this seat only (``railkit.tables.games``, "Help for a seat").
 """
 
@@ -42,6 +43,7 @@ from typing import Any
 from railkit.errors import InputError
 from railkit.game import BaseView
 from railkit.ui.app import Messages, Panel, guarded, parse_name
+from railkit.ui.game_review import hint_text
 from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import LearnerName, follow_page_address, is_default_learner
 from railkit.ui.table_game import Action, TableGame, message_from_json, unavailable_words
@@ -324,14 +326,11 @@ class TablePlayPanel(TableShowing, Panel):
 
     @guarded
     def on_hint(self) -> None:
-        """Ask the server for the heuristic player's move for this seat; it answers in ``_on_help``."""
-        link, state = self.link, self.state
-        if link is None or state is None or not state.get("legal"):
+        """The search player's move for this seat and the next best, evaluated from the seat's view alone."""
+        state, view = self.state, self.view
+        if state is None or view is None or not self.legal or state.get("seat") is None:
             raise InputError(tr("There is no move to give a hint for now."))
-        try:
-            link.ask_help(hint=True)
-        except TableProblem as exc:
-            raise InputError(self._request_words(exc)) from None
+        self.show_info(hint_text(view, self._legal(), str(state["seat"])))
 
     def on_pick(self) -> None:
         """Another move picked: its explanation and the board follow it."""

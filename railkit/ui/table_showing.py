@@ -105,6 +105,8 @@ class TableShowing(TableWidgets):
             except Exception:  # noqa: BLE001 - the review is a help; the result stands without it
                 review = ""
         set_value(self.review, review)
+        over = bool(state.get("is_over") and state.get("replay"))  # the seat's own decisions only (game_review)
+        self.game_review.show_replay(self.game.engine if over else None, state.get("replay"), seat)
         if self.replay is not None:
             self.replay.load(state.get("replay") if state.get("is_over") else None)
 

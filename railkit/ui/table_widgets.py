@@ -12,6 +12,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from railkit.ui.figure_view import ROW_MAP, FigureView
+from railkit.ui.game_review import GameReviewPanel
 from railkit.ui.i18n import tr
 from railkit.ui.learner import is_default_learner
 from railkit.ui.table_announce import Announcer
@@ -142,7 +143,8 @@ class TableWidgets:
         self.why = html_box("railkit-table-why")
         self.move_note = html_box("railkit-table-move-note")
         self.hint_button = button(tr("Hint: what would the computer play?"), "railkit-table-hint", "lightbulb-o",
-                                  tip=tr("The move the heuristic computer player would make now (a second opinion)"))
+                                  tip=tr("The search computer player's move now, with its evaluation and the next best moves' "
+                                         "(a second opinion)"))
         self.hint_button.on_click(lambda _b: self.on_hint())
         self.pick.observe(lambda _c: self.on_pick(), names="value")
         self.map_view = FigureView(ROW_MAP) if game.board_figure is not None else None
@@ -152,6 +154,7 @@ class TableWidgets:
         self.leave_button.on_click(lambda _b: self.on_leave())
         self.announcer = Announcer(tr("Announcements from the table"))
         self.review = html_box("railkit-table-review")
+        self.game_review = GameReviewPanel()  # “Review my game”: the seat's own decisions, at the end
         self.replay = (ReplayPanel(game.engine, lambda view, learners: game.board_html(view, None, learners),
                                    game.measures)
                        if game.engine is not None else None)
@@ -159,6 +162,7 @@ class TableWidgets:
         board = [self.map_view.widget] if self.map_view is not None else []
         self.game_box = widgets.VBox([self.lobby, self.creator_row, self.turn, self.progress, self.bid_row,
                                       self.pick_row, self.pass_row, *help_row, self.board, *board, self.events, self.review,
+                                      self.game_review.widget,
                                       *([self.replay.widget] if self.replay is not None else []),
                                       row([self.leave_button])])
         self.widget = widgets.VBox([html_box("", TABLE_STYLE, display="none"), self.note, self.start_box, self.address,

@@ -1,6 +1,6 @@
 """Real browser, offline, 1366×768: the KK play lesson's race map with its reconstruction
 note, the “Why?” hint for each prompt, a whole short game to its end (dealt afresh: anyone may win)
-with the review of weak moves;
+with the review of weak moves and the search player's review of every decision;
 the auction lesson's map; the setup lesson's clickable step pills and full “Lay it face down” label."""
 
 import re
@@ -58,6 +58,13 @@ def test_kk_play_map_hints_and_review_offline(voila_server, offline_page):
                      page.inner_text(".railkit-kk-status"))
     wait_text(page, ".railkit-kk-review", "Review of your moves")
     assert "no move of yours" in page.inner_text(".railkit-kk-hint")
+    # “Review my game”: the search player on each of the learner's decisions, off the page's thread
+    page.click(".railkit-review-game:visible")
+    wait_text(page, ".railkit-game-review", "decisions reviewed")
+    page.wait_for_selector(".railkit-review-chart:visible .js-plotly-plot", timeout=STEP_DEADLINE_MS)
+    # every decision is in the table (folded away: text_content reads it), the learner's bids among them
+    assert "KK-A2" in (page.locator(".railkit-game-review").first.text_content() or "")
+    shot(page, "kk_play_game_review.png", ".railkit-review-panel:visible")
     assert page_errors(page) == []
     shot(page, "kk_play_over_review.png", ".railkit-kk-status")
     shot(page, "kk_play_over_map.png", ".railkit-kk-race-map")

@@ -176,6 +176,15 @@ def test_TABLES_a_seat_taken_back_after_the_game_shows_the_review(server: Server
         wait_until(lambda s=seq: panel.state["seq"] > s, message=lambda: panel.messages.text)
     wait_until(lambda: "Review of your moves" in text(panel.review.value))
     assert "The game is over" in text(panel.turn.value)
+    # “Review my game”: the seat's own decisions, from the seat's views of the game the server sent at the end
+    review = panel.game_review
+    assert review.widget.layout.display is None and review._source is not None
+    seat = panel.state["seat"]
+    review.player = "flatmc:2"
+    review.start(wait=True)
+    assert review.review is not None and review.review.seat == seat and review.review.decisions
+    assert all(d.made.player == seat for d in review.review.decisions)
+    assert "Review of your decisions by the search player" in text(review.words.value)
     close(panel)
 
 
@@ -231,7 +240,7 @@ def test_TABLES_UP_B2_at_a_table_the_seat_gets_why_the_checks_the_board_and_a_hi
     shown = panel._map_key
     assert shown is not None  # the board is drawn from the seat's public trains
     panel.on_hint()
-    wait_until(lambda: "Hint: the heuristic player would lay" in panel.messages.text)
+    wait_until(lambda: "Hint: the search player would play this: You lay a first share of" in panel.messages.text)
     builds_seen = False
     while not builds_seen:  # to the first action step where a build is offered
         wait_until(lambda: bool(panel.state["legal"]))
@@ -248,7 +257,7 @@ def test_TABLES_UP_B2_at_a_table_the_seat_gets_why_the_checks_the_board_and_a_hi
             else:
                 play_first(panel)
         if builds_seen:
-            wait_until(lambda: "Hint: the heuristic player would play this" in panel.messages.text)
+            wait_until(lambda: "Hint: the search player would play this" in panel.messages.text)
         else:
             wait_until(lambda s=seq: panel.state["seq"] > s)
     close(panel)

@@ -1,5 +1,5 @@
 """In the play lesson every prompt has “Why these choices?” (the engine's legal moves with
-their rule IDs) and a hint (the heuristic player's move); after the game, a look back at the learner's moves
+their rule IDs) and a hint (the search player's move, evaluated); after the game, a look back at the learner's moves
 the heuristic player judged weak, with why."""
 
 import html
@@ -28,7 +28,7 @@ def app():
 def hinted_move(app):
     """The hint's move, played through the app (the heuristic player's choice is always legal)."""
     assert app.moves.on_hint() is None and app.moves.note.kind == "info"
-    assert "heuristic player would play" in app.moves.note.text
+    assert "search player would play" in app.moves.note.text and "wins" in app.moves.note.text
     return app.moves.note.text
 
 
@@ -56,10 +56,10 @@ def test_the_first_share_hint_names_the_share_and_why_and_nothing_is_played(app)
     assert app.moves.on_hint() is None and app.moves.note.kind == "info"
     words = app.moves.note.text
     hand = app.game.view("Kim").hand.shares
-    most = max(hand.values())
-    named = [c for c in hand if company_name(app.board, c) in words]
-    assert len(named) == 1 and hand[named[0]] == most, words  # the company the hand holds most of
-    assert f"you hold {most} share" in words and "face down (UP-S5)" in words
+    best = words.split("Next best")[0]
+    named = [c for c in hand if company_name(app.board, c) in best]
+    assert len(named) == 1, words  # a company of the learner's hand
+    assert "You lay a first share of" in words and "face down (UP-S5)" in words
     assert len(app.game.log) == before
     app.moves.first_pick.value = app.game.legal_actions("Kim")[0].card  # a choice keeps an info message
     assert app.moves.note.text == words

@@ -57,6 +57,8 @@ from railkit.ui.capecairo.play.together import KK_TABLE, kk_measures
 from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.class_link import class_options, link_to_deal
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
+from railkit.ui.game_review import GameReviewPanel
+from railkit.ui.game_review import hint_html as search_hint_html
 from railkit.ui.i18n import render, tr, trn
 from railkit.ui.learner import is_default_learner, name_from_address
 from railkit.ui.lesson_record import game_finished, note_why
@@ -134,6 +136,8 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         self.hint_html = html_box("railkit-kk-hint")
         self.review_html = html_box("railkit-kk-review")
         self.history = HistoryChart(kk_measures)  # each player's money and terrains over the finished game
+        self.game_review = GameReviewPanel()  # “Review my game”: the search player on each decision
+        self._search_hint: tuple[object, str] = (None, "")  # (the position it was made for, its words)
         self.events_html = html_box("railkit-kk-events")
         self.log_html = html_box("railkit-kk-log")
         self.club = ClubFilePanel(m, self.deck_file, self.on_club_deck)
@@ -144,7 +148,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         a = self.auction
         game_tab = widgets.VBox([
             row([self.start.name_field, self.start.players, self.length, self.start.new_button]), self.start.seat_row,
-            self.status, self.review_html, self.history.widget, self.race, self.race_map.widget,
+            self.status, self.review_html, self.game_review.widget, self.history.widget, self.race, self.race_map.widget,
             a.offer_html, a.bid_row, a.choose_box, self.building.widget,
             row([self.hint_button, self.undo_button, self.auto_button]), self.hint_html, a.reveal,
             self.events_html, a.players_html, self.log_html, self.saves.widget, self.club.widget,
@@ -401,7 +405,17 @@ class KkPlayApp(KeepsGame, KkSessionApp):
             self.hint_html.value = ""
             return
         hint = hint_html(self.game, self.you) or html.escape(tr("There is no move of yours to explain now."))
-        self.hint_html.value = f"<div class='railkit-hint kk-log'>{hint}</div>"
+        self.hint_html.value = f"<div class='railkit-hint kk-log'>{self._search_words()}{hint}</div>"
+
+    def _search_words(self) -> str:
+        """The search player's move and the next best, evaluated (within HINT_SECONDS), once per position."""
+        game, you = self.game, self.you
+        if game.is_over or you not in game.players_to_act():
+            return ""
+        key = (game.seed, len(game.log))
+        if self._search_hint[0] != key:
+            self._search_hint = (key, search_hint_html(game.view(you), game.legal_actions(you), you))
+        return self._search_hint[1]
 
     def refresh(self) -> None:
         session = self.session
@@ -430,6 +444,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         self.race.value = race_html(v)
         self.review_html.value = review_html(game, you) if v.phase == "over" else ""
         self.history.show(game if v.phase == "over" else None)
+        self.game_review.show(game if v.phase == "over" else None, you)
         self.show_hint()
         self.race_map.refresh(v)
         self.auction.refresh(session, fold_reveal=True)

@@ -34,6 +34,7 @@ from railkit.ui.autosave import GameKeeper, KeepsGame
 from railkit.ui.class_link import class_options, link_to_deal
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.first_paint import defer_first_show
+from railkit.ui.game_review import GameReviewPanel
 from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import LearnerName, follow_page_address, is_default_learner, name_from_address
 from railkit.ui.lesson_record import game_finished
@@ -120,6 +121,7 @@ class PlayApp(KeepsGame, App):
         self.payouts = PayoutsPanel()
         self.result = ResultPanel()
         self.log = LogPanel(m)
+        self.game_review = GameReviewPanel()  # “Review my game”: the search player on each of the learner's decisions
         self.saves = SaveLoadPanel(m, save=self.save_file, load=self.load_save, intro=tr(
             "A saved game is the list of moves from a numbered deal; loading replays it, so the same game comes "
             "back exactly."))
@@ -144,7 +146,8 @@ class PlayApp(KeepsGame, App):
         toolbar = row([self.undo_button, self.continue_button])
         self.solo = [
             self.club.banner, self.status.status, self.status.steps, toolbar,
-            self.status.hotseat_bar, self.result.widget, self.result.chart.widget, self.exercise.widget,
+            self.status.hotseat_bar, self.result.widget, self.game_review.widget, self.result.chart.widget,
+            self.exercise.widget,
             # The map beside the move controls, so the legal sections stay in view while choosing.
             play_columns(self.hand.widget, self.moves.widget, self.moves.build.map_view.widget, self.table.widget,
                          self.events.widget),
@@ -230,6 +233,8 @@ class PlayApp(KeepsGame, App):
                       self.result, self.log):
             panel.refresh(screen)
         self.exercise.refresh(session.game.state.payouts)
+        shown = session.game.is_over and not screen.hidden_payouts  # as the result: after the payout exercise
+        self.game_review.show(session.game if shown else None, screen.you)
         self.undo_button.disabled = session.last_human_move() is None
         set_shown(self.continue_button, session.paused)
         self.keep_game()

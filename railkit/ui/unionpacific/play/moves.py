@@ -19,10 +19,11 @@ from typing import Any
 import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, guarded
-from railkit.ui.i18n import tr, trn
+from railkit.ui.game_review import hint_text
+from railkit.ui.i18n import tr
 from railkit.ui.learner import is_default_learner
 from railkit.ui.lesson_record import note_hint
-from railkit.ui.unionpacific.common import card_label, company_name, engine_text
+from railkit.ui.unionpacific.common import card_label, company_name
 from railkit.ui.unionpacific.play.build import BuildPanel
 from railkit.ui.unionpacific.play.html import share_words, text_colour, why_html
 from railkit.ui.unionpacific.play.screen import Screen
@@ -39,7 +40,6 @@ from railkit.unionpacific import (
     Invest,
     Pass,
 )
-from railkit.unionpacific.bots import HeuristicBot
 from railkit.unionpacific.views import HandView, UPView
 
 DRAW_SOURCES = ("display:0", "display:1", "display:2", "display:3", "deck", "up")
@@ -299,31 +299,15 @@ class MovesPanel(Panel):
 
     @guarded
     def on_hint(self) -> None:
-        """The heuristic player's move for the player to act, in the engine's words (nothing is played)."""
+        """The search player's move for the player to act and the next best, evaluated (nothing is played)."""
         screen = self.screen
         if screen is None or not screen.may_act or screen.acting is None:
             raise InputError(tr("There is no move to give a hint for now."))
         player, game = screen.acting, screen.game
         note_hint("up_play")
-        scored = HeuristicBot(0).scores(game, player)
-        if not scored:
-            raise InputError(tr("There is no move to give a hint for now."))
-        best = max(scored, key=lambda a_s: a_s[1])[0]
-        if isinstance(best, ChooseFirstShare) and player == screen.you:
-            # The engine's words keep a first share face down (UP-S5); the learner's own hint may name it.
-            held = game.view(player).hand
-            count = held.shares.get(best.card, 0) if held is not None else 0
-            self.show_info(trn("Hint: the heuristic player would lay {company} face down (UP-S5): you hold {n} "
-                               "share of it, as many as of any other company, so your first stake sits where your "
-                               "hand is strongest. It is a second opinion; the choice is yours.",
-                               "Hint: the heuristic player would lay {company} face down (UP-S5): you hold {n} "
-                               "shares of it, more than of any other company, so your first stake sits where your "
-                               "hand is strongest. It is a second opinion; the choice is yours.",
-                               count, company=company_name(self.board, best.card), n=count))
-            return
-        words = engine_text(game.describe(best), player if player == screen.you else None)
-        self.show_info(tr("Hint: the heuristic player would play this: {move}. It is a second opinion; the "
-                          "choice is yours.", move=words))
+        # the search player's move and the next best, evaluated from the acting seat's view (HINT_SECONDS)
+        self.show_info(hint_text(game.view(player), game.legal_actions(player),
+                                 player if player == screen.you else None))
 
     def on_any_choice(self) -> None:
         """A choice changed: an error about the earlier choices is no longer true."""

@@ -1,0 +1,76 @@
+"""“Review my game” (railkit/ui/game_review.py) without a browser: the panel under a finished game reviews the
+learner's decisions off the page's thread, lists the marked ones with the rule IDs, and charts the winning chances;
+the KK play lesson shows it at the end and its hint gives the search player's move, evaluated."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from railkit.bots import play_game, seated
+from railkit.capecairo import CapeToCairoGame
+from railkit.lab.players import make_player
+from railkit.ui.capecairo.play import KkPlayApp
+from railkit.ui.game_review import GameReviewPanel
+from railkit.ui.i18n import set_language
+
+
+def text(value: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", value)).split())
+
+
+def finished_game() -> CapeToCairoGame:
+    game = CapeToCairoGame(["Ann", "Bob", "Cid"], seed=5, win_crossings=3)
+    return play_game(game, [seated(make_player("heuristic", i)) for i in range(3)])
+
+
+def test_KK_the_review_panel_lists_the_decisions_with_marks_and_rules_and_charts_the_chances():
+    game = finished_game()
+    panel = GameReviewPanel(player="ismcts:12")
+    assert panel.widget.layout.display == "none"
+    panel.show(game, "Ann")
+    assert panel.widget.layout.display is None and panel.button.layout.display is None
+    panel.start(wait=True)
+    review = panel.review
+    assert review is not None and review.seat == "Ann" and review.decisions
+    said = text(panel.words.value)
+    assert "Review of your decisions by the search player" in said
+    assert f"{len(review.decisions)} decisions reviewed" in said and "KK-A2" in said
+    assert "You bid" in said  # the learner's own bids, with their amounts (KK-A2), and in the second person
+    assert panel.words.value.count("<tr>") == len(review.decisions) + 1  # every decision, in a table
+    for d in review.decisions:
+        if d.mark:
+            assert f"Move {d.move} {d.mark}" in said
+    assert panel.progress.layout.display == "none" and panel.chart.widget.layout.display is None
+    assert panel.progress.value == panel.progress.max == len(review.decisions)
+    panel.show(None, None)
+    assert panel.widget.layout.display == "none"
+
+
+def test_the_review_panel_in_finnish_and_from_a_tables_replay():
+    set_language("fi")
+    try:
+        game = finished_game()
+        panel = GameReviewPanel(player="flatmc:4")
+        panel.show_replay(CapeToCairoGame, game.to_dict(), "Bob")  # as a table sends it at the end
+        assert panel.widget.layout.display is None
+        panel.start(wait=True)
+        said = text(panel.words.value)
+        assert "Review of your decisions" not in said and "KK-A" in said
+        assert panel.review is not None and panel.review.seat == "Bob"
+        panel.show_replay(CapeToCairoGame, {"players": ["A"], "seed": 1, "actions": []}, "A")  # not a game
+        assert panel.widget.layout.display == "none"
+    finally:
+        set_language("en")
+
+
+def test_KK_the_play_lessons_hint_is_the_search_players_move_with_the_next_best():
+    app = KkPlayApp(seed=3, players=2, win_crossings=3)
+    app.hint_button.value = True
+    said = text(app.hint_html.value)
+    assert "Hint: the search player would play this: You bid" in said and "wins" in said
+    assert "Next best:" in said and "KK-A2" in said
+    assert app.game_review.widget.layout.display == "none"  # only after the game
+    while not app.game.is_over:
+        app.on_auto()
+    assert app.game_review.widget.layout.display is None
