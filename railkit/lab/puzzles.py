@@ -19,7 +19,8 @@ that came up). The second look must agree on the best move, and a move is shown 
 * by more than ``CONFIDENCE`` (2) standard errors of the paired differences on the common deals (the luck of a
   few deals is not a lesson: a gap of 2 standard errors arises by chance alone about once in 40).
 
-A move about as good as the best is left out (it would make a good answer wrong); a position is kept when at least
+The second look is only paid for when the first already shows the best ahead of ``MIN_OTHERS`` moves by half the
+gap (most positions are not puzzles, and the second look costs most). A move about as good as the best is left out (it would make a good answer wrong); a position is kept when at least
 ``MIN_OTHERS`` (2) clearly worse moves remain, so a puzzle offers 3 or 4 choices and a guess is right at most one
 time in three. Bids shown are at least ``MIN_BID_STEP`` apart. Union Pacific's playouts stop at the next payout and
 estimate the rest (``railkit.lab.rules``), as the hint's search does.
@@ -57,7 +58,7 @@ __all__ = ["CHOICES", "MINERS", "PUZZLE_NAMES", "Puzzle", "load_puzzles", "mine"
 PUZZLE_NAMES = ("Ann", "Ben", "Cleo", "Dev")  # the seats' names in the puzzles' games
 PLAYERS = {"kk": 3, "up": 4}  # the play lessons' own default tables
 # The ladder's players for the mined games: the heuristic at every seat but one, a search player rotating through.
-MINERS = {"kk": ("ismcts:60", "heuristic"), "up": ("heuristic",)}
+MINERS = {"kk": ("ismcts:60", "heuristic", "heuristic"), "up": ("heuristic",)}
 CHOICES = 4  # the most moves a puzzle offers
 MIN_OTHERS = 2  # and the fewest besides the best (so a puzzle has 3 or 4 choices)
 CHECKED = 6  # the search's best moves looked at again
@@ -167,7 +168,8 @@ def _check(view: BaseView, legal: Sequence[Any], question: str, seed: int, analy
     """The position's choices, the best one's index and their evaluations, when one is clearly the best."""
     ranked = analyse(view, legal, seed=seed, player=analyse_with)
     shown = _shown(question, ranked)
-    if len(shown) < 1 + MIN_OTHERS:
+    # the first look must already show the gap (half of it: the search's means are noisy) before the second is paid
+    if sum(1 for e in shown[1:] if shown[0].reward - e.reward >= REWARD_GAP / 2) < MIN_OTHERS:
         return None
     again = ISMCTS(check_playouts, seed + 7919).evaluate_moves(view, [e.action for e in shown], check_playouts)
     top = max(again, key=lambda e: e.reward)
