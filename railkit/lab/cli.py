@@ -69,6 +69,7 @@ def _parser() -> argparse.ArgumentParser:
     puzzles.add_argument("--check", type=int, help="playouts per choice of the second look (default: the game's)")
     puzzles.add_argument("--bots", help="the games' players, comma-separated (default: the heuristic and a search "
                                         "player, railkit.lab.puzzles.MINERS)")
+    puzzles.add_argument("--questions", help="only these questions, comma-separated (bid; share, build)")
     puzzles.add_argument("--max-games", type=int, default=400, help="stop after this many games (default 400)")
     puzzles.add_argument("--out", required=True, help="the puzzles file (JSON), written at the end")
     puzzles.add_argument("--no-progress", action="store_true", help="no progress lines")
@@ -131,10 +132,11 @@ def _puzzles(args: argparse.Namespace) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()] if args.bots else list(MINERS[args.game])
     about = {"game": args.game, "seed": args.seed, "miners": bots, "every": args.every,
              "analyse": args.analyse or "hint", "check_playouts": args.check or CHECK_PLAYOUTS[args.game],
-             "reward_gap": REWARD_GAP, "confidence": CONFIDENCE}
+             "reward_gap": REWARD_GAP, "confidence": CONFIDENCE,
+             "questions": args.questions or "all"}
     found = mine(args.game, args.count, seed=args.seed, every=args.every, analyse_with=args.analyse,
                  check_playouts=args.check, max_games=args.max_games, progress=progress,
-                 bots=bots,
+                 bots=bots, questions=args.questions.split(",") if args.questions else None,
                  on_found=lambda so_far: save_puzzles(so_far, args.out, about))
     save_puzzles(found, args.out, about)
     print(json.dumps({"game": args.game, "puzzles": len(found),

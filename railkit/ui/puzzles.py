@@ -121,9 +121,10 @@ class PuzzlePanel(Panel):
                    "others: each choice was played on many times from what the seat could know.")
         parts: list[widgets.Widget] = [html_box("railkit-puzzle-intro", f"<p>{html.escape(intro)}</p>"),
                                        row([self.previous_button, self.next_button, self.counter]), self.ask,
-                                       self.choices, row([self.check_button]), self.feedback, self.board]
+                                       self.board]
         if self.map_view is not None:
             parts.append(self.map_view.widget)
+        parts += [self.choices, row([self.check_button]), self.feedback]  # the position first, then the question
         self.widget = widgets.VBox(parts)
         self.widget.add_class("railkit-puzzles")
         # The first position is replayed and drawn when the learner opens the puzzles (``open``), not with the page
@@ -229,14 +230,15 @@ class PuzzlePanel(Panel):
                 f"<tr><td class='name'>{html.escape(self.game.action_words(action, view))}{mark}{yours}</td>"
                 f"<td>{e['place']:.1f}</td><td>{html.escape(_percent(e['wins']))}</td>"
                 f"<td>{html.escape(self.money(e['money']))}</td></tr>")
-        table = (f"<table class='railkit-table'><tr><th class='name'>{html.escape(tr('choice'))}</th>"
-                 f"<th>{html.escape(tr('average place (1 = first)'))}</th><th>{html.escape(tr('games won'))}</th>"
-                 f"<th>{html.escape(tr('money at the end, on average'))}</th></tr>{''.join(rows)}</table>")
+        table = (f"<div style='overflow-x:auto'><table class='railkit-table'><tr>"
+                 f"<th class='name'>{html.escape(tr('choice'))}</th><th>{html.escape(tr('average place'))}</th>"
+                 f"<th>{html.escape(tr('games won'))}</th><th>{html.escape(tr('money at the end'))}</th></tr>"
+                 f"{''.join(rows)}</table></div>")
         playouts = int(min(e["playouts"] for e in puzzle.evaluations)) if puzzle.evaluations else 0
         how = trn("Each choice was played on from here {n} time by computer players, on the same deals of the "
-                  "cards you could not see.",
+                  "cards you could not see. Place 1 is first; money is the average at the end.",
                   "Each choice was played on from here {n} times by computer players, on the same deals of the "
-                  "cards you could not see.", playouts)
+                  "cards you could not see. Place 1 is first; money is the average at the end.", playouts)
         best = here.choices[puzzle.best]
         others = [e for i, e in enumerate(puzzle.evaluations) if i != puzzle.best]
         top = puzzle.evaluations[puzzle.best]
