@@ -54,7 +54,7 @@ from railkit.lab.search import ISMCTS, Evaluation
 from railkit.paths import data_dir
 from railkit.unionpacific.actions import Build, DrawShare
 
-__all__ = ["CHOICES", "MINERS", "PUZZLE_NAMES", "Puzzle", "load_puzzles", "mine", "question_of", "replay",
+__all__ = ["CHOICES", "GAME_QUESTIONS", "MINERS", "PUZZLE_NAMES", "Puzzle", "load_puzzles", "mine", "question_of", "replay",
            "save_puzzles", "shipped", "shipped_path"]
 
 PUZZLE_NAMES = ("Ann", "Ben", "Cleo", "Dev")  # the seats' names in the puzzles' games
@@ -75,6 +75,7 @@ DATA_FOLDERS = {"kk": "cape_to_cairo", "up": "union_pacific"}
 # what shares earn at a payout; UP-B1/B2 where a train may go, UP-D2 each train raises its company's value.
 QUESTIONS = {"bid": ("KK-A2", "KK-A3", "KK-A4", "KK-A6"), "share": ("UP-B3", "UP-D2", "UP-D3"),
              "build": ("UP-B1", "UP-B2", "UP-D2")}
+GAME_QUESTIONS = {"kk": ("bid",), "up": ("share", "build")}  # the questions each game's puzzles ask
 
 
 def question_of(view: BaseView, legal: Sequence[Any]) -> str | None:
