@@ -7,7 +7,8 @@
 once per seat rotation) between the heuristic player and a search player (``MINERS``). At the decisions a learner
 makes in the play lessons (``QUESTIONS``: Kap bis Kairo's sealed bid, KK-A2; Union Pacific's share to draw, UP-B3,
 and where to build, UP-B1/B2) the seat's view and legal moves go to ``railkit.lab.analysis.analyse``, the hint's
-search: it ranks the seat's moves from what the seat may know.
+search: it ranks the seat's moves from what the seat may know. “Where to build?” compares the builds only (the seat
+builds this turn, UP-T3: investing is another question).
 
 **When one move is clearly the best.** The search's best move and up to ``CHECKED - 1`` next best ones it played
 out often enough are played out again, flat, on ``CHECK_PLAYOUTS`` common deals of a new seed
@@ -169,6 +170,8 @@ def _order(question: str, actions: list[Any], rng: random.Random) -> list[Any]:
 def _check(view: BaseView, legal: Sequence[Any], question: str, seed: int, analyse_with: str | None,
            check_playouts: int) -> tuple[list[Any], int, list[Evaluation]] | None:
     """The position's choices, the best one's index and their evaluations, when one is clearly the best."""
+    if question == "build":  # “Where to build?”: the seat builds this turn (UP-T3), the question is where
+        legal = [a for a in legal if isinstance(a, Build)]
     ranked = analyse(view, legal, seed=seed, player=analyse_with)
     shown = _shown(question, ranked)
     # the first look must already show the gap (half of it: the search's means are noisy) before the second is paid

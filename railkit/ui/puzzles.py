@@ -41,7 +41,7 @@ QUESTIONS = {"bid": N_("Which bid?"), "share": N_("Which share?"), "build": N_("
 # What each question asks of the seat, in the second person (the puzzle's seat is the learner's).
 ASKS = {"bid": N_("You are {player}. Which sealed bid is best here?"),
         "share": N_("You are {player}. You have built; which share do you take?"),
-        "build": N_("You are {player}. Where do you build?")}
+        "build": N_("You are {player}. You build this turn: where is best?")}
 
 
 def exercise_id(question: str) -> str:
