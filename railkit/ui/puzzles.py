@@ -28,7 +28,7 @@ from railkit.lab.puzzles import Puzzle, replay, shipped
 from railkit.messages import N_
 from railkit.ui.app import InputError, Messages, Panel, guarded, verdict_html
 from railkit.ui.figure_view import FigureView
-from railkit.ui.i18n import tr, trn
+from railkit.ui.i18n import format_number, tr, trn
 from railkit.ui.lesson_record import ExerciseRecord
 from railkit.ui.table_game import TableGame
 from railkit.ui.widgets import button, html_box, row, set_shown
@@ -42,6 +42,18 @@ QUESTIONS = {"bid": N_("Which bid?"), "share": N_("Which share?"), "build": N_("
 ASKS = {"bid": N_("You are {player}. Which sealed bid is best here?"),
         "share": N_("You are {player}. You have built; which share do you take?"),
         "build": N_("You are {player}. You build this turn: where is best?")}
+
+
+# A choice's words may take two lines on a phone: each radio row grows with its label (ipywidgets gives it one line's
+# height); the answer's table breaks between words only, with a first column wide enough to read, and scrolls.
+PUZZLE_STYLE = """<style>
+.railkit-puzzle-choices .widget-radio-box label { display: flex; flex-direction: row-reverse; justify-content: flex-end;
+  flex-wrap: nowrap; gap: 6px; height: auto;
+  min-height: 28px; line-height: 1.35; white-space: normal; align-items: flex-start; padding: 3px 0; }
+.railkit-puzzle-choices .widget-radio-box input { margin-top: 3px; flex: none; }
+.railkit-puzzle-feedback th, .railkit-puzzle-feedback td { overflow-wrap: normal; word-break: normal; }
+.railkit-puzzle-feedback td.name { min-width: 11em; }
+</style>"""
 
 
 def exercise_id(question: str) -> str:
@@ -81,7 +93,7 @@ def lesson_puzzles(game: str) -> tuple[Puzzle, ...]:
 
 
 def _percent(share: float) -> str:
-    return tr("{p} %", p=round(100 * share))
+    return tr("{p} %", p=round(100 * share)).replace(" ", "\u00a0")  # a number and its sign stay on one line
 
 
 class PuzzlePanel(Panel):
@@ -119,12 +131,11 @@ class PuzzlePanel(Panel):
         self.feedback = html_box("railkit-puzzle-answer")
         intro = tr("Positions from games between computer players where one move was clearly better than the "
                    "others: each choice was played on many times from what the seat could know.")
-        parts: list[widgets.Widget] = [html_box("railkit-puzzle-intro", f"<p>{html.escape(intro)}</p>"),
+        parts: list[widgets.Widget] = [html_box("railkit-puzzle-intro", f"{PUZZLE_STYLE}<p>{html.escape(intro)}</p>"),
                                        row([self.previous_button, self.next_button, self.counter]), self.ask,
-                                       self.board]
-        if self.map_view is not None:
+                                       self.board, self.choices, row([self.check_button]), self.feedback]
+        if self.map_view is not None:  # the board with every train, last: on a phone its legend needs the room
             parts.append(self.map_view.widget)
-        parts += [self.choices, row([self.check_button]), self.feedback]  # the position first, then the question
         self.widget = widgets.VBox(parts)
         self.widget.add_class("railkit-puzzles")
         # The first position is replayed and drawn when the learner opens the puzzles (``open``), not with the page
@@ -228,12 +239,12 @@ class PuzzlePanel(Panel):
             yours = f" <i>({html.escape(tr('your choice'))})</i>" if i == picked else ""
             rows.append(
                 f"<tr><td class='name'>{html.escape(self.game.action_words(action, view))}{mark}{yours}</td>"
-                f"<td>{e['place']:.1f}</td><td>{html.escape(_percent(e['wins']))}</td>"
+                f"<td>{html.escape(format_number(e['place'], 1))}</td><td>{html.escape(_percent(e['wins']))}</td>"
                 f"<td>{html.escape(self.money(e['money']))}</td></tr>")
+        heads = "".join(f"<th>{html.escape(tr(h))}</th>" for h in (N_("average place"), N_("games won"),
+                                                                      N_("money at the end")))
         table = (f"<div style='overflow-x:auto'><table class='railkit-table'><tr>"
-                 f"<th class='name'>{html.escape(tr('choice'))}</th><th>{html.escape(tr('average place'))}</th>"
-                 f"<th>{html.escape(tr('games won'))}</th><th>{html.escape(tr('money at the end'))}</th></tr>"
-                 f"{''.join(rows)}</table></div>")
+                 f"<th class='name'>{html.escape(tr('choice'))}</th>{heads}</tr>{''.join(rows)}</table></div>")
         playouts = int(min(e["playouts"] for e in puzzle.evaluations)) if puzzle.evaluations else 0
         how = trn("Each choice was played on from here {n} time by computer players, on the same deals of the "
                   "cards you could not see. Place 1 is first; money is the average at the end.",
