@@ -97,6 +97,10 @@ EXERCISES: dict[tuple[str, str], str] = {
     ("up_play", "payout_company"): N_("Exercise: a payout (UP-D3..UP-D11)"),
     ("kk_auction", "choosing_order"): N_("Who chooses first?"),
     ("kk_play", "build_cost"): N_("What does the next crossing cost?"),
+    # the play lessons' puzzles (railkit.ui.puzzles): real positions, one exercise per question
+    ("up_play", "puzzle_share"): N_("Which share?"),
+    ("up_play", "puzzle_build"): N_("Where to build?"),
+    ("kk_play", "puzzle_bid"): N_("Which bid?"),
 }
 
 

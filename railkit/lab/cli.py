@@ -4,11 +4,14 @@
         --games 2000 [--dask ADDRESS|local] [--workers 2] --out kk.sqlite
     python -m railkit.lab table --out kk.sqlite          # every run in the file, rated again
     python -m railkit.lab replay --out kk.sqlite --run RUN --index 17 [--moves 40]
+    python -m railkit.lab puzzles --game kk --count 36 --out railkit/data/cape_to_cairo/puzzles.json
 
 ``ladder`` plays the games of the run not yet in ``--out`` (so the same command resumes an interrupted run),
 prints the table, and last one JSON line: ``game``, ``games`` and ``bots``, mapping each player's name to its
 ``mu``, ``sigma``, ``score_share`` and ``ci95`` (and a few more figures). Players: ``random``, ``heuristic``,
 ``ismcts:ITERATIONS`` (or ``ismcts:1.5s``), ``flatmc:ITERATIONS``, or a learner's own as ``package.module:Name``.
+``puzzles`` mines positions of lab games where one move is clearly the best (``railkit.lab.puzzles``) into a JSON
+file, the play lessons' puzzles.
 """
 
 from __future__ import annotations
@@ -57,6 +60,19 @@ def _parser() -> argparse.ArgumentParser:
     again.add_argument("--run", help="the run's name (as 'table' shows it; default the file's first)")
     again.add_argument("--index", type=int, required=True)
     again.add_argument("--moves", type=int, help="only the first MOVES moves")
+    puzzles = sub.add_parser("puzzles", help="positions where one move is clearly the best, as puzzles (JSON)")
+    puzzles.add_argument("--game", required=True, choices=["kk", "up"])
+    puzzles.add_argument("--count", type=int, required=True, help="puzzles to find")
+    puzzles.add_argument("--seed", type=int, default=0, help="draws the games' deals (default 0)")
+    puzzles.add_argument("--every", type=int, default=3, help="analyse every EVERY-th decision of a puzzle kind")
+    puzzles.add_argument("--analyse", metavar="PLAYER", help="the search that ranks the moves (default: the hint's)")
+    puzzles.add_argument("--check", type=int, help="playouts per choice of the second look (default: the game's)")
+    puzzles.add_argument("--bots", help="the games' players, comma-separated (default: the heuristic and a search "
+                                        "player, railkit.lab.puzzles.MINERS)")
+    puzzles.add_argument("--questions", help="only these questions, comma-separated (bid; share, build)")
+    puzzles.add_argument("--max-games", type=int, default=400, help="stop after this many games (default 400)")
+    puzzles.add_argument("--out", required=True, help="the puzzles file (JSON), written at the end")
+    puzzles.add_argument("--no-progress", action="store_true", help="no progress lines")
     return parser
 
 
@@ -79,6 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{spec.key()}: {spec.game}, {spec.players} players, {count} games, bots {', '.join(spec.bots)}")
                 print("\n".join(table_lines(rate(records, names=list(dict.fromkeys(spec.bots))))))
                 print()
+        elif args.command == "puzzles":
+            return _puzzles(args)
         else:
             return _replay(args)
     except (ValueError, FileNotFoundError) as exc:
@@ -102,3 +120,26 @@ def _replay(args: argparse.Namespace) -> int:
     for line in game.narrative:
         print(line)
     return 0
+
+
+def _puzzles(args: argparse.Namespace) -> int:
+    from railkit.lab.puzzles import CHECK_PLAYOUTS, CONFIDENCE, MINERS, REWARD_GAP, mine, save_puzzles
+
+    def progress(found: int, game: int) -> None:
+        if not args.no_progress:
+            print(f"game {game}: {found} of {args.count} puzzles", file=sys.stderr, flush=True)
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()] if args.bots else list(MINERS[args.game])
+    about = {"game": args.game, "seed": args.seed, "miners": bots, "every": args.every,
+             "analyse": args.analyse or "hint", "check_playouts": args.check or CHECK_PLAYOUTS[args.game],
+             "reward_gap": REWARD_GAP, "confidence": CONFIDENCE,
+             "questions": args.questions or "all"}
+    found = mine(args.game, args.count, seed=args.seed, every=args.every, analyse_with=args.analyse,
+                 check_playouts=args.check, max_games=args.max_games, progress=progress,
+                 bots=bots, questions=args.questions.split(",") if args.questions else None,
+                 on_found=lambda so_far: save_puzzles(so_far, args.out, about))
+    save_puzzles(found, args.out, about)
+    print(json.dumps({"game": args.game, "puzzles": len(found),
+                      "questions": {q: sum(1 for p in found if p.question == q) for q in sorted({p.question
+                                                                                              for p in found})}}))
+    return 0 if len(found) >= args.count else 1

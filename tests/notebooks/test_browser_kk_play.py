@@ -1,6 +1,6 @@
 """Real browser, offline: the game lesson (kk_play; KK-S, KK-A, KK-B, KK-R, KK-E) in Voila in headless
 Chromium with every non-loopback request aborted. Bid, choose, then build or pass for a few turns while the
-computer players move; undo a move; answer the cost exercise."""
+computer players move; undo a move; answer the cost exercise and a puzzle."""
 
 import pytest
 from axe_check import assert_clean
@@ -71,3 +71,13 @@ def test_play_flow_offline(voila_server, offline_page):
     assert page_errors(page) == []
     shot(page, "kk_play_exercise.png")
     assert_clean(page, "kk_play_exercise")
+
+    # Puzzles (KK-A2): a real position, a bid picked and checked, every choice's evaluation and the rules shown
+    page.click(".lm-TabBar-tab:has-text('Puzzles')")
+    wait_text(page, ".railkit-puzzle-question", "Which bid?")
+    page.locator(".railkit-puzzle-choices input").first.check(force=True)
+    page.click(".railkit-puzzle-check")
+    wait_text(page, ".railkit-puzzle-answer", "KK-A2")
+    assert "games won" in page.inner_text(".railkit-puzzle-answer")
+    assert page_errors(page) == []
+    shot(page, "kk_play_puzzle.png")

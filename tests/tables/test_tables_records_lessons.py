@@ -219,3 +219,34 @@ def test_RECORDS_a_class_tables_game_played_to_its_end_finishes_the_play_lesson(
     (kim,) = teacher(process, "learners", key)[1]["learners"]
     assert kim["learner"] == "Kim" and kim["finished"] == [lesson]
     close(panel, watcher)
+
+
+def test_RECORDS_KK_A2_UP_B3_puzzles_are_recorded_as_exercises_and_named_on_the_teachers_page(
+        server: tuple[ServerProcess, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    process, key = server
+    monkeypatch.setenv("QUERY_STRING", "name=Kim&lang=en")
+    kk = KkPlayApp(seed=4)
+    kk.tabs.selected_index = 3  # the Puzzles tab
+    bid = kk.puzzles
+    first = bid.puzzles[0]
+    bid.choices.value = (first.best + 1) % len(first.choices)
+    assert bid.on_check() is False
+    bid.choices.value = first.best
+    assert bid.on_check() is True
+    up = PlayApp(seed=2)
+    up.puzzles_box.selected_index = 0
+    share = up.puzzles
+    share.choices.value = share.puzzles[0].best
+    assert share.on_check() is True
+    assert lesson_record.wait_sent()
+    rows = [dict(zip(CSV_COLUMNS, r, strict=True)) for r in list(csv.reader(io.StringIO(
+        teacher(process, "records.csv", key)[1])))[1:]]
+    assert [(r["lesson"], r["exercise"], r["right"], r["attempt"]) for r in rows] == [
+        ("kk_play", "puzzle_bid", "0", "1"), ("kk_play", "puzzle_bid", "1", "2"),
+        ("up_play", f"puzzle_{share.puzzles[0].question}", "1", "1")]
+    assert rows[0]["rules"] == "KK-A2 KK-A3 KK-A4 KK-A6"
+    monkeypatch.setenv("QUERY_STRING", f"key={key}&lang=en")
+    page = TeacherApp(f"http://127.0.0.1:{process.port}")
+    exercises = text(page.exercises_html.value)
+    assert "Which bid?" in exercises and "0/1 (0 %)" in exercises
+    assert ("Which share?" if share.puzzles[0].question == "share" else "Where to build?") in exercises

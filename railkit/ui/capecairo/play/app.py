@@ -53,6 +53,7 @@ from railkit.ui.capecairo.panels import AuctionPanel, KkSession, KkSessionApp, S
 from railkit.ui.capecairo.play.build import NO_BUILD, BuildPanel
 from railkit.ui.capecairo.play.exercise import ExercisePanel
 from railkit.ui.capecairo.play.hints import hint_html, review_html
+from railkit.ui.capecairo.play.puzzles import PUZZLES_TAB, kk_puzzles
 from railkit.ui.capecairo.play.together import KK_TABLE, kk_measures
 from railkit.ui.capecairo.race_panel import RaceMapPanel
 from railkit.ui.class_link import class_options, link_to_deal
@@ -155,9 +156,11 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         ])
         self.exercise = ExercisePanel(m, self.rng)
         self.together = TablePlayPanel(m, KK_TABLE, name=self._learner[0], previous=getattr(self, "together", None))
-        self.tabs = widgets.Tab(children=[game_tab, self.exercise.widget, self.together.widget])
-        for i, title in enumerate([tr("Game"), tr("Exercise"), tr("Play with others")]):
+        self.puzzles = kk_puzzles(m, previous=getattr(self, "puzzles", None))  # the last tab: PUZZLES_TAB
+        self.tabs = widgets.Tab(children=[game_tab, self.exercise.widget, self.together.widget, self.puzzles.widget])
+        for i, title in enumerate([tr("Game"), tr("Exercise"), tr("Play with others"), tr("Puzzles")]):
             self.tabs.set_title(i, title)
+        self.tabs.observe(lambda c: self.puzzles.open() if c["new"] == PUZZLES_TAB else None, names="selected_index")
         if self.together.link is not None or self.together.code.value:  # a seat, a watched table, a class's code
             self.tabs.selected_index = 2
         # a message belongs to the tab it was made on: switching tabs clears it
@@ -204,6 +207,9 @@ class KkPlayApp(KeepsGame, KkSessionApp):
                                      "uploaded one of at most 1 MB (a broken one is refused and nothing changes)")),
             (tr("Exercise"), tr("type the pieces to buy and their cost, say whether the player can pay, then Check; "
                                 "New situation deals another position")),
+            (tr("Puzzles"), tr("real positions from games between computer players where one move was clearly best: pick a "
+                               "move and Check; the answer shows how each choice did when played on, with the rules "
+                               "behind it; Previous and Next walk through them")),
             (tr("Play with others"), tr("create a table and share its code, or join one with a code and your name; "
                                         "each learner plays at their own screen")),
         ])

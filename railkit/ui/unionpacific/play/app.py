@@ -46,6 +46,7 @@ from railkit.ui.unionpacific.play.exercise import ExercisePanel
 from railkit.ui.unionpacific.play.html import PLAY_STYLE, final_words, play_legend_html, step_words
 from railkit.ui.unionpacific.play.moves import MovesPanel
 from railkit.ui.unionpacific.play.new_game import NewGamePanel
+from railkit.ui.unionpacific.play.puzzles import up_puzzles
 from railkit.ui.unionpacific.play.screen import Screen, play_columns
 from railkit.ui.unionpacific.play.tables import (
     CompaniesPanel,
@@ -142,6 +143,12 @@ class PlayApp(KeepsGame, App):
         self.together_box = widgets.Accordion(children=[self.together.widget], selected_index=None)
         self.together_box.set_title(0, tr("Play with others"))
         self.together_box.add_class("railkit-together")
+        # Puzzles: real positions where one move was clearly best (closed until opened; then the first is drawn)
+        self.puzzles = up_puzzles(m, previous=getattr(self, "puzzles", None))
+        self.puzzles_box = widgets.Accordion(children=[self.puzzles.widget], selected_index=None)
+        self.puzzles_box.set_title(0, tr("Puzzles"))
+        self.puzzles_box.add_class("railkit-puzzles-box")
+        self.puzzles_box.observe(lambda c: self.puzzles.open() if c["new"] == 0 else None, names="selected_index")
         # The first control on the page is always visible (the shared browser helper waits for it).
         toolbar = row([self.undo_button, self.continue_button])
         self.solo = [
@@ -152,7 +159,7 @@ class PlayApp(KeepsGame, App):
             play_columns(self.hand.widget, self.moves.widget, self.moves.build.map_view.widget, self.table.widget,
                          self.events.widget),
             self.companies.widget, self.payouts.widget, self.log.widget, self.setup.widget]
-        self.rest = [self.saves.widget, self.club.widget, legend, self.keeper.widget]
+        self.rest = [self.puzzles_box, self.saves.widget, self.club.widget, legend, self.keeper.widget]
         self.body = widgets.VBox([widgets.HTML(LESSON_STYLE + PLAY_STYLE), *self.solo, self.together_box, *self.rest])
         if self.together.opened_as is not None:  # a seat, a watched table, a class's code (the address is here)
             self.on_table_opened(self.together.opened_as)

@@ -284,6 +284,9 @@ def play_legend_html() -> str:
                                               "with its breakdown, and the whole game in words")),
         (tr("Exercise"), tr("after each payout: type how much one company paid, then Check; the breakdown "
                             "and everybody's money appear after your answer")),
+        (tr("Puzzles"), tr("real positions from games between computer players where one move was clearly best: pick a "
+                           "move and Check; the answer shows how each choice did when played on, with the rules "
+                           "behind it; Previous and Next walk through them")),
         (tr("Why these choices? Hint"), tr("under every prompt: the moves the rules allow now, with their rule IDs, "
                                            "and the move the heuristic computer player would make")),
         (tr("A look back"), tr("after the game: your moves the heuristic player judged weakest, what it would "
