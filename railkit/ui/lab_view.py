@@ -61,7 +61,7 @@ def _percent(share: float) -> str:
 
 def ratings_table(run: LadderRun) -> widgets.HTML:
     """The ladder's table, best rating first; the learner's player in bold."""
-    head = [tr("Player"), tr("Rating (μ)"), tr("95 % interval"), tr("Games"), tr("Wins"), tr("Mean place"),
+    head = [tr("Player"), tr("Rating (μ)"), tr("Interval (95 %)"), tr("Games"), tr("Wins"), tr("Mean place"),
             tr("Share of the score")]
     rows = []
     for r in run.table:
@@ -90,7 +90,7 @@ def ratings_plot(run: LadderRun) -> Plot:
                         "color": [SERIES_COLOURS[1] if n == run.yours else SERIES_COLOURS[0] for n in names]},
              "name": tr("Rating (μ)"), "showlegend": False,
              "hovertemplate": "%{y}: %{x:.2f}<extra></extra>"}
-    return Plot([trace], {"template": NO_TEMPLATE, "title": {"text": tr("Ratings with their 95 % intervals")},
+    return Plot([trace], {"template": NO_TEMPLATE, "title": {"text": tr("Ratings with their intervals (95 %)")},
                           "height": 120 + 50 * len(table), "margin": {"l": 170, "r": 20, "t": 50, "b": 50},
                           "xaxis": {"title": {"text": tr("Rating (μ)")}, "zeroline": False, "showgrid": True},
                           "yaxis": {"automargin": True}})
