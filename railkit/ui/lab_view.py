@@ -11,6 +11,10 @@ The games are played by ``railkit.lab.notebook`` (in this process, no file, no D
 the progress bar and the figures. The figures are ``railkit.ui.plot.Plot``s shown by ``FigureView`` (no plotly
 objects in the kernel), the replay steps through the game with the engine (``railkit.ui.table_replay.replay_steps``)
 and draws each position with the lesson's own board function (``figure(view)``).
+
+Under Voila every figure waits until the page has its widgets (``first_paint.defer_first_show``, as the lessons'
+maps): with the charts' and the board's plotly outputs already in the widget state the page built at load, the
+notebook's later cells often showed "Error displaying widget: model not found" instead of their figures.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import ipywidgets as widgets
 
 from railkit.lab.notebook import LadderRun, play_ladder
 from railkit.ui.figure_view import FigureView
+from railkit.ui.first_paint import defer_first_show
 from railkit.ui.i18n import format_number, tr, trc, trn
 from railkit.ui.learner import ORDINALS
 from railkit.ui.plot import NO_TEMPLATE, SERIES_COLOURS, Plot, series_style
@@ -55,6 +60,9 @@ def seat_label(seat: int) -> str:
     return trc("seat", ORDINALS[seat]) if seat < len(ORDINALS) else str(seat + 1)
 
 
+CELL = "padding:0.25em 0.9em 0.25em 0;text-align:left"
+
+
 def _percent(share: float) -> str:
     return format_number(100 * share, 1) + " %"
 
@@ -69,12 +77,12 @@ def ratings_table(run: LadderRun) -> widgets.HTML:
         cells = [r.name, format_number(r.mu, 2), f"{format_number(low, 2)} … {format_number(high, 2)}",
                  str(r.games), _percent(r.win_rate), format_number(r.mean_place, 2), _percent(r.score_share)]
         style = " style='font-weight:bold'" if r.name == run.yours else ""
-        rows.append(f"<tr{style}>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
+        rows.append(f"<tr{style}>" + "".join(f"<td style='{CELL}'>{html.escape(c)}</td>" for c in cells) + "</tr>")
     games = len(run.records)
     caption = trn("The ladder after {n} game: the higher the rating, the stronger the player.",
                   "The ladder after {n} games: the higher the rating, the stronger the player.", games, n=games)
     table = (f"<table class='railkit-lab-table'><caption>{html.escape(caption)}</caption><thead><tr>"
-             + "".join(f"<th scope='col'>{html.escape(h)}</th>" for h in head) + "</tr></thead><tbody>"
+             + "".join(f"<th scope='col' style='{CELL}'>{html.escape(h)}</th>" for h in head) + "</tr></thead><tbody>"
              + "".join(rows) + "</tbody></table>")
     return html_box("railkit-lab-ratings", table)
 
@@ -85,7 +93,8 @@ def ratings_plot(run: LadderRun) -> Plot:
     names = [r.name for r in table]
     trace = {"type": "scatter", "mode": "markers", "x": [r.mu for r in table], "y": names,
              "error_x": {"type": "data", "symmetric": False, "array": [r.ci95[1] - r.mu for r in table],
-                         "arrayminus": [r.mu - r.ci95[0] for r in table], "thickness": 2, "width": 6},
+                         "arrayminus": [r.mu - r.ci95[0] for r in table], "thickness": 2, "width": 6,
+                         "color": "#444444"},  # its own colour: one per bar, not the markers' list
              "marker": {"size": 11, "symbol": "diamond",
                         "color": [SERIES_COLOURS[1] if n == run.yours else SERIES_COLOURS[0] for n in names]},
              "name": tr("Rating (μ)"), "showlegend": False,
@@ -116,6 +125,7 @@ def seats_plot(run: LadderRun) -> Plot:
 def chart(plot: Plot) -> widgets.VBox:
     """A figure for a notebook's output (``FigureView``: plotly.js draws it, no plotly in the kernel)."""
     view = FigureView()
+    defer_first_show(view)  # under Voila, drawn once the page has its widgets (as the lessons' maps)
     view.show(plot)
     view.widget.add_class("railkit-lab-chart")
     return view.widget
@@ -150,6 +160,7 @@ class GameReplay:
         head = tr("Game {number} of the ladder. {places}", number=self.index + 1, places=places)
         self.words = html_box("railkit-replay-words")
         self.board = FigureView()
+        defer_first_show(self.board)
         self.widget = widgets.VBox([html_box("railkit-lab-replay-head", f"<p><b>{html.escape(head)}</b></p>"),
                                     row(buttons), row([self.slider]), self.words, self.board.widget])
         self.widget.add_class("railkit-replay")
