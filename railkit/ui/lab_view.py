@@ -20,6 +20,7 @@ notebook's later cells often showed "Error displaying widget: model not found" i
 from __future__ import annotations
 
 import html
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -41,9 +42,11 @@ BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{
 
 
 def progress_bar(total: int) -> Any:
-    """tqdm's progress bar (a widget in a notebook, text elsewhere) for ``total`` games."""
-    from tqdm.auto import tqdm
+    """tqdm's progress bar (its notebook widget) for ``total`` games."""
+    from tqdm.notebook import tqdm
 
+    if sys.platform == "emscripten":  # the static site's kernel (Pyodide) starts no threads: no stall monitor
+        tqdm.monitor_interval = 0
     return tqdm(total=total, desc=tr("Games played"), bar_format=BAR_FORMAT)
 
 
