@@ -144,15 +144,15 @@ class GameReplay:
         data = run.replay_data(self.index)
         self.steps: list[Step] = replay_steps(run.engine(), data)
         record = run.records[self.index]
-        self.slider = widgets.IntSlider(value=len(self.steps) - 1, min=0, max=len(self.steps) - 1,
-                                        description=tr("Move"), continuous_update=False,
-                                        layout=widgets.Layout(width="min(520px, 100%)"))
-        self.slider.add_class("railkit-replay-slider")
-        self.slider.observe(lambda _c: self.show(), names="value")
+        # A number field rather than a slider: its label names it for a screen reader as soon as it is drawn.
+        self.move = widgets.BoundedIntText(value=len(self.steps) - 1, min=0, max=len(self.steps) - 1,
+                                             description=tr("Move"), layout=widgets.Layout(width="220px"))
+        self.move.add_class("railkit-replay-move")
+        self.move.observe(lambda _c: self.show(), names="value")
         moves = [("step-backward", tr("Back to the deal"), lambda: 0),
-                 ("backward", tr("One move back"), lambda: self.slider.value - 1),
-                 ("forward", tr("Next move"), lambda: self.slider.value + 1),
-                 ("step-forward", tr("The end of the game"), lambda: self.slider.max)]
+                 ("backward", tr("One move back"), lambda: self.move.value - 1),
+                 ("forward", tr("Next move"), lambda: self.move.value + 1),
+                 ("step-forward", tr("The end of the game"), lambda: self.move.max)]
         buttons = []
         for icon, label, to in moves:
             b = button(label, "railkit-replay-step", icon)
@@ -165,15 +165,16 @@ class GameReplay:
         self.board = FigureView()
         defer_first_show(self.board)
         self.widget = widgets.VBox([html_box("railkit-lab-replay-head", f"<p><b>{html.escape(head)}</b></p>"),
-                                    row(buttons), row([self.slider]), self.words, self.board.widget])
+                                    row([*buttons, self.move]), self.words, self.board.widget])
         self.widget.add_class("railkit-replay")
+        self.widget.add_class("railkit-app")  # an app's controls: the template hides button icons from screen readers
         self.show()
 
     def go(self, move: int) -> None:
-        self.slider.value = max(0, min(self.slider.max, move))
+        self.move.value = max(0, min(self.move.max, move))
 
     def show(self) -> None:
-        step = self.steps[max(0, min(len(self.steps) - 1, int(self.slider.value)))]
+        step = self.steps[max(0, min(len(self.steps) - 1, int(self.move.value)))]
         total = len(self.steps) - 1
         head = (tr("The deal, before the first move.") if step.move == 0
                 else tr("Move {k} of {n}:", k=step.move, n=total))

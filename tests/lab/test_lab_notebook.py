@@ -57,7 +57,7 @@ def test_the_best_game_replays_with_the_engine_to_its_recorded_end(run):
     replay.go(0)
     assert "before the first move" in replay.words.value
     replay.go(10**6)
-    assert replay.slider.value == record.moves
+    assert replay.move.value == record.moves
     assert issubclass(run.engine(), CapeToCairoGame)
 
 
