@@ -88,6 +88,12 @@ LESSONS: tuple[Lesson, ...] = (
            N_("Vom Kap bis Kairo: play a game"), N_("KK: Play a game")),
 )
 
+# The strategy lab's notebooks (``notebooks/<id>.ipynb``): code first, for JupyterLab and Binder (a learner writes a
+# player in a cell and rates it on a small ladder: ``railkit.lab.notebook``, ``railkit.ui.lab_view``). They are no
+# lessons of the list above (several code cells, no App, nothing recorded); as Voila apps they show the example
+# player's results. The index links them in a section of their own.
+LAB_NOTEBOOKS: tuple[str, ...] = ("up_lab", "kk_lab")
+
 # The exercises the lessons record (``railkit.ui.lesson_record.ExerciseRecord(lesson, exercise, rules)``): the id the
 # records and the CSV carry -> the exercise's own heading in its lesson, which the teacher's page shows.
 EXERCISES: dict[tuple[str, str], str] = {

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from railkit.lessons import GAMES, LESSONS, game, lesson, lessons_of
+from railkit.lessons import GAMES, LAB_NOTEBOOKS, LESSONS, game, lesson, lessons_of
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
-NOT_LESSONS = {"index", "rulings"}  # notebooks that show no lesson app
+NOT_LESSONS = {"index", "rulings", *LAB_NOTEBOOKS}  # notebooks that show no lesson app
 
 
 def code_cells(notebook: Path) -> list[str]:

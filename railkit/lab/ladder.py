@@ -24,7 +24,6 @@ from railkit.game import Game
 from railkit.lab.players import make_player
 from railkit.lab.records import GameRecord, LadderSpec, lineup, seat_names
 from railkit.lab.rules import GAMES
-from railkit.lab.store import Store
 
 __all__ = ["LadderSpec", "MIN_TASK_SECONDS", "batches", "play_batch", "play_game_record", "replay", "run_ladder"]
 
@@ -80,6 +79,8 @@ def run_ladder(spec: LadderSpec, out: str | Path, *, dask: str | None = None, wo
     ``dask``: ``None`` plays in this process; ``"local"`` starts a ``LocalCluster`` of ``workers`` processes;
     any other text is a scheduler's address. ``batch``: games per Dask task (default: enough for
     ``MIN_TASK_SECONDS``, from the time one game took here)."""
+    from railkit.lab.store import Store  # here: a notebook's ladder (railkit.lab.notebook) runs where no sqlite3 is
+
     store = Store(out)
     store.begin(spec)
     pending = [i for i in range(spec.games) if i not in store.done(spec)]

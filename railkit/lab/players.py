@@ -25,10 +25,11 @@ from railkit.game import BaseView
 from railkit.lab.rules import rules_for
 from railkit.lab.search import ISMCTS, Budget, FlatMC
 
-__all__ = ["HeuristicPlayer", "check_name", "make_player"]
+__all__ = ["HeuristicPlayer", "check_name", "make_player", "register"]
 
 MAX_NAME = 120
 _MODULE_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+_REGISTERED: dict[str, Any] = {}  # name -> a player, a function or a class, as ``register`` was given it
 
 
 class HeuristicPlayer:
@@ -86,6 +87,19 @@ def _search_options(text: str) -> tuple[Budget, int | None | str]:
     raise ValueError(f"a search's horizon is hN (N payouts, 1-9) or hend (to the end), not {horizon!r}")
 
 
+def register(name: str, player: Any) -> str:
+    """Give ``player`` (what ``package.module:Name`` may name: a function ``choose(view, legal)``, an object with
+    ``choose`` or a class making one) the ``name`` (``module:Name`` form) in this process; the name, checked."""
+    name = check_name(name)
+    if not _MODULE_PATH.match(name):
+        raise ValueError(f"a player of your own is named like module:Name, not {name!r}")
+    if not (callable(player) or hasattr(player, "choose")):
+        raise ValueError(f"{name} is not a player: give a function choose(view, legal) or a class with a "
+                         "choose(view, legal) method")
+    _REGISTERED[name] = player
+    return name
+
+
 def make_player(name: str, seed: int = 0) -> Any:
     """A fresh player named ``name`` (see the module docstring), seeded with ``seed``."""
     name = check_name(name)
@@ -97,6 +111,8 @@ def make_player(name: str, seed: int = 0) -> Any:
     if kind in ("ismcts", "flatmc"):
         budget, horizon = _search_options(rest)
         return (ISMCTS if kind == "ismcts" else FlatMC)(budget, seed, horizon=horizon)
+    if name in _REGISTERED:
+        return _made(_REGISTERED[name], name, seed)
     return _learners_player(kind, rest, seed)
 
 
@@ -109,6 +125,11 @@ def _learners_player(module_name: str, attribute: str, seed: int) -> Any:
         made = getattr(module, attribute)
     except AttributeError:
         raise ValueError(f"{module_name} has no {attribute!r}") from None
+    return _made(made, f"{module_name}:{attribute}", seed)
+
+
+def _made(made: Any, name: str, seed: int) -> Any:
+    """A fresh player from what a learner gave: a class is made (with ``seed=`` when it takes one)."""
     if inspect.isclass(made):
         try:
             takes_seed = "seed" in inspect.signature(made).parameters
@@ -119,5 +140,5 @@ def _learners_player(module_name: str, attribute: str, seed: int) -> Any:
         return made
     if callable(made):
         return _FunctionPlayer(made)
-    raise ValueError(f"{module_name}:{attribute} is not a player: give a function choose(view, legal) or a class "
+    raise ValueError(f"{name} is not a player: give a function choose(view, legal) or a class "
                      "with a choose(view, legal) method")

@@ -27,11 +27,14 @@ from conftest import (
     wait_until_idle,
 )
 
+from railkit.lessons import LAB_NOTEBOOKS
+
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("voila")]
 
 SIZES = {"laptop": {"width": 1366, "height": 768}, "tablet": {"width": 768, "height": 1024},
          "phone": {"width": 390, "height": 844}}
-LESSONS = [nb.stem for nb in notebooks() if nb.stem not in ("index", "rulings")]
+# The strategy lab's notebooks are code lessons, not apps (no .railkit-app): test_nb_browser.py opens them.
+LESSONS = [nb.stem for nb in notebooks() if nb.stem not in ("index", "rulings", *LAB_NOTEBOOKS)]
 
 # Elements of the app whose right edge lies past the screen's, unless a box around them scrolls or clips them.
 STICKING_OUT_JS = """() => {

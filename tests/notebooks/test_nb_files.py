@@ -7,6 +7,7 @@ import nbformat
 import pytest
 from conftest import NOTEBOOKS_DIR, ROOT, notebook_ids
 
+from railkit.lessons import LAB_NOTEBOOKS
 from railkit.lessons import LESSONS as REGISTRY
 
 NOTEBOOKS = notebook_ids()
@@ -37,7 +38,7 @@ def test_index_links_every_lesson_with_relative_links():
     text = "".join(c.source for c in load("index.ipynb").cells if c.cell_type == "markdown")
     links = set(re.findall(r"\]\(([^)#?]+\.ipynb)\)", text))
     assert all(not link.startswith(("/", "http")) for link in links), "links must be relative (Voila and JupyterLab)"
-    for lesson in LESSONS[1:] + ["rulings"]:
+    for lesson in LESSONS[1:] + ["rulings", *LAB_NOTEBOOKS]:
         assert f"{lesson}.ipynb" in links, f"index.ipynb does not link {lesson}.ipynb"
     unlinked = [nb for nb in NOTEBOOKS if nb != "index.ipynb" and nb not in links]
     assert not unlinked, f"add these notebooks to index.ipynb: {unlinked}"

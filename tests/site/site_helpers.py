@@ -161,20 +161,26 @@ def watch(page) -> list[str]:
     return log
 
 
+LAST_CELL_SHOWN = """() => {
+  const cells = document.querySelectorAll('.jp-CodeCell');
+  return cells.length > 0 && cells[cells.length - 1].querySelector('.jp-OutputArea-output') !== null;
+}"""
+
+
 def open_lesson(page, url: str, notebook: str, timeout: float = 120.0) -> float:
     """Open a lesson's page and wait until it is usable; returns the seconds it took.
 
     Usable: for an app, its root and one of its controls are visible (the kernel has run the app);
-    otherwise, every code cell shows an output (or, without code cells, the page is rendered)."""
+    otherwise, the last code cell shows an output (the cells run in order; a code lesson's cells that only define
+    things show none), or, without code cells, the page is rendered."""
     start = time.monotonic()
     page.goto(url, timeout=timeout * 1000)
     if has_app(notebook):
         page.wait_for_selector(APP_READY, timeout=timeout * 1000)
     else:
         page.wait_for_selector("#rendered_cells", state="visible", timeout=timeout * 1000)
-        expected = len(code_cells(notebook))
-        page.wait_for_function("n => document.querySelectorAll('.jp-OutputArea-output').length >= n",
-                               arg=expected, timeout=timeout * 1000)
+        if code_cells(notebook):
+            page.wait_for_function(LAST_CELL_SHOWN, timeout=timeout * 1000)
     return time.monotonic() - start
 
 

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from railkit.errors import InputError
-from railkit.lessons import LESSONS
+from railkit.lessons import LAB_NOTEBOOKS, LESSONS
 
 NOTEBOOKS = Path(__file__).resolve().parents[3] / "notebooks"
 KERNEL_MB = 70  # RSS of one up_play kernel with its page open: 68 MB (benchmarks/kernel.py --live; 134 MB before
@@ -38,7 +38,7 @@ SMALL_POOL = 1  # the other lessons: one ready kernel each, as in voila.json
 # loading (median 30 s instead of a few); a class gets its first minute to itself. A learner beyond the
 # class size then waits up to this long for a kernel.
 CLASS_FILL_DELAY_S = 60
-PAGES = ("index", "rulings")  # notebooks that are not lessons but a class may open together
+PAGES = ("index", "rulings", *LAB_NOTEBOOKS)  # notebooks that are not lessons but a class may open together
 
 
 def lesson_file(lesson: str, notebooks: Path = NOTEBOOKS) -> str:
