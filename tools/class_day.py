@@ -504,7 +504,7 @@ def kk_table(day: Day, context: Any, run: MakeRun, learners: list[Learner], teac
     # lost move would leave a seat waiting for good).
     slow = len(day.figures.get("clicks_tried_again", []))
     lost = day.figures["kk_moves_by_learners"] - day.figures["kk_moves_on_the_server"]
-    assert 0 <= lost <= slow if lost >= 0 else -lost <= slow, day.figures
+    assert abs(lost) <= slow, day.figures
     for learner in learners:
         day.snap(learner.page, f"kk_over_{learner.name}", ".railkit-table-panel")
         if learner.page.locator(".railkit-table-review").inner_text().strip():
