@@ -7,7 +7,7 @@ its own view, and the log it is sent hides what other seats have not yet shown (
     python -m railkit.tables --host 127.0.0.1 --port 8867 --db sqlite:///tables.sqlite
 
 Modules: ``games`` (each game's engine, its bot, the help and the review it gives a seat; what a seat may read is
-the engine's to say), ``protocol`` (message shapes, limits, error words; the wire's constants are ``railkit.wire``'s),
+the engine's to say), ``limits`` (the server's limits; the messages, their constants and the state deltas are ``railkit.wire``'s),
 ``names`` (names in NFC, compared case- and form-insensitively), ``store`` (the database) and ``migrations`` (its
 schema, Alembic), ``table`` (one table in memory), ``connection`` (one WebSocket and its outbox), ``sockets`` (the
 WebSocket route), ``server`` (the Starlette app), ``records``, ``progress`` and ``teacher`` (the learners' records,

@@ -25,11 +25,10 @@ from starlette.routing import Route
 
 from railkit.tables.hub import hub_user
 from railkit.tables.names import same_name
-from railkit.tables.protocol import ProtocolError
 from railkit.tables.records import MAX_KEY_LENGTH, Record, Records, check_learner
 from railkit.tables.store import Store
 from railkit.tables.teacher import is_teacher
-from railkit.wire import LEARNER_KEY_HEADER
+from railkit.wire import LEARNER_KEY_HEADER, ProtocolError
 
 __all__ = ["LEARNER_KEY_HEADER", "MAX_SHOWN", "progress_routes", "progress_summary", "record_json"]
 

@@ -48,8 +48,9 @@ from sqlalchemy.exc import IntegrityError
 
 from railkit.game import MAX_NAME_LENGTH
 from railkit.lessons import LESSONS
+from railkit.tables.limits import RateLimiter
 from railkit.tables.names import name_key
-from railkit.tables.protocol import ProtocolError, RateLimiter
+from railkit.wire import ProtocolError
 
 __all__ = ["CSV_COLUMNS", "EVENTS", "LESSON_IDS", "MAX_RECORDS", "MAX_RECORDS_PER_LEARNER", "SAME_OPENING_SECONDS", "Record",
            "RecordLimits", "Records",

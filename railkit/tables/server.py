@@ -31,7 +31,7 @@ HTTP (JSON bodies of at most ``MAX_MESSAGE_BYTES``):
 Under the class hub (``create_app(hub=...)``, ``--hub-auth``) every request first signs in with a hub API token
 (``railkit.tables.hub``; 403 ``TABLES-HUB`` without one) and a learner sits and is recorded under their hub name.
 
-WebSocket ``/api/tables/{code}/ws``: see ``railkit.tables.protocol`` and ``railkit.tables.sockets``. On PostgreSQL several
+WebSocket ``/api/tables/{code}/ws``: see ``railkit.wire`` and ``railkit.tables.sockets``. On PostgreSQL several
 processes may serve the same tables; ``railkit.tables.listen`` carries each one's changes to the others. A token, never a
 name, says which seat a connection may move for, so no one can act for a seat they do not hold.
 
@@ -63,16 +63,16 @@ from railkit.game import check_seed
 from railkit.tables.connection import Watcher
 from railkit.tables.games import GAMES
 from railkit.tables.hub import HubSignIn, RequireHubUser, hub_user
+from railkit.tables.limits import Limits
 from railkit.tables.listen import listen
 from railkit.tables.names import name_key, normal_name
 from railkit.tables.progress import progress_routes
-from railkit.tables.protocol import MAX_MESSAGE_BYTES, Limits, ProtocolError, error, new_code, parse_object
 from railkit.tables.records import RecordLimits, Records, parse_record
 from railkit.tables.sockets import client_of, serve_socket
 from railkit.tables.store import Conflict, SeatRow, Store, TableRow, token_hash
 from railkit.tables.table import SetAside, Table
 from railkit.tables.teacher import teacher_routes
-from railkit.wire import CLOSE_CLOSED, table_code
+from railkit.wire import CLOSE_CLOSED, MAX_MESSAGE_BYTES, ProtocolError, error_message, new_code, parse_object, table_code
 
 __all__ = ["SetAsideTable", "TableServer", "create_app"]
 
@@ -412,9 +412,9 @@ _STATUS = {"no_table": 404, "not_creator": 403, "not_teacher": 403, "not_learner
 
 async def _protocol_error(request: Request, exc: Exception) -> JSONResponse:
     if isinstance(exc, RuleError):
-        return JSONResponse(error("rule", exc.rule, exc.message), status_code=400)
+        return JSONResponse(error_message("rule", exc.rule, exc.message), status_code=400)
     assert isinstance(exc, ProtocolError)
-    return JSONResponse(error(exc.code, exc.rule, exc.message, **exc.details), status_code=_STATUS.get(exc.code, 400))
+    return JSONResponse(error_message(exc.code, exc.rule, exc.message, **exc.details), status_code=_STATUS.get(exc.code, 400))
 
 
 def create_app(store: Store, limits: Limits | None = None, teacher_key: str | None = None,

@@ -44,10 +44,9 @@ from starlette.routing import Route
 
 from railkit.tables.hub import TEACHER_GROUP, TEACHER_SCOPE, hub_user
 from railkit.tables.names import name_key
-from railkit.tables.protocol import ProtocolError, whole_number
 from railkit.tables.records import LESSON_IDS, Record, Records, check_learner, csv_text
 from railkit.tables.store import tables_data_dir
-from railkit.wire import TEACHER_KEY_HEADER
+from railkit.wire import CLOSE_WORDS, FORGET_WORDS, TEACHER_KEY_HEADER, ProtocolError, whole_number
 
 if TYPE_CHECKING:
     from railkit.tables.server import TableServer
@@ -62,8 +61,6 @@ KEY_HEADER = TEACHER_KEY_HEADER
 MIN_KEY_LENGTH = 16
 MAX_KEY_LENGTH = 200
 STALLED_SECONDS = 300  # a table with no move for five minutes is highlighted as stalled
-FORGET_WORDS = "forget this class"
-CLOSE_WORDS = "close this table"
 MAX_TIMELINE = 60  # the moves' times sent per table for the timeline chart (evenly picked)
 TOP_RULES = 3
 

@@ -26,10 +26,10 @@ from railkit.ui import lesson_record
 from railkit.ui.i18n import tr, trn
 from railkit.ui.table_link import hub_headers, tables_url
 from railkit.ui.widgets import button, html_box
+from railkit.wire import LEARNER_KEY_HEADER
 
 __all__ = ["LEARNER_KEY_HEADER", "MyProgress", "ProgressProblem", "fetch_progress"]
 
-LEARNER_KEY_HEADER = "X-Railkit-Learner-Key"  # railkit.tables.progress.LEARNER_KEY_HEADER (no server import here)
 MAX_ANSWER_BYTES = 4 * 1024 * 1024  # 200 records and a summary are far below this
 log = logging.getLogger(__name__)
 

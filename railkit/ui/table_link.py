@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from railkit.ui.learner import address_fields
-from railkit.wire import CLOSE_BEHIND, CLOSE_CLOSED, CLOSE_REFUSED, CLOSE_REPLACED, is_table_code, merge_state
+from railkit.wire import CLOSE_BEHIND, CLOSE_FINAL, ERROR_FIELDS, act, encode, hello, help_request, is_table_code, merge_state
 
 __all__ = ["HUB_TOKEN_VARIABLE", "TABLES_URL_VARIABLE", "TableLink", "TableProblem", "creator_from_query", "hub_headers",
            "is_table_code", "merge_state", "place", "seat_from_query", "table_from_query", "tables_url",
@@ -37,10 +37,7 @@ log = logging.getLogger(__name__)
 TABLES_URL_VARIABLE = "RAILKIT_TABLES_URL"
 HUB_TOKEN_VARIABLE = "JUPYTERHUB_API_TOKEN"  # what a learner's server on the class hub gives its kernels
 RETRY_SECONDS = 1.0  # a lost connection is tried again this often (a restarted server is back within seconds)
-FINAL_CLOSES = (CLOSE_REFUSED, CLOSE_CLOSED, CLOSE_REPLACED)  # the server's "do not come back" (railkit.wire)
-
-
-ERROR_FIELDS = ("type", "error", "rule", "message", "seq", "words")  # an error's own fields; the rest are details
+FINAL_CLOSES = CLOSE_FINAL  # the server's "do not come back" (railkit.wire)
 
 
 class TableProblem(Exception):
@@ -202,7 +199,7 @@ class TableLink:
         """Send a move made from the position last seen; the answer comes as a new state (or a problem)."""
         if self.state is None or self._socket is None or not self.online:
             raise TableProblem("offline", "the table server cannot be reached just now")
-        message = json.dumps({"type": "act", "seq": self.state["seq"], "action": action})
+        message = encode(act(self.state["seq"], action))
         with self._send_lock:
             try:
                 self._socket.send(message)
@@ -216,7 +213,7 @@ class TableLink:
             raise TableProblem("offline", "the table server cannot be reached just now")
         with self._send_lock:
             try:
-                self._socket.send(json.dumps({"type": "help", "hint": hint}))
+                self._socket.send(encode(help_request(hint)))
             except Exception as exc:  # noqa: BLE001 - the reading thread reconnects
                 raise TableProblem("offline", str(exc)) from None
 
@@ -239,7 +236,7 @@ class TableLink:
             try:
                 with connect(f"{url}/api/tables/{self.code}/ws", open_timeout=10, max_size=None,
                              additional_headers=hub_headers()) as socket:
-                    socket.send(json.dumps({"type": "hello", "token": self.token}))
+                    socket.send(encode(hello(self.token)))
                     self._merged_since_connect = False  # a new connection starts with the whole state
                     self._socket = socket
                     told = False

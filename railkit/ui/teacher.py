@@ -48,13 +48,12 @@ from railkit.ui.teacher_charts import GAME_NAMES, first_try_chart, timeline_char
 from railkit.ui.teacher_html import exercises_html, learners_html, tables_html
 from railkit.ui.teacher_links import ClassLinkPanel
 from railkit.ui.widgets import button, html_box, row, set_options, set_value
+from railkit.wire import CLOSE_WORDS, FORGET_WORDS, TEACHER_KEY_HEADER
 
 __all__ = ["KEY_PARAMETER", "TeacherApp", "TeacherClient", "TeacherProblem"]
 
 KEY_PARAMETER = "key"  # teacher/teacher.ipynb?key=...
-KEY_HEADER = "X-Railkit-Teacher-Key"  # railkit.tables.teacher.KEY_HEADER (the UI does not import the server)
-FORGET_WORDS = "forget this class"  # railkit.tables.teacher.FORGET_WORDS
-CLOSE_WORDS = "close this table"  # railkit.tables.teacher.CLOSE_WORDS
+KEY_HEADER = TEACHER_KEY_HEADER  # the header the server reads the key from (railkit.wire)
 LIVE_SECONDS = 5.0  # the page asks the server again this often while “Keep up to date” is ticked
 DOWN_RETRY_SECONDS = 1.0  # ... and this often while the server does not answer (it says "back" as soon as it is)
 MAX_KEY_LENGTH = 200
