@@ -60,12 +60,13 @@ from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from railkit.messages import Fixed, Grouped, Message
 
-__all__ = ["CLOSE_BEHIND", "CLOSE_CLOSED", "CLOSE_FINAL", "CLOSE_REFUSED", "CLOSE_REPLACED", "CLOSE_WORDS", "CODE_ALPHABET",
-           "CODE_LENGTH", "ERROR_FIELDS", "FORGET_WORDS", "Act", "ErrorMessage", "Hello", "HelpAnswer", "HelpRequest",
-           "LEARNER_KEY_HEADER", "MAX_MESSAGE_BYTES", "NARRATIVE_KEPT", "Ping", "Pong", "ProtocolError", "State",
-           "StateDelta", "TEACHER_KEY_HEADER", "act", "act_fields", "encode", "error_message", "hello", "help_request",
-           "is_table_code", "merge_state", "message_from_json", "message_json", "new_code", "parse_message",
-           "parse_object", "ping", "pong", "state_delta", "table_code", "whole_number"]
+__all__ = ["CLOSE_BEHIND", "CLOSE_CLOSED", "CLOSE_FINAL", "CLOSE_REFUSED", "CLOSE_REPLACED", "CLOSE_WORDS",
+           "CODE_ALPHABET", "CODE_LENGTH", "ERROR_FIELDS", "FORGET_WORDS", "LEARNER_KEY_HEADER", "MAX_MESSAGE_BYTES",
+           "NARRATIVE_KEPT", "TEACHER_KEY_HEADER", "Act", "ErrorMessage", "Hello", "HelpAnswer", "HelpRequest",
+           "Ping", "Pong", "ProtocolError", "State", "StateDelta", "act", "act_fields", "encode", "error_details",
+           "error_message", "hello", "help_request", "is_table_code", "merge_state", "message_from_json",
+           "message_json", "new_code", "parse_message", "parse_object", "ping", "pong", "state_delta", "table_code",
+           "whole_number"]
 
 MAX_MESSAGE_BYTES = 16 * 1024  # a client's message or request body: a move is under 300 bytes
 CODE_LENGTH = 6
@@ -149,6 +150,11 @@ class ErrorMessage(TypedDict):
 
 
 ERROR_FIELDS = ("type", "error", "rule", "message", "seq", "words")  # an error's own fields; the rest are details
+
+
+def error_details(found: dict[str, Any]) -> dict[str, Any]:
+    """What an error carries beside its own fields (``ERROR_FIELDS``): the names in use, a suggestion, seconds."""
+    return {k: v for k, v in found.items() if k not in ERROR_FIELDS}
 
 
 class HelpAnswer(TypedDict):

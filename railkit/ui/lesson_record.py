@@ -23,7 +23,6 @@ or breaks a lesson (a record it cannot take is dropped and logged).
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import queue
@@ -31,15 +30,14 @@ import re
 import secrets
 import threading
 import time
-import urllib.request
 import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from railkit.errors import InputError
 from railkit.lessons import LESSONS
+from railkit.ui.class_http import ask_json, place, tables_url
 from railkit.ui.learner import LearnerName, address_fields, check_name, follow_page_address, name_from_address
-from railkit.ui.table_link import hub_headers, place, tables_url
 
 __all__ = ["FINISHED_AFTER", "KEY_PARAMETER", "ExerciseRecord", "game_finished", "learner", "lesson_of", "lesson_opened",
            "note_hint", "note_why", "on_progress_key", "progress_key", "recording", "wait_sent"]
@@ -131,14 +129,8 @@ def _post(record: dict[str, Any]) -> None:
     url = tables_url()
     if not url:
         return
-    request = urllib.request.Request(f"{url}/api/records", data=json.dumps(record).encode(), method="POST",
-                                     headers={"Content-Type": "application/json", **hub_headers()})
-    with urllib.request.urlopen(request, timeout=SEND_TIMEOUT_S) as response:
-        answer = response.read()
-    try:
-        key = json.loads(answer).get("learner_key")
-    except (ValueError, AttributeError):
-        return
+    answer = ask_json("POST", f"{url}/api/records", record, timeout=SEND_TIMEOUT_S)
+    key = answer.get("learner_key") if isinstance(answer, dict) else None
     if isinstance(key, str) and _KEY.fullmatch(key):  # the first record under this name: its progress key
         _keep_key(str(record["learner"]), key)
 

@@ -27,8 +27,6 @@ import html
 import json
 import logging
 import threading
-import urllib.error
-import urllib.request
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -40,10 +38,10 @@ from railkit.errors import InputError
 from railkit.lessons import LESSONS
 from railkit.messages import N_
 from railkit.ui.app import App, guarded
+from railkit.ui.class_http import ServerProblem, ask, hub_headers, place, tables_url
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr, trn
 from railkit.ui.learner import LearnerName, address_fields, check_name, follow_page_address
-from railkit.ui.table_link import hub_headers, place, tables_url
 from railkit.ui.teacher_charts import GAME_NAMES, first_try_chart, timeline_chart
 from railkit.ui.teacher_html import exercises_html, learners_html, tables_html
 from railkit.ui.teacher_links import ClassLinkPanel
@@ -65,13 +63,7 @@ class ServerDown(InputError):
     """The class server did not answer (it may be restarting); the page asks again by itself."""
 
 
-class TeacherProblem(Exception):
-    """The server refused (``code``: its error word) or could not be reached (``offline``)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+TeacherProblem = ServerProblem  # the server refused (``code``: its error word) or could not be reached (``offline``)
 
 
 class TeacherClient:
@@ -82,21 +74,8 @@ class TeacherClient:
         self.base = (base or tables_url()).rstrip("/")
 
     def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> bytes:
-        request = urllib.request.Request(f"{self.base}/api/teacher/{path}", method=method,
-                                         data=None if body is None else json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json",
-                                                  **({KEY_HEADER: self.key} if self.key else {}), **hub_headers()})
-        try:
-            with urllib.request.urlopen(request, timeout=20) as response:
-                return bytes(response.read(MAX_ANSWER_BYTES))
-        except urllib.error.HTTPError as exc:
-            try:
-                found = json.loads(exc.read(64 * 1024))
-            except ValueError:
-                found = {}
-            raise TeacherProblem(str(found.get("error", "refused")), str(found.get("message", exc.reason))) from None
-        except (OSError, ValueError) as exc:
-            raise TeacherProblem("offline", str(exc)) from None
+        return ask(method, f"{self.base}/api/teacher/{path}", body, {KEY_HEADER: self.key} if self.key else {},
+                   timeout=20, max_bytes=MAX_ANSWER_BYTES)
 
     def get(self, path: str, **query: str) -> Any:
         shown = {k: v for k, v in query.items() if v}
