@@ -1,4 +1,4 @@
-"""A table's WebSocket (``/api/tables/{code}/ws``), served for ``railkit.tables.server.TableServer``: the hello, the
+"""A table's WebSocket (``/api/tables/{code}/ws``), served for ``railkit.tables.live.TableServer``: the hello, the
 seats-first admission, the messages a connection may send (``railkit.wire``).
 
 Seats first: a learner with their seat's token always gets in (a seat's oldest connections make room beyond
@@ -13,16 +13,14 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from railkit.errors import RuleError
 from railkit.tables.connection import CLOSE_WAIT, Outbox, Watcher, serve_both
-from railkit.tables.hub import hub_user
 from railkit.tables.limits import RateLimiter
-from railkit.tables.names import name_key
 from railkit.tables.store import Conflict
 from railkit.tables.table import Table, message_json
+from railkit.tables.web import client_of
 from railkit.wire import (
     CLOSE_CLOSED,
     CLOSE_REFUSED,
@@ -36,20 +34,12 @@ from railkit.wire import (
 )
 
 if TYPE_CHECKING:
-    from railkit.tables.server import TableServer
+    from railkit.tables.live import TableServer
 
 __all__ = ["FLOOD_CLOSE", "HELLO_SECONDS", "client_of", "serve_socket"]
 
 HELLO_SECONDS = 10  # a new connection says hello within this, or it is closed
 FLOOD_CLOSE = 200  # messages in a row beyond the rate (TABLES-RATE) before the connection is closed
-
-
-def client_of(connection: HTTPConnection) -> str:
-    """Who is calling, for the per-client limits: the hub user on the class hub, else the address it came from."""
-    user = hub_user(connection)
-    if user is not None:
-        return f"hub:{name_key(user.name)}"
-    return f"ip:{connection.client.host if connection.client else '?'}"
 
 
 async def serve_socket(server: TableServer, websocket: WebSocket) -> None:

@@ -2,7 +2,7 @@
 
 When a lesson runs on a class server (``RAILKIT_TABLES_URL``, ``railkit.ui.table_link.place``) and the learner
 has a name (their hub user name, else ``?name=`` in the page address), the lesson tells the server
-(``POST /api/records``, ``railkit.tables.records``):
+(``POST /api/records``, ``railkit.classroom.records``):
 
 * that the learner opened the lesson (in a pre-rendered Voila kernel: when the page address arrives);
 * every checked answer to an exercise (``ExerciseRecord.answer``): which exercise, right or wrong, the attempt
@@ -135,7 +135,7 @@ def _post(record: dict[str, Any]) -> None:
         _keep_key(str(record["learner"]), key)
 
 
-# -- the progress key (railkit.tables.progress): what lets this learner, and no one else, read their records --
+# -- the progress key (railkit.classroom.progress): what lets this learner, and no one else, read their records --
 def _keep_key(name: str, key: str) -> None:
     with _state_lock:
         _keys[name] = key

@@ -1,7 +1,7 @@
 """“My progress”: a lesson's closed-by-default section where a learner reads their own record of learning.
 
 It is there when the lesson records (a class server, ``railkit.ui.lesson_record``). Opened, it asks the table
-server for the learner's records (``GET /api/records``, ``railkit.tables.progress``) and shows a summary
+server for the learner's records (``GET /api/records``, ``railkit.classroom.progress``) and shows a summary
 (lessons opened and finished, exercises right at the first try, the rules most often missed) and the newest
 records. The server answers only for the learner themselves (RECORDS-KEY): on the class hub the kernel's hub
 token says who they are; under ``make run`` the name's progress key, which the server gave the first lesson that

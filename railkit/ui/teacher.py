@@ -2,7 +2,7 @@
 
 It is no lesson (``railkit.lessons`` does not list it, the learners' index does not link it) and shows
 nothing without the teacher key (``make run`` prints it; ``?key=`` in the page address or typed in). Its
-kernel asks the table server's teacher endpoints (``railkit.tables.teacher``) with the key. On the class hub
+kernel asks the table server's teacher endpoints (``railkit.classroom.teacher``) with the key. On the class hub
 there is no key: the kernel's hub token says who the teacher is (the hub's admins and its ``teachers`` group):
 
 * every learner: lessons started and finished, answers right at the first try, the rules most often wrong;

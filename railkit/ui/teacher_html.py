@@ -1,5 +1,5 @@
 """The teacher's page in words (``railkit.ui.teacher``): the learners, the hardest exercises and the tables as
-HTML tables, from the teacher endpoints' answers (``railkit.tables.teacher``)."""
+HTML tables, from the teacher endpoints' answers (``railkit.classroom.teacher``)."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from tables_client import ServerProcess, call, free_port
 from test_tables_lessons import close, wait_until
 from test_tables_teacher import teacher
 
-from railkit.tables.records import CSV_COLUMNS
+from railkit.classroom.records import CSV_COLUMNS
 from railkit.ui import lesson_record
 from railkit.ui.capecairo.auction import KkAuctionApp
 from railkit.ui.capecairo.play import KkPlayApp
