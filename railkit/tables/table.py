@@ -31,6 +31,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, cast
 
+from railkit.bot_turns import TABLE_BOT_MOVES, BotTurns
 from railkit.errors import RuleError
 from railkit.game import Game
 from railkit.tables.games import GAMES, GameKind
@@ -42,7 +43,7 @@ __all__ = ["Entry", "MAX_BOT_MOVES", "SetAside", "Table", "message_json"]
 
 log = logging.getLogger(__name__)
 NARRATIVE_SENT = NARRATIVE_KEPT  # the engine's latest sentences in each state: enough for any one change
-MAX_BOT_MOVES = 2000  # per change: a whole six-seat game of computer players takes about 400
+MAX_BOT_MOVES = TABLE_BOT_MOVES  # per change (railkit.bot_turns): a whole game of computer players
 
 
 class SetAside(Exception):
@@ -191,12 +192,9 @@ class Table:
 
     async def run_bots(self, store: Store) -> int:
         """The computer players move while one of them is to act; how many moves they made."""
-        moves = 0
-        while not self.game.is_over and moves < MAX_BOT_MOVES and not self.closed:
-            bots = [p for p in self.game.players_to_act() if p in self.seats and self.seats[p].holder == "bot"]
-            if not bots:
-                break
-            seat = bots[0]
+        turns = BotTurns(lambda: self.game, lambda p: p in self.seats and self.seats[p].holder == "bot",
+                         MAX_BOT_MOVES, lambda _game: self.closed)  # the seat policy a play session shares
+        for seat in turns:
             try:
                 normal = self._perform(self.kind.cls.registry.to_dict(self.kind.bot(self.game, seat)))
             except (ValueError, TypeError) as exc:
@@ -206,8 +204,7 @@ class Table:
                 await self._store(store, seat, normal)
             except Conflict:  # another server process moved first; it tells us, and its moves stand
                 break
-            moves += 1
-        return moves
+        return turns.moves
 
     # -- seats ---------------------------------------------------------------------------------
     async def join(self, store: Store, seat: str | None, name: str | None = None) -> tuple[str, str]:
