@@ -5,7 +5,7 @@ connection. The table's changes only put messages there (under the table's lock,
 the sender waits on the socket alone. A connection that does not read falls behind: once its outbox holds more
 than ``Limits.outbox_messages`` messages or ``Limits.outbox_bytes`` bytes, what is queued is dropped and the
 connection is closed with ``CLOSE_BEHIND`` (4408), which tells the client to connect again at once and take the
-whole state (``railkit.ui.table_link`` does). A sender that cannot even hand over its closing frame is given up
+whole state (``railkit.ui.tables.table_link`` does). A sender that cannot even hand over its closing frame is given up
 after ``CLOSE_WAIT`` seconds, so no connection is served for ever by a peer that never reads.
 """
 

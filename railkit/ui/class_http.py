@@ -1,6 +1,7 @@
 """The kernel's one HTTP client for the class server (``railkit.tables``, ``railkit.classroom``): the table client
-(``railkit.ui.table_link``), the records (``railkit.ui.lesson_record``), "My progress" (``railkit.ui.my_progress``)
-and the teacher's page (``railkit.ui.teacher``) all ask through ``ask``/``ask_json``.
+(``railkit.ui.tables.table_link``), the records (``railkit.ui.records.lesson_record``), "My progress"
+(``railkit.ui.records.my_progress``) and the teacher's page (``railkit.ui.teacher.page``) all ask through
+``ask``/``ask_json``.
 
 Each request has a timeout, sends and reads JSON, reads at most a bounded answer, carries the hub token on the class
 hub (``hub_headers``) and the keys under the headers ``railkit.wire`` names; every failure is one ``ServerProblem``:

@@ -20,8 +20,8 @@ import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.i18n import tr, trn
-from railkit.ui.learner import is_default_learner
-from railkit.ui.lesson_record import note_hint
+from railkit.ui.records.learner import is_default_learner
+from railkit.ui.records.lesson_record import note_hint
 from railkit.ui.unionpacific.common import card_label, company_name, engine_text
 from railkit.ui.unionpacific.play.build import BuildPanel
 from railkit.ui.unionpacific.play.html import share_words, text_colour, why_html

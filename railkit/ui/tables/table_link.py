@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from railkit.ui.class_http import HUB_TOKEN_VARIABLE, TABLES_URL_VARIABLE, ServerProblem, ask_json, hub_headers, place, tables_url
-from railkit.ui.learner import address_fields
+from railkit.ui.records.learner import address_fields
 from railkit.wire import CLOSE_BEHIND, CLOSE_FINAL, act, encode, error_details, hello, help_request, is_table_code, merge_state
 
 __all__ = ["HUB_TOKEN_VARIABLE", "TABLES_URL_VARIABLE", "TableLink", "TableProblem", "creator_from_query", "hub_headers",

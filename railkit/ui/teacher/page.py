@@ -11,8 +11,8 @@ there is no key: the kernel's hub token says who the teacher is (the hub's admin
 * filtering by lesson and learner, sorting the learners; the answers as CSV; “forget this class”, confirmed;
 * per table: a link to watch it (or replay it, once over) in its play lesson as a spectator, a computer player
   in a seat or out of it, and closing it (confirmed);
-* charts (``railkit.ui.teacher_charts``), the HTML tables (``railkit.ui.teacher_html``) and links for the class
-  (``railkit.ui.teacher_links``);
+* charts (``railkit.ui.teacher.teacher_charts``), the HTML tables (``railkit.ui.teacher.teacher_html``) and links for the class
+  (``railkit.ui.teacher.teacher_links``);
 * live: while “Keep up to date” is ticked, a background thread asks again every ``LIVE_SECONDS`` with the
   filters of the data shown, and the widgets change in place (the teacher's choices stay). When the class server
   does not answer (it is being restarted after a crash), the page says so without blaming anyone, keeps asking
@@ -41,10 +41,10 @@ from railkit.ui.app import App, guarded
 from railkit.ui.class_http import ServerProblem, ask, hub_headers, place, tables_url
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr, trn
-from railkit.ui.learner import LearnerName, address_fields, check_name, follow_page_address
-from railkit.ui.teacher_charts import GAME_NAMES, first_try_chart, timeline_chart
-from railkit.ui.teacher_html import exercises_html, learners_html, tables_html
-from railkit.ui.teacher_links import ClassLinkPanel
+from railkit.ui.records.learner import LearnerName, address_fields, check_name, follow_page_address
+from railkit.ui.teacher.teacher_charts import GAME_NAMES, first_try_chart, timeline_chart
+from railkit.ui.teacher.teacher_html import exercises_html, learners_html, tables_html
+from railkit.ui.teacher.teacher_links import ClassLinkPanel
 from railkit.ui.widgets import button, html_box, row, set_options, set_value
 from railkit.wire import CLOSE_WORDS, FORGET_WORDS, TEACHER_KEY_HEADER
 

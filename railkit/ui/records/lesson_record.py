@@ -1,6 +1,6 @@
 """The lesson's side of the record of learning: what the learner did, sent to the table server.
 
-When a lesson runs on a class server (``RAILKIT_TABLES_URL``, ``railkit.ui.table_link.place``) and the learner
+When a lesson runs on a class server (``RAILKIT_TABLES_URL``, ``railkit.ui.tables.table_link.place``) and the learner
 has a name (their hub user name, else ``?name=`` in the page address), the lesson tells the server
 (``POST /api/records``, ``railkit.classroom.records``):
 
@@ -13,7 +13,7 @@ has a name (their hub user name, else ``?name=`` in the page address), the lesso
 * that the learner finished the lesson (``FINISHED_AFTER`` answers right, or a game played to its end).
 
 The server's answer to the first record under a name carries that name's progress key (``progress_key``): the
-lesson's "My progress" (``railkit.ui.my_progress``) reads the learner's own records with it, and the Voila
+lesson's "My progress" (``railkit.ui.records.my_progress``) reads the learner's own records with it, and the Voila
 template keeps it in the page address (``&progress=``) and the browser for the next lessons.
 
 Elsewhere (Binder, the static site, no server, no name) nothing is sent and the lessons work the same. The
@@ -37,7 +37,7 @@ from typing import Any
 from railkit.errors import InputError
 from railkit.lessons import LESSONS
 from railkit.ui.class_http import ask_json, place, tables_url
-from railkit.ui.learner import LearnerName, address_fields, check_name, follow_page_address, name_from_address
+from railkit.ui.records.learner import LearnerName, address_fields, check_name, follow_page_address, name_from_address
 
 __all__ = ["FINISHED_AFTER", "KEY_PARAMETER", "ExerciseRecord", "game_finished", "learner", "lesson_of", "lesson_opened",
            "note_hint", "note_why", "on_progress_key", "progress_key", "recording", "wait_sent"]

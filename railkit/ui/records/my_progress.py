@@ -1,6 +1,6 @@
 """“My progress”: a lesson's closed-by-default section where a learner reads their own record of learning.
 
-It is there when the lesson records (a class server, ``railkit.ui.lesson_record``). Opened, it asks the table
+It is there when the lesson records (a class server, ``railkit.ui.records.lesson_record``). Opened, it asks the table
 server for the learner's records (``GET /api/records``, ``railkit.classroom.progress``) and shows a summary
 (lessons opened and finished, exercises right at the first try, the rules most often missed) and the newest
 records. The server answers only for the learner themselves (RECORDS-KEY): on the class hub the kernel's hub
@@ -19,9 +19,9 @@ from urllib.parse import urlencode
 import ipywidgets as widgets
 
 from railkit.lessons import LESSONS
-from railkit.ui import lesson_record
 from railkit.ui.class_http import ServerProblem, ask_json, hub_headers, tables_url
 from railkit.ui.i18n import tr, trn
+from railkit.ui.records import lesson_record
 from railkit.ui.widgets import button, html_box
 from railkit.wire import LEARNER_KEY_HEADER
 
