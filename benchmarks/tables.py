@@ -60,7 +60,7 @@ from tables_hostile import Hostile  # benchmarks/ is on the path when this file 
 from websockets.asyncio.client import connect
 
 from railkit.tables.store import database_url
-from railkit.wire import merge_state
+from railkit.wire import CLOSE_WORDS, TEACHER_KEY_HEADER, merge_state
 
 ROOT = Path(__file__).resolve().parent.parent
 TEACHER_KEY = "benchmark-teacher-key-" + os.urandom(8).hex()
@@ -272,7 +272,7 @@ async def play(bases: list[str], tables: int, seats: int, seconds: float, pace: 
             if engine is not None:  # the finished game's acknowledged moves are in the database; then it closes
                 await asyncio.to_thread(check_acked, engine, tally, [code])
             await asyncio.to_thread(call, "POST", f"{base_of[names[0]]}/api/teacher/tables/{code}/close",
-                                    {"confirm": "close this table"}, {"X-Railkit-Teacher-Key": TEACHER_KEY})
+                                    {"confirm": CLOSE_WORDS}, {TEACHER_KEY_HEADER: TEACHER_KEY})
 
     async def sample() -> None:
         started = time.monotonic()

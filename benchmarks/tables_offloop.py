@@ -30,6 +30,8 @@ from pathlib import Path
 import sqlalchemy as sa
 from tables import ROOT, TEACHER_KEY, free_port, play, wait_for_port  # benchmarks/ is on the path
 
+from railkit.wire import TEACHER_KEY_HEADER
+
 
 def prefill(db: str, records: int) -> None:
     """``records`` answers under 30 names, straight into the records' table (its columns as that server made them)."""
@@ -52,7 +54,7 @@ def prefill(db: str, records: int) -> None:
 
 def export_loop(base: str, stop: threading.Event, times: list[float]) -> None:
     while not stop.is_set():
-        request = urllib.request.Request(f"{base}/api/teacher/records.csv", headers={"X-Railkit-Teacher-Key": TEACHER_KEY})
+        request = urllib.request.Request(f"{base}/api/teacher/records.csv", headers={TEACHER_KEY_HEADER: TEACHER_KEY})
         started = time.perf_counter()
         with urllib.request.urlopen(request, timeout=300) as response:
             response.read()

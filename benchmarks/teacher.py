@@ -4,7 +4,7 @@ A table server is started as ``make run`` starts it (its own process, SQLite in 
 unless ``--db`` names another database, a teacher key file beside it). ``--learners`` learners each open
 every lesson and send ``--answers`` checked answers (a third of them wrong, spread over the lessons'
 exercises and rules) through ``POST /api/records``; ``--tables`` Vom Kap bis Kairo tables are made, each
-with a move. Then the teacher's page (``railkit.ui.teacher.TeacherApp``, headless, in this process as in its
+with a move. Then the teacher's page (``railkit.ui.teacher.page.TeacherApp``, headless, in this process as in its
 kernel) is built with the key in its address and shows the class ``--repeat`` times: the time from building
 the page to every table of it filled (three requests to the server and the HTML), p50 and max. This is the
 kernel's part of opening the page; Voila's own (a preheated kernel, the page's HTML) comes on top
@@ -113,7 +113,7 @@ def main() -> None:
         sent = fill(base, args.learners, args.answers, args.tables, random.Random(7))
         fill_s = time.perf_counter() - started
         os.environ.update({"RAILKIT_TABLES_URL": base, "QUERY_STRING": f"key={key_file.read_text().strip()}"})
-        from railkit.ui.teacher import TeacherApp
+        from railkit.ui.teacher.page import TeacherApp
 
         times = []
         for _ in range(args.repeat):

@@ -94,7 +94,7 @@ LESSONS: tuple[Lesson, ...] = (
 # player's results. The index links them in a section of their own.
 LAB_NOTEBOOKS: tuple[str, ...] = ("up_lab", "kk_lab")
 
-# The exercises the lessons record (``railkit.ui.lesson_record.ExerciseRecord(lesson, exercise, rules)``): the id the
+# The exercises the lessons record (``railkit.ui.records.lesson_record.ExerciseRecord(lesson, exercise, rules)``): the id the
 # records and the CSV carry -> the exercise's own heading in its lesson, which the teacher's page shows.
 EXERCISES: dict[tuple[str, str], str] = {
     ("up_setup", "first_k"): N_("The share deck"),

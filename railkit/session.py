@@ -10,7 +10,8 @@ their seat's view and legal moves only.
   hot seat); every other seat is a computer player. In hot seat a player's hand stays hidden
   until they reveal it (``toggle_hand``), and hides again when the turn passes on.
 * **Computer players** move whenever one of them is to act (``run_bots``), at most
-  ``max_bot_moves`` moves per call: then the session pauses (``paused``) and ``resume`` goes on.
+  ``max_bot_moves`` moves per call: then the session pauses (``paused``) and ``resume`` goes on. Which seat
+  moves and the budget are the seat policy a class table shares (``railkit.bot_turns``).
   A bot that fails or picks an illegal move raises ``BotError`` and changes nothing.
 * **Undo** goes back to just before the last human move, by replaying the log (the log is the
   game, ``railkit.game``).
@@ -32,6 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+from railkit.bot_turns import PAGE_BOT_MOVES, BotTurns
 from railkit.bots import Player, decide
 from railkit.errors import RailkitError, RuleError, SaveFileError
 from railkit.game import Game, parse_save
@@ -56,7 +58,7 @@ SESSION_VERSION = 1
 LEGACY_SEATS_KEY = "railkit_play"  # older saves: the seats inside the game's own dict
 # A move made for a seat the session does not let a human play; the learner's own refusal speaks to them.
 addressed("{player} is not a human player in this game", "you are not one of the human players in this game")
-MAX_BOT_MOVES = 200  # per call: the page never waits long, and a misbehaving bot cannot loop
+MAX_BOT_MOVES = PAGE_BOT_MOVES  # per call (railkit.bot_turns): the page never waits long
 
 G = TypeVar("G", bound=Game[Any])
 
@@ -202,17 +204,14 @@ class Session(Generic[G]):
         """
         events: list[str] = []
         self.paused = False
-        moves = 0
-        while not self.game.is_over and not (stop is not None and stop(self.game)):
-            player = next((p for p in self.game.players_to_act()
-                           if p not in self.humans or (autopilot is not None and autopilot(self.game, p))), None)
-            if player is None:
-                break
-            if moves >= self.max_bot_moves:
-                self.paused = True
-                break
+
+        def computer(player: str) -> bool:
+            return player not in self.humans or (autopilot is not None and autopilot(self.game, player))
+
+        turns = BotTurns(lambda: self.game, computer, self.max_bot_moves, stop)  # the one seat policy
+        for player in turns:
             events += self._bot_move(player)
-            moves += 1
+        self.paused = turns.cut_short
         if self.revealed_to is not None and self.revealed_to != self.acting:
             self.revealed_to = None  # the turn passed on: the next player's hand starts hidden
         return events

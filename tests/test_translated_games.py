@@ -8,7 +8,7 @@ is rendered as a learner reads it:
   learner as ``you``: the narrative, every move in words (``describe_action``), the payout explanations and the
   result;
 * at a class table: each sentence encoded as the table server sends it (``railkit.tables.table.message_json``,
-  through real JSON) and decoded and rendered by the lesson's table panel (``railkit.ui.table_game.sentence_text``),
+  through real JSON) and decoded and rendered by the lesson's table panel (``railkit.ui.tables.table_game.sentence_text``),
   and the table's result line (``result_words``) for every seat.
 
 A sentence fails when it is not a ``Message`` (pre-joined English), when a message in it has no translation, when
@@ -38,8 +38,8 @@ from railkit.tables.table import message_json
 from railkit.ui import i18n
 from railkit.ui.capecairo.common import as_learner
 from railkit.ui.capecairo.play.together import result_words as kk_result_words
-from railkit.ui.learner import default_learner
-from railkit.ui.table_game import sentence_text
+from railkit.ui.records.learner import default_learner
+from railkit.ui.tables.table_game import sentence_text
 from railkit.ui.unionpacific.common import engine_text
 from railkit.ui.unionpacific.play.together import result_words as up_result_words
 from railkit.unionpacific.board import load_board

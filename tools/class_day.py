@@ -48,6 +48,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 import conftest as c  # noqa: E402 - the suite's page helpers (fill, wait_text, painted, free_port)
 
 from railkit.ui import i18n  # noqa: E402
+from railkit.wire import TEACHER_KEY_HEADER  # noqa: E402
 
 DESKTOP = {"width": 1280, "height": 1000}
 PHONE = {"width": 390, "height": 844}
@@ -146,7 +147,7 @@ class MakeRun:
     def teacher_get(self, path: str) -> Any:
         key = (self.run_dir / "teacher.key").read_text().strip()
         request = urllib.request.Request(f"http://127.0.0.1:{self.tables_port}{path}",
-                                         headers={"X-Railkit-Teacher-Key": key})
+                                         headers={TEACHER_KEY_HEADER: key})
         with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310 - loopback
             return json.loads(answer.read())
 

@@ -6,11 +6,14 @@ its own view, and the log it is sent hides what other seats have not yet shown (
 
     python -m railkit.tables --host 127.0.0.1 --port 8867 --db sqlite:///tables.sqlite
 
-Modules: ``games`` (each game's engine, its bot, the help and the review it gives a seat; what a seat may read is
-the engine's to say), ``protocol`` (message shapes, limits, error words; the wire's constants are ``railkit.wire``'s),
-``names`` (names in NFC, compared case- and form-insensitively), ``store`` (the database) and ``migrations`` (its
-schema, Alembic), ``table`` (one table in memory), ``connection`` (one WebSocket and its outbox), ``sockets`` (the
-WebSocket route), ``server`` (the Starlette app), ``records``, ``progress`` and ``teacher`` (the learners' records,
-their own progress, the teacher's reports), ``hub`` (sign-in through JupyterHub when the server is a service of the
-class hub, ``--hub-auth``), ``listen`` (PostgreSQL's notices between server processes), ``__main__`` (the command).
+Modules: the shared base of the class server, which the classroom (``railkit.classroom``: records, progress, the
+teacher's endpoints) uses too: ``store`` (the database) and ``migrations`` (its schema, Alembic), ``names`` (names in
+NFC, compared case- and form-insensitively), ``hub`` (sign-in through JupyterHub when the server is a service of the
+class hub, ``--hub-auth``), ``limits`` (the server's limits), ``web`` (a request's bounded body, the client, refusals).
+The live tables: ``games`` (each game's engine, its bot, the help and the review it gives a seat; what a seat may read
+is the engine's to say), ``table`` (one table in memory), ``connection`` (one WebSocket and its outbox), ``sockets``
+(the WebSocket route), ``live`` (every table of this process), ``overview`` (the tables as the teacher sees them),
+``listen`` (PostgreSQL's notices between server processes). Above both: ``server`` (the Starlette app, mounting the
+live tables' routes and the classroom's) and ``__main__`` (the command). The messages, their constants and the state
+deltas are ``railkit.wire``'s.
 """

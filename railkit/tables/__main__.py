@@ -8,12 +8,13 @@ from pathlib import Path
 
 import uvicorn
 
+from railkit.classroom.records import RecordLimits
+from railkit.classroom.teacher import KEY_FILE_NAME, KeyProblem, load_key
 from railkit.tables.hub import HubProblem, HubSignIn
-from railkit.tables.protocol import MAX_MESSAGE_BYTES, Limits
-from railkit.tables.records import RecordLimits
+from railkit.tables.limits import Limits
 from railkit.tables.server import create_app
 from railkit.tables.store import Store, database_url
-from railkit.tables.teacher import KEY_FILE_NAME, KeyProblem, load_key
+from railkit.wire import MAX_MESSAGE_BYTES
 
 
 def key_file_beside(url: str) -> Path | None:

@@ -5,7 +5,7 @@ connection. The table's changes only put messages there (under the table's lock,
 the sender waits on the socket alone. A connection that does not read falls behind: once its outbox holds more
 than ``Limits.outbox_messages`` messages or ``Limits.outbox_bytes`` bytes, what is queued is dropped and the
 connection is closed with ``CLOSE_BEHIND`` (4408), which tells the client to connect again at once and take the
-whole state (``railkit.ui.table_link`` does). A sender that cannot even hand over its closing frame is given up
+whole state (``railkit.ui.tables.table_link`` does). A sender that cannot even hand over its closing frame is given up
 after ``CLOSE_WAIT`` seconds, so no connection is served for ever by a peer that never reads.
 """
 
@@ -13,27 +13,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket
 
-from railkit.tables.protocol import ProtocolError, RateLimiter, error
-from railkit.wire import CLOSE_BEHIND
+from railkit.tables.limits import RateLimiter
+from railkit.wire import CLOSE_BEHIND, ProtocolError, encode, error_message
 
 if TYPE_CHECKING:
     from railkit.tables.table import Table
 
-__all__ = ["CLOSE_WAIT", "Outbox", "Watcher", "dumps"]
+__all__ = ["CLOSE_WAIT", "Outbox", "Watcher"]
 
 CLOSE_WAIT = 10.0  # seconds a closing connection may take to hand over its last words
-
-
-def dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, ensure_ascii=False)
 
 
 class Outbox:
@@ -57,7 +53,7 @@ class Outbox:
             self.behind = True
             self.queue.clear()
             self.size = 0
-            self.close(CLOSE_BEHIND, dumps(error(
+            self.close(CLOSE_BEHIND, encode(error_message(
                 "behind", "TABLES-BEHIND", "this connection fell behind the table (its messages were not read); "
                 "connect again to get the whole table")))
             return False
@@ -116,12 +112,12 @@ class Watcher:
     legal_sent: list[Any] = field(default_factory=list)  # the moves last sent (as the engine's actions)
     opened: float = field(default_factory=time.monotonic)
 
-    def send(self, message: dict[str, Any] | str) -> bool:
+    def send(self, message: Mapping[str, object] | str) -> bool:
         """Queue one message for this connection (never waits)."""
-        return self.outbox.put(message if isinstance(message, str) else dumps(message))
+        return self.outbox.put(message if isinstance(message, str) else encode(message))
 
     def send_error(self, exc: ProtocolError, seq: int | None) -> None:
-        self.send(error(exc.code, exc.rule, exc.message, seq, **exc.details))
+        self.send(error_message(exc.code, exc.rule, exc.message, seq, **exc.details))
 
     def state(self, table: Table) -> str:
         """The next state for this client: its view, and of the log and the narrative only what it lacks
@@ -137,11 +133,11 @@ class Watcher:
         self.replay_sent = self.replay_sent or "replay" in state
         self.legal_sent = legal
         self.log_sent, self.reveals_seen, self.narrative_sent = table.seq, len(table.reveals), state["narrative_length"]
-        return dumps(state)
+        return encode(state)
 
     def close(self, code: int, exc: ProtocolError | None = None) -> None:
         """Close this connection (never waits), saying why first when ``exc`` is given."""
-        last = None if exc is None else dumps(error(exc.code, exc.rule, exc.message, None, **exc.details))
+        last = None if exc is None else encode(error_message(exc.code, exc.rule, exc.message, None, **exc.details))
         self.outbox.close(code, last)
 
 

@@ -28,7 +28,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from railkit.tables.names import normal_name
-from railkit.tables.protocol import ProtocolError, error
+from railkit.wire import ProtocolError, error_message
 
 __all__ = ["TEACHER_GROUP", "TEACHER_SCOPE", "HubProblem", "HubSignIn", "HubUser", "RequireHubUser", "hub_user"]
 
@@ -137,7 +137,7 @@ class RequireHubUser:
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, exc: ProtocolError) -> None:
     status = 503 if exc.code == "hub_down" else 403
-    response = JSONResponse(error(exc.code, exc.rule, exc.message), status_code=status)
+    response = JSONResponse(error_message(exc.code, exc.rule, exc.message), status_code=status)
     if scope["type"] == "http" or "websocket.http.response" in scope.get("extensions", {}):
         await response(scope, receive, send)
     else:  # a server without the denial response: closing before accepting answers 403 without words

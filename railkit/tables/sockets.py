@@ -1,5 +1,5 @@
-"""A table's WebSocket (``/api/tables/{code}/ws``), served for ``railkit.tables.server.TableServer``: the hello, the
-seats-first admission, the messages a connection may send (``railkit.tables.protocol``).
+"""A table's WebSocket (``/api/tables/{code}/ws``), served for ``railkit.tables.live.TableServer``: the hello, the
+seats-first admission, the messages a connection may send (``railkit.wire``).
 
 Seats first: a learner with their seat's token always gets in (a seat's oldest connections make room beyond
 ``Limits.connections_per_seat``, closed with ``CLOSE_REPLACED``); spectators are admitted within their own caps, per
@@ -13,33 +13,33 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from railkit.errors import RuleError
-from railkit.tables.connection import CLOSE_WAIT, Outbox, Watcher, dumps, serve_both
-from railkit.tables.hub import hub_user
-from railkit.tables.names import name_key
-from railkit.tables.protocol import ProtocolError, RateLimiter, act_fields, error, parse_message
+from railkit.tables.connection import CLOSE_WAIT, Outbox, Watcher, serve_both
+from railkit.tables.limits import RateLimiter
 from railkit.tables.store import Conflict
 from railkit.tables.table import Table, message_json
-from railkit.wire import CLOSE_CLOSED, CLOSE_REFUSED, CLOSE_REPLACED
+from railkit.tables.web import client_of
+from railkit.wire import (
+    CLOSE_CLOSED,
+    CLOSE_REFUSED,
+    CLOSE_REPLACED,
+    ProtocolError,
+    act_fields,
+    encode,
+    error_message,
+    parse_message,
+    pong,
+)
 
 if TYPE_CHECKING:
-    from railkit.tables.server import TableServer
+    from railkit.tables.live import TableServer
 
 __all__ = ["FLOOD_CLOSE", "HELLO_SECONDS", "client_of", "serve_socket"]
 
 HELLO_SECONDS = 10  # a new connection says hello within this, or it is closed
 FLOOD_CLOSE = 200  # messages in a row beyond the rate (TABLES-RATE) before the connection is closed
-
-
-def client_of(connection: HTTPConnection) -> str:
-    """Who is calling, for the per-client limits: the hub user on the class hub, else the address it came from."""
-    user = hub_user(connection)
-    if user is not None:
-        return f"hub:{name_key(user.name)}"
-    return f"ip:{connection.client.host if connection.client else '?'}"
 
 
 async def serve_socket(server: TableServer, websocket: WebSocket) -> None:
@@ -137,7 +137,7 @@ async def _serve(server: TableServer, table: Table, watcher: Watcher) -> None:
             data = parse_message(text)
             kind = data["type"]
             if kind == "ping":
-                watcher.send({"type": "pong"})
+                watcher.send(pong())
             elif kind == "act":
                 await _act(server, table, watcher, data)
             elif kind == "help":
@@ -148,7 +148,7 @@ async def _serve(server: TableServer, table: Table, watcher: Watcher) -> None:
         except ProtocolError as exc:
             watcher.send_error(exc, table.seq)
         except RuleError as exc:  # the engine's words travel as a message the client can translate
-            watcher.send({**error("rule", exc.rule, exc.message, table.seq), "words": message_json(exc.message)})
+            watcher.send({**error_message("rule", exc.rule, exc.message, table.seq), "words": message_json(exc.message)})
 
 async def _help(table: Table, watcher: Watcher, data: dict[str, Any]) -> None:
     """The lessons' hints and explanations for the asking seat only (``Table.help_for``)."""
@@ -182,7 +182,7 @@ async def _refuse(websocket: WebSocket, exc: ProtocolError) -> None:
     """A refused hello: the error, then the close (given up after ``CLOSE_WAIT``: no lock is held here)."""
     try:
         async with asyncio.timeout(CLOSE_WAIT):
-            await websocket.send_text(dumps(error(exc.code, exc.rule, exc.message, None, **exc.details)))
+            await websocket.send_text(encode(error_message(exc.code, exc.rule, exc.message, None, **exc.details)))
             await websocket.close(code=CLOSE_CLOSED if exc.code == "closed" else CLOSE_REFUSED)
     except (Exception, asyncio.CancelledError):  # noqa: BLE001 - gone or not reading: nothing more to say
         pass

@@ -29,21 +29,21 @@ import secrets
 import time
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+from railkit.bot_turns import TABLE_BOT_MOVES, BotTurns
 from railkit.errors import RuleError
 from railkit.game import Game
 from railkit.tables.games import GAMES, GameKind
 from railkit.tables.names import name_key, normal_name, same_name, suggest_name
-from railkit.tables.protocol import ProtocolError
 from railkit.tables.store import Conflict, SeatRow, Store, TableRow, token_hash
-from railkit.wire import NARRATIVE_KEPT, message_json
+from railkit.wire import NARRATIVE_KEPT, HelpAnswer, ProtocolError, State, message_json, state_delta
 
 __all__ = ["Entry", "MAX_BOT_MOVES", "SetAside", "Table", "message_json"]
 
 log = logging.getLogger(__name__)
 NARRATIVE_SENT = NARRATIVE_KEPT  # the engine's latest sentences in each state: enough for any one change
-MAX_BOT_MOVES = 2000  # per change: a whole six-seat game of computer players takes about 400
+MAX_BOT_MOVES = TABLE_BOT_MOVES  # per change (railkit.bot_turns): a whole game of computer players
 
 
 class SetAside(Exception):
@@ -192,12 +192,9 @@ class Table:
 
     async def run_bots(self, store: Store) -> int:
         """The computer players move while one of them is to act; how many moves they made."""
-        moves = 0
-        while not self.game.is_over and moves < MAX_BOT_MOVES and not self.closed:
-            bots = [p for p in self.game.players_to_act() if p in self.seats and self.seats[p].holder == "bot"]
-            if not bots:
-                break
-            seat = bots[0]
+        turns = BotTurns(lambda: self.game, lambda p: p in self.seats and self.seats[p].holder == "bot",
+                         MAX_BOT_MOVES, lambda _game: self.closed)  # the seat policy a play session shares
+        for seat in turns:
             try:
                 normal = self._perform(self.kind.cls.registry.to_dict(self.kind.bot(self.game, seat)))
             except (ValueError, TypeError) as exc:
@@ -207,8 +204,7 @@ class Table:
                 await self._store(store, seat, normal)
             except Conflict:  # another server process moved first; it tells us, and its moves stand
                 break
-            moves += 1
-        return moves
+        return turns.moves
 
     # -- seats ---------------------------------------------------------------------------------
     async def join(self, store: Store, seat: str | None, name: str | None = None) -> tuple[str, str]:
@@ -364,31 +360,23 @@ class Table:
         return list(game.legal_actions(seat))
 
     def state_for(self, seat: str | None, log_from: int = 0, narrative_from: int = 0,
-                  legal: list[Any] | None = None, legal_same: bool = False, replay: bool = True) -> dict[str, Any]:
+                  legal: list[Any] | None = None, legal_same: bool = False, replay: bool = True) -> State:
         """What ``seat`` (None: a spectator) is sent: its view, the log as it may read it, its legal moves,
         the engine's narrative (public words: "Ann hands in a sealed bid") and, once the game is over and ``replay``
         is asked for, what the review needs (``replay_for``). The log and the narrative are sent
         from ``log_from`` and ``narrative_from`` on (what the client has not got yet; the protocol); ``legal``
         (``legal_for``) is left out, with ``legal_same``, when the client already has the same moves."""
         game = self.game
-        narrative = self._narrative_json()
-        narrative_from = max(narrative_from, len(narrative) - NARRATIVE_SENT, 0)
         log_from = min(max(log_from, 0), self.seq)
-        state = {"type": "state", "table": self.code, "game": self.kind.name, "seat": seat, "seq": self.seq,
-                 "is_over": game.is_over, "chosen_deal": self.chosen_deal,
-                 "seats": {n: s.holder for n, s in self.seats.items()},
-                 "away": self.away(), "stand_ins": self.stand_in_by(), "view": game.view(seat).to_json(),
-                 "log_from": log_from, "log": self.log_for(seat, log_from),
-                 "legal": [], "narrative_from": narrative_from, "narrative": narrative[narrative_from:],
-                 "narrative_length": len(narrative)}
         if legal is None:
             legal = self.legal_for(seat)
-        if legal_same and legal:
-            del state["legal"]
-            state["legal_same"] = True
-        else:
-            to_dict = self.kind.cls.registry.to_dict
-            state["legal"] = [to_dict(a) for a in legal]
+        to_dict = self.kind.cls.registry.to_dict
+        delta = state_delta(log_from, self.log_for(seat, log_from), self._narrative_json(), narrative_from,
+                            [to_dict(a) for a in legal], legal_same)
+        state = cast(State, {"type": "state", "table": self.code, "game": self.kind.name, "seat": seat,
+                             "seq": self.seq, "is_over": game.is_over, "chosen_deal": self.chosen_deal,
+                             "seats": {n: s.holder for n, s in self.seats.items()}, "away": self.away(),
+                             "stand_ins": self.stand_in_by(), "view": game.view(seat).to_json(), **delta})
         if game.is_over and replay:
             state["replay"] = self.replay_for(seat)
         return state
@@ -407,13 +395,13 @@ class Table:
             out["review"] = self._reviews[seat]
         return out
 
-    def help_for(self, seat: str, hint: bool) -> dict[str, Any]:
+    def help_for(self, seat: str, hint: bool) -> HelpAnswer:
         """The lessons' help for ``seat`` at this position (``railkit.tables.games``, "Help for a seat"): the
         engine's explanations of its choices and, if asked, the heuristic player's move. Only while the seat
         is to act; otherwise both are empty. Worked out on the live game, so only what the game's functions
         read for that seat (its own and public facts) shapes it."""
-        out: dict[str, Any] = {"type": "help", "table": self.code, "seat": seat, "seq": self.seq, "explain": {},
-                               "hint": None}
+        out: HelpAnswer = {"type": "help", "table": self.code, "seat": seat, "seq": self.seq, "explain": {},
+                           "hint": None}
         game = self.game
         if game.is_over or seat not in game.players_to_act():
             return out

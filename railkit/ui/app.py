@@ -35,9 +35,10 @@ from railkit.errors import InputError, RailkitError, RuleError, SaveFileError
 from railkit.game import MAX_NAME_LENGTH
 from railkit.messages import Message
 from railkit.session import save_problem
-from railkit.ui import language, lesson_record
+from railkit.ui import language
 from railkit.ui.i18n import render, tr, trn
-from railkit.ui.my_progress import MyProgress
+from railkit.ui.records import lesson_record
+from railkit.ui.records.my_progress import MyProgress
 
 
 def _browser_comm_nulls() -> None:
@@ -371,7 +372,7 @@ class App(Speaks):
             language.use_page_language(only_if_asked=True)
             language.on_language_change(self._relanguage)
             language.follow_page_language()
-            try:  # the record of learning (railkit.ui.lesson_record): never in the lesson's way
+            try:  # the record of learning (railkit.ui.records.lesson_record): never in the lesson's way
                 lesson_record.lesson_opened(lesson_record.lesson_of(type(self)))
             except Exception:  # noqa: BLE001
                 log.exception("railkit: the lesson's opening was not recorded")

@@ -36,7 +36,7 @@ from pathlib import Path
 import ipywidgets as widgets
 
 from railkit.game import MAX_SAVE_BYTES
-from railkit.ui.learner import address_fields
+from railkit.ui.records.learner import address_fields
 
 __all__ = ["BROWSER", "KEEP_DAYS", "SAVES_VARIABLE", "GameKeeper", "game_key_from_query", "in_browser_storage",
            "saves_folder"]
@@ -193,7 +193,7 @@ class KeepsGame:
         """At the end of a play lesson's constructor: say what was wrong with the class link, deal its game when
         the page address brings one (``on_class_link``), run ``then``, and bring back the game kept for this page,
         now or when a pre-rendered page learns its address."""
-        from railkit.ui.learner import follow_page_address
+        from railkit.ui.records.learner import follow_page_address
 
         if link_problems:
             self.show_error(" ".join(link_problems))  # type: ignore[attr-defined]

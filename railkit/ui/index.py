@@ -1,6 +1,6 @@
 """The index page's “Your name” field (``notebooks/index.ipynb``): the learner types a
 name once and every lesson link carries it (``up_play.ipynb?name=Kim``), so each lesson greets them,
-seats them and speaks to them by it. The name follows the engines' rules (``railkit.ui.learner``); a
+seats them and speaks to them by it. The name follows the engines' rules (``railkit.ui.records.learner``); a
 name that breaks them is refused with a message and the links stay without a name (“You”).
 
 In Voila, the template's script copies ``?name=`` from the page address onto the links to other lessons,
@@ -19,7 +19,7 @@ from railkit.ui import i18n
 from railkit.ui.app import App, guarded
 from railkit.ui.i18n import tr
 from railkit.ui.language import LANG_PARAMETER
-from railkit.ui.learner import (
+from railkit.ui.records.learner import (
     DEFAULT_LEARNER,
     LearnerName,
     check_name,

@@ -9,7 +9,7 @@
 
 The games are played by ``railkit.lab.notebook`` (in this process, no file, no Dask); here are only the words,
 the progress bar and the figures. The figures are ``railkit.ui.plot.Plot``s shown by ``FigureView`` (no plotly
-objects in the kernel), the replay steps through the game with the engine (``railkit.ui.table_replay.replay_steps``)
+objects in the kernel), the replay steps through the game with the engine (``railkit.ui.tables.table_replay.replay_steps``)
 and draws each position with the lesson's own board function (``figure(view)``).
 
 Under Voila every figure waits until the page has its widgets (``first_paint.defer_first_show``, as the lessons'
@@ -30,9 +30,9 @@ from railkit.lab.notebook import LadderRun, play_ladder
 from railkit.ui.figure_view import FigureView
 from railkit.ui.first_paint import defer_first_show
 from railkit.ui.i18n import format_number, tr, trc, trn
-from railkit.ui.learner import ORDINALS
 from railkit.ui.plot import NO_TEMPLATE, SERIES_COLOURS, Plot, series_style
-from railkit.ui.table_replay import Step, replay_steps
+from railkit.ui.records.learner import ORDINALS
+from railkit.ui.tables.table_replay import Step, replay_steps
 from railkit.ui.widgets import button, html_box, row, set_value
 
 __all__ = ["GameReplay", "chart", "play", "progress_bar", "ratings_plot", "ratings_table", "seat_label", "seats_plot"]

@@ -78,9 +78,9 @@ def use_page_language(query: str | None = None, environ: Mapping[str, str] | Non
 
 def follow_page_language() -> threading.Thread | None:
     """Under Voila's pre-rendered kernels the page address arrives after the app was built: wait for it in
-    the background (as the learner's name does, ``railkit.ui.learner.follow_page_address``) and switch to
+    the background (as the learner's name does, ``railkit.ui.records.learner.follow_page_address``) and switch to
     its ``?lang=`` then; elsewhere nothing to do."""
-    from railkit.ui.learner import follow_page_address  # the learner module speaks through i18n too
+    from railkit.ui.records.learner import follow_page_address  # the learner module speaks through i18n too
 
     def arrived(_found: object) -> None:
         asked = asked_language(environ={"QUERY_STRING": os.environ.get("QUERY_STRING", "")})

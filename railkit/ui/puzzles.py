@@ -29,8 +29,8 @@ from railkit.messages import N_
 from railkit.ui.app import InputError, Messages, Panel, guarded, verdict_html
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import format_number, tr, trn
-from railkit.ui.lesson_record import ExerciseRecord
-from railkit.ui.table_game import TableGame
+from railkit.ui.records.lesson_record import ExerciseRecord
+from railkit.ui.tables.table_game import TableGame
 from railkit.ui.widgets import button, html_box, row, set_shown
 
 __all__ = ["QUESTIONS", "PuzzlePanel", "exercise_id", "lesson_puzzles"]

@@ -5,7 +5,7 @@ The learner (``Listener``) never uses the mouse, a CSS selector or the text on s
 reader does, by role and accessible name (Playwright's ``get_by_role``; ``focus()`` is the screen reader's jump to a
 control), act with the keyboard, know where the focus is from Chromium's accessibility tree (the focused element's
 role and name, through the DevTools protocol), and learn what happened only from the announcements: the page's
-``log`` region (``railkit.ui.table_announce``). So the test fails if a move is not announced, if the turn or the end
+``log`` region (``railkit.ui.tables.table_announce``). So the test fails if a move is not announced, if the turn or the end
 is not said, if Enter does not hand in a bid or make a move, or if the focus does not go to the seat's move when its
 turn begins (WCAG 4.1.3, 2.1.1, 2.4.3). A trusted pointer event anywhere on the page fails it too.
 

@@ -37,7 +37,7 @@ from conftest import (
 )
 from tables_client import ServerProcess, call
 
-from railkit.tables.records import CSV_COLUMNS
+from railkit.classroom.records import CSV_COLUMNS
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("teacher")]
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
-from railkit.ui.table_link import merge_state
+from railkit.ui.tables.table_link import merge_state
 
 
 def free_port() -> int:

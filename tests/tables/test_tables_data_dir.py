@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from railkit.classroom.teacher import default_key_file
 from railkit.paths import data_dir
 from railkit.tables.store import database_url
-from railkit.tables.teacher import default_key_file
 
 
 def test_TABLES_the_servers_folder_is_its_own(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -23,8 +23,8 @@ from test_tables_teacher import started, teacher
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from railkit.classroom.teacher import CLOSE_WORDS
 from railkit.session import position_bots
-from railkit.tables.teacher import CLOSE_WORDS
 from railkit.unionpacific.bots import HeuristicBot as UPBot
 from railkit.unionpacific.game import UnionPacificGame
 from railkit.wire import CLOSE_BEHIND, CLOSE_CLOSED, CLOSE_REPLACED

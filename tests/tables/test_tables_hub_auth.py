@@ -24,7 +24,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from railkit.tables.store import Store
-from railkit.ui.table_link import TableLink, TableProblem
+from railkit.ui.tables.table_link import TableLink, TableProblem
 
 pytestmark = pytest.mark.server
 
@@ -213,7 +213,7 @@ def test_TABLES_HUB_without_the_hubs_environment_the_server_says_what_is_missing
 def test_TEACHER_HUB_the_teachers_page_on_the_hub_needs_no_key(hub_server: ServerProcess,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """The teacher's page (``TeacherApp``) in a kernel of the hub: its hub token, not a key, opens the class."""
-    from railkit.ui.teacher import TeacherApp
+    from railkit.ui.teacher.page import TeacherApp
 
     new_table(hub_server, "ada-token")
     monkeypatch.delenv("QUERY_STRING", raising=False)

@@ -1,5 +1,5 @@
 """“Play with others” in the play lessons, headless, against a real table server process (``railkit.tables``):
-the lessons' kernels are its clients (``railkit.ui.table_link``). Two learners at a Vom Kap bis Kairo table
+the lessons' kernels are its clients (``railkit.ui.tables.table_link``). Two learners at a Vom Kap bis Kairo table
 see the sealed auction's count and never the other's amount before the reveal; a reload takes the seat back
 through the page address; after ``kill -9`` and a restart the pages reconnect and play goes on; a Union
 Pacific learner plays through a scoring round."""
@@ -17,7 +17,7 @@ from tables_client import ServerProcess
 
 from railkit.ui.capecairo.play import KkPlayApp
 from railkit.ui.i18n import set_language
-from railkit.ui.table_play import TablePlayPanel
+from railkit.ui.tables.table_play import TablePlayPanel
 from railkit.ui.unionpacific.play import PlayApp
 
 pytestmark = pytest.mark.server

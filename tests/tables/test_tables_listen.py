@@ -13,7 +13,7 @@ import pytest
 from tables_client import Client, Postgres, ServerProcess, call
 from test_tables_teacher import teacher
 
-from railkit.tables.teacher import CLOSE_WORDS
+from railkit.classroom.teacher import CLOSE_WORDS
 
 pytestmark = pytest.mark.server
 

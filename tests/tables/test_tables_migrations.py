@@ -20,8 +20,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from tables_client import Client, ServerProcess, call
 
+from railkit.classroom.records import metadata as records_metadata
 from railkit.tables import migrations
-from railkit.tables.records import metadata as records_metadata
 from railkit.tables.store import database_url
 from railkit.tables.store import metadata as tables_metadata
 

@@ -12,10 +12,10 @@ import pytest
 from tables_client import ServerProcess
 from test_tables_records_lessons import answer_rounds, fresh_kernel, server  # noqa: F401 - fixtures
 
-from railkit.ui import lesson_record
 from railkit.ui.capecairo.auction import KkAuctionApp
 from railkit.ui.i18n import set_language
-from railkit.ui.my_progress import MyProgress
+from railkit.ui.records import lesson_record
+from railkit.ui.records.my_progress import MyProgress
 
 pytestmark = pytest.mark.server
 

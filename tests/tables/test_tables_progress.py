@@ -16,10 +16,10 @@ from tables_client import ServerProcess, call
 from test_tables_hub_auth import auth, hub_api, hub_server  # noqa: F401 - fixtures
 from test_tables_teacher import record, started
 
-from railkit.tables.progress import LEARNER_KEY_HEADER, MAX_SHOWN
-from railkit.tables.records import Record, RecordLimits, Records
+from railkit.classroom.progress import LEARNER_KEY_HEADER, MAX_SHOWN
+from railkit.classroom.records import Record, RecordLimits, Records
+from railkit.classroom.teacher import FORGET_WORDS, KEY_HEADER
 from railkit.tables.store import Store
-from railkit.tables.teacher import FORGET_WORDS, KEY_HEADER
 
 pytestmark = pytest.mark.server
 

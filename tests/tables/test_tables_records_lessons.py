@@ -17,11 +17,11 @@ from tables_client import ServerProcess, call, free_port
 from test_tables_lessons import close, wait_until
 from test_tables_teacher import teacher
 
-from railkit.tables.records import CSV_COLUMNS
-from railkit.ui import lesson_record
+from railkit.classroom.records import CSV_COLUMNS
 from railkit.ui.capecairo.auction import KkAuctionApp
 from railkit.ui.capecairo.play import KkPlayApp
-from railkit.ui.teacher import TeacherApp
+from railkit.ui.records import lesson_record
+from railkit.ui.teacher.page import TeacherApp
 from railkit.ui.unionpacific.building import BuildingApp
 from railkit.ui.unionpacific.play import PlayApp
 

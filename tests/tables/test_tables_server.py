@@ -13,7 +13,7 @@ import pytest
 from tables_client import Client, ServerProcess, call
 from websockets.sync.client import connect
 
-from railkit.tables.protocol import CODE_ALPHABET, CODE_LENGTH, MAX_MESSAGE_BYTES
+from railkit.wire import CODE_ALPHABET, CODE_LENGTH, MAX_MESSAGE_BYTES
 
 pytestmark = pytest.mark.server
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from tables_client import Client, ServerProcess, call
 
-from railkit.tables.records import CSV_COLUMNS, MAX_RULES
-from railkit.tables.teacher import FORGET_WORDS, KEY_HEADER
+from railkit.classroom.records import CSV_COLUMNS, MAX_RULES
+from railkit.classroom.teacher import FORGET_WORDS, KEY_HEADER
 
 pytestmark = pytest.mark.server
 

@@ -15,7 +15,7 @@ from tables_client import Client, call
 from test_tables_teacher import Start, base, started, teacher
 from websockets.sync.client import connect
 
-from railkit.tables.teacher import CLOSE_WORDS
+from railkit.classroom.teacher import CLOSE_WORDS
 
 
 def new_table(start_base: str) -> dict[str, str]:

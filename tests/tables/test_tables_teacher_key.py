@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from railkit.tables.teacher import KeyProblem, load_key
+from railkit.classroom.teacher import KeyProblem, load_key
 
 
 def test_TEACHER_KEY_made_once_kept_private_and_printed_by_the_command(tmp_path: Path,
@@ -20,7 +20,7 @@ def test_TEACHER_KEY_made_once_kept_private_and_printed_by_the_command(tmp_path:
     key = load_key(path)
     assert len(key) >= 32 and (path.stat().st_mode & 0o777) == 0o600
     assert load_key(path) == key
-    printed = subprocess.run([sys.executable, "-m", "railkit.tables.teacher", str(path)], check=True,
+    printed = subprocess.run([sys.executable, "-m", "railkit.classroom.teacher", str(path)], check=True,
                              capture_output=True, text=True).stdout.strip()
     assert printed == key
     assert load_key(tmp_path / "other.key") != key  # another class, another key

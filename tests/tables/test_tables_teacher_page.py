@@ -15,10 +15,10 @@ import pytest
 from tables_client import ServerProcess, call
 from test_tables_lessons import close, wait_until
 
-from railkit.ui import lesson_record
 from railkit.ui.capecairo.play import KkPlayApp
-from railkit.ui.teacher import TeacherApp
-from railkit.ui.teacher_charts import first_try_chart, timeline_chart
+from railkit.ui.records import lesson_record
+from railkit.ui.teacher.page import TeacherApp
+from railkit.ui.teacher.teacher_charts import first_try_chart, timeline_chart
 from railkit.ui.unionpacific.play import PlayApp
 
 pytestmark = pytest.mark.server

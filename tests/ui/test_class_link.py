@@ -1,4 +1,4 @@
-"""Links for the class (``railkit.ui.class_link``): the teacher's link sets a play lesson's game number, players
+"""Links for the class (``railkit.ui.tables.class_link``): the teacher's link sets a play lesson's game number, players
 and variant so every learner starts on the same game; hostile or out-of-range values are refused in words and
 the lesson starts with its defaults; a table's code in the link fills “Play with others”."""
 
@@ -10,7 +10,7 @@ import pytest
 
 from railkit.ui.capecairo.auction import KkAuctionApp
 from railkit.ui.capecairo.play import KkPlayApp
-from railkit.ui.class_link import class_link, class_options
+from railkit.ui.tables.class_link import class_link, class_options
 from railkit.ui.unionpacific.play import PlayApp
 from railkit.ui.unionpacific.setup import SetupApp
 

@@ -17,7 +17,7 @@ from railkit.lessons import LESSONS
 from railkit.locale import LOCALE_DIR
 from railkit.ui import i18n, language
 from railkit.ui.index import IndexApp
-from railkit.ui.teacher import TeacherApp
+from railkit.ui.teacher.page import TeacherApp
 from railkit.ui.unionpacific.dividends import DividendsApp
 from railkit.ui.unionpacific.play import PlayApp
 from railkit.ui.unionpacific.setup import SetupApp

@@ -19,7 +19,7 @@ from railkit.lessons import LESSONS as REGISTRY
 from railkit.ui.capecairo.auction import KkAuctionApp
 from railkit.ui.capecairo.play import KkPlayApp
 from railkit.ui.index import IndexApp
-from railkit.ui.learner import (
+from railkit.ui.records.learner import (
     DEFAULT_LEARNER,
     VERBS,
     check_name,
@@ -194,7 +194,7 @@ def test_kk_the_learner_chooses_a_seat_and_names_the_others(App):
 
 
 def test_kk_a_name_arriving_later_deals_again_until_the_learner_moves():
-    from railkit.ui.learner import LearnerName
+    from railkit.ui.records.learner import LearnerName
 
     app = KkPlayApp(seed=3, players=2, win_crossings=3, name=None)
     assert app.on_learner(LearnerName("Aino", given=True)) is True and app.you == "Aino"
@@ -262,7 +262,7 @@ def test_the_engines_keep_the_third_person():
 
 
 def test_a_preheated_lesson_waits_for_the_page_address_in_the_background(monkeypatch):
-    from railkit.ui.learner import follow_page_address
+    from railkit.ui.records.learner import follow_page_address
 
     monkeypatch.delenv("VOILA_PREHEAT", raising=False)
     assert follow_page_address(print) is None  # not a pre-rendered kernel: the address was read at the start

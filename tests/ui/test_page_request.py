@@ -70,7 +70,7 @@ def test_following_the_address_does_not_import_voila(voila_query_server):
     """Voila's helper module brings jupyter_server, nbconvert and jsonschema into the kernel (~40 MB)."""
     port, _paths = voila_query_server
     code = ("import sys, os\n"
-            "from railkit.ui.learner import follow_page_address\n"
+            "from railkit.ui.records.learner import follow_page_address\n"
             "heard = []\n"
             "follow_page_address(heard.append).join(timeout=20)\n"
             "print([h.name for h in heard], sorted(m for m in ('voila', 'jupyter_server', 'nbconvert', 'jsonschema')"

@@ -1,4 +1,4 @@
-"""A finished game replayed move by move (``railkit.ui.table_replay``): the log is the truth, every position
+"""A finished game replayed move by move (``railkit.ui.tables.table_replay``): the log is the truth, every position
 comes from the engine replaying it, each move shows the engine's words, and the chart follows each player's
 money over the game; a log that does not replay hides the panel and leaves the rest of the page alone."""
 
@@ -12,7 +12,7 @@ from railkit.capecairo.game import CapeToCairoGame
 from railkit.session import Session, seat_bots
 from railkit.tables.table import public_replay
 from railkit.ui.capecairo.play.together import KK_TABLE, kk_measures
-from railkit.ui.table_replay import ReplayPanel, history_plot, replay_steps
+from railkit.ui.tables.table_replay import ReplayPanel, history_plot, replay_steps
 from railkit.ui.unionpacific.play.together import up_measures
 from railkit.unionpacific import UP, UnionPacificGame, new_game
 from railkit.unionpacific.bots import HeuristicBot

@@ -13,7 +13,7 @@ from railkit.errors import InputError
 from railkit.session import SessionError
 from railkit.ui import i18n
 from railkit.ui.app import error_text
-from railkit.ui.learner import DEFAULT_LEARNER, default_learner, is_default_learner
+from railkit.ui.records.learner import DEFAULT_LEARNER, default_learner, is_default_learner
 
 LANGUAGES = ("fi", "hu", "es")
 ENGLISH_YOU = re.compile(r"\bYou\b")

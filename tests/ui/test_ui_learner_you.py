@@ -15,7 +15,7 @@ from babel.messages.pofile import read_po
 from railkit.locale import LOCALE_DIR
 from railkit.messages import Message, _you_forms, addressed
 from railkit.ui import i18n
-from railkit.ui.learner import VERBS, default_learner
+from railkit.ui.records.learner import VERBS, default_learner
 from tests.ui.test_i18n_catalogs import widget_texts
 from tests.ui.test_ui_kk_play import play_one_move
 from tests.ui.test_ui_no_english_on_screen import screen_texts

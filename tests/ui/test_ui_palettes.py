@@ -35,7 +35,7 @@ from railkit.ui.capecairo import palette
 from railkit.ui.capecairo.common import chip_html, player_html, race_html
 from railkit.ui.capecairo.race_map import race_figure
 from railkit.ui.plot import SERIES_COLOURS, series_style
-from railkit.ui.teacher_charts import BAR_COLOURS
+from railkit.ui.teacher.teacher_charts import BAR_COLOURS
 from railkit.ui.unionpacific import map_style
 from railkit.ui.unionpacific.basemap import LAND as UP_LAND
 from railkit.ui.unionpacific.board_map import TRACK_STYLES, board_figure

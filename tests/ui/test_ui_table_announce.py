@@ -1,4 +1,4 @@
-"""What a class table's page announces (railkit.ui.table_announce): each new sentence of the table's story once, a
+"""What a class table's page announces (railkit.ui.tables.table_announce): each new sentence of the table's story once, a
 payout's summary without its worked steps, “your turn” when the turn begins, the end once; numbered, so the Voila
 template's region appends each announcement a single time however often the feed is drawn again. The sentences are
 the engines' own, sent as the table server sends them (``message_json``)."""
@@ -13,7 +13,7 @@ from railkit.capecairo import new_game as kk_game
 from railkit.capecairo.bots import HeuristicBot as KKBot
 from railkit.tables.table import message_json
 from railkit.ui.i18n import set_language
-from railkit.ui.table_announce import KEPT, Announcer
+from railkit.ui.tables.table_announce import KEPT, Announcer
 from railkit.unionpacific import new_game as up_game
 from railkit.unionpacific.bots import HeuristicBot as UPBot
 

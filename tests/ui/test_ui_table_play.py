@@ -16,8 +16,8 @@ from railkit.errors import RuleError
 from railkit.tables.table import message_json
 from railkit.ui.capecairo.play import KkPlayApp
 from railkit.ui.i18n import set_language
-from railkit.ui.table_html import problem_words
-from railkit.ui.table_link import TableProblem, place, seat_from_query
+from railkit.ui.tables.table_html import problem_words
+from railkit.ui.tables.table_link import TableProblem, place, seat_from_query
 from railkit.ui.unionpacific.play import PlayApp
 from railkit.unionpacific import new_game
 
@@ -73,7 +73,7 @@ def test_TABLES_the_seat_comes_from_the_page_address_only_when_it_names_table_an
     assert seat_from_query("table=" + "A" * 40 + "&seat=t") is None
 
 
-# -- what a refusal says (railkit.ui.table_html.problem_words) -----------------------------------------------
+# -- what a refusal says (railkit.ui.tables.table_html.problem_words) -----------------------------------------------
 PANEL_CODES = ("offline", "stale", "closed", "no_table", "no_seat", "bad_token", "limit", "too_fast", "not_your_seat",
                "not_creator", "name_taken", "seat_connected")
 

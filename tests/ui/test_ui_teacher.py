@@ -8,9 +8,9 @@ import os
 
 import pytest
 
-from railkit.ui import lesson_record
 from railkit.ui.capecairo.auction import KkAuctionApp
-from railkit.ui.teacher import TeacherApp, key_from_address
+from railkit.ui.records import lesson_record
+from railkit.ui.teacher.page import TeacherApp, key_from_address
 
 
 @pytest.fixture(autouse=True)
@@ -98,8 +98,8 @@ def test_TEACHER_every_recorded_exercise_is_named_by_its_heading_not_its_id() ->
 
     from railkit.lessons import EXERCISES
     from railkit.ui import i18n
-    from railkit.ui.teacher_charts import first_try_chart
-    from railkit.ui.teacher_html import exercises_html
+    from railkit.ui.teacher.teacher_charts import first_try_chart
+    from railkit.ui.teacher.teacher_html import exercises_html
 
     root = Path(__file__).resolve().parents[2] / "railkit" / "ui"
     recorded = {(m[0], m[1]) for f in root.rglob("*.py")
@@ -125,7 +125,7 @@ def test_TEACHER_every_recorded_exercise_is_named_by_its_heading_not_its_id() ->
 
 
 def test_TEACHER_the_tables_chart_of_a_table_just_started_shows_minutes_and_whole_moves() -> None:
-    from railkit.ui.teacher_charts import timeline_chart
+    from railkit.ui.teacher.teacher_charts import timeline_chart
 
     started = {"table": "ABC234", "game": "cape_to_cairo", "timeline": [[0, "2026-12-07T08:15:47+00:00"]]}
     layout = timeline_chart([started]).layout

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from railkit.ui.learner import DEFAULT_LEARNER, learner_name, second_person
+from railkit.ui.records.learner import DEFAULT_LEARNER, learner_name, second_person
 from railkit.ui.unionpacific.play import PlayApp
 from railkit.unionpacific import ChooseFirstShare
 

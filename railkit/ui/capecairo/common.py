@@ -30,7 +30,7 @@ from railkit.ui.capecairo.palette import (
 )
 from railkit.ui.docs import reconstruction_note
 from railkit.ui.i18n import DEFAULT_LANGUAGE, get_language, player_label, render, tr, trn
-from railkit.ui.learner import DEFAULT_LEARNER, is_default_learner, seat_players, second_person
+from railkit.ui.records.learner import DEFAULT_LEARNER, is_default_learner, seat_players, second_person
 
 DEFAULT_NAME = DEFAULT_LEARNER  # the learner, as in every lesson; the name field changes it
 BOT_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eva")
@@ -385,7 +385,7 @@ def events_html(events: Sequence[str], empty: str = "", you: str | None = None) 
 def as_learner(sentence: str, you: str | None) -> str:
     """``sentence`` in the lesson's language, about the learner ``you`` in the second person (“Kim passes” →
     “You pass”): the engine's own second-person message where it has one (``railkit.messages.addressed``);
-    English also rewrites the rest (``railkit.ui.learner.second_person`` knows English grammar only)."""
+    English also rewrites the rest (``railkit.ui.records.learner.second_person`` knows English grammar only)."""
     text = render(sentence, you)
     if get_language() != DEFAULT_LANGUAGE:
         return text

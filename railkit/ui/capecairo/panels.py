@@ -37,7 +37,7 @@ from railkit.ui.capecairo.common import (
     seat_names,
 )
 from railkit.ui.i18n import tr, trn
-from railkit.ui.learner import (
+from railkit.ui.records.learner import (
     LearnerName,
     check_name,
     default_learner,
@@ -78,7 +78,7 @@ class KkSessionApp(App):
     # -- the learner's name, from the page address --------------------------------
     def greet_learner(self) -> None:
         """After the first game is dealt: say why a name in the page address was refused, and in a
-        pre-rendered Voila kernel wait for the address (``railkit.ui.learner``)."""
+        pre-rendered Voila kernel wait for the address (``railkit.ui.records.learner``)."""
         found = name_from_address()
         if found.problem:
             self.show_error(found.problem)

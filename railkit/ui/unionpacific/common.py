@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from railkit.ui.i18n import get_language, render, tr, trn
-from railkit.ui.learner import second_person
+from railkit.ui.records.learner import second_person
 from railkit.unionpacific import GENERAL, TRACK_TYPES, UP, Board, PayoutExplanation, PlacementExplanation
 
 TRACK_CARDS: tuple[str, ...] = (*TRACK_TYPES, GENERAL)

@@ -2,7 +2,7 @@
 
 ``make run`` calls ``python -m railkit.ui.voila_template.launch`` with its variables. The launcher
 
-1. makes the teacher key if there is none (``python -m railkit.tables.teacher``, in ``.railkit/teacher.key``);
+1. makes the teacher key if there is none (``python -m railkit.classroom.teacher``, in ``.railkit/teacher.key``);
 2. starts the table server (``python -m railkit.tables`` on 127.0.0.1:``TABLES_PORT``) and waits until it
    listens: if it cannot start (the port is taken, ``DB=`` is wrong) everything stops with its message;
 3. starts Voila (``room``, in ``notebooks/``) with ``RAILKIT_TABLES_URL``, ``RAILKIT_SAVES_DIR`` and the club's
@@ -337,8 +337,8 @@ class Launcher:
 
 
 def teacher_key(key_file: Path) -> str:
-    """The teacher key, made in ``key_file`` on the first start (``railkit.tables.teacher``; RAILKIT_TEACHER_KEY wins)."""
-    done = subprocess.run([sys.executable, "-m", "railkit.tables.teacher", str(key_file)], capture_output=True,
+    """The teacher key, made in ``key_file`` on the first start (``railkit.classroom.teacher``; RAILKIT_TEACHER_KEY wins)."""
+    done = subprocess.run([sys.executable, "-m", "railkit.classroom.teacher", str(key_file)], capture_output=True,
                           text=True, timeout=60)
     if done.returncode:
         raise InputError(done.stderr.strip() or f"the teacher key in {key_file} could not be read")

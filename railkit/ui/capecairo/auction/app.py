@@ -43,11 +43,11 @@ from railkit.ui.capecairo.common import (
 from railkit.ui.capecairo.common import MAX_BOT_MOVES as KK_MAX_BOT_MOVES
 from railkit.ui.capecairo.panels import AuctionPanel, KkSession, KkSessionApp, StartPanel, start_session
 from railkit.ui.capecairo.race_panel import RaceMapPanel
-from railkit.ui.class_link import class_options, link_to_deal
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.i18n import render, tr, trn
-from railkit.ui.learner import is_default_learner, name_from_address
+from railkit.ui.records.learner import is_default_learner, name_from_address
 from railkit.ui.saves import SaveFile
+from railkit.ui.tables.class_link import class_options, link_to_deal
 from railkit.ui.widgets import button, html_box, row
 
 
@@ -68,7 +68,7 @@ class KkAuctionApp(KeepsGame, KkSessionApp):
         self.session: KkSession | None = None
         self.building_events: list[str] = []  # the story of the last round: reveal, choices, building
         self._round_start = 0  # where in the narrative the learner's last bid begins
-        link = class_options("kk_auction")  # the class's link: the same deal for everyone (railkit.ui.class_link)
+        link = class_options("kk_auction")  # the class's link: the same deal for everyone (railkit.ui.tables.class_link)
         self._deal = link.seed  # the first game's number, when the link gives one
         self._start_players = link.players or players
         self._learner = (self._learner[0], min(seat, self._start_players - 1), others)

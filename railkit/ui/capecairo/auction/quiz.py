@@ -18,7 +18,7 @@ from railkit.capecairo import explain_auction_order
 from railkit.ui.app import InputError, Messages, Panel, Score, guarded, verdict_html
 from railkit.ui.capecairo.common import ordinal, pounds
 from railkit.ui.i18n import render, tr, trn
-from railkit.ui.lesson_record import ExerciseRecord
+from railkit.ui.records.lesson_record import ExerciseRecord
 from railkit.ui.widgets import button, choose, html_box, row
 
 QUIZ_NAMES = ("Ann", "Ben", "Cleo", "Dev")

@@ -14,7 +14,7 @@ Three tabs and a legend:
   (KK-E1) or the stall ending (KK-B8).
 * Exercise — what does the next crossing cost? (``exercise.ExercisePanel``).
 * Play with others — the same game at a class table, each learner at their own screen
-  (``railkit.ui.table_play``, ``together``).
+  (``railkit.ui.tables.table_play``, ``together``).
 
 Nothing here decides a rule: legality, order, costs and the end come from ``railkit.capecairo``.
 """
@@ -56,16 +56,16 @@ from railkit.ui.capecairo.play.hints import hint_html, review_html
 from railkit.ui.capecairo.play.puzzles import PUZZLES_TAB, kk_puzzles
 from railkit.ui.capecairo.play.together import KK_TABLE, kk_measures
 from railkit.ui.capecairo.race_panel import RaceMapPanel
-from railkit.ui.class_link import class_options, link_to_deal
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.game_review import GameReviewPanel
 from railkit.ui.game_review import hint_html as search_hint_html
 from railkit.ui.i18n import render, tr, trn
-from railkit.ui.learner import is_default_learner, name_from_address
-from railkit.ui.lesson_record import game_finished, note_why
+from railkit.ui.records.learner import is_default_learner, name_from_address
+from railkit.ui.records.lesson_record import game_finished, note_why
 from railkit.ui.saves import SaveFile, SaveLoadPanel, saved_words
-from railkit.ui.table_play import TablePlayPanel
-from railkit.ui.table_replay import HistoryChart
+from railkit.ui.tables.class_link import class_options, link_to_deal
+from railkit.ui.tables.table_play import TablePlayPanel
+from railkit.ui.tables.table_replay import HistoryChart
 from railkit.ui.widgets import button, html_box, row
 
 # The end of the game said to the learner (railkit.messages.addressed, addressed_group).
@@ -88,7 +88,7 @@ class KkPlayApp(KeepsGame, KkSessionApp):
         self.rng = random.Random(seed)
         self.session: KkSession | None = None
         self.last_events: list[str] = []  # what happened since the learner's last move
-        link = class_options("kk_play")  # the class's link: the same deal for everyone (railkit.ui.class_link)
+        link = class_options("kk_play")  # the class's link: the same deal for everyone (railkit.ui.tables.class_link)
         self._deal = link.seed  # the first game's number, when the link gives one
         self._start = (link.players or players, int(link.variant) if link.variant else win_crossings)
         self._learner = (self._learner[0], min(seat, self._start[0] - 1), others)

@@ -19,7 +19,7 @@ from railkit.capecairo.game import TRACK_PRICE  # KK-B2 (4): the engine's price 
 from railkit.ui.app import InputError, Messages, Panel, Score, guarded, parse_whole, verdict_html
 from railkit.ui.capecairo.common import as_learner, card_html, cards_html, line_html, pounds, terrain_name
 from railkit.ui.i18n import tr, trn
-from railkit.ui.lesson_record import ExerciseRecord
+from railkit.ui.records.lesson_record import ExerciseRecord
 from railkit.ui.widgets import button, html_box, row, submit_on_enter
 
 EXERCISE_NAMES = ("Ann", "Ben", "Cleo", "Dev")

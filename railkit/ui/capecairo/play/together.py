@@ -1,4 +1,4 @@
-"""Vom Kap bis Kairo at a class table (“Play with others”, ``railkit.ui.table_play``): how this game's seat
+"""Vom Kap bis Kairo at a class table (“Play with others”, ``railkit.ui.tables.table_play``): how this game's seat
 view, moves and review are shown. Everything comes from what the table server sends: the seat's view (its own
 bid, everyone's race and money), typed as a ``KKView``, the moves the engine allows the seat, the engine's count
 of the seat's next crossing (for “Why”), and at the end the whole game to replay for the review.
@@ -19,7 +19,7 @@ from railkit.messages import N_, Message, addressed, addressed_group, names_mess
 from railkit.ui.capecairo.common import card_title, cards_html, pieces_count, players_table_html, pounds, race_html
 from railkit.ui.capecairo.play.hints import BuildCount, seat_hint_html, weak_moves_html
 from railkit.ui.i18n import render, tr
-from railkit.ui.table_game import TableGame, message_from_json
+from railkit.ui.tables.table_game import TableGame, message_from_json
 
 __all__ = ["KK_TABLE", "kk_measures"]
 

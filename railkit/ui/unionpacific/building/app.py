@@ -26,8 +26,8 @@ from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch
 from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.first_paint import defer_first_show
 from railkit.ui.i18n import tr, trn
-from railkit.ui.learner import follow_page_address, greet_learner
 from railkit.ui.map_clicks import MapClicks
+from railkit.ui.records.learner import follow_page_address, greet_learner
 from railkit.ui.unionpacific import club_board
 from railkit.ui.unionpacific.board_map import building_map
 from railkit.ui.unionpacific.building.exercise import ExercisePanel

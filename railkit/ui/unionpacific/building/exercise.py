@@ -16,8 +16,8 @@ import ipywidgets as widgets
 from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.i18n import tr, trn
-from railkit.ui.lesson_record import ExerciseRecord
 from railkit.ui.map_clicks import MapClicks
+from railkit.ui.records.lesson_record import ExerciseRecord
 from railkit.ui.unionpacific.board_map import building_map
 from railkit.ui.unionpacific.building.position import Situation, random_situation, rulebook_situation, why_text
 from railkit.ui.unionpacific.common import card_label, company_html, section_label

@@ -25,8 +25,8 @@ from railkit.ui.app import App, InputError, guarded, legend_html, parse_whole
 from railkit.ui.autosave import GameKeeper, KeepsState
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
-from railkit.ui.learner import default_learner, follow_page_address, greet_learner, is_default_learner
-from railkit.ui.lesson_record import ExerciseRecord
+from railkit.ui.records.learner import default_learner, follow_page_address, greet_learner, is_default_learner
+from railkit.ui.records.lesson_record import ExerciseRecord
 from railkit.ui.unionpacific.club_board import lesson_board
 from railkit.ui.unionpacific.common import steps_html
 from railkit.ui.unionpacific.dividends.examples import (

@@ -31,15 +31,15 @@ import ipywidgets as widgets
 from railkit.session import Session, seat_bots
 from railkit.ui.app import App, InputError, guarded, others_words
 from railkit.ui.autosave import GameKeeper, KeepsGame
-from railkit.ui.class_link import class_options, link_to_deal
 from railkit.ui.club_files import ClubFile, ClubFilePanel, LessonData, switch, tag_save, untag_save
 from railkit.ui.first_paint import defer_first_show
 from railkit.ui.game_review import GameReviewPanel
 from railkit.ui.i18n import tr, trn
-from railkit.ui.learner import LearnerName, follow_page_address, is_default_learner, name_from_address
-from railkit.ui.lesson_record import game_finished
+from railkit.ui.records.learner import LearnerName, follow_page_address, is_default_learner, name_from_address
+from railkit.ui.records.lesson_record import game_finished
 from railkit.ui.saves import SaveFile, SaveLoadPanel, saved_words
-from railkit.ui.table_play import TablePlayPanel
+from railkit.ui.tables.class_link import class_options, link_to_deal
+from railkit.ui.tables.table_play import TablePlayPanel
 from railkit.ui.unionpacific import club_board
 from railkit.ui.unionpacific.common import LESSON_STYLE, engine_text, option_name
 from railkit.ui.unionpacific.play.exercise import ExercisePanel
@@ -90,7 +90,7 @@ class PlayApp(KeepsGame, App):
         super().__init__()
         # The learner is named once, in the page address (?name=Kim); without one they are “You”.
         address = name_from_address()
-        link = class_options("up_play")  # the class's link: the same deal for everyone (railkit.ui.class_link)
+        link = class_options("up_play")  # the class's link: the same deal for everyone (railkit.ui.tables.class_link)
         game_number = link.seed if game_number is None and link.seed is not None else game_number
         players = link.players or players
         options = {**options, "deck": link.variant} if link.variant else options
@@ -182,7 +182,7 @@ class PlayApp(KeepsGame, App):
     # ================================================================== the learner's name
     def follow_page_address(self) -> threading.Thread | None:
         """Voila pre-renders a lesson before anyone opens the page: the address (``?name=Kim``) comes later
-        (``railkit.ui.learner.follow_page_address``), then ``on_learner``."""
+        (``railkit.ui.records.learner.follow_page_address``), then ``on_learner``."""
         return follow_page_address(self.on_learner)
 
     def on_learner(self, found: LearnerName) -> None:
@@ -192,7 +192,7 @@ class PlayApp(KeepsGame, App):
             self.on_page_address(found.name)
 
     def on_class_link(self) -> bool:
-        """The page address arrived with a class link (``railkit.ui.class_link``): deal its game, unless the
+        """The page address arrived with a class link (``railkit.ui.tables.class_link``): deal its game, unless the
         learner has moved already. True when the game was dealt again."""
         session = self.session
         link = link_to_deal("up_play", self.show_error, session is None or session.last_human_move() is not None)

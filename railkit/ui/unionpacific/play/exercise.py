@@ -18,7 +18,7 @@ import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, guarded, parse_whole, verdict_html
 from railkit.ui.i18n import player_label, tr
-from railkit.ui.lesson_record import ExerciseRecord
+from railkit.ui.records.lesson_record import ExerciseRecord
 from railkit.ui.unionpacific.common import company_name, steps_html
 from railkit.ui.widgets import button, html_box, row, set_shown, set_value, submit_on_enter
 from railkit.unionpacific import UP, UP_TABLE, Board, PayoutRecord

@@ -12,7 +12,7 @@ from railkit.game import Outcome
 from railkit.messages import N_, Message, addressed_group, naddressed, names_message, nmessage
 from railkit.ui.app import legend_html
 from railkit.ui.i18n import player_label, render, tr, trn
-from railkit.ui.learner import is_default_learner
+from railkit.ui.records.learner import is_default_learner
 from railkit.ui.unionpacific.common import card_label, company_html, company_name, engine_text
 from railkit.ui.unionpacific.map_style import contrast
 from railkit.unionpacific import (

@@ -21,8 +21,8 @@ import ipywidgets as widgets
 from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.game_review import hint_text
 from railkit.ui.i18n import tr
-from railkit.ui.learner import is_default_learner
-from railkit.ui.lesson_record import note_hint
+from railkit.ui.records.learner import is_default_learner
+from railkit.ui.records.lesson_record import note_hint
 from railkit.ui.unionpacific.common import card_label, company_name
 from railkit.ui.unionpacific.play.build import BuildPanel
 from railkit.ui.unionpacific.play.html import share_words, text_colour, why_html

@@ -17,8 +17,8 @@ import ipywidgets as widgets
 from railkit.messages import N_
 from railkit.ui.app import Messages, Panel, parse_whole
 from railkit.ui.i18n import tr, trn
-from railkit.ui.learner import DEFAULT_LEARNER, check_name, default_learner, seat_players, typed_names
-from railkit.ui.learner import seat_options as learner_seats
+from railkit.ui.records.learner import DEFAULT_LEARNER, check_name, default_learner, seat_players, typed_names
+from railkit.ui.records.learner import seat_options as learner_seats
 from railkit.ui.unionpacific.common import DECKS, option_name
 from railkit.ui.widgets import button, html_box, row, submit_on_enter
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 
 from railkit.session import Session
-from railkit.ui.learner import is_default_learner
+from railkit.ui.records.learner import is_default_learner
 from railkit.unionpacific import UnionPacificGame
 from railkit.unionpacific.views import UPView
 

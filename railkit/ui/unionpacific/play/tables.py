@@ -14,8 +14,8 @@ import ipywidgets as widgets
 
 from railkit.ui.app import Messages, Panel, guarded
 from railkit.ui.i18n import tr, trn
-from railkit.ui.learner import is_default_learner
-from railkit.ui.table_replay import HistoryChart
+from railkit.ui.records.learner import is_default_learner
+from railkit.ui.tables.table_replay import HistoryChart
 from railkit.ui.unionpacific.common import card_label, company_html, engine_text
 from railkit.ui.unionpacific.play.html import (
     cards_html,

@@ -1,4 +1,4 @@
-"""Union Pacific at a class table (“Play with others”, ``railkit.ui.table_play``): how this game's seat
+"""Union Pacific at a class table (“Play with others”, ``railkit.ui.tables.table_play``): how this game's seat
 view, moves, help and review are shown. Everything comes from what the table server sends: the seat's view
 (its own hand and face-down first share, everyone's public table), typed as a ``UPView``, the moves the engine
 allows the seat, the heuristic player's move when the learner asks (Hint), and at the end the whole game to
@@ -21,7 +21,7 @@ from typing import Any
 from railkit.messages import N_, addressed_group, naddressed, names_message, nmessage
 from railkit.ui.i18n import player_label, render, tr, trn
 from railkit.ui.plot import Plot
-from railkit.ui.table_game import TableGame
+from railkit.ui.tables.table_game import TableGame
 from railkit.ui.unionpacific.board_map import building_map
 from railkit.ui.unionpacific.common import card_label, checklist_html, company_name, counts_html, engine_text, section_label
 from railkit.ui.unionpacific.play.build import MAP_HEIGHT, MAP_WIDTH

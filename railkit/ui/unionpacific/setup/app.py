@@ -22,10 +22,10 @@ import random
 import ipywidgets as widgets
 
 from railkit.ui.app import App, guarded, legend_html
-from railkit.ui.class_link import link_to_deal
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr
-from railkit.ui.learner import default_learner, follow_page_address, greet_learner
+from railkit.ui.records.learner import default_learner, follow_page_address, greet_learner
+from railkit.ui.tables.class_link import link_to_deal
 from railkit.ui.unionpacific.club_board import board_of, lesson_board
 from railkit.ui.unionpacific.common import DECKS, LESSON_STYLE, option_name
 from railkit.ui.unionpacific.setup.deck import deck_figure, layout, piles_table_html
@@ -52,7 +52,7 @@ class SetupApp(App):
         follow_page_address(lambda _found: self.on_class_link())  # a pre-rendered page learns its link later
 
     def on_class_link(self) -> bool:
-        """The class's link (``railkit.ui.class_link``) sets the players, the share deck and the game number of
+        """The class's link (``railkit.ui.tables.class_link``) sets the players, the share deck and the game number of
         the first deal, so every learner sets up the same game; refused values are said in words."""
         link = link_to_deal("up_setup", self.show_error, self.steps.game is not None)  # dealt: the game stays
         if link is None:

@@ -12,7 +12,7 @@ import ipywidgets as widgets
 
 from railkit.ui.app import InputError, Messages, Panel, Score, guarded, parse_whole, verdict_html
 from railkit.ui.i18n import tr, trn
-from railkit.ui.lesson_record import ExerciseRecord
+from railkit.ui.records.lesson_record import ExerciseRecord
 from railkit.ui.unionpacific.common import DECKS, option_name
 from railkit.ui.unionpacific.setup.deck import cards_above_dividend, layout, piles_table_html, safe_bottom
 from railkit.ui.widgets import button, html_box, row, submit_on_enter

@@ -15,7 +15,7 @@ from railkit.ui.app import InputError, Messages, Panel, guarded
 from railkit.ui.docs import reconstruction_note
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr, trn
-from railkit.ui.learner import DEFAULT_LEARNER, check_name, default_learner
+from railkit.ui.records.learner import DEFAULT_LEARNER, check_name, default_learner
 from railkit.ui.unionpacific.board_map import board_figure
 from railkit.ui.unionpacific.common import DECKS, card_label, company_html, company_name, counts_html, option_name
 from railkit.ui.unionpacific.setup.deck import deck_figure, layout, piles_table_html, reserve_size

@@ -13,7 +13,7 @@ sent as soon as the server is back” and keep it:
 * a move refused as out of date because another seat's move came first (a sealed bid at the same moment) is sent
   again from the new position while it is still allowed, at most ``MAX_RETRIES`` times.
 
-No widgets here: ``railkit.ui.table_play`` says what happened in words.
+No widgets here: ``railkit.ui.tables.table_play`` says what happened in words.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from railkit.ui.table_link import TableLink, TableProblem
+from railkit.ui.tables.table_link import TableLink, TableProblem
 
 __all__ = ["MAX_RETRIES", "MoveSender"]
 

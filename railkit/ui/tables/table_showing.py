@@ -1,6 +1,6 @@
-"""The “Play with others” panel on screen (``TableShowing``, a part of ``railkit.ui.table_play.TablePlayPanel``): its
+"""The “Play with others” panel on screen (``TableShowing``, a part of ``railkit.ui.tables.table_play.TablePlayPanel``): its
 widgets filled from the seat's last state (the lobby, the turn, the seat's moves, the help, the board, the story, the
-review), what a screen reader is told (``railkit.ui.table_announce``), and where the keyboard focus goes next.
+review), what a screen reader is told (``railkit.ui.tables.table_announce``), and where the keyboard focus goes next.
 
 The focus follows the game (WCAG 2.4.3): a table that opens takes it to the seat's move, or to the lobby while the
 table waits; after the seat's move it goes to the seat's next move, or to the table's story while the others play;
@@ -17,10 +17,10 @@ from typing import Any
 from railkit.game import BaseView
 from railkit.ui.app import Messages
 from railkit.ui.i18n import tr
-from railkit.ui.table_game import Action, TableGame, unavailable_words
-from railkit.ui.table_html import LOBBY_FOCUS, events_html, lobby_html, offline_html, turn_html
-from railkit.ui.table_moves import MoveSender
-from railkit.ui.table_widgets import STORY, TableWidgets
+from railkit.ui.tables.table_game import Action, TableGame, unavailable_words
+from railkit.ui.tables.table_html import LOBBY_FOCUS, events_html, lobby_html, offline_html, turn_html
+from railkit.ui.tables.table_moves import MoveSender
+from railkit.ui.tables.table_widgets import STORY, TableWidgets
 from railkit.ui.widgets import set_shown, set_value
 
 __all__ = ["WAITING_PLACES", "TableShowing"]

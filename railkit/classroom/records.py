@@ -21,8 +21,8 @@ user on the class hub, else the address the request came from) its own rate and 
 seen before; nothing is shared by all, so a client that floods records, under one name or thousands, is refused
 on its own and never crowds out another learner. Under ``make run`` every lesson's kernel calls from the same
 machine, so there the kernels share one client's rate (``RecordLimits.per_client_per_second``, sized for a class).
-The teacher reads the records (``railkit.tables.teacher``); a learner reads only their own
-(``railkit.tables.progress``): off the hub with the **progress key** the server gives back with the first record
+The teacher reads the records (``railkit.classroom.teacher``); a learner reads only their own
+(``railkit.classroom.progress``): off the hub with the **progress key** the server gives back with the first record
 stored under a name (``{"ok": true, "learner_key": KEY}``, once; kept as a SHA-256 digest in ``rk_progress_keys``),
 on the hub as the hub user.
 """
@@ -48,8 +48,9 @@ from sqlalchemy.exc import IntegrityError
 
 from railkit.game import MAX_NAME_LENGTH
 from railkit.lessons import LESSONS
+from railkit.tables.limits import RateLimiter
 from railkit.tables.names import name_key
-from railkit.tables.protocol import ProtocolError, RateLimiter
+from railkit.wire import ProtocolError
 
 __all__ = ["CSV_COLUMNS", "EVENTS", "LESSON_IDS", "MAX_RECORDS", "MAX_RECORDS_PER_LEARNER", "SAME_OPENING_SECONDS", "Record",
            "RecordLimits", "Records",

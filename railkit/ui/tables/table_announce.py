@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
-from railkit.ui.table_game import sentence_text
+from railkit.ui.tables.table_game import sentence_text
 from railkit.ui.widgets import html_box, set_value
 
 __all__ = ["KEPT", "Announcer"]

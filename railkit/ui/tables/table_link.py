@@ -9,24 +9,21 @@ How the server ended a connection says what to do (``railkit.wire``'s close code
 behind (``CLOSE_BEHIND``: this kernel did not read for a while) connects again at once and takes the whole state;
 one the server refused, a closed table and a seat opened in newer pages (``CLOSE_REPLACED``) are not retried.
 
-Where the server is: ``RAILKIT_TABLES_URL`` (``make run`` sets it for Voila's kernels). On Binder (one
-user per container) and in the static site (Pyodide: no sockets to a class server) there is none.
+HTTP goes through ``railkit.ui.class_http`` (where the server is, the hub token, ``ServerProblem``); the messages
+are ``railkit.wire``'s.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
-import sys
 import threading
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from typing import Any
 
-from railkit.ui.learner import address_fields
-from railkit.wire import CLOSE_BEHIND, CLOSE_CLOSED, CLOSE_REFUSED, CLOSE_REPLACED, is_table_code, merge_state
+from railkit.ui.class_http import HUB_TOKEN_VARIABLE, TABLES_URL_VARIABLE, ServerProblem, ask_json, hub_headers, place, tables_url
+from railkit.ui.records.learner import address_fields
+from railkit.wire import CLOSE_BEHIND, CLOSE_FINAL, act, encode, error_details, hello, help_request, is_table_code, merge_state
 
 __all__ = ["HUB_TOKEN_VARIABLE", "TABLES_URL_VARIABLE", "TableLink", "TableProblem", "creator_from_query", "hub_headers",
            "is_table_code", "merge_state", "place", "seat_from_query", "table_from_query", "tables_url",
@@ -34,53 +31,11 @@ __all__ = ["HUB_TOKEN_VARIABLE", "TABLES_URL_VARIABLE", "TableLink", "TableProbl
 
 log = logging.getLogger(__name__)
 
-TABLES_URL_VARIABLE = "RAILKIT_TABLES_URL"
-HUB_TOKEN_VARIABLE = "JUPYTERHUB_API_TOKEN"  # what a learner's server on the class hub gives its kernels
 RETRY_SECONDS = 1.0  # a lost connection is tried again this often (a restarted server is back within seconds)
-FINAL_CLOSES = (CLOSE_REFUSED, CLOSE_CLOSED, CLOSE_REPLACED)  # the server's "do not come back" (railkit.wire)
+FINAL_CLOSES = CLOSE_FINAL  # the server's "do not come back" (railkit.wire)
 
 
-ERROR_FIELDS = ("type", "error", "rule", "message", "seq", "words")  # an error's own fields; the rest are details
-
-
-class TableProblem(Exception):
-    """The table server refused a request or cannot be reached; ``code`` is its error word (or ``offline``)."""
-
-    def __init__(self, code: str, message: str, rule: str | None = None, words: Any = None,
-                 details: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.rule = rule
-        self.message = message
-        self.words = words  # the engine's refusal as a translatable message (JSON), when the rules refused
-        self.details = details or {}  # what the page words itself: the names in use, a suggestion, seconds
-
-
-def _details(found: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in found.items() if k not in ERROR_FIELDS}
-
-
-def place() -> str:
-    """Where the lesson runs: ``"browser"`` (the static site, Pyodide), ``"binder"``, ``"none"`` (no table
-    server configured) or ``"server"``."""
-    if sys.platform == "emscripten":
-        return "browser"
-    if any(key.startswith("BINDER_") for key in os.environ):
-        return "binder"
-    if not os.environ.get(TABLES_URL_VARIABLE):
-        return "none"
-    return "server"
-
-
-def tables_url() -> str:
-    return os.environ.get(TABLES_URL_VARIABLE, "").rstrip("/")
-
-
-def hub_headers() -> dict[str, str]:
-    """On the class hub the table server is a service of the hub: the kernel's hub API token says which hub user
-    this is (``railkit.tables.hub``). Elsewhere there is no token and nothing is added."""
-    token = os.environ.get(HUB_TOKEN_VARIABLE, "").strip()
-    return {"Authorization": f"token {token}"} if token else {}
+TableProblem = ServerProblem  # the table server's refusal, or no answer (railkit.ui.class_http)
 
 
 def seat_from_query(query: str | None = None) -> tuple[str, str] | None:
@@ -112,22 +67,8 @@ def creator_from_query(query: str | None = None) -> str | None:
 
 
 def _request(method: str, url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method,
-                                     headers={"Content-Type": "application/json", **hub_headers()})
-    try:
-        with urllib.request.urlopen(request, timeout=15) as response:
-            answer: dict[str, Any] = json.loads(response.read())
-            return answer
-    except urllib.error.HTTPError as exc:
-        try:
-            found = json.loads(exc.read())
-        except ValueError:
-            found = {}
-        raise TableProblem(str(found.get("error", "refused")), str(found.get("message", exc.reason)),
-                           found.get("rule"), details=_details(found)) from None
-    except (OSError, ValueError) as exc:
-        raise TableProblem("offline", str(exc)) from None
+    answer: dict[str, Any] = ask_json(method, url, body)
+    return answer
 
 
 class TableLink:
@@ -202,7 +143,7 @@ class TableLink:
         """Send a move made from the position last seen; the answer comes as a new state (or a problem)."""
         if self.state is None or self._socket is None or not self.online:
             raise TableProblem("offline", "the table server cannot be reached just now")
-        message = json.dumps({"type": "act", "seq": self.state["seq"], "action": action})
+        message = encode(act(self.state["seq"], action))
         with self._send_lock:
             try:
                 self._socket.send(message)
@@ -216,7 +157,7 @@ class TableLink:
             raise TableProblem("offline", "the table server cannot be reached just now")
         with self._send_lock:
             try:
-                self._socket.send(json.dumps({"type": "help", "hint": hint}))
+                self._socket.send(encode(help_request(hint)))
             except Exception as exc:  # noqa: BLE001 - the reading thread reconnects
                 raise TableProblem("offline", str(exc)) from None
 
@@ -239,7 +180,7 @@ class TableLink:
             try:
                 with connect(f"{url}/api/tables/{self.code}/ws", open_timeout=10, max_size=None,
                              additional_headers=hub_headers()) as socket:
-                    socket.send(json.dumps({"type": "hello", "token": self.token}))
+                    socket.send(encode(hello(self.token)))
                     self._merged_since_connect = False  # a new connection starts with the whole state
                     self._socket = socket
                     told = False
@@ -295,7 +236,7 @@ class TableLink:
             if message.get("error") == "behind":
                 return  # the server closes this connection next (CLOSE_BEHIND): it comes back at once, whole
             problem = TableProblem(str(message.get("error")), str(message.get("message")), message.get("rule"),
-                                   message.get("words"), _details(message))
+                                   message.get("words"), error_details(message))
             self._tell_problem(problem)
             if problem.code in ("bad_token", "no_table", "closed", "set_aside"):
                 raise problem

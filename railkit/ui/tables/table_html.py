@@ -1,6 +1,6 @@
 """The “Play with others” panel's pictures in words, from what the table server sent a seat: the lobby (who sits
 where, the code to share), whose turn it is, and the table's story (the engine's latest sentences). Plain
-functions of the server's state message and the seat's typed view; ``railkit.ui.table_play`` puts them on screen.
+functions of the server's state message and the seat's typed view; ``railkit.ui.tables.table_play`` puts them on screen.
 ``problem_words`` says what a refusal or a lost connection means and what to do about it.
 """
 
@@ -13,15 +13,15 @@ from typing import Any
 from railkit.game import BaseView
 from railkit.messages import names_message
 from railkit.ui.i18n import render, tr, trn
-from railkit.ui.table_game import TableGame, sentence_text
-from railkit.ui.table_link import TableProblem
+from railkit.ui.tables.table_game import TableGame, sentence_text
+from railkit.ui.tables.table_link import TableProblem
 
 __all__ = ["LOBBY_FOCUS", "SHOWN_EVENTS", "STORY_TITLE", "TABLE_STYLE", "events_html", "lobby_html", "offline_html",
            "problem_words", "stand_in_words", "turn_html"]
 
 SHOWN_EVENTS = 14  # the engine's latest sentences on screen
 # The lobby's box (kept while its text changes; the template makes it focusable): focused, so scrolled into view,
-# when a page opens at a table. The story's title names the story's box (a region, ``railkit.ui.table_showing``).
+# when a page opens at a table. The story's title names the story's box (a region, ``railkit.ui.tables.table_showing``).
 LOBBY_FOCUS = ".railkit-table-lobby"
 STORY_TITLE = "railkit-table-story-title"
 
@@ -79,7 +79,7 @@ def lobby_html(state: Mapping[str, Any]) -> str:
 
 def turn_html(game: TableGame, view: BaseView, state: Mapping[str, Any]) -> str:
     """An unmistakable “your turn”, whom the table waits for, or who won (seen; a screen reader hears the turn and the
-    end once, from ``railkit.ui.table_announce``, so no role here: this box is drawn anew on every update)."""
+    end once, from ``railkit.ui.tables.table_announce``, so no role here: this box is drawn anew on every update)."""
     seat = state.get("seat")
     if state.get("is_over"):
         words = game.result_words(view)
@@ -134,7 +134,7 @@ def events_html(state: Mapping[str, Any], mine: int) -> tuple[str, int]:
     for index, sentence in shown:
         new = " class='rk-new'" if index >= mine and mine else ""
         items.append(f"<li{new}>{html.escape(sentence_text(sentence, state.get('seat')))}</li>")
-    # no live region here: what is new is announced once (``railkit.ui.table_announce``); the list is to read at leisure
+    # no live region here: what is new is announced once (``railkit.ui.tables.table_announce``); the list is to read at leisure
     return (f"<b id='{STORY_TITLE}'>{html.escape(tr('At the table'))}</b>"
             f"<ol start='{shown[0][0] + 1 if shown else 1}'>{''.join(items)}</ol>"), total
 

@@ -1,7 +1,7 @@
 """What a play lesson tells the “Play with others” panel about its game (``TableGame``), and the table server's
 words read back: the engine's sentences, sent as JSON, as ``Message``s again in this page's language.
 
-Nothing here shows anything: ``railkit.ui.table_play`` is the panel, ``railkit.ui.table_html`` draws the lobby,
+Nothing here shows anything: ``railkit.ui.tables.table_play`` is the panel, ``railkit.ui.tables.table_html`` draws the lobby,
 the turn and the table's story from what the server sent.
 """
 
@@ -15,7 +15,7 @@ from railkit.game import BaseView, Game
 from railkit.messages import Message
 from railkit.ui.i18n import render, tr
 from railkit.ui.plot import Plot
-from railkit.ui.table_replay import Measures
+from railkit.ui.tables.table_replay import Measures
 from railkit.wire import message_from_json
 
 __all__ = ["Action", "TableGame", "message_from_json", "sentence_text", "unavailable_words"]

@@ -2,7 +2,7 @@
 
 It is no lesson (``railkit.lessons`` does not list it, the learners' index does not link it) and shows
 nothing without the teacher key (``make run`` prints it; ``?key=`` in the page address or typed in). Its
-kernel asks the table server's teacher endpoints (``railkit.tables.teacher``) with the key. On the class hub
+kernel asks the table server's teacher endpoints (``railkit.classroom.teacher``) with the key. On the class hub
 there is no key: the kernel's hub token says who the teacher is (the hub's admins and its ``teachers`` group):
 
 * every learner: lessons started and finished, answers right at the first try, the rules most often wrong;
@@ -11,8 +11,8 @@ there is no key: the kernel's hub token says who the teacher is (the hub's admin
 * filtering by lesson and learner, sorting the learners; the answers as CSV; “forget this class”, confirmed;
 * per table: a link to watch it (or replay it, once over) in its play lesson as a spectator, a computer player
   in a seat or out of it, and closing it (confirmed);
-* charts (``railkit.ui.teacher_charts``), the HTML tables (``railkit.ui.teacher_html``) and links for the class
-  (``railkit.ui.teacher_links``);
+* charts (``railkit.ui.teacher.teacher_charts``), the HTML tables (``railkit.ui.teacher.teacher_html``) and links for the class
+  (``railkit.ui.teacher.teacher_links``);
 * live: while “Keep up to date” is ticked, a background thread asks again every ``LIVE_SECONDS`` with the
   filters of the data shown, and the widgets change in place (the teacher's choices stay). When the class server
   does not answer (it is being restarted after a crash), the page says so without blaming anyone, keeps asking
@@ -27,8 +27,6 @@ import html
 import json
 import logging
 import threading
-import urllib.error
-import urllib.request
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -40,21 +38,20 @@ from railkit.errors import InputError
 from railkit.lessons import LESSONS
 from railkit.messages import N_
 from railkit.ui.app import App, guarded
+from railkit.ui.class_http import ServerProblem, ask, hub_headers, place, tables_url
 from railkit.ui.figure_view import FigureView
 from railkit.ui.i18n import tr, trn
-from railkit.ui.learner import LearnerName, address_fields, check_name, follow_page_address
-from railkit.ui.table_link import hub_headers, place, tables_url
-from railkit.ui.teacher_charts import GAME_NAMES, first_try_chart, timeline_chart
-from railkit.ui.teacher_html import exercises_html, learners_html, tables_html
-from railkit.ui.teacher_links import ClassLinkPanel
+from railkit.ui.records.learner import LearnerName, address_fields, check_name, follow_page_address
+from railkit.ui.teacher.teacher_charts import GAME_NAMES, first_try_chart, timeline_chart
+from railkit.ui.teacher.teacher_html import exercises_html, learners_html, tables_html
+from railkit.ui.teacher.teacher_links import ClassLinkPanel
 from railkit.ui.widgets import button, html_box, row, set_options, set_value
+from railkit.wire import CLOSE_WORDS, FORGET_WORDS, TEACHER_KEY_HEADER
 
 __all__ = ["KEY_PARAMETER", "TeacherApp", "TeacherClient", "TeacherProblem"]
 
 KEY_PARAMETER = "key"  # teacher/teacher.ipynb?key=...
-KEY_HEADER = "X-Railkit-Teacher-Key"  # railkit.tables.teacher.KEY_HEADER (the UI does not import the server)
-FORGET_WORDS = "forget this class"  # railkit.tables.teacher.FORGET_WORDS
-CLOSE_WORDS = "close this table"  # railkit.tables.teacher.CLOSE_WORDS
+KEY_HEADER = TEACHER_KEY_HEADER  # the header the server reads the key from (railkit.wire)
 LIVE_SECONDS = 5.0  # the page asks the server again this often while “Keep up to date” is ticked
 DOWN_RETRY_SECONDS = 1.0  # ... and this often while the server does not answer (it says "back" as soon as it is)
 MAX_KEY_LENGTH = 200
@@ -66,13 +63,7 @@ class ServerDown(InputError):
     """The class server did not answer (it may be restarting); the page asks again by itself."""
 
 
-class TeacherProblem(Exception):
-    """The server refused (``code``: its error word) or could not be reached (``offline``)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+TeacherProblem = ServerProblem  # the server refused (``code``: its error word) or could not be reached (``offline``)
 
 
 class TeacherClient:
@@ -83,21 +74,8 @@ class TeacherClient:
         self.base = (base or tables_url()).rstrip("/")
 
     def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> bytes:
-        request = urllib.request.Request(f"{self.base}/api/teacher/{path}", method=method,
-                                         data=None if body is None else json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json",
-                                                  **({KEY_HEADER: self.key} if self.key else {}), **hub_headers()})
-        try:
-            with urllib.request.urlopen(request, timeout=20) as response:
-                return bytes(response.read(MAX_ANSWER_BYTES))
-        except urllib.error.HTTPError as exc:
-            try:
-                found = json.loads(exc.read(64 * 1024))
-            except ValueError:
-                found = {}
-            raise TeacherProblem(str(found.get("error", "refused")), str(found.get("message", exc.reason))) from None
-        except (OSError, ValueError) as exc:
-            raise TeacherProblem("offline", str(exc)) from None
+        return ask(method, f"{self.base}/api/teacher/{path}", body, {KEY_HEADER: self.key} if self.key else {},
+                   timeout=20, max_bytes=MAX_ANSWER_BYTES)
 
     def get(self, path: str, **query: str) -> Any:
         shown = {k: v for k, v in query.items() if v}

@@ -1,5 +1,5 @@
 """“Links for the class” on the teacher's page: pick a lesson and its options (game number, players, variant,
-language, a table's code) and get the one address to give the class (``railkit.ui.class_link``)."""
+language, a table's code) and get the one address to give the class (``railkit.ui.tables.class_link``)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from railkit.errors import InputError
 from railkit.lessons import LESSONS
 from railkit.messages import N_
 from railkit.ui.app import Messages, Panel, parse_whole
-from railkit.ui.class_link import LINK_FIELDS, MAX_SEED, LinkFields, class_link
 from railkit.ui.i18n import get_language, tr
 from railkit.ui.language import LANGUAGE_NAMES
-from railkit.ui.table_link import is_table_code
+from railkit.ui.tables.class_link import LINK_FIELDS, MAX_SEED, LinkFields, class_link
+from railkit.ui.tables.table_link import is_table_code
 from railkit.ui.widgets import button, html_box, row
 
 __all__ = ["ClassLinkPanel"]

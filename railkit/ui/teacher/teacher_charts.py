@@ -1,4 +1,4 @@
-"""The teacher's page's charts (``railkit.ui.teacher``), built from the server's reports as plotly figures
+"""The teacher's page's charts (``railkit.ui.teacher.page``), built from the server's reports as plotly figures
 (``railkit.ui.plot.Plot``): the class's right-at-first-try rate per exercise, and each table's game over time."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The teacher's page in words (``railkit.ui.teacher``): the learners, the hardest exercises and the tables as
-HTML tables, from the teacher endpoints' answers (``railkit.tables.teacher``)."""
+"""The teacher's page in words (``railkit.ui.teacher.page``): the learners, the hardest exercises and the tables as
+HTML tables, from the teacher endpoints' answers (``railkit.classroom.teacher``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 from railkit.lessons import LESSONS
 from railkit.ui.i18n import get_language, tr
-from railkit.ui.teacher_charts import GAME_NAMES, exercise_title
+from railkit.ui.teacher.teacher_charts import GAME_NAMES, exercise_title
 
 __all__ = ["PLAY_LESSONS", "exercises_html", "learners_html", "tables_html"]
 

@@ -1,8 +1,8 @@
 """The lesson's side of the record of learning: what the learner did, sent to the table server.
 
-When a lesson runs on a class server (``RAILKIT_TABLES_URL``, ``railkit.ui.table_link.place``) and the learner
+When a lesson runs on a class server (``RAILKIT_TABLES_URL``, ``railkit.ui.tables.table_link.place``) and the learner
 has a name (their hub user name, else ``?name=`` in the page address), the lesson tells the server
-(``POST /api/records``, ``railkit.tables.records``):
+(``POST /api/records``, ``railkit.classroom.records``):
 
 * that the learner opened the lesson (in a pre-rendered Voila kernel: when the page address arrives);
 * every checked answer to an exercise (``ExerciseRecord.answer``): which exercise, right or wrong, the attempt
@@ -13,7 +13,7 @@ has a name (their hub user name, else ``?name=`` in the page address), the lesso
 * that the learner finished the lesson (``FINISHED_AFTER`` answers right, or a game played to its end).
 
 The server's answer to the first record under a name carries that name's progress key (``progress_key``): the
-lesson's "My progress" (``railkit.ui.my_progress``) reads the learner's own records with it, and the Voila
+lesson's "My progress" (``railkit.ui.records.my_progress``) reads the learner's own records with it, and the Voila
 template keeps it in the page address (``&progress=``) and the browser for the next lessons.
 
 Elsewhere (Binder, the static site, no server, no name) nothing is sent and the lessons work the same. The
@@ -23,7 +23,6 @@ or breaks a lesson (a record it cannot take is dropped and logged).
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import queue
@@ -31,15 +30,14 @@ import re
 import secrets
 import threading
 import time
-import urllib.request
 import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from railkit.errors import InputError
 from railkit.lessons import LESSONS
-from railkit.ui.learner import LearnerName, address_fields, check_name, follow_page_address, name_from_address
-from railkit.ui.table_link import hub_headers, place, tables_url
+from railkit.ui.class_http import ask_json, place, tables_url
+from railkit.ui.records.learner import LearnerName, address_fields, check_name, follow_page_address, name_from_address
 
 __all__ = ["FINISHED_AFTER", "KEY_PARAMETER", "ExerciseRecord", "game_finished", "learner", "lesson_of", "lesson_opened",
            "note_hint", "note_why", "on_progress_key", "progress_key", "recording", "wait_sent"]
@@ -131,19 +129,13 @@ def _post(record: dict[str, Any]) -> None:
     url = tables_url()
     if not url:
         return
-    request = urllib.request.Request(f"{url}/api/records", data=json.dumps(record).encode(), method="POST",
-                                     headers={"Content-Type": "application/json", **hub_headers()})
-    with urllib.request.urlopen(request, timeout=SEND_TIMEOUT_S) as response:
-        answer = response.read()
-    try:
-        key = json.loads(answer).get("learner_key")
-    except (ValueError, AttributeError):
-        return
+    answer = ask_json("POST", f"{url}/api/records", record, timeout=SEND_TIMEOUT_S)
+    key = answer.get("learner_key") if isinstance(answer, dict) else None
     if isinstance(key, str) and _KEY.fullmatch(key):  # the first record under this name: its progress key
         _keep_key(str(record["learner"]), key)
 
 
-# -- the progress key (railkit.tables.progress): what lets this learner, and no one else, read their records --
+# -- the progress key (railkit.classroom.progress): what lets this learner, and no one else, read their records --
 def _keep_key(name: str, key: str) -> None:
     with _state_lock:
         _keys[name] = key

@@ -8,20 +8,20 @@ every move made at the table (the others' appear as they happen), an unmistakabl
 the end the game's review. The seat's token goes into the page address (the template's script writes
 ``?table=…&seat=…`` from ``.railkit-table-address``), so a reload takes the same seat back.
 
-Nothing here knows a game: the lesson hands in a ``TableGame`` (``railkit.ui.table_game``, with the server's
-sentences read back); the widgets are built by ``railkit.ui.table_widgets``; the lobby, the turn and the table's
-story are drawn by ``railkit.ui.table_html``. The
+Nothing here knows a game: the lesson hands in a ``TableGame`` (``railkit.ui.tables.table_game``, with the server's
+sentences read back); the widgets are built by ``railkit.ui.tables.table_widgets``; the lobby, the turn and the table's
+story are drawn by ``railkit.ui.tables.table_html``. The
 view arrives as JSON and is typed once (``BaseView.from_json``); every hook reads the typed view. Widgets are
 updated from the connection's thread under one lock; nothing is displayed from there.
 
 While the table server does not answer (a crash, a restart) the page says so in the turn's place, never “your
 turn”; a move made meanwhile waits and is sent as soon as the server is back, if the game is still where it was
-(else the page says it was not sent; ``railkit.ui.table_moves``). A move that hands the turn on without acting (a
+(else the page says it was not sent; ``railkit.ui.tables.table_moves``). A move that hands the turn on without acting (a
 pass) has its own button and is never what “Your move” starts on. When the teacher or
 the table's creator puts a computer player in this seat, or gives the seat back, the learner is told.
 
 What a screen reader hears (every move, the reveal, a payout, the turn, the end: once each, from one live region)
-is ``railkit.ui.table_announce``; where the keyboard focus goes after each change is ``railkit.ui.table_showing``.
+is ``railkit.ui.tables.table_announce``; where the keyboard focus goes after each change is ``railkit.ui.tables.table_showing``.
 “Leave the table” lets the seat go from this page (its learner is then away; the creator or the teacher may seat a
 computer player there) and takes the seat out of the page address.
 
@@ -45,14 +45,14 @@ from railkit.game import BaseView
 from railkit.ui.app import Messages, Panel, guarded, parse_name
 from railkit.ui.game_review import hint_text
 from railkit.ui.i18n import tr, trn
-from railkit.ui.learner import LearnerName, follow_page_address, is_default_learner
-from railkit.ui.table_game import Action, TableGame, message_from_json, unavailable_words
-from railkit.ui.table_html import (
+from railkit.ui.records.learner import LearnerName, follow_page_address, is_default_learner
+from railkit.ui.tables.table_game import Action, TableGame, message_from_json, unavailable_words
+from railkit.ui.tables.table_html import (
     TABLE_STYLE,
     problem_words,
     stand_in_words,
 )
-from railkit.ui.table_link import (
+from railkit.ui.tables.table_link import (
     TableLink,
     TableProblem,
     creator_from_query,
@@ -61,9 +61,9 @@ from railkit.ui.table_link import (
     table_from_query,
     watch_from_query,
 )
-from railkit.ui.table_moves import MoveSender
-from railkit.ui.table_showing import TableShowing
-from railkit.ui.table_widgets import NAME_FIELD
+from railkit.ui.tables.table_moves import MoveSender
+from railkit.ui.tables.table_showing import TableShowing
+from railkit.ui.tables.table_widgets import NAME_FIELD
 from railkit.ui.widgets import set_value
 
 __all__ = ["TABLE_STYLE", "TableGame", "TablePlayPanel", "message_from_json", "unavailable_words"]
@@ -95,7 +95,7 @@ class TablePlayPanel(TableShowing, Panel):
         self._lock = threading.RLock()
         self._seen_narrative = 0  # the engine's sentences already shown (new ones are marked)
         self._mine = 0  # the narrative's length at this seat's last move
-        self.moves = MoveSender(game.action_json)  # the seat's last move on its way (railkit.ui.table_moves)
+        self.moves = MoveSender(game.action_json)  # the seat's last move on its way (railkit.ui.tables.table_moves)
         self._offline = False  # the connection was lost; the next state says it is back
         self._holder: str | None = None  # who held this seat in the last state (a change is told)
         self.opened_as: str | None = None  # how the page address brought this panel to a table: seat, watch, code

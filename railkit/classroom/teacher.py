@@ -1,4 +1,8 @@
-"""The teacher's side of the table server: the teacher key and the reports only the teacher may read.
+"""The teacher's side of the class server: the teacher key and the reports and actions only the teacher may use.
+
+The live tables' part of the reports and the actions on a table are asked of the live tables through
+``ClassTables`` (``railkit.tables.live.TableServer`` gives it; the app, ``railkit.tables.server``, hands it here):
+this package never imports the live tables, nor they it.
 
 On the class hub (``railkit.tables.hub``) the hub's admins and its ``teachers`` group may use them, and no key is
 needed. Elsewhere every ``/api/teacher/...`` request carries the teacher key (header ``X-Railkit-Teacher-Key: KEY`` or
@@ -16,7 +20,7 @@ seat or creator token is never a teacher key (a different random word, compared 
   0-9), whether its creator chose the deal; and ``set_aside``: the stored tables this server cannot play (their log
   does not replay here), each with the reason. Their moves are kept; closing one deletes it.
 * ``GET /api/teacher/class[?lesson=&learner=&stalled=]``: the three above in one answer (the teacher's page).
-* ``GET /api/teacher/records.csv``: the answers as CSV (``railkit.tables.records.CSV_COLUMNS``).
+* ``GET /api/teacher/records.csv``: the answers as CSV (``railkit.classroom.records.CSV_COLUMNS``).
 * ``POST /api/teacher/tables/{code}/bot`` ``{"seat", "bot": true|false}``: a computer player in a seat or out of
   it, in any seat at any time (the creator must wait until a learner has been away a while); its answer: the
   table's seats. The seat's learner is told the teacher did it.
@@ -24,7 +28,7 @@ seat or creator token is never a teacher key (a different random word, compared 
   are told the teacher closed it; the table and its moves are deleted.
 * ``POST /api/teacher/forget`` ``{"confirm": "forget this class"}``: delete every record and every table.
 
-``python -m railkit.tables.teacher KEY_FILE`` prints the key (making it first when there is none).
+``python -m railkit.classroom.teacher KEY_FILE`` prints the key (making it first when there is none).
 """
 
 from __future__ import annotations
@@ -34,26 +38,22 @@ import secrets
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from railkit.classroom.records import LESSON_IDS, Record, Records, check_learner, csv_text
 from railkit.tables.hub import TEACHER_GROUP, TEACHER_SCOPE, hub_user
 from railkit.tables.names import name_key
-from railkit.tables.protocol import ProtocolError, whole_number
-from railkit.tables.records import LESSON_IDS, Record, Records, check_learner, csv_text
-from railkit.tables.store import tables_data_dir
-from railkit.wire import TEACHER_KEY_HEADER
-
-if TYPE_CHECKING:
-    from railkit.tables.server import TableServer
+from railkit.tables.store import Store, tables_data_dir
+from railkit.tables.web import read_body
+from railkit.wire import CLOSE_WORDS, FORGET_WORDS, TEACHER_KEY_HEADER, ProtocolError, whole_number
 
 __all__ = ["CLOSE_WORDS", "FORGET_WORDS", "check_teacher", "is_teacher",
-           "KEY_HEADER", "KEY_VARIABLE", "STALLED_SECONDS", "exercise_report", "learner_report", "seated_learners",
+           "ClassTables", "KEY_HEADER", "KEY_VARIABLE", "STALLED_SECONDS", "exercise_report", "learner_report",
            "load_key", "teacher_routes"]
 
 KEY_VARIABLE = "RAILKIT_TEACHER_KEY"
@@ -62,9 +62,6 @@ KEY_HEADER = TEACHER_KEY_HEADER
 MIN_KEY_LENGTH = 16
 MAX_KEY_LENGTH = 200
 STALLED_SECONDS = 300  # a table with no move for five minutes is highlighted as stalled
-FORGET_WORDS = "forget this class"
-CLOSE_WORDS = "close this table"
-MAX_TIMELINE = 60  # the moves' times sent per table for the timeline chart (evenly picked)
 TOP_RULES = 3
 
 
@@ -174,53 +171,6 @@ def exercise_report(records: Iterable[Record]) -> list[dict[str, Any]]:
     return out
 
 
-def seated_learners(server: TableServer, learner: str | None = None) -> dict[str, list[str]]:
-    """Every seat a learner has held at a table this server holds (seat name -> table codes), or only
-    ``learner``'s (the teacher's learner filter)."""
-    out: dict[str, list[str]] = defaultdict(list)
-    for table in server.tables.values():
-        for seat in table.learners():
-            if learner is None or name_key(seat) == name_key(learner):
-                out[seat].append(table.code)
-    return dict(out)
-
-
-def table_report(server: TableServer, stalled_after: float, now: datetime | None = None,
-                 last: dict[int, datetime] | None = None,
-                 times: dict[int, list[tuple[int, datetime]]] | None = None) -> list[dict[str, Any]]:
-    """Every table the server holds: public facts only (no seat's hand, no token). ``last`` and ``times`` are the
-    store's ``activity`` and ``move_times`` (read here when not given; the server reads them off the event loop)."""
-    now = now or datetime.now(UTC)
-    last = server.store.activity() if last is None else last
-    times = server.store.move_times() if times is None else times
-    out: list[dict[str, Any]] = []
-    for table in server.tables.values():
-        game = table.game
-        since = last.get(table.id)
-        waiting = max(0.0, (now - since).total_seconds()) if since else 0.0
-        to_move = [] if game.is_over else list(game.players_to_act())
-        away, stand_ins = set(table.away()), table.stand_in_by()
-        out.append({"table": table.code, "game": table.kind.name, "moves": table.seq, "is_over": game.is_over,
-                    "chosen_deal": table.chosen_deal,
-                    "seats": [{"seat": name, "holder": seat.holder, "away": name in away,
-                               "stand_in": name in stand_ins} for name, seat in table.seats.items()],
-                    "to_move": to_move, "waiting_seconds": round(waiting),
-                    "last_change": since.isoformat(timespec="seconds") if since else None,
-                    "stalled": not game.is_over and waiting >= stalled_after,
-                    "timeline": _timeline(times.get(table.id, []))})
-    out.sort(key=lambda t: (not t["stalled"], t["is_over"], -t["waiting_seconds"], t["table"]))
-    return out
-
-
-def _timeline(times: list[tuple[int, datetime]]) -> list[list[Any]]:
-    """[[moves so far, when]] from the table's creation (0 moves) over at most ``MAX_TIMELINE`` points (the first
-    and last kept)."""
-    if len(times) > MAX_TIMELINE:
-        step = (len(times) - 1) / (MAX_TIMELINE - 1)
-        times = [times[round(i * step)] for i in range(MAX_TIMELINE)]
-    return [[seq + 1, at.isoformat(timespec="seconds")] for seq, at in times]
-
-
 # -- HTTP ----------------------------------------------------------------------------------------------------
 def given_key(request: Request) -> str:
     key = request.headers.get(KEY_HEADER, "")
@@ -267,8 +217,28 @@ def is_teacher(request: Request, key: str | None) -> bool:
     return True
 
 
-def teacher_routes(server: TableServer, records: Records, key: str | None) -> list[Route]:
-    """The teacher's endpoints; with no ``key`` they refuse everyone."""
+class ClassTables(Protocol):
+    """What the teacher's endpoints ask of the live tables (``railkit.tables.live.TableServer``)."""
+
+    def seated_learners(self, learner: str | None = None) -> dict[str, list[str]]:
+        """Every seat a learner holds at a table (seat name -> table codes), or only ``learner``'s."""
+
+    async def report(self, stalled_after: float) -> dict[str, Any]:
+        """``{"tables": [...], "set_aside": [...]}``: every table, public facts only."""
+
+    async def teacher_seat_bot(self, code: str, body: dict[str, Any]) -> dict[str, Any]:
+        """A computer player in a seat or out of it (``{"seat", "bot"}``); the table's seats."""
+
+    async def close_table(self, code: str) -> str:
+        """Close one table (its learners are told); its code."""
+
+    async def forget_tables(self) -> int:
+        """Every table goes; how many there were."""
+
+
+def teacher_routes(server: ClassTables, records: Records, store: Store, key: str | None) -> list[Route]:
+    """The teacher's endpoints over the ``records`` in ``store`` and the live tables ``server``; with no ``key``
+    (and no hub) they refuse everyone."""
 
     def check(request: Request) -> None:
         check_teacher(request, key)
@@ -276,18 +246,13 @@ def teacher_routes(server: TableServer, records: Records, key: str | None) -> li
     def seated(lesson: str | None, learner: str | None) -> dict[str, list[str]]:
         """The seated learners for the report: with a lesson filter, those at that lesson's tables are not asked for
         (a table is no lesson's)."""
-        return {} if lesson is not None else seated_learners(server, learner)
-
-    store = server.store
+        return {} if lesson is not None else server.seated_learners(learner)
 
     async def all_records() -> list[Record]:
         return await store.run(records.all)
 
     async def tables_now(stalled: int) -> dict[str, Any]:
-        last = await store.run(store.activity)
-        times = await store.run(store.move_times)
-        return {"tables": table_report(server, stalled, last=last, times=times),
-                "set_aside": [t.summary() for t in server.set_aside.values()]}
+        return await server.report(stalled)
 
     async def learners(request: Request) -> JSONResponse:
         check(request)
@@ -319,7 +284,7 @@ def teacher_routes(server: TableServer, records: Records, key: str | None) -> li
 
     async def forget(request: Request) -> JSONResponse:
         check(request)
-        body = await server.body(request)
+        body = await read_body(request)
         if body.get("confirm") != FORGET_WORDS:
             raise ProtocolError("bad_message", "TEACHER-CONFIRM", f"to delete every record and table, send "
                                                                   f"{{\"confirm\": \"{FORGET_WORDS}\"}}")
@@ -329,12 +294,11 @@ def teacher_routes(server: TableServer, records: Records, key: str | None) -> li
 
     async def seat_bot(request: Request) -> JSONResponse:
         check(request)
-        table = await server.table(request.path_params["code"])
-        return JSONResponse(await server.seat_bot(table, await server.body(request), "teacher"))
+        return JSONResponse(await server.teacher_seat_bot(request.path_params["code"], await read_body(request)))
 
     async def close(request: Request) -> JSONResponse:
         check(request)
-        body = await server.body(request)
+        body = await read_body(request)
         if body.get("confirm") != CLOSE_WORDS:
             raise ProtocolError("bad_message", "TEACHER-CONFIRM", f"to close the table, send "
                                                                   f"{{\"confirm\": \"{CLOSE_WORDS}\"}}")

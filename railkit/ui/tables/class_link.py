@@ -1,6 +1,6 @@
 """Links for the class: one address per lesson that starts every learner on the same game.
 
-The teacher's page (``railkit.ui.teacher``) makes them; the lessons read them from the page address:
+The teacher's page (``railkit.ui.teacher.page``) makes them; the lessons read them from the page address:
 
 * ``seed``: the game number (the deal; 0 to 999 999 999);
 * ``players``: how many play (the lesson's own range);
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from railkit.ui.i18n import tr
-from railkit.ui.learner import address_fields
-from railkit.ui.table_link import is_table_code
+from railkit.ui.records.learner import address_fields
+from railkit.ui.tables.table_link import is_table_code
 
 __all__ = ["LINK_FIELDS", "ClassOptions", "LinkFields", "class_link", "class_options"]
 

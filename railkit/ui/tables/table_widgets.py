@@ -1,7 +1,7 @@
 """The “Play with others” panel's widgets (``TableWidgets``), built once: the start form (name, players, computer
 players, create; code, join), the lobby, the turn, the move controls (a sealed bid's box, “Your move” and its button,
 a pass's own button), the creator's seat controls, the lessons' help, the board, the table's story, the review and
-the replay. ``railkit.ui.table_play.TablePlayPanel`` fills them from what the server sends and answers their clicks
+the replay. ``railkit.ui.tables.table_play.TablePlayPanel`` fills them from what the server sends and answers their clicks
 (its ``on_*`` methods, which it must have)."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ import ipywidgets as widgets
 from railkit.ui.figure_view import ROW_MAP, FigureView
 from railkit.ui.game_review import GameReviewPanel
 from railkit.ui.i18n import tr
-from railkit.ui.learner import is_default_learner
-from railkit.ui.table_announce import Announcer
-from railkit.ui.table_game import TableGame
-from railkit.ui.table_html import TABLE_STYLE
-from railkit.ui.table_replay import ReplayPanel
+from railkit.ui.records.learner import is_default_learner
+from railkit.ui.tables.table_announce import Announcer
+from railkit.ui.tables.table_game import TableGame
+from railkit.ui.tables.table_html import TABLE_STYLE
+from railkit.ui.tables.table_replay import ReplayPanel
 from railkit.ui.widgets import button, html_box, row, submit_on_enter
 
 __all__ = ["BID_FIELD", "MOVE_FIELD", "NAME_FIELD", "PASS_BUTTON", "STORY", "TableWidgets"]

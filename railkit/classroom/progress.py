@@ -1,4 +1,10 @@
-"""A learner's own records: ``GET /api/records`` (RECORDS-KEY: a learner sees only their own).
+"""A learner's records in and out: ``POST /api/records`` stores one, ``GET /api/records`` reads a learner's own
+(RECORDS-KEY: a learner sees only their own).
+
+``POST /api/records`` one event of a learner's lesson (``railkit.classroom.records``) -> 201 ``{"ok": true}`` (with
+``"learner_key"``, the name's progress key, after the first record under a name); on the hub a learner's records are
+theirs, under their hub user name. Per name and per client rates (RECORDS-RATE, RECORDS-NAMES): one client's flood is
+refused on its own.
 
 Who is asking decides whose records come back, never a name alone:
 
@@ -6,7 +12,7 @@ Who is asking decides whose records come back, never a name alone:
   unless the hub says they teach;
 * under ``make run``: ``?learner=NAME`` and that name's **progress key** in the header ``X-Railkit-Learner-Key``.
   The server gives the key once, in its answer to the first record stored under the name
-  (``railkit.tables.records``); the lesson keeps it in the page address and the browser. Typing another
+  (``railkit.classroom.records``); the lesson keeps it in the page address and the browser. Typing another
   learner's name opens nothing without their key; a seat or creator token is no progress key;
 * the teacher key (or a hub teacher) reads any learner's (``?learner=`` required: the whole class is the CSV).
 
@@ -23,13 +29,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from railkit.classroom.records import MAX_KEY_LENGTH, Record, Records, check_learner, parse_record
+from railkit.classroom.teacher import is_teacher
 from railkit.tables.hub import hub_user
 from railkit.tables.names import same_name
-from railkit.tables.protocol import ProtocolError
-from railkit.tables.records import MAX_KEY_LENGTH, Record, Records, check_learner
 from railkit.tables.store import Store
-from railkit.tables.teacher import is_teacher
-from railkit.wire import LEARNER_KEY_HEADER
+from railkit.tables.web import client_of, read_body
+from railkit.wire import LEARNER_KEY_HEADER, ProtocolError
 
 __all__ = ["LEARNER_KEY_HEADER", "MAX_SHOWN", "progress_routes", "progress_summary", "record_json"]
 
@@ -97,6 +103,23 @@ async def whose(request: Request, records: Records, store: Store, teacher_key: s
 
 
 def progress_routes(records: Records, store: Store, teacher_key: str | None) -> list[Route]:
+    """The records' routes: one stored (POST), a learner's own read (GET)."""
+
+    async def add(request: Request) -> JSONResponse:
+        body = await read_body(request)
+        user = hub_user(request)
+        if user is not None:
+            body["learner"] = user.name  # on the hub a learner's records are theirs, under their hub user name
+        record = parse_record(body)
+        records.admit(record, client_of(request))
+        await store.run(records.add, record)
+        out: dict[str, Any] = {"ok": True}
+        if user is None:  # the first record under a name brings its progress key
+            key = await store.run(records.issue_key, record.learner)
+            if key is not None:
+                out["learner_key"] = key
+        return JSONResponse(out, status_code=201)
+
     async def mine(request: Request) -> JSONResponse:
         learner = await whose(request, records, store, teacher_key)
         found = await store.run(records.of, learner)
@@ -104,4 +127,4 @@ def progress_routes(records: Records, store: Store, teacher_key: str | None) -> 
                              "records": [record_json(r) for r in reversed(found[-MAX_SHOWN:])],
                              "total": len(found)})
 
-    return [Route("/api/records", mine, methods=["GET"])]
+    return [Route("/api/records", add, methods=["POST"]), Route("/api/records", mine, methods=["GET"])]

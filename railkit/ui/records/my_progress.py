@@ -1,7 +1,7 @@
 """“My progress”: a lesson's closed-by-default section where a learner reads their own record of learning.
 
-It is there when the lesson records (a class server, ``railkit.ui.lesson_record``). Opened, it asks the table
-server for the learner's records (``GET /api/records``, ``railkit.tables.progress``) and shows a summary
+It is there when the lesson records (a class server, ``railkit.ui.records.lesson_record``). Opened, it asks the table
+server for the learner's records (``GET /api/records``, ``railkit.classroom.progress``) and shows a summary
 (lessons opened and finished, exercises right at the first try, the rules most often missed) and the newest
 records. The server answers only for the learner themselves (RECORDS-KEY): on the class hub the kernel's hub
 token says who they are; under ``make run`` the name's progress key, which the server gave the first lesson that
@@ -12,55 +12,34 @@ recorded under the name. A hidden mark hands that key to the Voila template, whi
 from __future__ import annotations
 
 import html
-import json
 import logging
-import urllib.error
-import urllib.request
 from typing import Any
 from urllib.parse import urlencode
 
 import ipywidgets as widgets
 
 from railkit.lessons import LESSONS
-from railkit.ui import lesson_record
+from railkit.ui.class_http import ServerProblem, ask_json, hub_headers, tables_url
 from railkit.ui.i18n import tr, trn
-from railkit.ui.table_link import hub_headers, tables_url
+from railkit.ui.records import lesson_record
 from railkit.ui.widgets import button, html_box
+from railkit.wire import LEARNER_KEY_HEADER
 
 __all__ = ["LEARNER_KEY_HEADER", "MyProgress", "ProgressProblem", "fetch_progress"]
 
-LEARNER_KEY_HEADER = "X-Railkit-Learner-Key"  # railkit.tables.progress.LEARNER_KEY_HEADER (no server import here)
 MAX_ANSWER_BYTES = 4 * 1024 * 1024  # 200 records and a summary are far below this
 log = logging.getLogger(__name__)
 
 
-class ProgressProblem(Exception):
-    """The server refused (``code``: its error word, ``not_learner`` for a key that is missing or not this
-    learner's) or did not answer (``offline``)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+ProgressProblem = ServerProblem  # the server refused (``not_learner``: a key missing or not this learner's) or is offline
 
 
 def fetch_progress(name: str | None, key: str | None) -> dict[str, Any]:
     """The learner's own records from the table server; on the hub (``name`` None) the hub user's."""
     query = "" if name is None else "?" + urlencode({"learner": name})
-    headers = {**hub_headers(), **({LEARNER_KEY_HEADER: key} if key else {})}
-    request = urllib.request.Request(f"{tables_url()}/api/records{query}", headers=headers, method="GET")
-    try:
-        with urllib.request.urlopen(request, timeout=15) as response:
-            answer: dict[str, Any] = json.loads(response.read(MAX_ANSWER_BYTES + 1))
-            return answer
-    except urllib.error.HTTPError as exc:
-        try:
-            found = json.loads(exc.read(64 * 1024))
-        except ValueError:
-            found = {}
-        raise ProgressProblem(str(found.get("error", "refused")), str(found.get("message", exc.reason))) from None
-    except (OSError, ValueError) as exc:
-        raise ProgressProblem("offline", str(exc)) from None
+    answer: dict[str, Any] = ask_json("GET", f"{tables_url()}/api/records{query}", None,
+                                      {LEARNER_KEY_HEADER: key} if key else {}, max_bytes=MAX_ANSWER_BYTES)
+    return answer
 
 
 def _esc(text: object) -> str:
