@@ -154,7 +154,7 @@ def test_TEACHER_two_learners_answer_and_the_teachers_page_shows_them_and_their_
     assert made["table"] in lee
     tables_text = teacher_page.inner_text(".railkit-teacher-tables")
     assert made["table"] in tables_text and "Kim (learner, away)" in tables_text and "Ann (open)" in tables_text
-    assert "choosing_order" in teacher_page.inner_text(".railkit-teacher-exercises")
+    assert "Who chooses first?" in teacher_page.inner_text(".railkit-teacher-exercises")  # by its heading
     assert page_errors(teacher_page) == []
     teacher_page.wait_for_selector(".railkit-app .js-plotly-plot")  # the charts
     assert f"kk_play.ipynb?watch={made['table']}" in teacher_page.get_attribute(".railkit-teacher-watch", "href")
