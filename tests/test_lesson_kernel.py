@@ -4,6 +4,7 @@ per learner), installed by ``python -m railkit.ui.voila_template`` and chosen by
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import threading
 
@@ -80,6 +81,8 @@ def test_the_culler_passes_over_a_kernel_shut_down_meanwhile(tmp_path):
     """The culler walks a list of kernels taken before its awaits: one shut down meanwhile (its page closed, a reload)
     is passed over, not a "404 Kernel does not exist" traceback in the teacher's terminal; nor is it remembered."""
     manager = manager_with_specs(tmp_path, lesson=False)
-    asyncio.run(manager.cull_kernel_if_idle("a-kernel-shut-down-meanwhile"))
+    # its own thread: a loop another test left running in this worker's thread would refuse asyncio.run here
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, manager.cull_kernel_if_idle("a-kernel-shut-down-meanwhile")).result(timeout=60)
     assert "a-kernel-shut-down-meanwhile" not in manager._handed_out
     manager._restart_idle_clock("a-kernel-shut-down-meanwhile")  # a page's late disconnect: nothing to do either

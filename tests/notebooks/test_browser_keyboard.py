@@ -131,6 +131,9 @@ def wait_message_change(page, old: str) -> str:
 
 
 def check_live_region(page) -> None:
+    # the template marks the bar as its page's widgets appear (within 250 ms; later on a busy machine)
+    page.wait_for_function("() => { const m = document.querySelector('.railkit-app > .railkit-message'); "
+                           "return m && m.getAttribute('aria-live'); }", timeout=30_000)
     attrs = page.evaluate("() => { const m = document.querySelector('.railkit-app > .railkit-message'); "
                           "return [m.getAttribute('role'), m.getAttribute('aria-live')]; }")
     assert attrs == ["status", "polite"], attrs

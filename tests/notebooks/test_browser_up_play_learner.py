@@ -54,7 +54,7 @@ def test_the_learner_named_in_the_address_takes_a_seat(voila_server, offline_pag
     wait_text(page, ".railkit-why-box", "UP-B2f")
     assert "UP-T3" in page.inner_text(".railkit-why-box")
     page.click(".railkit-hint")
-    wait_text(page, ".railkit-moves-message", "heuristic player would play")
+    wait_text(page, ".railkit-moves-message", "the search player would play")
     page.locator(".railkit-moves-message").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "up_play_why_and_hint.png"), full_page=False)
     assert page_errors(page) == []
