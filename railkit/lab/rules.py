@@ -18,7 +18,7 @@ from railkit.capecairo.actions import Bid
 from railkit.capecairo.bots import HeuristicBot as KKHeuristic
 from railkit.capecairo.game import CapeToCairoGame
 from railkit.capecairo.views import KKView
-from railkit.game import BaseView, Game
+from railkit.game import BaseView, Game, Outcome
 from railkit.unionpacific import sampling as up_sampling
 from railkit.unionpacific.bots import HeuristicBot as UPHeuristic
 from railkit.unionpacific.game import UnionPacificGame
@@ -46,24 +46,24 @@ class Standing:
         return 0.8 * win + 0.2 * place
 
 
-def standing(game: Game[Any], rank_key: Callable[[Game[Any], str], tuple[int, ...]]) -> Standing:
-    """The standing of a finished game, its players ranked by ``rank_key`` (greater is better)."""
+def standing(game: Game[Any], rank_key: Callable[[Outcome, str], tuple[int, ...]]) -> Standing:
+    """The standing of a finished game, its players ranked by ``rank_key`` of the game's result (greater is
+    better). The result is worked out once: a search ranks every playout's end."""
     outcome = game.result()
-    keys = {p: rank_key(game, p) for p in game.players}
+    keys = {p: rank_key(outcome, p) for p in game.players}
     places = {p: 1 + sum(1 for q in game.players if keys[q] > keys[p]) for p in game.players}
     return Standing(places=places, winners=tuple(outcome.winners), score=dict(outcome.score),
                     money={p: outcome.money.get(p, 0) for p in game.players})
 
 
-def _kk_rank(game: Game[Any], player: str) -> tuple[int, ...]:
+def _kk_rank(outcome: Outcome, player: str) -> tuple[int, ...]:
     """KK-E1 (the eighth crossing wins), then KK-B8's order: terrain crossed, then money."""
-    outcome = game.result()
     return (int(player in outcome.winners), outcome.score[player], outcome.money[player])
 
 
-def _up_rank(game: Game[Any], player: str) -> tuple[int, ...]:
+def _up_rank(outcome: Outcome, player: str) -> tuple[int, ...]:
     """UP-D12: the most money wins; equal money shares a place."""
-    return (game.result().money[player],)
+    return (outcome.money[player],)
 
 
 def _up_estimate(game: Game[Any]) -> Standing:
@@ -139,7 +139,7 @@ class LabRules:
     policy: Callable[[int], Any]  # (seed) -> the heuristic player, asked with the game (fast, for playouts)
     candidates: Callable[[Game[Any], str, Sequence[Any], Any], list[Any]]  # (game, seat, legal, policy)
     view_candidates: Callable[[BaseView, Sequence[Any], Any], list[Any]]  # (view, legal, policy)
-    rank_key: Callable[[Game[Any], str], tuple[int, ...]]
+    rank_key: Callable[[Outcome, str], tuple[int, ...]]  # (the game's result, player)
     options: Mapping[str, Any]  # the options of the lab's games (the defaults)
     # A game played out only so far, ranked by an estimate of its end (None: always play to the end):
     progress: Callable[[Game[Any]], int] | None = None  # how far the game is (UP: payouts made)
@@ -160,7 +160,7 @@ class LabRules:
 
 
 KK = LabRules("kk", CapeToCairoGame, KKView, kk_sampling.Dealer, KKHeuristic, _kk_candidates, _kk_view_candidates,
-              _kk_rank, {})
+              _kk_rank, {}, search={"per_move": None})  # every playout of the budget for a build-or-pass choice too
 UP = LabRules("up", UnionPacificGame, UPView, up_sampling.Dealer, UPHeuristic, _up_candidates, _up_view_candidates,
               _up_rank, {}, _up_progress, _up_estimate, 1,
               # Union Pacific: a playout stops at the next payout and estimates the rest; the search leaves the

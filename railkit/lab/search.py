@@ -23,8 +23,10 @@ by which cards came up (common random numbers). A playout is one iteration of th
   moves: Union Pacific offers a median of 50 moves a decision, up to 188, and the heuristic puts good ones first).
 
 A budget is iterations (``ismcts:200``) or seconds of wall time (``ismcts:1.5s``, what a learner waits for). A
-decision spends at most ``per_move`` (25) playouts per candidate move within the budget (a choice between
-building and passing needs fewer than one among twenty bids); no search runs when one move is all there is.
+decision may spend at most ``per_move`` playouts per candidate move within the budget (``PER_MOVE``, 25, in Union
+Pacific; no cap in Kap bis Kairo, whose build-or-pass decisions need the whole budget: capped at 25 a candidate
+its search won ~80 % against three heuristic players, uncapped ~90 %, docs/benchmarks.md); no search runs when
+one move is all there is.
 The heuristic's own move stays unless another beats it on the common deals by more than ``confidence``
 standard errors of the paired difference (luck of a few deals is not a reason to leave it). Both keep, per
 root move, its mean finishing place, money and win share: ``evaluate`` returns them (hints and analysis read
@@ -43,7 +45,9 @@ from typing import Any
 from railkit.game import BaseView, Game
 from railkit.lab.rules import LabRules, rules_for
 
-__all__ = ["Budget", "Evaluation", "FlatMC", "ISMCTS", "SearchPlayer"]
+__all__ = ["PER_MOVE", "Budget", "Evaluation", "FlatMC", "ISMCTS", "SearchPlayer"]
+
+PER_MOVE = 25  # playouts a candidate move may have at most in one decision, unless the game says otherwise
 
 
 @dataclass(frozen=True)
@@ -131,14 +135,16 @@ class _Search:
     name = "search"
 
     def __init__(self, budget: Budget | int | str = 200, seed: int = 0, *, rules: LabRules | None = None,
-                 horizon: int | None | str = "game", per_move: int | None = 25, confidence: float | None = None,
+                 horizon: int | None | str = "game", per_move: int | None | str = "game",
+                 confidence: float | None = None,
                  phases: Sequence[str] | None = None) -> None:
         self.budget = budget if isinstance(budget, Budget) else Budget.parse(str(budget))
         self.rng = random.Random(seed)
         self.rules = rules
         self._horizon = horizon  # "game": the game's own default (rules.horizon); None: play out to the end
         self.horizon: int | None = None
-        self.per_move: int | None = per_move
+        self._per_move = per_move  # "game": the game's own (rules.search "per_move", else PER_MOVE)
+        self.per_move: int | None = PER_MOVE
         self._confidence = confidence  # None: the game's own (rules.search)
         self.confidence = 1.0
         self.phases = None if phases is None else tuple(phases)  # the steps searched (None: all)
@@ -198,6 +204,8 @@ class _Search:
         rules = self.rules or rules_for(view)
         self.horizon = rules.horizon if self._horizon == "game" else self._horizon  # type: ignore[assignment]
         self.confidence = self._confidence if self._confidence is not None else rules.search.get("confidence", 1.0)
+        per_move = rules.search.get("per_move", PER_MOVE) if self._per_move == "game" else self._per_move
+        self.per_move = per_move  # type: ignore[assignment]
         return rules
 
     def _policy(self, rules: LabRules) -> Any:
@@ -275,7 +283,8 @@ class FlatMC(_Search):
     name = "flatmc"
 
     def __init__(self, budget: Budget | int | str = 200, seed: int = 0, *, rules: LabRules | None = None,
-                 horizon: int | None | str = "game", per_move: int | None = 25, confidence: float | None = None,
+                 horizon: int | None | str = "game", per_move: int | None | str = "game",
+                 confidence: float | None = None,
                  phases: Sequence[str] | None = None, width: int = 8) -> None:
         super().__init__(budget, seed, rules=rules, horizon=horizon, per_move=per_move, confidence=confidence,
                          phases=phases)
@@ -304,7 +313,8 @@ class ISMCTS(_Search):
     name = "ismcts"
 
     def __init__(self, budget: Budget | int | str = 200, seed: int = 0, *, rules: LabRules | None = None,
-                 horizon: int | None | str = "game", per_move: int | None = 25, confidence: float | None = None,
+                 horizon: int | None | str = "game", per_move: int | None | str = "game",
+                 confidence: float | None = None,
                  phases: Sequence[str] | None = None, root_width: int = 16, min_deals: int | None = None,
                  exploration: float = 0.7, widen_base: int = 1, widen_rate: float = 0.5) -> None:
         super().__init__(budget, seed, rules=rules, horizon=horizon, per_move=per_move, confidence=confidence,
