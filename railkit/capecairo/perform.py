@@ -15,7 +15,7 @@ from railkit.capecairo.checks import TRACK_PRICE, BuildNumbers, build_numbers
 from railkit.capecairo.phrases import bonus_tracks, card_words, cards, pounds, terrains, track_pieces
 from railkit.capecairo.state import AuctionRecord, KKState, KKTable
 from railkit.errors import RuleError
-from railkit.messages import Message, addressed, addressed_group, comma_list, loud, names_message, nmessage
+from railkit.messages import Message, addressed, addressed_group, comma_list, names_message, nmessage
 
 # The learner's own messages: the second person where a sentence is about the learner (railkit.messages.addressed).
 addressed("{player} hands in a sealed bid.",
@@ -172,8 +172,9 @@ def _resolve_auction(table: KKTable, state: KKState, events: list[str]) -> None:
         aside.append(card_id)
         return table.cards[card_id].coin
 
-    with loud():  # kept in the state (last_auction.steps), which a view shows: rendered even if nobody narrates
-        explained = explain_auction_order(bids, dict(state.money), draw)
+    # Kept in the state (last_auction.steps): in a game nobody narrates (a search's playout) the steps stay drafts,
+    # made into sentences when a view or a copy reads them (state.copy_record)
+    explained = explain_auction_order(bids, dict(state.money), draw)
     state.discard.extend(aside)
     events.extend(explained.steps[1:])
     order = explained.order

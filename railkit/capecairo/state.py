@@ -15,6 +15,7 @@ from typing import Any, Protocol, TypedDict
 
 from railkit.capecairo.deck import Card
 from railkit.copying import copy_state
+from railkit.messages import realize
 
 __all__ = ["AuctionRecord", "KKGameLike", "KKState", "KKTable"]
 
@@ -95,7 +96,7 @@ class KKState:
 def copy_record(record: AuctionRecord) -> AuctionRecord:
     return AuctionRecord(number=record["number"], offer=list(record["offer"]), bids=dict(record["bids"]),
                          order=list(record["order"]), tie_break_cards=list(record["tie_break_cards"]),
-                         steps=list(record["steps"]))
+                         steps=[realize(step) for step in record["steps"]])
 
 
 class KKGameLike(Protocol):
