@@ -160,7 +160,9 @@ class LabRules:
 
 
 KK = LabRules("kk", CapeToCairoGame, KKView, kk_sampling.Dealer, KKHeuristic, _kk_candidates, _kk_view_candidates,
-              _kk_rank, {}, search={"per_move": None})  # every playout of the budget for a build-or-pass choice too
+              _kk_rank, {},
+              # the whole budget for a build-or-pass choice too, unless one move is clearly ahead (3 s.e.)
+              search={"per_move": None, "decisive": 3.0})
 UP = LabRules("up", UnionPacificGame, UPView, up_sampling.Dealer, UPHeuristic, _up_candidates, _up_view_candidates,
               _up_rank, {}, _up_progress, _up_estimate, 1,
               # Union Pacific: a playout stops at the next payout and estimates the rest; the search leaves the

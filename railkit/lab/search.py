@@ -48,6 +48,7 @@ from railkit.lab.rules import LabRules, rules_for
 __all__ = ["PER_MOVE", "Budget", "Evaluation", "FlatMC", "ISMCTS", "SearchPlayer"]
 
 PER_MOVE = 25  # playouts a candidate move may have at most in one decision, unless the game says otherwise
+DECISIVE_DEALS = 16  # common deals a move needs before a search may stop early for it (``decisive``)
 
 
 @dataclass(frozen=True)
@@ -136,8 +137,8 @@ class _Search:
 
     def __init__(self, budget: Budget | int | str = 200, seed: int = 0, *, rules: LabRules | None = None,
                  horizon: int | None | str = "game", per_move: int | None | str = "game",
-                 confidence: float | None = None,
-                 phases: Sequence[str] | None = None) -> None:
+                 confidence: float | None = None, phases: Sequence[str] | None = None,
+                 decisive: float | None | str = "game") -> None:
         self.budget = budget if isinstance(budget, Budget) else Budget.parse(str(budget))
         self.rng = random.Random(seed)
         self.rules = rules
@@ -145,6 +146,8 @@ class _Search:
         self.horizon: int | None = None
         self._per_move = per_move  # "game": the game's own (rules.search "per_move", else PER_MOVE)
         self.per_move: int | None = PER_MOVE
+        self._decisive = decisive  # "game": the game's own (rules.search "decisive", else None: no early stop)
+        self.decisive: float | None = None
         self._confidence = confidence  # None: the game's own (rules.search)
         self.confidence = 1.0
         self.phases = None if phases is None else tuple(phases)  # the steps searched (None: all)
@@ -206,6 +209,7 @@ class _Search:
         self.confidence = self._confidence if self._confidence is not None else rules.search.get("confidence", 1.0)
         per_move = rules.search.get("per_move", PER_MOVE) if self._per_move == "game" else self._per_move
         self.per_move = per_move  # type: ignore[assignment]
+        self.decisive = rules.search.get("decisive") if self._decisive == "game" else self._decisive  # type: ignore[assignment]
         return rules
 
     def _policy(self, rules: LabRules) -> Any:
@@ -285,9 +289,9 @@ class FlatMC(_Search):
     def __init__(self, budget: Budget | int | str = 200, seed: int = 0, *, rules: LabRules | None = None,
                  horizon: int | None | str = "game", per_move: int | None | str = "game",
                  confidence: float | None = None,
-                 phases: Sequence[str] | None = None, width: int = 8) -> None:
+                 phases: Sequence[str] | None = None, width: int = 8, decisive: float | None | str = "game") -> None:
         super().__init__(budget, seed, rules=rules, horizon=horizon, per_move=per_move, confidence=confidence,
-                         phases=phases)
+                         phases=phases, decisive=decisive)
         self.width = width
 
     def _search(self, rules: LabRules, view: BaseView, candidates: list[Any], root: dict[Any, Evaluation],
@@ -315,10 +319,11 @@ class ISMCTS(_Search):
     def __init__(self, budget: Budget | int | str = 200, seed: int = 0, *, rules: LabRules | None = None,
                  horizon: int | None | str = "game", per_move: int | None | str = "game",
                  confidence: float | None = None,
-                 phases: Sequence[str] | None = None, root_width: int = 16, min_deals: int | None = None,
+                 phases: Sequence[str] | None = None, decisive: float | None | str = "game", root_width: int = 16,
+                 min_deals: int | None = None,
                  exploration: float = 0.7, widen_base: int = 1, widen_rate: float = 0.5) -> None:
         super().__init__(budget, seed, rules=rules, horizon=horizon, per_move=per_move, confidence=confidence,
-                         phases=phases)
+                         phases=phases, decisive=decisive)
         self.root_width = root_width
         self._pending: list[tuple[_Node, Any]] = []  # the tree's moves of the playout under way
         self._min_deals = min_deals  # None: the game's own (rules.search)
@@ -353,7 +358,8 @@ class ISMCTS(_Search):
             else:
                 deals = 1_000_000
                 round_ends = started + self.budget.seconds * (round_ + 1) / rounds  # type: ignore[operator]
-            for _ in range(deals):
+            decided = False
+            for dealt in range(1, deals + 1):
                 deal, world, seed = self._deal(dealer)
                 for action in alive:
                     node = tree.children.setdefault(action, _Node())
@@ -361,7 +367,10 @@ class ISMCTS(_Search):
                     done += 1
                 if limit is None and time.perf_counter() >= round_ends:
                     break
-            if len(alive) == 1:
+                if dealt % 8 == 0 and self._decided(alive, root):
+                    decided = True
+                    break
+            if len(alive) == 1 or decided:
                 break
             ranked = sorted(alive, key=lambda a: -root[a].reward / max(1, root[a].visits))
             kept = ranked[: max(1, math.ceil(len(alive) / 2))]
@@ -369,6 +378,17 @@ class ISMCTS(_Search):
             if own in alive and own not in kept:
                 kept = [*kept[:-1], own] if len(kept) > 1 else [*kept, own]
             alive = kept
+
+    def _decided(self, alive: Sequence[Any], root: dict[Any, Evaluation]) -> bool:
+        """Whether the leading move already beats every other move still in the race by ``decisive`` standard
+        errors of the paired difference, over ``DECISIVE_DEALS`` common deals or more: the rest of the budget
+        would not change the choice (a build that wins the race, a card far better than the others)."""
+        if self.decisive is None or len(alive) < 2:
+            return False
+        leader = max(alive, key=lambda a: root[a].reward / max(1, root[a].visits))
+        if root[leader].visits < DECISIVE_DEALS:
+            return False
+        return all(root[leader].beats(root[a], self.decisive) for a in alive if a != leader)
 
     def _descend(self, rules: LabRules, game: Game[Any], tree: _Node, policy: Any, me: str) -> None:
         """The seat's later decisions in this deal by UCB1 in the tree under the root move, the others moving by
