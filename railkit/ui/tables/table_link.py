@@ -147,14 +147,14 @@ class TableLink:
             except Exception as exc:  # noqa: BLE001 - the reading thread reconnects
                 raise ServerProblem("offline", str(exc)) from None
 
-    def ask_help(self, hint: bool = False) -> None:
-        """Ask the server for this seat's help (explanations; with ``hint``, the heuristic player's move); the
-        answer comes to ``on_help``."""
+    def ask_help(self) -> None:
+        """Ask the server for this seat's help (the explanations the kernel cannot work out from the seat's view);
+        the answer comes to ``on_help``."""
         if self._socket is None:
             raise ServerProblem("offline", "the table server cannot be reached just now")
         with self._send_lock:
             try:
-                self._socket.send(encode(help_request(hint)))
+                self._socket.send(encode(help_request()))
             except Exception as exc:  # noqa: BLE001 - the reading thread reconnects
                 raise ServerProblem("offline", str(exc)) from None
 

@@ -400,12 +400,12 @@ class TablePlayPanel(TableShowing, Panel):
         if self.game.explains_on_server(view):
             self._asked = state.get("seq")
             try:
-                link.ask_help(hint=False)
+                link.ask_help()
             except ServerProblem:
                 self._asked = None  # asked again with the next state
 
     def _on_help(self, answer: dict[str, Any]) -> None:
-        """The server's help for this seat: the explanations go into "Why", a hint into the message line."""
+        """The server's help for this seat: its explanations go into "Why"."""
         with self._lock:
             state, view = self.state, self.view
             if state is None or view is None or answer.get("seq") != state.get("seq"):
@@ -413,9 +413,6 @@ class TablePlayPanel(TableShowing, Panel):
             self.help = answer
             seat = str(state.get("seat"))
             set_value(self.why, self.game.why_html(view, seat, self._legal(), answer.get("explain") or {}))
-            hint = answer.get("hint")
-            if hint is not None and self.game.hint_words is not None:
-                self.show_info(self.game.hint_words(view, seat, self.game.actions([hint])[0]))
 
     def _on_problem(self, problem: ServerProblem) -> None:
         with self._lock:
