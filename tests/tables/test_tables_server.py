@@ -13,6 +13,7 @@ import pytest
 from tables_client import Client, ServerProcess, call
 from websockets.sync.client import connect
 
+from railkit.tables.store import Store
 from railkit.wire import CODE_ALPHABET, CODE_LENGTH, MAX_MESSAGE_BYTES
 
 pytestmark = pytest.mark.server
@@ -140,7 +141,8 @@ def test_TABLES_reconnect_with_the_seat_token_after_a_reload(start: Start) -> No
     assert again.recv()["seq"] == 2
 
 
-def test_TABLES_kill_9_and_restart_rebuild_every_table_from_the_database(start: Start) -> None:
+def test_TABLES_kill_9_and_restart_rebuild_every_table_from_the_database_and_count_each_seats_moves(
+        start: Start) -> None:
     server = start()
     t = kk_table(server)
     up_status, up = call("POST", server.http, {"game": "union_pacific", "seats": ["Ann", "Ben", "Cy"],
@@ -169,6 +171,14 @@ def test_TABLES_kill_9_and_restart_rebuild_every_table_from_the_database(start: 
     assert mover.act({"type": "choose", "card_id": card_id})["seq"] == 3
     up_ann2 = Client(again, up["table"], up["token"])
     assert up_ann2.state["view"] == up_before["view"]
+    # each seat's moves as the database holds them (what tools/class_day.py counts), the computer players' included
+    store = Store(again.db)
+    try:
+        assert store.moves_by_seat(t["code"]) == {"Ann": 1 + (chooser == "Ann"), "Ben": 1 + (chooser == "Ben")}
+        assert store.moves_by_seat(up["table"]) == {"Ann": 1, "Ben": 1, "Cy": 1}  # each its first share (UP-S5)
+        assert store.moves_by_seat("ZZZZZZ") == {}
+    finally:
+        store.close()
 
 
 def test_TABLES_CREATOR_a_bot_takes_a_learners_seat_and_gives_it_back(start: Start) -> None:
