@@ -17,7 +17,7 @@ Client -> server (JSON text frames, at most ``MAX_MESSAGE_BYTES``):
 * ``{"type": "hello", "token": SEAT_TOKEN}`` first; without a token the client watches as a spectator.
 * ``{"type": "act", "seq": N, "action": {...}}``: ``seq`` is the log length the client saw; an
   action sent from an older position is refused (``stale``) so no one acts on a game they have not seen.
-* ``{"type": "help", "hint": true|false}``: the lessons' help for the client's own seat (seats only).
+* ``{"type": "help"}``: the lessons' help for the client's own seat (seats only).
 * ``{"type": "ping"}``.
 
 Server -> client:
@@ -42,9 +42,9 @@ Server -> client:
   carry what a client needs to word them itself (``ProtocolError.details``): ``name_taken`` the ``names`` in use
   and a ``suggestion``, ``seat_connected`` the ``seconds`` a learner must have been away; a rule's refusal its
   ``words`` (``message_json``). The HTTP endpoints answer a refusal with the same object.
-* ``{"type": "help", "table", "seat", "seq", "explain": {...}, "hint": ACTION|null}`` to the seat that asked
-  only: the engine's explanations of its choices and (if asked) the heuristic player's move, both empty
-  unless the seat is to act (``railkit.tables.games``, "Help for a seat").
+* ``{"type": "help", "table", "seat", "seq", "explain": {...}}`` to the seat that asked only: the engine's
+  explanations of its choices (Kap bis Kairo's count of the next crossing), empty unless the seat is to act
+  (``railkit.tables.games``, "Help for a seat").
 * ``{"type": "pong"}``.
 
 A connection the server ends is closed with one of the ``CLOSE_*`` codes below.
@@ -101,7 +101,6 @@ class Act(TypedDict):
 
 class HelpRequest(TypedDict):
     type: Literal["help"]
-    hint: bool
 
 
 class Ping(TypedDict):
@@ -163,7 +162,6 @@ class HelpAnswer(TypedDict):
     seat: str
     seq: int
     explain: dict[str, Any]
-    hint: dict[str, Any] | None
 
 
 def hello(token: str | None) -> Hello:
@@ -174,8 +172,8 @@ def act(seq: int, action: dict[str, Any]) -> Act:
     return {"type": "act", "seq": seq, "action": action}
 
 
-def help_request(hint: bool) -> HelpRequest:
-    return {"type": "help", "hint": hint}
+def help_request() -> HelpRequest:
+    return {"type": "help"}
 
 
 def ping() -> Ping:

@@ -17,7 +17,9 @@ Eero on a phone-wide page; Ben in English).
    Ctrl-C (SIGINT).
 
 Screenshots of every step (desktop 1280 wide; Eero's at 390) go to ``--out`` (default ``tests/artifacts/class_day``),
-numbered in order; a summary with the figures is printed last (and written to ``summary.json`` there). Anything that
+numbered in order; a summary with the figures is printed last (and written to ``summary.json`` there). The moves of
+each table are counted per seat from the table server's own log (its database, ``Store.moves_by_seat``: the rows a
+restart replays), with the learners' clicks printed beside them as a cross-check. Anything that
 goes wrong stops the day with the step it stopped at and a screenshot of every page. Loopback only; it stops by
 itself (everything it started is stopped, also on failure).
 
@@ -47,6 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 import conftest as c  # noqa: E402 - the suite's page helpers (fill, wait_text, painted, free_port)
 
+from railkit.tables.store import Store  # noqa: E402
 from railkit.ui import i18n  # noqa: E402
 from railkit.wire import TEACHER_KEY_HEADER  # noqa: E402
 
@@ -113,9 +116,11 @@ class MakeRun:
     def __init__(self, run_dir: Path, log_path: Path) -> None:
         self.port, self.tables_port = c.free_port(), c.free_port()
         self.run_dir, self.log_path = run_dir, log_path
+        self.db_url = f"sqlite:///{run_dir / 'tables.sqlite'}"  # the table server's database (TABLES_DB)
         with open(log_path, "w") as log:
             self.proc = subprocess.Popen(["make", "--no-print-directory", "run", f"PORT={self.port}",
-                                          f"TABLES_PORT={self.tables_port}", f"RUN_DIR={run_dir}"], cwd=ROOT,
+                                          f"TABLES_PORT={self.tables_port}", f"RUN_DIR={run_dir}",
+                                          f"TABLES_DB={self.db_url}"], cwd=ROOT,
                                          stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
     def output(self) -> str:
@@ -396,6 +401,34 @@ def table_moves(run: MakeRun, code: str) -> int:
     return next(t["moves"] for t in run.teacher_get("/api/teacher/tables")["tables"] if t["table"] == code)
 
 
+def logged_moves(run: MakeRun, code: str) -> dict[str, int]:
+    """Each seat's moves in table ``code``'s log as the table server stored it (``Store.moves_by_seat``), read from
+    ``make run``'s database; a computer player's moves count as its seat's."""
+    store = Store(run.db_url)
+    try:
+        return store.moves_by_seat(code)
+    finally:
+        store.close()
+
+
+def _clicks(n: int) -> str:
+    return f"{n} click" if n == 1 else f"{n} clicks"
+
+
+def count_moves(day: Day, run: MakeRun, code: str, label: str, clicks: dict[str, int]) -> dict[str, int]:
+    """The table's moves per seat and in total from the server's log, into the figures and printed, with the
+    learners' clicks (``clicks``: per learner's seat, at this table) beside them as a cross-check."""
+    logged = logged_moves(run, code)
+    day.figures[f"{label}_moves_in_the_log"] = {**logged, "total": sum(logged.values())}
+    day.figures[f"{label}_clicks"] = {**clicks, "total": sum(clicks.values())}
+    print(f"  table {code}: moves per seat in the server's log (the learners' clicks beside them)", flush=True)
+    for seat, n in logged.items():
+        print(f"    {seat}: {n} ({_clicks(clicks[seat])})" if seat in clicks else f"    {seat}: {n} (a computer player)",
+              flush=True)
+    print(f"    in all: {sum(logged.values())} ({_clicks(sum(clicks.values()))})", flush=True)
+    return logged
+
+
 def play_to_the_end(day: Day, run: MakeRun, learners: list[Learner], teacher: Any, rng: random.Random,
                     lesson: str, events: dict[int, Any]) -> int:
     """Moves until the game is over; ``events``: after that many moves, a call (a reload, a crash, a look)."""
@@ -496,16 +529,17 @@ def kk_table(day: Day, context: Any, run: MakeRun, learners: list[Learner], teac
         day.snap(teacher, "teacher_midgame", ".railkit-teacher-tables")
 
     day.at("the three play the table to its end")
-    made = play_to_the_end(day, run, learners, teacher, rng, "kk_play",
-                           {8: reload_ben, 16: look, 24: quick_crash, 36: slow_crash, 44: reload_eero_and_teacher})
-    day.figures["kk_moves_by_learners"] = made + 1  # the one made while the server was down
-    day.figures["kk_moves_on_the_server"] = table_moves(run, code)
+    play_to_the_end(day, run, learners, teacher, rng, "kk_play",
+                    {8: reload_ben, 16: look, 24: quick_crash, 36: slow_crash, 44: reload_eero_and_teacher})
+    # the learners' clicks (the move made while the server was down included) against the server's log, per seat
+    logged = count_moves(day, run, code, "kk", {learner.name: learner.moves for learner in learners})
+    assert sum(logged.values()) == table_moves(run, code), day.figures  # the log the teacher's page counts
     # A click Chromium took over 15 s to see done (a busy machine) may or may not have landed before it was tried
-    # again: each such click leaves the count uncertain by one. The game reaching its end is the stronger check (a
-    # lost move would leave a seat waiting for good).
-    slow = len(day.figures.get("clicks_tried_again", []))
-    lost = day.figures["kk_moves_by_learners"] - day.figures["kk_moves_on_the_server"]
-    assert abs(lost) <= slow, day.figures
+    # again: each such click leaves its seat's count uncertain by one. The game reaching its end is the stronger check
+    # (a lost move would leave a seat waiting for good).
+    for learner in learners:
+        slow = sum(1 for said in day.figures.get("clicks_tried_again", []) if said.startswith(f"{learner.name}: "))
+        assert abs(learner.moves - logged.get(learner.name, 0)) <= slow, (learner.name, day.figures)
     for learner in learners:
         day.snap(learner.page, f"kk_over_{learner.name}", ".railkit-table-panel")
         if learner.page.locator(".railkit-table-review").inner_text().strip():
@@ -570,8 +604,9 @@ def up_table(day: Day, context: Any, run: MakeRun, learners: list[Learner], teac
         day.snap(aino.page, "up_reloaded_Aino", ".railkit-table-panel")
 
     day.at("the two play the Union Pacific table to its end")
-    day.figures["up_moves_by_learners"] = play_to_the_end(day, run, pair, teacher, rng, "up_play",
-                                                          {30: look, 50: reload_aino})
+    before = {learner.name: learner.moves for learner in pair}  # their clicks at the Kap bis Kairo table
+    play_to_the_end(day, run, pair, teacher, rng, "up_play", {30: look, 50: reload_aino})
+    count_moves(day, run, code, "up", {learner.name: learner.moves - before[learner.name] for learner in pair})
     for learner in pair:
         day.snap(learner.page, f"up_over_{learner.name}", ".railkit-table-panel")
     watch.close()

@@ -25,6 +25,8 @@ from railkit.capecairo.game import CapeToCairoGame
 from railkit.capecairo.phrases import pounds, terrain_word, track_pieces
 from railkit.messages import Message
 
+__all__ = ["WeakMove", "review_moves", "weak_move_reason"]
+
 BID_MARGIN = 10  # pounds above the heuristic player's bid before a bid counts as weak
 CARD_MARGIN = 6.0  # card-value points below the best card on offer
 BUILD_LOSS = 15  # pounds lost on one crossing (pieces bought minus the coin received)
@@ -56,14 +58,17 @@ def review_moves(game: CapeToCairoGame, player: str) -> list[WeakMove]:
     weak: list[WeakMove] = []
     for number, action in enumerate(game.log, 1):
         if action.player == player:
-            reason = _judge(replay, judge, action)
+            reason = weak_move_reason(replay, judge, action)
             if reason:
                 weak.append(WeakMove(number, action, reason))
         replay.apply(action)
     return weak
 
 
-def _judge(game: CapeToCairoGame, judge: HeuristicBot, action: KKAction) -> Message | None:
+def weak_move_reason(game: CapeToCairoGame, judge: HeuristicBot, action: KKAction) -> Message | None:
+    """Why ``action``, about to be played in ``game`` (the position before it), is weak by ``judge``'s rules of
+    thumb, in words with rule IDs; ``None`` when it is not clearly weak (the module docstring lists the cases).
+    The search review (``railkit.lab.review``) borrows these words for its own verdicts."""
     p = action.player
     if isinstance(action, Bid):
         money = game._state.money[p]

@@ -48,7 +48,7 @@ from railkit.capecairo.actions import Pass as KKPass
 from railkit.capecairo.bots import HeuristicBot as KKHeuristic
 from railkit.capecairo.describe import describe_action as kk_describe
 from railkit.capecairo.phrases import pounds
-from railkit.capecairo.review import _judge as kk_judge  # the heuristic review's reason for a weak KK move
+from railkit.capecairo.review import weak_move_reason
 from railkit.game import BaseView, Game
 from railkit.lab.analysis import HINT_PLAYERS, analyse
 from railkit.lab.players import make_player
@@ -57,8 +57,7 @@ from railkit.lab.search import Evaluation
 from railkit.messages import N_, Message, addressed
 from railkit.unionpacific.actions import ChooseFirstShare, DrawShare
 from railkit.unionpacific.describe import describe_action as up_describe
-from railkit.unionpacific.review import _reason as up_reason  # the heuristic review's reason, in words
-from railkit.unionpacific.review import _source as up_source  # "the display (Wabash)"
+from railkit.unionpacific.review import better_move_reason, share_source
 from railkit.unionpacific.state import card_name
 
 # The learner's own bid, said to the learner (railkit.messages.addressed).
@@ -199,8 +198,8 @@ def _why(game: str, dealt: Game[Any], seat: str | None, made: Any, best: Any) ->
     """Why the best move was better, in the engine's words with rule IDs: the heuristic review's reason (read from
     ``dealt``, a game consistent with the seat's view), else the rules both moves follow."""
     if game == "up":
-        return up_reason(dealt, str(seat), made, best)  # type: ignore[arg-type]
-    said = kk_judge(dealt, KKHeuristic(0), made)  # type: ignore[arg-type]
+        return better_move_reason(dealt, str(seat), made, best)  # type: ignore[arg-type]
+    said = weak_move_reason(dealt, KKHeuristic(0), made)  # type: ignore[arg-type]
     if said is not None:
         return said
     rules = dict.fromkeys(_KK_RULES[type(a)] for a in (made, best) if type(a) in _KK_RULES)
@@ -226,7 +225,7 @@ def move_words(game: str, dealt: Game[Any], action: Any) -> Message:
         return kk_describe(dealt.table, action)  # type: ignore[attr-defined]
     if isinstance(action, DrawShare):  # which share: the display is public (UP-B3)
         return Message(N_("{player} takes a share from {source} (UP-B3)"),
-                       {"player": action.player, "source": up_source(dealt, action)})  # type: ignore[arg-type]
+                       {"player": action.player, "source": share_source(dealt, action)})  # type: ignore[arg-type]
     if isinstance(action, ChooseFirstShare):  # the seat's own first share, named to the seat only (UP-S5)
         return Message(N_("{player} lays a first share of {company} face down (UP-S5)"),
                        {"player": action.player, "company": card_name(dealt.board, action.card)})  # type: ignore[attr-defined]

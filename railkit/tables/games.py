@@ -4,15 +4,13 @@ review it sends each seat at the end.
 What a seat may read of the log is the engine's to say (``Game.seat_action``, ``SEALED``, ``HIDDEN_FOR_GOOD``,
 beside ``Game.view``): the server keeps no list of secrets of its own.
 
-Help for a seat (``help``): the lessons' hints and "Why" need more than a seat's view holds (the heuristic
-player's choice reads the engine's state; Kap bis Kairo's build count reads the cards' track numbers), and
-a kernel holds only that view. So the server works them out, for the asking seat only and only while it is
-to act, with the same engine functions the lessons use against bots: the hint is the heuristic player's
-move for that seat (the bots look only at what their own player may know: their hand, the tables, public
-counts), and the explanations are the engine's own sentences about that seat's next crossing, all public
-facts or the seat's own. Nothing that another seat hides goes into either. Whatever a kernel can work out
-from the seat's view and the rules alone (the choices offered and their rules, the UP-B2 checks of one
-placement, the board) it works out itself.
+Help for a seat (``help``): Kap bis Kairo's "Why" counts the seat's next crossing (KK-B2, KK-C3), which reads
+the cards' track numbers, more than a seat's view holds, and a kernel holds only that view. So the server works
+it out, for the asking seat only and only while it is to act, with the engine's own sentences about that seat's
+next crossing: all public facts or the seat's own, nothing that another seat hides. Whatever a kernel can work
+out from the seat's view and the rules alone it works out itself: the choices offered and their rules, the UP-B2
+checks of one placement, the board, and the hint (the search player's move, ``railkit.ui.game_review``, which
+deals the hidden cards from the seat's view).
 """
 
 from __future__ import annotations
@@ -43,7 +41,6 @@ class GameKind:
     cls: type[Game[Any]]
     bot: BotPolicy
     explain: Callable[[Any, str], dict[str, Any]]  # (game, seat to act) -> the seat's explanations
-    hint: Callable[[Any, str], Any]  # (game, seat to act) -> the heuristic player's move for that seat
     review: Callable[[Any, str], list[dict[str, Any]]]  # (finished game, seat) -> its weak moves, as JSON
 
 
@@ -62,16 +59,6 @@ def _no_explain(_game: Any, _seat: str) -> dict[str, Any]:
     return {}
 
 
-def _up_hint(game: Any, seat: str) -> Any:
-    """The heuristic player's move for ``seat``, as the play lesson's Hint button finds it."""
-    scored = UPHeuristicBot(0).scores(game, seat)
-    return max(scored, key=lambda a_s: a_s[1])[0] if scored else None
-
-
-def _kk_hint(game: Any, seat: str) -> Any:
-    return KKHeuristicBot(0).choose(game, seat)
-
-
 def _up_review(game: Any, seat: str) -> list[dict[str, Any]]:
     """The seat's weakest moves as the heuristic player judges them (``railkit.unionpacific.review``): the
     seat's own moves and choices, and public facts."""
@@ -87,9 +74,7 @@ def _kk_review(game: Any, seat: str) -> list[dict[str, Any]]:
 GAMES: dict[str, GameKind] = {
     kind.name: kind
     for kind in (
-        GameKind(CapeToCairoGame.GAME, CapeToCairoGame, position_bots(KKHeuristicBot), _kk_explain, _kk_hint,
-                 _kk_review),
-        GameKind(UnionPacificGame.GAME, UnionPacificGame, position_bots(UPHeuristicBot), _no_explain, _up_hint,
-                 _up_review),
+        GameKind(CapeToCairoGame.GAME, CapeToCairoGame, position_bots(KKHeuristicBot), _kk_explain, _kk_review),
+        GameKind(UnionPacificGame.GAME, UnionPacificGame, position_bots(UPHeuristicBot), _no_explain, _up_review),
     )
 }

@@ -141,7 +141,7 @@ async def _serve(server: TableServer, table: Table, watcher: Watcher) -> None:
             elif kind == "act":
                 await _act(server, table, watcher, data)
             elif kind == "help":
-                await _help(table, watcher, data)
+                await _help(table, watcher)
             else:
                 raise ProtocolError("bad_message", "TABLES-JSON", f"unknown message type {kind[:20]!r}; "
                                                                   "send act, help or ping")
@@ -150,13 +150,14 @@ async def _serve(server: TableServer, table: Table, watcher: Watcher) -> None:
         except RuleError as exc:  # the engine's words travel as a message the client can translate
             watcher.send({**error_message("rule", exc.rule, exc.message, table.seq), "words": message_json(exc.message)})
 
-async def _help(table: Table, watcher: Watcher, data: dict[str, Any]) -> None:
-    """The lessons' hints and explanations for the asking seat only (``Table.help_for``)."""
+async def _help(table: Table, watcher: Watcher) -> None:
+    """The lessons' explanations for the asking seat only (``Table.help_for``); the request's other fields
+    (an older page's ``hint``) are ignored."""
     if watcher.seat is None:
         raise ProtocolError("not_your_seat", "TABLES-SEAT", "help is for a seat; join the table with its code "
                                                             "to take one")
     async with table.lock:
-        watcher.send(table.help_for(watcher.seat, data.get("hint") is True))
+        watcher.send(table.help_for(watcher.seat))
 
 async def _act(server: TableServer, table: Table, watcher: Watcher, data: dict[str, Any]) -> None:
     seq, action = act_fields(data)

@@ -362,6 +362,20 @@ class Store:
                 rows[a.table_id].actions.append(dict(a.action))
         return list(rows.values())
 
+    def moves_by_seat(self, code: str) -> dict[str, int]:
+        """How many moves each seat of table ``code`` has in its log (a computer player's in a seat count as that
+        seat's), in seating order, 0 for a seat with none; ``{}`` for no such table. Counted from the rows the
+        server committed, so a look from outside (``tools/class_day.py``) sees what a restart would replay."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(rk_tables.c.id, rk_tables.c.players).where(rk_tables.c.code == code)).first()
+            if found is None:
+                return {}
+            counts = dict.fromkeys((str(p) for p in found.players), 0)
+            for r in conn.execute(select(rk_actions.c.seat, func.count().label("n"))
+                                  .where(rk_actions.c.table_id == found.id).group_by(rk_actions.c.seat)):
+                counts[str(r.seat)] = int(r.n)
+        return counts
+
     def log_length(self, table_id: int) -> int:
         """How many actions the table's log holds."""
         with self.engine.connect() as conn:

@@ -395,20 +395,14 @@ class Table:
             out["review"] = self._reviews[seat]
         return out
 
-    def help_for(self, seat: str, hint: bool) -> HelpAnswer:
+    def help_for(self, seat: str) -> HelpAnswer:
         """The lessons' help for ``seat`` at this position (``railkit.tables.games``, "Help for a seat"): the
-        engine's explanations of its choices and, if asked, the heuristic player's move. Only while the seat
-        is to act; otherwise both are empty. Worked out on the live game, so only what the game's functions
-        read for that seat (its own and public facts) shapes it."""
-        out: HelpAnswer = {"type": "help", "table": self.code, "seat": seat, "seq": self.seq, "explain": {},
-                           "hint": None}
+        engine's explanations of its choices. Only while the seat is to act; otherwise empty. Worked out on the
+        live game, so only what the game's functions read for that seat (its own and public facts) shapes it."""
+        out: HelpAnswer = {"type": "help", "table": self.code, "seat": seat, "seq": self.seq, "explain": {}}
         game = self.game
-        if game.is_over or seat not in game.players_to_act():
-            return out
-        out["explain"] = json_value(self.kind.explain(game, seat))
-        if hint:
-            move = self.kind.hint(game, seat)
-            out["hint"] = None if move is None else self.kind.cls.registry.to_dict(move)
+        if not game.is_over and seat in game.players_to_act():
+            out["explain"] = json_value(self.kind.explain(game, seat))
         return out
 
     def _narrative_json(self) -> list[Any]:

@@ -31,7 +31,7 @@ from railkit.unionpacific.game import UnionPacificGame
 from railkit.unionpacific.phrases import card_words, shares_message, track_type
 from railkit.unionpacific.state import card_name, shares_words
 
-__all__ = ["MoveReview", "review_moves", "weak_margin"]
+__all__ = ["MoveReview", "better_move_reason", "review_moves", "share_source", "weak_margin"]
 
 MIN_MARGIN = 1.0  # a move is weak when it scores this much below the best ...
 RELATIVE_MARGIN = 0.25  # ... or this share of the best score, whichever is larger
@@ -97,11 +97,12 @@ def _judge(judge: HeuristicBot, game: UnionPacificGame, player: str, index: int,
     if best - mine <= weak_margin(best) or better == action:
         return None
     return MoveReview(index, game.state.turn_number, action, better, round(best - mine, 2), game.describe(action),
-                      game.describe(better), _reason(game, player, action, better))
+                      game.describe(better), better_move_reason(game, player, action, better))
 
 
-def _reason(game: UnionPacificGame, player: str, action: Any, better: Any) -> Message:
-    """Why ``better`` was the better move, in words with rule IDs."""
+def better_move_reason(game: UnionPacificGame, player: str, action: Any, better: Any) -> Message:
+    """Why ``better`` was a better move for ``player`` than ``action`` in ``game`` (the position before either),
+    in words with rule IDs. The search review (``railkit.lab.review``) borrows these words for its own verdicts."""
     board = game.board
     if isinstance(better, DiscardUnusable):
         return Message(N_("A {card} card that no empty space can take any more may be swapped for a new one before "
@@ -137,7 +138,7 @@ def _reason(game: UnionPacificGame, player: str, action: Any, better: Any) -> Me
     if isinstance(better, DrawShare) and isinstance(action, DrawShare):
         return Message(N_("The share from {better} was worth more to you than the one from {played}: it moves you "
                           "up among a company's shareholders, or Union Pacific's (UP-B3, UP-D3..UP-D6, UP-D9)."),
-                       {"better": _source(game, better), "played": _source(game, action)})
+                       {"better": share_source(game, better), "played": share_source(game, action)})
     if isinstance(better, ExchangeForUP):
         return Message(N_("Your {company} share was unlikely to pay you; a Union Pacific share pays at every payout "
                           "by your place among UP holders (UP-B4, UP-D9)."), {"company": card_name(board, better.card)})
@@ -154,7 +155,9 @@ def _reason(game: UnionPacificGame, player: str, action: Any, better: Any) -> Me
     return Message(N_("The heuristic player valued its move more (UP-T3)."))
 
 
-def _source(game: UnionPacificGame, action: DrawShare) -> Message:
+def share_source(game: UnionPacificGame, action: DrawShare) -> Message:
+    """Where the share of ``action`` is drawn from, in words: "the top of the share deck", "the Union Pacific
+    stack" or "the display (Wabash)" (the display is public, UP-B3)."""
     if action.source == "deck":
         return Message(N_("the top of the share deck"))
     if action.source == "up":

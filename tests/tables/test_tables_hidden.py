@@ -37,7 +37,7 @@ DELTA_KEYS = {"log_from", "narrative_from", "legal_same"}  # how a state says wh
 # as each client connects, so it is not compared here).
 PUBLIC_STATE_KEYS = {"type", "table", "game", "seq", "is_over", "seats", "stand_ins", "narrative", "narrative_length",
                      "chosen_deal"}
-HELP_KEYS = {"type", "table", "seat", "seq", "explain", "hint"}
+HELP_KEYS = {"type", "table", "seat", "seq", "explain"}
 
 
 def _json(value: Any) -> Any:
@@ -106,11 +106,9 @@ def check_sentences(game: Game[Any], seat: str, value: Any) -> None:
 
 
 def check_help(game: Game[Any], seat: str, answer: dict[str, Any]) -> None:
-    """The help a seat asked for: its own legal move as the hint, the engine's explanations for that seat."""
-    assert answer["type"] == "help" and set(answer) <= HELP_KEYS, answer
+    """The help a seat asked for: the engine's explanations for that seat, nothing else."""
+    assert answer["type"] == "help" and set(answer) == HELP_KEYS, answer
     assert answer["seat"] == seat and answer["seq"] == len(game.to_dict()["actions"])
-    legal = [_json(game.registry.to_dict(a)) for a in game.legal_actions(seat)]
-    assert answer["hint"] in legal
     assert answer["explain"] == _json(json_value(GAMES[game.GAME].explain(game, seat)))
     check_no_secret(game, seat, answer)
     check_sentences(game, seat, answer["explain"])
@@ -220,7 +218,7 @@ def play_through_server(server: ServerProcess, cls: type[Game[Any]], make_bot: C
         check_raw(local, seat, clients[seat])
         check_raw(local, None, spectator)
         if not local.is_over and seat in local.players_to_act():
-            clients[seat].send({"type": "help", "hint": True})
+            clients[seat].send({"type": "help"})
             check_help(local, seat, clients[seat].recv())
             helped += 1
             if helped % 10 == 1:

@@ -24,7 +24,8 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from railkit.tables.store import Store
-from railkit.ui.tables.table_link import TableLink, TableProblem
+from railkit.ui.class_http import ServerProblem
+from railkit.ui.tables.table_link import TableLink
 
 pytestmark = pytest.mark.server
 
@@ -178,7 +179,7 @@ def test_TABLES_HUB_a_lesson_kernel_on_the_hub_plays_with_its_hub_token(hub_serv
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """``TableLink`` (the lessons' client) sends ``$JUPYTERHUB_API_TOKEN`` on HTTP and on the WebSocket."""
     states: list[dict[str, Any]] = []
-    problems: list[TableProblem] = []
+    problems: list[ServerProblem] = []
     got = threading.Event()
 
     def on_state(state: dict[str, Any]) -> None:
@@ -187,7 +188,7 @@ def test_TABLES_HUB_a_lesson_kernel_on_the_hub_plays_with_its_hub_token(hub_serv
 
     url = f"http://127.0.0.1:{hub_server.port}"
     monkeypatch.delenv("JUPYTERHUB_API_TOKEN", raising=False)
-    with pytest.raises(TableProblem) as refused:
+    with pytest.raises(ServerProblem) as refused:
         TableLink(on_state, problems.append, url).create("cape_to_cairo", ["Anna", "Player 2"], [], "Anna")
     assert refused.value.code == "not_signed_in" and refused.value.rule == "TABLES-HUB"
     monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "ada-token")

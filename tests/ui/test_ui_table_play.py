@@ -15,9 +15,10 @@ import pytest
 from railkit.errors import RuleError
 from railkit.tables.table import message_json
 from railkit.ui.capecairo.play import KkPlayApp
+from railkit.ui.class_http import ServerProblem
 from railkit.ui.i18n import set_language
 from railkit.ui.tables.table_html import problem_words
-from railkit.ui.tables.table_link import TableProblem, place, seat_from_query
+from railkit.ui.tables.table_link import place, seat_from_query
 from railkit.ui.unionpacific.play import PlayApp
 from railkit.unionpacific import new_game
 
@@ -78,7 +79,7 @@ PANEL_CODES = ("offline", "stale", "closed", "no_table", "no_seat", "bad_token",
                "not_creator", "name_taken", "seat_connected")
 
 
-def _first_share_refusal() -> TableProblem:
+def _first_share_refusal() -> ServerProblem:
     """A real rules refusal as the table server sends it: a seat choosing a second first share (UP-S5)."""
     game = new_game(3, seed=1)
     rng = random.Random(1)
@@ -88,17 +89,17 @@ def _first_share_refusal() -> TableProblem:
     action = dataclasses.replace(game.legal_actions(game.players_to_act()[0])[0], player=done)
     with pytest.raises(RuleError) as refused:
         game.apply(action)
-    return TableProblem("rule", str(refused.value.message), refused.value.rule, message_json(refused.value.message))
+    return ServerProblem("rule", str(refused.value.message), refused.value.rule, message_json(refused.value.message))
 
 
 @pytest.mark.parametrize("language", ["en", "fi"])
 def test_TABLES_each_refusal_the_panel_knows_has_its_own_words_in_the_pages_language(language: str) -> None:
-    english = {code: problem_words(TableProblem(code, f"server text {code}"), "Ann") for code in PANEL_CODES}
-    teacher_only = TableProblem("seat_connected", "server text", details={"seat": "Ben", "teacher_only": True})
+    english = {code: problem_words(ServerProblem(code, f"server text {code}"), "Ann") for code in PANEL_CODES}
+    teacher_only = ServerProblem("seat_connected", "server text", details={"seat": "Ben", "teacher_only": True})
     assert "only your teacher" in problem_words(teacher_only, "Ann") and "Ben" in problem_words(teacher_only, "Ann")
     set_language(language)
     try:
-        said = {code: problem_words(TableProblem(code, f"server text {code}"), "Ann") for code in PANEL_CODES}
+        said = {code: problem_words(ServerProblem(code, f"server text {code}"), "Ann") for code in PANEL_CODES}
     finally:
         set_language("en")
     assert len(set(said.values())) == len(PANEL_CODES)  # no two read alike

@@ -25,13 +25,10 @@ from railkit.ui.records import lesson_record
 from railkit.ui.widgets import button, html_box
 from railkit.wire import LEARNER_KEY_HEADER
 
-__all__ = ["LEARNER_KEY_HEADER", "MyProgress", "ProgressProblem", "fetch_progress"]
+__all__ = ["LEARNER_KEY_HEADER", "MyProgress", "fetch_progress"]
 
 MAX_ANSWER_BYTES = 4 * 1024 * 1024  # 200 records and a summary are far below this
 log = logging.getLogger(__name__)
-
-
-ProgressProblem = ServerProblem  # the server refused (``not_learner``: a key missing or not this learner's) or is offline
 
 
 def fetch_progress(name: str | None, key: str | None) -> dict[str, Any]:
@@ -112,7 +109,7 @@ class MyProgress:
                 self._mark(name, key)
             try:
                 self.data = fetch_progress(None if on_hub else name, key)
-            except ProgressProblem as exc:
+            except ServerProblem as exc:
                 self.problem = self._words(exc, name, key)
         except Exception:  # noqa: BLE001 - the lesson never breaks over its progress section
             log.exception("railkit: the learner's progress could not be shown")
@@ -121,7 +118,7 @@ class MyProgress:
             self.render()
 
     @staticmethod
-    def _words(exc: ProgressProblem, name: str, key: str | None) -> str:
+    def _words(exc: ServerProblem, name: str, key: str | None) -> str:
         if exc.code == "not_learner" and key is None:
             return tr("Your records open only with your progress key. The class server gave it to the first lesson "
                       "you opened as “{name}”: open your lessons from that page's links, or in the same browser.",

@@ -58,7 +58,7 @@ class TableGame:
     why_html: Callable[[Any, str, Sequence[Action], Mapping[str, Any] | None], str] = _nothing
     explains_on_server: Callable[[Any], bool] = _never  # view -> does "Why" need the server's explanations?
     move_html: Callable[[Any, Action], str] = _nothing  # (view, the picked move) -> the move explained
-    hint_words: Callable[[Any, str, Action], str] | None = None  # (view, seat, hint) -> words; None: no Hint
+    offers_hint: bool = False  # a Hint button (the search player's move, worked out in the kernel: game_review)
     # (view, the picked move) -> (what the map shows, to compare; how to draw it), drawn when the first changes
     board_figure: Callable[[Any, Action | None], tuple[Any, Callable[[], Plot]]] | None = None
     engine: type[Game[Any]] | None = None  # its registry types the moves; replays a finished table move by move

@@ -12,9 +12,9 @@ from typing import Any
 
 from railkit.game import BaseView
 from railkit.messages import names_message
+from railkit.ui.class_http import ServerProblem
 from railkit.ui.i18n import render, tr, trn
 from railkit.ui.tables.table_game import TableGame, sentence_text
-from railkit.ui.tables.table_link import TableProblem
 
 __all__ = ["LOBBY_FOCUS", "SHOWN_EVENTS", "STORY_TITLE", "TABLE_STYLE", "events_html", "lobby_html", "offline_html",
            "problem_words", "stand_in_words", "turn_html"]
@@ -139,7 +139,7 @@ def events_html(state: Mapping[str, Any], mine: int) -> tuple[str, int]:
             f"<ol start='{shown[0][0] + 1 if shown else 1}'>{''.join(items)}</ol>"), total
 
 
-def problem_words(problem: TableProblem, seat: str | None) -> str:
+def problem_words(problem: ServerProblem, seat: str | None) -> str:
     """What the learner reads when the table server refused a request (or cannot be reached): what happened and
     what to do; a move the rules refused is told in the engine's own words (read back for ``seat``) with its rule."""
     code, details = problem.code, problem.details

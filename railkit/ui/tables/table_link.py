@@ -25,7 +25,7 @@ from railkit.ui.class_http import HUB_TOKEN_VARIABLE, TABLES_URL_VARIABLE, Serve
 from railkit.ui.records.learner import address_fields
 from railkit.wire import CLOSE_BEHIND, CLOSE_FINAL, act, encode, error_details, hello, help_request, is_table_code, merge_state
 
-__all__ = ["HUB_TOKEN_VARIABLE", "TABLES_URL_VARIABLE", "TableLink", "TableProblem", "creator_from_query", "hub_headers",
+__all__ = ["HUB_TOKEN_VARIABLE", "TABLES_URL_VARIABLE", "TableLink", "creator_from_query", "hub_headers",
            "is_table_code", "merge_state", "place", "seat_from_query", "table_from_query", "tables_url",
            "watch_from_query"]
 
@@ -33,9 +33,6 @@ log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 1.0  # a lost connection is tried again this often (a restarted server is back within seconds)
 FINAL_CLOSES = CLOSE_FINAL  # the server's "do not come back" (railkit.wire)
-
-
-TableProblem = ServerProblem  # the table server's refusal, or no answer (railkit.ui.class_http)
 
 
 def seat_from_query(query: str | None = None) -> tuple[str, str] | None:
@@ -75,7 +72,7 @@ class TableLink:
     """One learner's connection to one table (after ``create`` or ``join``, ``connect``)."""
 
     def __init__(self, on_state: Callable[[dict[str, Any]], object],
-                 on_problem: Callable[[TableProblem], object], base_url: str | None = None,
+                 on_problem: Callable[[ServerProblem], object], base_url: str | None = None,
                  on_help: Callable[[dict[str, Any]], object] | None = None) -> None:
         self.base = (base_url or tables_url()).rstrip("/")
         self.on_state = on_state
@@ -110,18 +107,18 @@ class TableLink:
 
     def set_bot(self, seat: str, bot: bool) -> dict[str, Any]:
         if self.code is None or self.creator_token is None:
-            raise TableProblem("not_creator", "only the table's creator can seat a computer player")
+            raise ServerProblem("not_creator", "only the table's creator can seat a computer player")
         return _request("POST", f"{self.base}/api/tables/{self.code}/bot",
                         {"creator_token": self.creator_token, "seat": seat, "bot": bot})
 
     def claim_creator(self, token: str) -> bool:
         """Take back the creator's controls with the token the page address kept; False if the server says
-        it is not this table's creator token (a problem of another kind raises ``TableProblem``)."""
+        it is not this table's creator token (a problem of another kind raises ``ServerProblem``)."""
         if self.code is None:
             return False
         try:
             _request("POST", f"{self.base}/api/tables/{self.code}/creator", {"creator_token": token})
-        except TableProblem as exc:
+        except ServerProblem as exc:
             if exc.code == "not_creator":
                 return False
             raise
@@ -142,24 +139,24 @@ class TableLink:
     def act(self, action: dict[str, Any]) -> None:
         """Send a move made from the position last seen; the answer comes as a new state (or a problem)."""
         if self.state is None or self._socket is None or not self.online:
-            raise TableProblem("offline", "the table server cannot be reached just now")
+            raise ServerProblem("offline", "the table server cannot be reached just now")
         message = encode(act(self.state["seq"], action))
         with self._send_lock:
             try:
                 self._socket.send(message)
             except Exception as exc:  # noqa: BLE001 - the reading thread reconnects
-                raise TableProblem("offline", str(exc)) from None
+                raise ServerProblem("offline", str(exc)) from None
 
-    def ask_help(self, hint: bool = False) -> None:
-        """Ask the server for this seat's help (explanations; with ``hint``, the heuristic player's move); the
-        answer comes to ``on_help``."""
+    def ask_help(self) -> None:
+        """Ask the server for this seat's help (the explanations the kernel cannot work out from the seat's view);
+        the answer comes to ``on_help``."""
         if self._socket is None:
-            raise TableProblem("offline", "the table server cannot be reached just now")
+            raise ServerProblem("offline", "the table server cannot be reached just now")
         with self._send_lock:
             try:
-                self._socket.send(encode(help_request(hint)))
+                self._socket.send(encode(help_request()))
             except Exception as exc:  # noqa: BLE001 - the reading thread reconnects
-                raise TableProblem("offline", str(exc)) from None
+                raise ServerProblem("offline", str(exc)) from None
 
     def close(self) -> None:
         self._stop.set()
@@ -187,7 +184,7 @@ class TableLink:
                     while not stop.is_set():
                         message = json.loads(socket.recv())
                         self._take(message, stop)
-            except TableProblem:
+            except ServerProblem:
                 return  # the table or the seat is gone: trying again would not help
             except ConnectionClosed as exc:
                 code = exc.rcvd.code if exc.rcvd is not None else None
@@ -207,7 +204,7 @@ class TableLink:
     def _lost(self, exc: Exception, told: bool, stop: threading.Event) -> bool:
         """The connection is lost: the page is told (once per loss), and the next try waits a second."""
         if self.online or not told:
-            self._tell_problem(TableProblem("offline", str(exc) or type(exc).__name__))
+            self._tell_problem(ServerProblem("offline", str(exc) or type(exc).__name__))
             told = True
         self.online = False
         self._socket = None
@@ -235,13 +232,13 @@ class TableLink:
         elif message.get("type") == "error":
             if message.get("error") == "behind":
                 return  # the server closes this connection next (CLOSE_BEHIND): it comes back at once, whole
-            problem = TableProblem(str(message.get("error")), str(message.get("message")), message.get("rule"),
+            problem = ServerProblem(str(message.get("error")), str(message.get("message")), message.get("rule"),
                                    message.get("words"), error_details(message))
             self._tell_problem(problem)
             if problem.code in ("bad_token", "no_table", "closed", "set_aside"):
                 raise problem
 
-    def _tell_problem(self, problem: TableProblem) -> None:
+    def _tell_problem(self, problem: ServerProblem) -> None:
         try:
             self.on_problem(problem)
         except Exception:  # noqa: BLE001

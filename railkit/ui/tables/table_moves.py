@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from railkit.ui.tables.table_link import TableLink, TableProblem
+from railkit.ui.class_http import ServerProblem
+from railkit.ui.tables.table_link import TableLink
 
 __all__ = ["MAX_RETRIES", "MoveSender"]
 
@@ -42,11 +43,11 @@ class MoveSender:
 
     def send(self, link: TableLink, action: Action, seq: int) -> bool:
         """Send ``action`` made at log position ``seq``: True when sent, False when it waits for the server (offline);
-        another refusal raises ``TableProblem``."""
+        another refusal raises ``ServerProblem``."""
         self.pending, self.pending_seq, self.retries = action, seq, 0
         try:
             link.act(self.to_json(action))
-        except TableProblem as exc:
+        except ServerProblem as exc:
             if exc.code != "offline":
                 raise
             self.waiting = (seq, action)
@@ -85,7 +86,7 @@ class MoveSender:
         self.retries += 1
         try:
             link.act(self.to_json(pending))
-        except TableProblem:
+        except ServerProblem:
             return False
         self.pending_seq = int(link.state["seq"]) if link.state is not None else None
         return True

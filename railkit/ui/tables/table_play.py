@@ -43,6 +43,7 @@ from typing import Any
 from railkit.errors import InputError
 from railkit.game import BaseView
 from railkit.ui.app import Messages, Panel, guarded, parse_name
+from railkit.ui.class_http import ServerProblem
 from railkit.ui.game_review import hint_text
 from railkit.ui.i18n import tr, trn
 from railkit.ui.records.learner import LearnerName, follow_page_address, is_default_learner
@@ -54,7 +55,6 @@ from railkit.ui.tables.table_html import (
 )
 from railkit.ui.tables.table_link import (
     TableLink,
-    TableProblem,
     creator_from_query,
     place,
     seat_from_query,
@@ -161,7 +161,7 @@ class TablePlayPanel(TableShowing, Panel):
         if creator is not None:  # the creator's controls come back too, once the server knows the token
             try:
                 self.creator = link.claim_creator(creator)
-            except TableProblem:
+            except ServerProblem:
                 self.creator = False
         self._connect(link, code, token)
         self._opened("seat", tr("Taking your seat back at table {code} …", code=code))
@@ -253,10 +253,10 @@ class TablePlayPanel(TableShowing, Panel):
     def _call(self, request: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         try:
             return request()
-        except TableProblem as exc:
+        except ServerProblem as exc:
             raise InputError(self._request_words(exc)) from None
 
-    def _request_words(self, problem: TableProblem) -> str:
+    def _request_words(self, problem: ServerProblem) -> str:
         """A request that is not a move (create, join, a computer player, a hint) is not kept for later: while the
         server does not answer, the learner is asked to try again."""
         if problem.code == "offline":
@@ -274,7 +274,7 @@ class TablePlayPanel(TableShowing, Panel):
         self._acted_at = int(state["seq"])  # the next state after it takes the focus on (``_focus_next``)
         try:
             sent = self.moves.send(link, action, int(state["seq"]))
-        except TableProblem as exc:
+        except ServerProblem as exc:
             raise InputError(self._problem_words(exc)) from None
         if not sent:  # the server is down (restarting): the move waits and goes as soon as it is back
             with self._lock:
@@ -319,7 +319,7 @@ class TablePlayPanel(TableShowing, Panel):
             raise InputError(tr("Only the table's creator can seat a computer player."))
         try:
             link.set_bot(str(seat), bot)
-        except TableProblem as exc:
+        except ServerProblem as exc:
             raise InputError(self._request_words(exc)) from None
         self.show_ok(tr("A computer player now plays {seat}.", seat=seat) if bot
                      else tr("{seat} is free for its learner again.", seat=seat))
@@ -366,7 +366,7 @@ class TablePlayPanel(TableShowing, Panel):
             return
         try:
             outcome, action = self.moves.back(link, state, self.legal)
-        except TableProblem as exc:
+        except ServerProblem as exc:
             self.show_error(self._problem_words(exc))
             return
         if outcome == "sent":
@@ -400,12 +400,12 @@ class TablePlayPanel(TableShowing, Panel):
         if self.game.explains_on_server(view):
             self._asked = state.get("seq")
             try:
-                link.ask_help(hint=False)
-            except TableProblem:
+                link.ask_help()
+            except ServerProblem:
                 self._asked = None  # asked again with the next state
 
     def _on_help(self, answer: dict[str, Any]) -> None:
-        """The server's help for this seat: the explanations go into "Why", a hint into the message line."""
+        """The server's help for this seat: its explanations go into "Why"."""
         with self._lock:
             state, view = self.state, self.view
             if state is None or view is None or answer.get("seq") != state.get("seq"):
@@ -413,11 +413,8 @@ class TablePlayPanel(TableShowing, Panel):
             self.help = answer
             seat = str(state.get("seat"))
             set_value(self.why, self.game.why_html(view, seat, self._legal(), answer.get("explain") or {}))
-            hint = answer.get("hint")
-            if hint is not None and self.game.hint_words is not None:
-                self.show_info(self.game.hint_words(view, seat, self.game.actions([hint])[0]))
 
-    def _on_problem(self, problem: TableProblem) -> None:
+    def _on_problem(self, problem: ServerProblem) -> None:
         with self._lock:
             if problem.code == "closed":  # the teacher closed the table: back to the start form
                 self.link, self.state, self.view, self.creator = None, None, None, False
@@ -436,7 +433,7 @@ class TablePlayPanel(TableShowing, Panel):
                 return
             self.show_error(self._problem_words(problem))
 
-    def _problem_words(self, problem: TableProblem) -> str:
+    def _problem_words(self, problem: ServerProblem) -> str:
         return problem_words(problem, self.state.get("seat") if self.state is not None else None)
 
     @guarded

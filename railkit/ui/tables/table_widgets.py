@@ -138,8 +138,8 @@ class TableWidgets:
                               tr("The computer player leaves the seat; its learner (or a new one) plays it again"))
         self.bot_out.on_click(lambda _b: self.on_seat_bot(False))
         self.creator_row = row([self.seat_pick, self.bot_in, self.bot_out])
-        # The lessons' help: the choices and their rules, the picked move explained, the heuristic
-        # player's move on request, and (Union Pacific) the board.
+        # The lessons' help: the choices and their rules, the picked move explained, the search
+        # player's move on request (where the game offers it), and (Union Pacific) the board.
         self.why = html_box("railkit-table-why")
         self.move_note = html_box("railkit-table-move-note")
         self.hint_button = button(tr("Hint: what would the computer play?"), "railkit-table-hint", "lightbulb-o",
@@ -158,7 +158,7 @@ class TableWidgets:
         self.replay = (ReplayPanel(game.engine, lambda view, learners: game.board_html(view, None, learners),
                                    game.measures)
                        if game.engine is not None else None)
-        help_row = [self.why, self.move_note] + ([row([self.hint_button])] if game.hint_words is not None else [])
+        help_row = [self.why, self.move_note] + ([row([self.hint_button])] if game.offers_hint else [])
         board = [self.map_view.widget] if self.map_view is not None else []
         self.game_box = widgets.VBox([self.lobby, self.creator_row, self.turn, self.progress, self.bid_row,
                                       self.pick_row, self.pass_row, *help_row, self.board, *board, self.events, self.review,

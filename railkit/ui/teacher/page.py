@@ -48,7 +48,7 @@ from railkit.ui.teacher.teacher_links import ClassLinkPanel
 from railkit.ui.widgets import button, html_box, row, set_options, set_value
 from railkit.wire import CLOSE_WORDS, FORGET_WORDS, TEACHER_KEY_HEADER
 
-__all__ = ["KEY_PARAMETER", "TeacherApp", "TeacherClient", "TeacherProblem"]
+__all__ = ["KEY_PARAMETER", "TeacherApp", "TeacherClient"]
 
 KEY_PARAMETER = "key"  # teacher/teacher.ipynb?key=...
 KEY_HEADER = TEACHER_KEY_HEADER  # the header the server reads the key from (railkit.wire)
@@ -61,9 +61,6 @@ MAX_ANSWER_BYTES = 64 * 1024 * 1024  # the CSV of a full server is far below thi
 
 class ServerDown(InputError):
     """The class server did not answer (it may be restarting); the page asks again by itself."""
-
-
-TeacherProblem = ServerProblem  # the server refused (``code``: its error word) or could not be reached (``offline``)
 
 
 class TeacherClient:
@@ -220,7 +217,7 @@ class TeacherApp(App):
     def _ask(self, call: Callable[[TeacherClient], Any]) -> Any:
         try:
             return call(self.client())
-        except TeacherProblem as exc:
+        except ServerProblem as exc:
             if exc.code == "not_teacher" and self.on_hub():
                 raise InputError(tr("Your hub account is not a teacher's: the hub's admin can add you to the "
                                     "“teachers” group.")) from None

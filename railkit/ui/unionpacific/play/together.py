@@ -1,8 +1,8 @@
 """Union Pacific at a class table (“Play with others”, ``railkit.ui.tables.table_play``): how this game's seat
 view, moves, help and review are shown. Everything comes from what the table server sends: the seat's view
 (its own hand and face-down first share, everyone's public table), typed as a ``UPView``, the moves the engine
-allows the seat, the heuristic player's move when the learner asks (Hint), and at the end the whole game to
-replay for the review.
+allows the seat, and at the end the whole game to replay for the review. The search player's move when the
+learner asks (Hint) is worked out in the kernel from the seat's view (``railkit.ui.game_review``).
 
 “Why” and the checks of a placement are worked out here, from the seat's view and the board alone: the
 engine's sentence for a move (``describe_action``) needs only the board and the move, and the six UP-B2
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from railkit.messages import N_, addressed_group, naddressed, names_message, nmessage
-from railkit.ui.i18n import player_label, render, tr, trn
+from railkit.ui.i18n import player_label, render, tr
 from railkit.ui.plot import Plot
 from railkit.ui.tables.table_game import TableGame
 from railkit.ui.unionpacific.board_map import building_map
@@ -154,23 +154,6 @@ def move_html(board: Board, view: UPView, action: UPAction) -> str:
     return checklist_html(SeatRules(board, view).explain_placement(action.company, action.section, action.card))
 
 
-def hint_words(board: Board, view: UPView, seat: str, best: UPAction) -> str:
-    """The server's hint (the heuristic player's move for this seat) in the play lesson's words."""
-    if isinstance(best, ChooseFirstShare):
-        # The engine's words keep a first share face down (UP-S5); the learner's own hint may name it.
-        count = view.hand.shares.get(best.card, 0) if view.hand is not None else 0
-        return trn("Hint: the heuristic player would lay {company} face down (UP-S5): you hold {n} "
-                   "share of it, as many as of any other company, so your first stake sits where your "
-                   "hand is strongest. It is a second opinion; the choice is yours.",
-                   "Hint: the heuristic player would lay {company} face down (UP-S5): you hold {n} "
-                   "shares of it, more than of any other company, so your first stake sits where your "
-                   "hand is strongest. It is a second opinion; the choice is yours.",
-                   count, company=company_name(board, best.card), n=count)
-    words = engine_text(describe_action(board, best), seat)
-    return tr("Hint: the heuristic player would play this: {move}. It is a second opinion; the choice is yours.",
-              move=words)
-
-
 def board_figure(board: Board, view: UPView, picked: UPAction | None) -> tuple[Any, Callable[[], Plot]]:
     """The whole board with every train (public, UP-B2); a picked build marks its section (purple)."""
     trains = view.trains_on
@@ -202,7 +185,7 @@ def up_table(board: Board) -> TableGame:
                      lambda action, view: action_words(board, action, view), progress_words, review, result_words,
                      why_html=lambda view, seat, legal, explain: seat_why_html(board, view, seat, legal, explain),
                      move_html=lambda view, action: move_html(board, view, action),
-                     hint_words=lambda view, seat, hint: hint_words(board, view, seat, hint),
+                     offers_hint=True,
                      board_figure=lambda view, picked: board_figure(board, view, picked),
                      engine=UnionPacificGame, measures=up_measures, passes=passes)
 
