@@ -258,7 +258,7 @@ def test_TABLES_UP_B2_at_a_table_the_seat_gets_why_the_checks_the_board_and_a_hi
     close(panel)
 
 
-def test_TABLES_KK_B2_at_a_table_why_explains_bids_and_the_build_count_from_the_server(
+def test_TABLES_KK_B2_at_a_table_why_explains_bids_the_build_count_from_the_server_and_a_hint(
         server: ServerProcess) -> None:
     panel = KkPlayApp(seed=8, name="Ann").together
     panel.players.value, panel.bots.value = 2, 1
@@ -267,6 +267,9 @@ def test_TABLES_KK_B2_at_a_table_why_explains_bids_and_the_build_count_from_the_
     wait_until(lambda: "Why these bids?" in text(panel.why.value))
     assert "KK-A2" in text(panel.why.value)
     assert panel.map_view is None  # Kap bis Kairo's race is drawn in the board's HTML
+    assert panel.hint_button.layout.display != "none"  # the search player's bid, from the seat's view alone
+    panel.on_hint()
+    assert "Hint: the search player would play this: You bid" in panel.messages.text, panel.messages.text
     seen_build = False
     while not panel.state["is_over"] and not seen_build:
         wait_until(lambda: panel.state["is_over"] or panel.state["legal"])

@@ -121,4 +121,4 @@ def kk_measures(view: KKView) -> dict[str, dict[str, float]]:
 KK_TABLE = TableGame(CapeToCairoGame.GAME, CapeToCairoGame.PLAYER_RANGE, KKView, board_html, action_words,
                      progress_words, review, result_words, why_html=why_html,
                      explains_on_server=lambda view: view.phase == "build", engine=CapeToCairoGame,
-                     measures=kk_measures, bid_amount=bid_amount, passes=passes)
+                     measures=kk_measures, bid_amount=bid_amount, passes=passes, offers_hint=True)
