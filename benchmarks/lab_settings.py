@@ -3,11 +3,16 @@ much worse its decisions are than a large reference search's.
 
     .venv/bin/python -m benchmarks.lab_settings wins kk ismcts 150 --games 48 --seed 9 --set '{"confidence": 0}'
     .venv/bin/python -m benchmarks.lab_settings regret kk --deals 100
+    .venv/bin/python -m benchmarks.lab_settings speed kk ismcts 150 --games 3
 
 ``wins``: the search player (``ismcts`` or ``flatmc``, a budget, keyword settings as JSON) in one seat, three
 heuristic players in the others, the seats rotating over the same deals (game ``i`` is deal ``seed·1000 + i//4``
 with the search in seat ``i % 4``, as ``railkit.lab.ladder`` rotates); it prints the win share and the search's
 CPU seconds per game every 8 games. 48 games give about ±12 points at 95 %.
+
+``speed``: whole games of the search player (``kind budget``, the game's own settings) in the first seat against
+three heuristic players on deals 0..N-1: CPU seconds and playouts per second of CPU (the engines' speed as a
+search sees it; the same deals make the same playouts, so two versions of the engines compare exactly).
 
 ``regret``: 40 positions with a real choice from heuristic games; each candidate move played out on ``--deals``
 common deals (a flat reference, no anchor) gives each move's reward; then each setting's choice in each
@@ -65,6 +70,24 @@ def wins(game: str, kind: str, budget: int, settings: dict[str, Any], games: int
                   f"CPU s a game {cpu / (i + 1):.2f}", flush=True)
 
 
+def speed(game: str, kind: str, budget: int, games: int) -> None:
+    rules = GAMES[game]
+    names = [f"P{k}" for k in range(4)]
+    cpu, playouts = 0.0, 0
+    for seed in range(games):
+        played = rules.new(names, seed)
+        search = KINDS[kind](budget, 1)
+        players: list[Any] = [search, *(make_player("heuristic", k) for k in range(3))]
+        started = time.process_time()
+        while not played.is_over:
+            who = played.players_to_act()[0]
+            played.apply(decide(players[names.index(who)], played, who))
+        cpu += time.process_time() - started
+        playouts += search.iterations
+    print(f"{game} {kind}:{budget}, {games} games: CPU {cpu:.2f} s, {playouts} playouts, "
+          f"{playouts / cpu:.0f} playouts/s of CPU", flush=True)
+
+
 def regret(game: str, deals: int) -> None:
     rules = GAMES[game]
     found = [(g, s) for g, s in positions(game, range(6), 13 if game == "kk" else 29)][:40]
@@ -94,12 +117,19 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("--games", type=int, default=48)
     w.add_argument("--seed", type=int, default=9)
     w.add_argument("--set", default="{}", help="keyword settings of the search, as JSON")
+    sp = sub.add_parser("speed")
+    sp.add_argument("game", choices=sorted(GAMES))
+    sp.add_argument("kind", choices=sorted(KINDS))
+    sp.add_argument("budget", type=int)
+    sp.add_argument("--games", type=int, default=3)
     r = sub.add_parser("regret")
     r.add_argument("game", choices=sorted(GAMES))
     r.add_argument("--deals", type=int, default=100)
     args = parser.parse_args(argv)
     if args.what == "wins":
         wins(args.game, args.kind, args.budget, json.loads(args.set), args.games, args.seed)
+    elif args.what == "speed":
+        speed(args.game, args.kind, args.budget, args.games)
     else:
         regret(args.game, args.deals)
     return 0
