@@ -141,3 +141,30 @@ def test_a_ladder_on_a_two_worker_local_dask_cluster_matches_in_process(tmp_path
     here = run_ladder(spec, tmp_path / "here.sqlite", progress=False)
     assert [(r.index, r.places, r.log) for r in on_dask] == [(r.index, r.places, r.log) for r in here]
     assert sys.modules.get("distributed") is not None
+
+
+def test_KK_A3_the_never_bid_rung_bids_0_and_otherwise_plays_as_the_heuristic(tmp_path):
+    """railkit.lab.examples:never_bid, a ladder rung by module path: five players rotating through four seats."""
+    from railkit.capecairo.actions import Bid
+    from railkit.lab.examples import NeverBid
+    from railkit.lab.ladder import replay
+
+    spec = LadderSpec("kk", 4, ("random", "railkit.lab.examples:never_bid", "heuristic", "flatmc:2", "ismcts:2"),
+                      games=5)
+    records = run_ladder(spec, tmp_path / "rungs.sqlite", progress=False)
+    assert {n for r in records for n in r.seats} == set(spec.bots) and all(len(r.seats) == 4 for r in records)
+    record = next(r for r in records if "railkit.lab.examples:never_bid" in r.seats)
+    seat = record.seats.index("railkit.lab.examples:never_bid")
+    game = replay(spec, record)
+    me = game.players[seat]
+    bids = [a for a in game.log if isinstance(a, Bid) and a.player == me]
+    assert bids and all(b.amount == 0 for b in bids)
+    # Away from the auction it is the heuristic player: the same choice in each of its card and build decisions.
+    checked = 0
+    for upto, action in enumerate(game.log):
+        if getattr(action, "player", None) == me and not isinstance(action, Bid):
+            position = replay(spec, record, upto=upto)
+            view, legal = position.view(me), position.legal_actions(me)
+            assert NeverBid(3).choose(view, legal) == NeverBid(3).heuristic.choose(view, legal) == action
+            checked += 1
+    assert checked
