@@ -104,3 +104,22 @@ def test_KK_the_play_lessons_hint_is_the_search_players_move_with_the_next_best(
     while not app.game.is_over:
         app.on_auto()
     assert app.game_review.widget.layout.display is None
+
+
+def test_UP_a_tables_decisions_typed_in_the_kernel_are_the_seats_own_and_reviewed():
+    """Union Pacific at a table: each decision the server sends (the seat's view with its legal moves, UP-B2 builds
+    among them, and its move) typed as the play lesson's view and actions is the same as the game's own, and the
+    search player reviews it."""
+    from railkit.ui.unionpacific.play import PlayApp
+    from railkit.unionpacific.game import UnionPacificGame
+
+    game = play_game(UnionPacificGame(["Ann", "Bob"], seed=3), [seated(make_player("heuristic", i)) for i in range(2)])
+    found = list(decisions_of(game, "Ann"))
+    answer = {"seat": "Ann", "decisions": [
+        {"move": move, "view": json.loads(json.dumps(view.to_json())), "made": game.registry.to_dict(made),
+         "legal": [game.registry.to_dict(a) for a in legal]} for move, view, legal, made in found]}
+    items = typed_decisions(PlayApp(seed=1).together.game, answer, "Ann")
+    assert items == found and len(items) > 50
+    review = review_decisions("union_pacific", "Ann", items[:2], *final_place(game.view("Ann"), "Ann"),
+                              player="flatmc:2")
+    assert review.game == "up" and [d.move for d in review.decisions] == [m for m, *_ in found[:2]]
