@@ -322,3 +322,38 @@ def test_TABLES_REVIEW_a_seats_decisions_go_to_its_own_token_only_and_only_after
         assert call("GET", f"{server.http}/{code}")[1]["seq"] == plain["seq"]  # nothing changed
     finally:
         server.stop()
+
+
+def test_TABLES_REVIEW_each_answer_is_made_once_off_the_event_loop_and_the_kept_ones_are_bounded() -> None:
+    """Two requests at once for one seat share one making (in a thread, not on the event loop); a failed making is
+    made again when asked again; only the latest ``kept`` answers stay."""
+    import asyncio
+    import gzip
+    import threading
+
+    from railkit.tables.decisions import DecisionAnswers
+
+    made: list[str] = []
+
+    def make(name: str) -> Callable[[], bytes]:
+        def run() -> bytes:
+            assert threading.current_thread() is not threading.main_thread()
+            made.append(name)
+            if name == "broken":
+                raise ValueError("no")
+            return json.dumps({"seat": name}).encode()
+        return run
+
+    async def scenario() -> None:
+        answers = DecisionAnswers(kept=2)
+        first, second = await asyncio.gather(answers.get("a", make("a")), answers.get("a", make("a")))
+        assert first == second and json.loads(gzip.decompress(first)) == {"seat": "a"} and made == ["a"]
+        for _ in range(2):
+            with pytest.raises(ValueError):
+                await answers.get("x", make("broken"))
+        await answers.get("b", make("b"))
+        await answers.get("c", make("c"))
+        await answers.get("a", make("a"))  # a fell out (two kept): made again
+        assert made == ["a", "broken", "broken", "b", "c", "a"] and len(answers._answers) == 2
+
+    asyncio.run(scenario())
