@@ -366,6 +366,7 @@ def test_a_finished_kk_table_reviews_the_learners_own_decisions_with_marks_and_a
     try:
         open_app(page, voila.url(f"kk_play.ipynb?table={made['table']}&seat={made['token']}&lang=en"))
         wait_text(page, ".railkit-table-turn", "The game is over")
+        shot(page, "tables_kk_game_over.png", ".railkit-table-review")  # the table's result, the button under it
         page.click(f"{REVIEW} .railkit-review-game")
         wait_text(page, f"{REVIEW} .railkit-game-review", "decisions reviewed")
         page.wait_for_selector(f"{REVIEW} .railkit-review-chart .js-plotly-plot", state="visible")
