@@ -48,6 +48,14 @@ Server -> client:
 * ``{"type": "pong"}``.
 
 A connection the server ends is closed with one of the ``CLOSE_*`` codes below.
+
+Over HTTP, beside the socket (``railkit.tables.server``): once the game is over, a seat's own decisions for the
+search review, ``POST /api/tables/{code}/decisions`` ``{"token": SEAT_TOKEN, "seat"?}`` -> ``{"table", "game",
+"seat", "seq", "complete", "total", "decisions": [{"move", "view", "legal", "made"}]}``: each move of the seat's where
+it had more than one legal move, its own view then (as a state's ``view``), its legal moves and the move it made
+(as a state's ``legal``), never another seat's (``railkit.tables.decisions``). Refused with the error object above:
+no token or another seat named ``not_your_seat`` and a game not over ``not_over`` (TABLES-REVIEW), a token of no
+seat ``bad_token`` (TABLES-TOKEN).
 """
 
 from __future__ import annotations

@@ -66,7 +66,8 @@ addressed("{player} takes a share from {source} (UP-B3)", "You take a share from
 addressed("{player} lays a first share of {company} face down (UP-S5)",
           "You lay a first share of {company} face down (UP-S5)")
 
-__all__ = ["MARKS", "Decision", "GameReview", "decisions_of", "mark_for", "review_decision", "review_game"]
+__all__ = ["MARKS", "Decision", "GameReview", "decisions_of", "final_place", "mark_for", "review_decision",
+           "review_decisions", "review_game"]
 
 MARKS = ("", "inaccuracy", "mistake", "blunder")  # by severity; "" is no mark
 WIN_LOSS = (0.10, 0.20, 0.30)  # win share lost for an inaccuracy, a mistake, a blunder (module docstring)
@@ -176,18 +177,36 @@ def review_game(game: Game[Any], seat: str, *, seed: int = 0, player: str | None
     total)`` is called before the first and after each decision."""
     found = list(decisions_of(game, seat))
     rules = rules_for(game)
-    out = []
-    if progress is not None:
-        progress(0, len(found))
-    for i, (move, view, legal, made) in enumerate(found):
-        out.append(review_decision(view, legal, made, move, seed=seed + move, player=player))
-        if progress is not None:
-            progress(i + 1, len(found))
     place, won = 0, False
     if game.is_over:
         standing = rules.standing(game)
         place, won = standing.places[seat], seat in standing.winners
-    return GameReview(rules.name, seat, tuple(out), place, won)
+    return review_decisions(rules.name, seat, found, place, won, seed=seed, player=player, progress=progress)
+
+
+def review_decisions(game_name: str, seat: str, items: Sequence[tuple[int, BaseView, Sequence[Any], Any]],
+                     place: int, won: bool, *, seed: int = 0, player: str | None = None,
+                     progress: Callable[[int, int], object] | None = None) -> GameReview:
+    """``seat``'s decisions ``items`` (move number from 1, the seat's view then, its legal moves, the move it made:
+    ``decisions_of``'s, or a class table's sent to the seat at the end) reviewed one by one (``review_decision``),
+    in one ``GameReview`` with the game's real end for the seat (``place``, ``won``); ``progress(done, total)`` is
+    called before the first and after each decision. ``game_name`` is "kk" or "up" (or the engine's name)."""
+    out = []
+    if progress is not None:
+        progress(0, len(items))
+    for i, (move, view, legal, made) in enumerate(items):
+        out.append(review_decision(view, legal, made, move, seed=seed + move, player=player))
+        if progress is not None:
+            progress(i + 1, len(items))
+    return GameReview(rules_for(game_name).name, seat, tuple(out), place, won)
+
+
+def final_place(view: BaseView, seat: str) -> tuple[int, bool]:
+    """Where ``seat`` finished and whether it won, read from a finished game's view (the public result: the
+    winners, and the ranking's public facts, ``LabRules.view_rank``), as ``LabRules.standing`` ranks a game."""
+    rank = rules_for(view).view_rank
+    keys = {p: rank(view, p) for p in view.players}
+    return 1 + sum(1 for p in view.players if keys[p] > keys[seat]), seat in view.winners
 
 
 # The rules behind each kind of move, for a decision the heuristic review has no words for.

@@ -66,6 +66,20 @@ def _up_rank(outcome: Outcome, player: str) -> tuple[int, ...]:
     return (outcome.money[player],)
 
 
+def _kk_view_rank(view: Any, player: str) -> tuple[int, ...]:
+    """``_kk_rank`` from a finished game's view: the winners, the terrain crossed and the money are public then."""
+    return (int(player in view.winners), int(view.crossed.get(player, 0)), int(view.money.get(player, 0)))
+
+
+def _up_view_rank(view: Any, player: str) -> tuple[int, ...]:
+    """``_up_rank`` from a finished game's view: everyone's money is shown at the end (UP-D12)."""
+    return (int(view.money.get(player, 0)),)
+
+
+def _no_view_rank(view: Any, _player: str) -> tuple[int, ...]:
+    raise ValueError(f"no ranking from the view of {type(view).__name__}")
+
+
 def _up_estimate(game: Game[Any]) -> Standing:
     """A Union Pacific game stopped before its end, ranked by the money each player would have if the payouts
     still to come paid what the board and the tables pay now (UP-D2..D11): the money so far plus payouts
@@ -146,6 +160,8 @@ class LabRules:
     estimate: Callable[[Game[Any]], Standing] | None = None
     horizon: int | None = None  # the playouts' default: stop once ``progress`` has grown by this much
     search: Mapping[str, Any] = field(default_factory=dict)  # the search players' settings for this game
+    # ``rank_key`` read from a finished game's view (the public result), for a game the kernel holds only views of
+    view_rank: Callable[[Any, str], tuple[int, ...]] = _no_view_rank
 
     def new(self, players: Sequence[str], seed: int) -> Game[Any]:
         game = self.cls(list(players), seed=seed, **self.options)
@@ -160,14 +176,14 @@ class LabRules:
 
 
 KK = LabRules("kk", CapeToCairoGame, KKView, kk_sampling.Dealer, KKHeuristic, _kk_candidates, _kk_view_candidates,
-              _kk_rank, {},
+              _kk_rank, {}, view_rank=_kk_view_rank,
               # the whole budget for a build-or-pass choice too, unless one move is clearly ahead (3 s.e.)
               search={"per_move": None, "decisive": 3.0})
 UP = LabRules("up", UnionPacificGame, UPView, up_sampling.Dealer, UPHeuristic, _up_candidates, _up_view_candidates,
               _up_rank, {}, _up_progress, _up_estimate, 1,
               # Union Pacific: a playout stops at the next payout and estimates the rest; the search leaves the
               # heuristic's move for any move that did better on the common deals (docs/benchmarks.md)
-              {"confidence": 0.0, "min_deals": 2})
+              {"confidence": 0.0, "min_deals": 2}, _up_view_rank)
 GAMES: dict[str, LabRules] = {"kk": KK, "up": UP}
 
 

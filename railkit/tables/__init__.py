@@ -11,7 +11,8 @@ teacher's endpoints) uses too: ``store`` (the database) and ``migrations`` (its 
 NFC, compared case- and form-insensitively), ``hub`` (sign-in through JupyterHub when the server is a service of the
 class hub, ``--hub-auth``), ``limits`` (the server's limits), ``web`` (a request's bounded body, the client, refusals).
 The live tables: ``games`` (each game's engine, its bot, the help and the review it gives a seat; what a seat may read
-is the engine's to say), ``table`` (one table in memory), ``connection`` (one WebSocket and its outbox), ``sockets``
+is the engine's to say), ``decisions`` (a seat's own decisions at the end, for the search review at the table),
+``table`` (one table in memory), ``connection`` (one WebSocket and its outbox), ``sockets``
 (the WebSocket route), ``live`` (every table of this process), ``overview`` (the tables as the teacher sees them),
 ``listen`` (PostgreSQL's notices between server processes). Above both: ``server`` (the Starlette app, mounting the
 live tables' routes and the classroom's) and ``__main__`` (the command). The messages, their constants and the state

@@ -18,21 +18,23 @@ What the teacher's endpoints (``railkit.classroom.teacher``) ask of the live tab
 
 from __future__ import annotations
 
+import gzip
 import logging
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 
 from railkit.errors import RuleError
 from railkit.game import check_seed
 from railkit.tables.connection import Watcher
+from railkit.tables.decisions import DecisionAnswers, seat_decisions
 from railkit.tables.games import GAMES
 from railkit.tables.hub import hub_user
 from railkit.tables.limits import Limits
-from railkit.tables.names import name_key, normal_name
+from railkit.tables.names import name_key, normal_name, same_name
 from railkit.tables.overview import seated_learners, table_report
 from railkit.tables.store import Conflict, SeatRow, Store, TableRow, token_hash
 from railkit.tables.table import SetAside, Table
@@ -67,6 +69,7 @@ class TableServer:
         self.set_aside: dict[str, SetAsideTable] = {}
         self.watchers: dict[str, set[Watcher]] = {}
         self._creating = 0  # tables being made now (counted against TABLES-COUNT before their row exists)
+        self.decision_answers = DecisionAnswers()  # each seat's own decisions at the end (railkit.tables.decisions)
 
     async def load(self) -> None:
         """Every stored table, replayed; computer players to act (a crash may have come before their moves) move
@@ -263,6 +266,37 @@ class TableServer:
         if not table.is_creator(str(body.get("creator_token", ""))[:200]):
             raise ProtocolError("not_creator", "TABLES-CREATOR", "this is not the creator token of this table")
         return JSONResponse({"table": table.code, "creator": True})
+
+    async def decisions(self, request: Request) -> Response:
+        """``{"token", "seat"?}``: the seat's own decisions in its finished game, for the search review
+        (``railkit.tables.decisions``): to that seat's token only, once the game is over (TABLES-REVIEW)."""
+        table = await self.table(request.path_params["code"])
+        body = await read_body(request)
+        token, asked = body.get("token"), body.get("seat")
+        if not isinstance(token, str) or not token:
+            raise ProtocolError("not_your_seat", "TABLES-REVIEW", "a seat's decisions go to that seat only: send "
+                                "{\"token\": YOUR_SEAT_TOKEN}; a spectator sees the table's replay")
+        if asked is not None and not isinstance(asked, str):
+            raise ProtocolError("bad_message", "TABLES-JSON", "\"seat\" is a seat's name")
+        seat = table.seat_of(token[:200])
+        if seat is None:
+            raise ProtocolError("bad_token", "TABLES-TOKEN", "this seat token belongs to no seat at this table; "
+                                                             "join again with the table's code")
+        if asked is not None and not same_name(normal_name(asked), seat):
+            raise ProtocolError("not_your_seat", "TABLES-REVIEW", f"your token holds the seat {seat!r}, not "
+                                f"{normal_name(asked)[:40]!r}; a seat is sent only its own decisions")
+        async with table.lock:
+            table.check_open()
+            if not table.game.is_over:
+                raise ProtocolError("not_over", "TABLES-REVIEW", "a seat's decisions are sent once the game is over; "
+                                                                 "finish the game first")
+            game, key = table.game, (table.code, table.id, table.epoch, seat, table.seq)
+        answer = await self.decision_answers.get(key, lambda: seat_decisions(game, seat, table.code))
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            return Response(answer, media_type="application/json",
+                            headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+        return Response(await self.store.run(gzip.decompress, answer), media_type="application/json",
+                        headers={"Vary": "Accept-Encoding"})
 
     async def bot(self, request: Request) -> JSONResponse:
         table = await self.table(request.path_params["code"])

@@ -29,6 +29,12 @@ HTTP (JSON bodies of at most ``MAX_MESSAGE_BYTES``):
   aside (``SetAsideTable``, listed for the teacher): its code answers 409 ``set_aside`` (TABLES-REPLAY).
 * ``POST /api/teacher/tables/{code}/bot`` and ``.../close``: the same, and closing a table, for the teacher.
 * ``POST /api/tables/{code}/creator`` ``{"creator_token"}`` -> 200 if it is the table's creator token, else 403.
+* ``POST /api/tables/{code}/decisions`` ``{"token", "seat"?}`` -> ``{"table", "game", "seat", "seq", "complete",
+  "total", "decisions": [{"move", "view", "legal", "made"}]}``: once the game is over, the seat's own decisions (each
+  move where it had a choice: the move number from 1, its own view then, its legal moves, the move it made), for the
+  search review at the table (``railkit.tables.decisions``: the bounds, gzipped when the client accepts it). To the
+  seat's own token only: no token (a spectator) or another seat named is 403 ``not_your_seat``, a token of no seat
+  403 ``bad_token`` (TABLES-TOKEN), a game not over 409 ``not_over`` (TABLES-REVIEW).
 
 Under the class hub (``create_app(hub=...)``, ``--hub-auth``) every request first signs in with a hub API token
 (``railkit.tables.hub``; 403 ``TABLES-HUB`` without one) and a learner sits and is recorded under their hub name.
@@ -97,6 +103,7 @@ def create_app(store: Store, limits: Limits | None = None, teacher_key: str | No
             Route("/api/tables/{code}/join", server.join, methods=["POST"]),
             Route("/api/tables/{code}/bot", server.bot, methods=["POST"]),
             Route("/api/tables/{code}/creator", server.creator, methods=["POST"]),
+            Route("/api/tables/{code}/decisions", server.decisions, methods=["POST"]),
             WebSocketRoute("/api/tables/{code}/ws", socket),
             *progress_routes(records, store, teacher_key),
             *teacher_routes(server, records, store, teacher_key),

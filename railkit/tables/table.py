@@ -14,7 +14,8 @@ and the server lists it for the teacher and serves the other tables.
 What a seat may read is the engine's to say: its view (``Game.view``) and the log as ``Game.seat_action`` gives
 it. Once the game is over a connection is sent, once, what the lessons' review needs (``replay``): the game move by
 move as everyone saw it (the public view after each move and the engine's words, never the deal or a hidden card)
-and, for a seat, the heuristic player's review of its own moves (``railkit.tables.games``).
+and, for a seat, the heuristic player's review of its own moves (``railkit.tables.games``). The search review asks
+for the seat's own decisions over HTTP instead (``railkit.tables.decisions``).
 
 A table also knows, for this server process, which learners' seats have a live connection and since when the
 others have been away (``connected``, ``left``, ``away_seconds``), and who put a computer player in a learner's

@@ -19,7 +19,8 @@ __all__ = ["STATUS", "client_of", "read_body", "refusal"]
 
 STATUS = {"no_table": 404, "not_creator": 403, "not_teacher": 403, "not_learner": 403, "not_signed_in": 403,
           "hub_down": 503, "too_fast": 429, "seat_taken": 409, "no_seat": 409, "name_taken": 409, "seat_connected": 409,
-          "closed": 410, "limit": 429, "too_big": 413, "stale": 409, "set_aside": 409}
+          "closed": 410, "limit": 429, "too_big": 413, "stale": 409, "set_aside": 409,
+          "bad_token": 403, "not_your_seat": 403, "not_over": 409}
 
 
 def client_of(connection: HTTPConnection) -> str:

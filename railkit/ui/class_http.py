@@ -6,7 +6,8 @@
 Each request has a timeout, sends and reads JSON, reads at most a bounded answer, carries the hub token on the class
 hub (``hub_headers``) and the keys under the headers ``railkit.wire`` names; every failure is one ``ServerProblem``:
 the server's refusal with its error word, rule and details, ``offline`` when it did not answer, ``too_big`` for an
-answer beyond the bound.
+answer beyond the bound. A caller may take the answer gzipped (``gzip=True``: a seat's decisions at the end of a
+table's game, ``railkit.ui.tables.table_review``); it is then unpacked no further than the bound.
 
 Where the server is: ``RAILKIT_TABLES_URL`` (``make run`` sets it for Voila's kernels). On Binder (one
 user per container) and in the static site (Pyodide: no sockets to a class server) there is none (``place``).
@@ -19,6 +20,7 @@ import os
 import sys
 import urllib.error
 import urllib.request
+import zlib
 from typing import Any
 
 from railkit.wire import error_details
@@ -73,15 +75,19 @@ def hub_headers() -> dict[str, str]:
 
 
 def ask(method: str, url: str, body: Any = None, headers: dict[str, str] | None = None, *,
-        timeout: float = TIMEOUT_S, max_bytes: int = MAX_ANSWER_BYTES) -> bytes:
-    """The answer's bytes to one request (``body`` sent as JSON), at most ``max_bytes``; ``ServerProblem``
-    otherwise."""
+        timeout: float = TIMEOUT_S, max_bytes: int = MAX_ANSWER_BYTES, gzip: bool = False) -> bytes:
+    """The answer's bytes to one request (``body`` sent as JSON), at most ``max_bytes`` (``gzip``: taken gzipped,
+    at most ``max_bytes`` both as it comes and unpacked); ``ServerProblem`` otherwise."""
     data = None if body is None else json.dumps(body).encode()
+    wanted = {"Accept-Encoding": "gzip"} if gzip else {}
     request = urllib.request.Request(url, data=data, method=method,
-                                     headers={"Content-Type": "application/json", **hub_headers(), **(headers or {})})
+                                     headers={"Content-Type": "application/json", **wanted, **hub_headers(),
+                                              **(headers or {})})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             answer = bytes(response.read(max_bytes + 1))
+            if gzip and response.headers.get("Content-Encoding", "").lower() == "gzip" and len(answer) <= max_bytes:
+                answer = _unpacked(answer, max_bytes)
     except urllib.error.HTTPError as exc:
         try:
             found = json.loads(exc.read(MAX_REFUSAL_BYTES))
@@ -99,10 +105,19 @@ def ask(method: str, url: str, body: Any = None, headers: dict[str, str] | None 
     return answer
 
 
+def _unpacked(packed: bytes, max_bytes: int) -> bytes:
+    """A gzipped answer unpacked, no further than ``max_bytes + 1`` (the caller refuses what is longer)."""
+    unpacker = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        return unpacker.decompress(packed, max_bytes + 1)
+    except zlib.error as exc:
+        raise ValueError(f"the server's gzipped answer cannot be unpacked: {exc}") from None
+
+
 def ask_json(method: str, url: str, body: Any = None, headers: dict[str, str] | None = None, *,
-             timeout: float = TIMEOUT_S, max_bytes: int = MAX_ANSWER_BYTES) -> Any:
+             timeout: float = TIMEOUT_S, max_bytes: int = MAX_ANSWER_BYTES, gzip: bool = False) -> Any:
     """The JSON answer to one request; ``ServerProblem`` otherwise (``offline`` for an answer that is no JSON)."""
-    answer = ask(method, url, body, headers, timeout=timeout, max_bytes=max_bytes)
+    answer = ask(method, url, body, headers, timeout=timeout, max_bytes=max_bytes, gzip=gzip)
     try:
         return json.loads(answer)
     except ValueError as exc:

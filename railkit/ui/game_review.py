@@ -1,10 +1,13 @@
 """“Review my game”: the learner's decisions after a game, evaluated by the search player, and the hint's words.
 
 A thin layer over ``railkit.lab.review``: ``GameReviewPanel`` is shown under a finished game (the play lessons
-and a class table, for the learner's own seat only); its button runs ``review_game`` off the page's thread with a
+and a class table, for the learner's own seat only); its button runs the review off the page's thread with a
 progress bar (a Union Pacific game takes a minute or two), then lists the decisions, the marked ones first in
 words (the move made, the search player's best, both evaluated, the engine's words on why with rule IDs) and all
-of them in a table, and draws the learner's winning chances through the game (plotly, ``railkit.ui.plot``).
+of them in a table, and draws the learner's winning chances through the game (plotly, ``railkit.ui.plot``). A play
+lesson hands it the game (``show``: ``review_game`` replays it); a class table, whose kernel holds only its seat's
+views, hands it a source that fetches the seat's decisions from the table server (``show_source``,
+``railkit.ui.tables.table_review``); a source that cannot review says why (``ReviewUnavailable``).
 
 The review reads each decision from the seat's own view (what the seat knew then), never another seat's cards:
 ``railkit.lab.review``. ``hint_text`` is the play lessons' hint: the search player's move with its evaluation and
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 import html
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import ipywidgets as widgets
@@ -29,7 +32,16 @@ from railkit.ui.i18n import format_number, render, tr, trn
 from railkit.ui.plot import NO_TEMPLATE, Plot
 from railkit.ui.widgets import button, html_box, set_shown, set_value
 
-__all__ = ["GameReviewPanel", "game_from_replay", "hint_html", "hint_text", "review_html", "review_plot"]
+__all__ = ["GameReviewPanel", "ReviewSource", "ReviewUnavailable", "hint_html", "hint_text", "review_html",
+           "review_plot"]
+
+# (progress, the search player or None for the hint's) -> the review
+ReviewSource = Callable[[Callable[[int, int], object], str | None], GameReview]
+
+
+class ReviewUnavailable(Exception):
+    """A review that cannot be made now (the table server does not answer, say); the message is what the learner
+    reads, in the page's language."""
 
 MARK_WORDS = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
 MARK_COLOURS = {"": "#4d4d4d", "inaccuracy": "#b8860b", "mistake": "#d55e00", "blunder": "#b00020"}
@@ -44,15 +56,6 @@ REVIEW_STYLE = """<style>
 .railkit-app .railkit-game-review .rk-short { white-space: nowrap; }
 .railkit-app .railkit-game-review .rk-scroll { overflow-x: auto; }
 </style>"""
-
-
-def game_from_replay(engine: type[Game[Any]], replay: Mapping[str, Any]) -> Game[Any]:
-    """A class table's finished game (``{"players", "seed", "options", "actions"}``) replayed by the engine."""
-    game = engine(list(replay["players"]), seed=int(replay["seed"]), **dict(replay.get("options") or {}))
-    game.narrate = False
-    for data in replay.get("actions", []):
-        game.apply(engine.registry.from_dict(data))
-    return game
 
 
 def _percent(share: float) -> str:
@@ -148,7 +151,8 @@ class GameReviewPanel:
                                     self.chart.widget])
         self.widget.add_class("railkit-review-panel")
         self.review: GameReview | None = None
-        self._source: tuple[Game[Any], str] | None = None
+        self._source: ReviewSource | None = None
+        self._seat: str | None = None
         self._key: Any = None
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -157,63 +161,71 @@ class GameReviewPanel:
     def show(self, game: Game[Any] | None, seat: str | None) -> None:
         """Offer the review of ``seat``'s decisions in the finished ``game`` (None: hide the panel)."""
         if game is None or seat is None or not game.is_over or seat not in game.players:
-            self._source, self._key = None, None
-            set_shown(self.widget, False)
+            self.show_source(None, None, None)
             return
         key = (game.seed, tuple(game.players), len(game.log), seat)
+        self.show_source(key, seat, lambda progress, player: review_game(game, seat, player=player, progress=progress))
+
+    def show_source(self, key: Hashable | None, seat: str | None, source: ReviewSource | None) -> None:
+        """Offer the review ``source`` makes of ``seat``'s decisions (``key`` names the game: the same key keeps the
+        review shown); None hides the panel. ``source(progress, self.player)`` is run off the page's thread when asked."""
+        if key is None or seat is None or source is None:
+            self._source, self._key, self._seat = None, None, None
+            set_shown(self.widget, False)
+            return
         if key != self._key:
             with self._lock:
-                self._key, self._source, self.review = key, (game, seat), None
+                self._key, self._source, self._seat, self.review = key, source, seat, None
             set_value(self.words, "")
             set_shown(self.chart.widget, False)
             set_shown(self.progress, False)
             set_shown(self.button, True)
         set_shown(self.widget, True)
 
-    def show_replay(self, engine: type[Game[Any]] | None, replay: Mapping[str, Any] | None, seat: str | None) -> None:
-        """``show`` for a class table's finished game (its replay, as the server sends it at the end); None hides.
-        The game is replayed once per game; a log this railkit cannot replay hides the panel."""
-        if engine is None or not replay or seat is None:
-            self.show(None, None)
-            return
-        key = (replay.get("seed"), tuple(replay.get("players", ())), len(replay.get("actions", ())), seat)
-        if key == self._key:
-            set_shown(self.widget, True)
-            return
-        try:
-            game = game_from_replay(engine, replay)
-        except Exception:  # noqa: BLE001 - the table's result stands without a review
-            self.show(None, None)
-            return
-        self.show(game, seat)
+    def adopt(self, previous: GameReviewPanel) -> None:
+        """Carry on ``previous``'s game and its review, if made, in these widgets (the page in another language)."""
+        with previous._lock:
+            key, source, seat, review = previous._key, previous._source, previous._seat, previous.review
+        self.show_source(key, seat, source)
+        if review is not None and seat is not None:
+            with self._lock:
+                self.review = review
+            self._shown(review, seat)
 
     def start(self, wait: bool = False) -> None:
         """Review the game shown, off the page's thread (``wait``: here and now, for tests)."""
-        source, key = self._source, self._key
-        if source is None or (self._thread is not None and self._thread.is_alive()):
+        source, key, seat = self._source, self._key, self._seat
+        if source is None or seat is None or (self._thread is not None and self._thread.is_alive()):
             return
         set_shown(self.button, False)
         self.progress.value, self.progress.max = 0, 1
         set_shown(self.progress, True)
         set_value(self.words, f"<p>{html.escape(tr('The search player is reviewing your decisions …'))}</p>")
-        self._thread = threading.Thread(target=self._run, args=(source, key), daemon=True, name="railkit-review")
+        self._thread = threading.Thread(target=self._run, args=(source, key, seat), daemon=True,
+                                        name="railkit-review")
         self._thread.start()
         if wait:
             self._thread.join()
 
-    def _run(self, source: tuple[Game[Any], str], key: Any) -> None:
-        game, seat = source
+    def _run(self, source: ReviewSource, key: Any, seat: str) -> None:
         try:
-            review = review_game(game, seat, player=self.player, progress=self._on_progress)
-        except Exception:  # noqa: BLE001 - a review is a help: the game's result stands without it
+            review = source(self._on_progress, self.player)
+        except Exception as exc:  # noqa: BLE001 - a review is a help: the game's result stands without it
             if key == self._key:
-                set_value(self.words, f"<p>{html.escape(tr('The review could not be made for this game.'))}</p>")
+                words = str(exc) if isinstance(exc, ReviewUnavailable) else tr(
+                    "The review could not be made for this game.")
+                set_value(self.words, f"<p class='railkit-review-unavailable'>{html.escape(words)}</p>")
                 set_shown(self.progress, False)
+                set_shown(self.button, True)  # it may be asked again (the server back, say)
             return
         with self._lock:
             if key != self._key:
                 return  # another game is on screen now
             self.review = review
+        self._shown(review, seat)
+
+    def _shown(self, review: GameReview, seat: str) -> None:
+        set_shown(self.button, False)
         set_shown(self.progress, False)
         set_value(self.words, review_html(review, seat))
         if review.decisions:

@@ -23,7 +23,7 @@ import os
 from pathlib import Path
 
 import pytest
-from axe_check import assert_clean, in_every_language
+from axe_check import assert_clean, in_every_language, switch_language
 from conftest import (
     Server,
     cut_by_its_box,
@@ -346,3 +346,52 @@ def test_two_pages_at_a_up_table_play_through_a_scoring_round(browser, voila, ta
         for context, _page, blocked in pages:
             context.close()
             assert not blocked
+
+
+REVIEW = ".railkit-table-panel .railkit-review-panel"  # the table's “Review my game” (the lesson has its own)
+MARKED = f"{REVIEW} li :is(.rk-mark-inaccuracy, .rk-mark-mistake, .rk-mark-blunder)"
+
+
+def test_a_finished_kk_table_reviews_the_learners_own_decisions_with_marks_and_a_chart(browser, voila, tables,
+                                                                                     tmp_path):
+    """“Review my game” at the end of a short Kap bis Kairo table (3 crossings, KK-E1; a computer player in the other
+    seat and, put there by the teacher, in the learner's): the page back at the seat fetches the seat's own decisions
+    from the table server and the search player reviews them: the marks, the rule IDs and the chart of the winning
+    chances, in English and, switched in place, in Finnish; at desktop and phone width."""
+    status, made = call("POST", tables.http, {"game": "cape_to_cairo", "seats": ["Ann", "Ben"], "bots": ["Ben"],
+                                              "take": "Ann", "seed": 6, "options": {"win_crossings": 3}})
+    assert status == 201, made
+    assert teacher_call(tables, tmp_path, f"tables/{made['table']}/bot", {"seat": "Ann", "bot": True})["is_over"]
+    context, page, blocked = make_offline_page(browser)
+    try:
+        open_app(page, voila.url(f"kk_play.ipynb?table={made['table']}&seat={made['token']}&lang=en"))
+        wait_text(page, ".railkit-table-turn", "The game is over")
+        shot(page, "tables_kk_game_over.png", ".railkit-table-review")  # the table's result, the button under it
+        page.click(f"{REVIEW} .railkit-review-game")
+        wait_text(page, f"{REVIEW} .railkit-game-review", "decisions reviewed")
+        page.wait_for_selector(f"{REVIEW} .railkit-review-chart .js-plotly-plot", state="visible")
+        said = page.inner_text(f"{REVIEW} .railkit-game-review")
+        assert "Review of your decisions by the search player" in said and "KK-" in said
+        assert page.locator(MARKED).count() >= 1 and "Why:" in said
+        assert page.locator(f"{REVIEW} .railkit-review-game").is_hidden()
+        shot(page, "tables_kk_game_review.png", REVIEW)
+        assert_clean(page, "tables_kk_game_review")
+        page.set_viewport_size(PHONE)
+        shot(page, "tables_kk_game_review_phone.png", REVIEW)
+        # the words fit; the table of every decision scrolls sideways in its own box (.rk-scroll), within the page
+        assert cut_by_its_box(page, f"{REVIEW} .railkit-game-review > :not(details)") == []
+        assert page.evaluate(f"() => document.querySelector('{REVIEW} .rk-scroll').getBoundingClientRect().right"
+                             " <= window.innerWidth")
+        page.set_viewport_size({"width": 1280, "height": 1600})
+        switch_language(page, "fi")  # the page built again: the review made stays, in Finnish
+        wait_text(page, f"{REVIEW} .railkit-game-review", "Hakupelaajan arvio päätöksistäsi")
+        page.wait_for_selector(f"{REVIEW} .railkit-review-chart .js-plotly-plot", state="visible")
+        assert page.locator(MARKED).count() >= 1
+        shot(page, "tables_kk_game_review_fi.png", REVIEW)
+        assert_clean(page, "fi_tables_kk_game_review")
+        page.set_viewport_size(PHONE)
+        shot(page, "tables_kk_game_review_fi_phone.png", REVIEW)
+        assert page_errors(page) == []
+    finally:
+        context.close()
+    assert not blocked

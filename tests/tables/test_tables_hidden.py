@@ -4,7 +4,10 @@ a spectator receive is checked against the other seats' private view fields and 
 also asks for the lessons' help (explanations and the hint) whenever it is to act, pings, and sends a move
 the rules refuse. Every field of every message is checked: a message with a field this test does not know
 fails it, so a new field cannot slip past. The finished game's replay is checked too: it holds no seed and no
-card hidden for good (UP-B4), its positions are the public views, and a seat's review is its own."""
+card hidden for good (UP-B4), its positions are the public views, and a seat's review is its own. At the end the
+seat asks for its decisions (``POST .../decisions``, the search review's): each is the seat's own view at that move
+with its own legal moves and its own move, and no other seat's sealed bid or hidden share is in any of them; asked
+by a spectator, with another seat's name, with no seat's token or before the end, the server refuses."""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from tables_client import Client, ServerProcess, call
 from railkit.capecairo.bots import HeuristicBot as KKBot
 from railkit.capecairo.game import CapeToCairoGame
 from railkit.game import Game
+from railkit.lab.review import decisions_of
 from railkit.session import position_bots
 from railkit.tables.games import GAMES
 from railkit.tables.table import NARRATIVE_SENT, json_value, public_replay
@@ -38,6 +42,8 @@ DELTA_KEYS = {"log_from", "narrative_from", "legal_same"}  # how a state says wh
 PUBLIC_STATE_KEYS = {"type", "table", "game", "seq", "is_over", "seats", "stand_ins", "narrative", "narrative_length",
                      "chosen_deal"}
 HELP_KEYS = {"type", "table", "seat", "seq", "explain"}
+DECISIONS_KEYS = {"table", "game", "seat", "seq", "complete", "total", "decisions"}
+DECISION_KEYS = {"move", "view", "legal", "made"}
 
 
 def _json(value: Any) -> Any:
@@ -180,6 +186,29 @@ def check_replay(game: Game[Any], seat: str | None, replay: dict[str, Any]) -> N
         assert replay["review"] == _json(GAMES[game.GAME].review(game, seat))
 
 
+def check_decisions(server: ServerProcess, code: str, token: str, game: Game[Any], seat: str) -> int:
+    """The seat's own decisions, as the search review at the table asks for them at the end: exactly its view at each
+    decision (``Game.view(seat)``), its legal moves and its own move; nothing another seat hid then or for good."""
+    status, answer = call("POST", f"{server.http}/{code}/decisions", {"token": token, "seat": seat})
+    assert status == 200, answer
+    assert set(answer) == DECISIONS_KEYS and answer["seat"] == seat and answer["complete"]
+    found = list(decisions_of(game, seat))
+    assert answer["seq"] == len(game.log) and answer["total"] == len(found) == len(answer["decisions"]) > 3
+    text = json.dumps(answer, ensure_ascii=False)
+    assert '"seed"' not in text and '"actions"' not in text
+    for item, (move, view, legal, made) in zip(answer["decisions"], found, strict=True):
+        assert set(item) == DECISION_KEYS and item["move"] == move
+        assert item["view"] == _json(view.to_json()) and item["view"]["you"] == seat
+        assert item["legal"] == [_json(game.registry.to_dict(a)) for a in legal] and len(legal) > 1
+        assert item["made"] == _json(game.registry.to_dict(made)) and item["made"]["player"] == seat
+        then = game.replay(move - 1)  # the game as it stood: the other seats' secrets pending at that moment
+        check_no_secret(then, seat, item)
+        check_sentences(then, seat, item)
+    for action in pending_actions(game, seat):  # UP-B4: the others' exchanged shares, hidden for good
+        assert not holds(answer, action), action
+    return len(answer["decisions"])
+
+
 def check_other_messages(client: Client, local: Game[Any], seat: str) -> None:
     """The messages that are no state: a pong, and the error of a move the rules refuse (its words)."""
     client.send({"type": "ping"})
@@ -193,6 +222,7 @@ def check_other_messages(client: Client, local: Game[Any], seat: str) -> None:
 
 def play_through_server(server: ServerProcess, cls: type[Game[Any]], make_bot: Callable[[int], Any],
                         seats: list[str], options: dict[str, Any]) -> tuple[Game[Any], int]:
+    """A whole game through the server, every message checked; at the end the first seat's decisions."""
     status, made = call("POST", server.http, {"game": cls.GAME, "seats": seats, "seed": 11, "options": options,
                                               "take": seats[0]})
     assert status == 201, made
@@ -224,6 +254,7 @@ def play_through_server(server: ServerProcess, cls: type[Game[Any]], make_bot: C
             if helped % 10 == 1:
                 check_other_messages(clients[seat], local, seat)
     assert helped > 5
+    check_decisions(server, code, tokens[seat], local, seat)
     # Once revealed, the sealed moves are readable by everyone (the log is not hidden for ever by mistake)
     for entry in spectator.state["log"]:
         assert "sealed" not in entry or entry["type"] == "exchange_for_up"
@@ -247,3 +278,80 @@ def test_TABLES_UP_S5_no_hand_or_face_down_share_reaches_another_seat(tmp_path: 
         server.stop()
     assert game.is_over and pending > 0
     assert len(pending_actions(game, "Ann")) >= 5  # UP-B4: others' exchanged shares, hidden for good, replay included
+
+
+def test_TABLES_REVIEW_a_seats_decisions_go_to_its_own_token_only_and_only_after_the_game(tmp_path: Any) -> None:
+    """The refusals of ``POST .../decisions`` (TABLES-REVIEW, TABLES-TOKEN, TABLES-CODE), each changing nothing, and the
+    answer gzipped for a client that accepts it (the kernel)."""
+    import gzip
+    import urllib.request
+
+    server = ServerProcess(f"sqlite:///{tmp_path / 'review.sqlite'}", ["--stand-in-after", "0"]).start()
+    try:
+        status, made = call("POST", server.http, {"game": CapeToCairoGame.GAME, "seats": ["Ann", "Ben"], "bots": ["Ben"],
+                                                  "take": "Ann", "seed": 3, "options": {"win_crossings": 3}})
+        assert status == 201, made
+        code, ann = made["table"], made["token"]
+        url = f"{server.http}/{code}/decisions"
+        status, refused = call("POST", url, {"token": ann})
+        assert (status, refused["error"], refused["rule"]) == (409, "not_over", "TABLES-REVIEW")
+        # a computer player finishes Ann's game (the creator may: she has no connection)
+        status, table = call("POST", f"{server.http}/{code}/bot", {"creator_token": made["creator_token"],
+                                                                   "seat": "Ann", "bot": True})
+        assert status == 200 and table["is_over"], table
+        for body, expected in (({}, (403, "not_your_seat", "TABLES-REVIEW")),  # a spectator has no token
+                               ({"token": ""}, (403, "not_your_seat", "TABLES-REVIEW")),
+                               ({"token": ann, "seat": "Ben"}, (403, "not_your_seat", "TABLES-REVIEW")),
+                               ({"token": made["creator_token"]}, (403, "bad_token", "TABLES-TOKEN")),
+                               ({"token": ann, "seat": 3}, (400, "bad_message", "TABLES-JSON"))):
+            status, refused = call("POST", url, body)
+            assert (status, refused["error"], refused["rule"]) == expected, (body, refused)
+            assert refused["type"] == "error" and "Ann" not in json.dumps(refused).replace("'Ann'", "")
+        status, refused = call("POST", f"{server.http}/ZZZZZZ/decisions", {"token": ann})
+        assert (status, refused["error"], refused["rule"]) == (404, "no_table", "TABLES-CODE")
+        status, plain = call("POST", url, {"token": ann, "seat": "ann"})  # the seat's name in any case
+        assert status == 200 and plain["seat"] == "Ann" and plain["decisions"] and plain["complete"]
+        request = urllib.request.Request(url, data=json.dumps({"token": ann}).encode(), method="POST",
+                                         headers={"Content-Type": "application/json", "Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            assert response.headers["Content-Encoding"] == "gzip"
+            packed = response.read()
+        assert json.loads(gzip.decompress(packed)) == plain and len(packed) < len(json.dumps(plain)) / 3
+        assert call("GET", f"{server.http}/{code}")[1]["seq"] == plain["seq"]  # nothing changed
+    finally:
+        server.stop()
+
+
+def test_TABLES_REVIEW_each_answer_is_made_once_off_the_event_loop_and_the_kept_ones_are_bounded() -> None:
+    """Two requests at once for one seat share one making (in a thread, not on the event loop); a failed making is
+    made again when asked again; only the latest ``kept`` answers stay."""
+    import asyncio
+    import gzip
+    import threading
+
+    from railkit.tables.decisions import DecisionAnswers
+
+    made: list[str] = []
+
+    def make(name: str) -> Callable[[], bytes]:
+        def run() -> bytes:
+            assert threading.current_thread() is not threading.main_thread()
+            made.append(name)
+            if name == "broken":
+                raise ValueError("no")
+            return json.dumps({"seat": name}).encode()
+        return run
+
+    async def scenario() -> None:
+        answers = DecisionAnswers(kept=2)
+        first, second = await asyncio.gather(answers.get("a", make("a")), answers.get("a", make("a")))
+        assert first == second and json.loads(gzip.decompress(first)) == {"seat": "a"} and made == ["a"]
+        for _ in range(2):
+            with pytest.raises(ValueError):
+                await answers.get("x", make("broken"))
+        await answers.get("b", make("b"))
+        await answers.get("c", make("c"))
+        await answers.get("a", make("a"))  # a fell out (two kept): made again
+        assert made == ["a", "broken", "broken", "b", "c", "a"] and len(answers._answers) == 2
+
+    asyncio.run(scenario())

@@ -159,8 +159,10 @@ def test_TABLES_UP_D2_a_learner_plays_a_union_pacific_table_through_a_scoring_ro
     close(panel)
 
 
-def test_TABLES_a_seat_taken_back_after_the_game_shows_the_review(server: ServerProcess) -> None:
-    """A table of computer players but one: the learner's page at the end shows the result and the review."""
+def test_TABLES_REVIEW_a_learner_at_the_end_of_a_table_gets_the_review_and_the_search_review(
+        server: ServerProcess) -> None:
+    """A table of computer players but one: the learner's page at the end shows the result, the engine's review and,
+    asked, the search player's review of the seat's own decisions (TABLES-REVIEW)."""
     panel = KkPlayApp(seed=4, name="Ann").together
     panel.players.value, panel.bots.value = 2, 1
     panel.on_create()
@@ -176,10 +178,23 @@ def test_TABLES_a_seat_taken_back_after_the_game_shows_the_review(server: Server
         wait_until(lambda s=seq: panel.state["seq"] > s, message=lambda: panel.messages.text)
     wait_until(lambda: "Review of your moves" in text(panel.review.value))
     assert "The game is over" in text(panel.turn.value)
-    # No search review at a table: it replays the game from its deal, and a table's replay never holds the deal or
-    # the cards hidden for good (issue 34, item 4); the engine's review of the seat's moves above is what it shows.
+    # “Review my game”: the seat's own decisions, sent by the server to this seat at the end (the replay holds no
+    # deal), reviewed by the search player here. With the server down the panel says so and the result stays.
     review = panel.game_review
-    assert review.widget.layout.display == "none" and review._source is None
+    assert review.widget.layout.display is None and review.button.layout.display is None
+    review.player = "flatmc:2"
+    server.stop()
+    review.start(wait=True)
+    assert "could not be fetched from the table server" in text(review.words.value) and review.review is None
+    assert "Review of your moves" in text(panel.review.value) and review.button.layout.display is None
+    server.start()
+    review.start(wait=True)
+    seat = panel.state["seat"]
+    assert review.review is not None and review.review.seat == seat and review.review.decisions
+    assert all(d.made.player == seat for d in review.review.decisions)
+    assert review.review.won == (seat in panel.view.winners) and review.review.place >= 1
+    assert "Review of your decisions by the search player" in text(review.words.value)
+    assert review.chart.widget.layout.display is None
     close(panel)
 
 

@@ -32,6 +32,10 @@ __all__ = ["HUB_TOKEN_VARIABLE", "TABLES_URL_VARIABLE", "TableLink", "creator_fr
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 1.0  # a lost connection is tried again this often (a restarted server is back within seconds)
+# A seat's decisions at the end (the server sends at most 16 MiB, railkit.tables.decisions.MAX_RAW_BYTES), made once
+# per seat: a Union Pacific game's take about a second on a loaded machine.
+DECISIONS_MAX_BYTES = 16 * 1024 * 1024 + 4096
+DECISIONS_TIMEOUT_S = 60.0
 FINAL_CLOSES = CLOSE_FINAL  # the server's "do not come back" (railkit.wire)
 
 
@@ -124,6 +128,18 @@ class TableLink:
             raise
         self.creator_token = token
         return True
+
+    def decisions(self) -> dict[str, Any]:
+        """This seat's own decisions in its finished game (``railkit.tables.decisions``), for the search review:
+        gzipped on the way, at most ``DECISIONS_MAX_BYTES`` unpacked; ``TableProblem`` when refused or unanswered."""
+        if self.code is None or self.token is None:
+            raise TableProblem("bad_token", "this page holds no seat at a table")
+        body = {"token": self.token}
+        if self.state is not None and self.state.get("seat") is not None:
+            body["seat"] = str(self.state["seat"])
+        answer: dict[str, Any] = ask_json("POST", f"{self.base}/api/tables/{self.code}/decisions", body,
+                                          timeout=DECISIONS_TIMEOUT_S, max_bytes=DECISIONS_MAX_BYTES, gzip=True)
+        return answer
 
     # -- the WebSocket -----------------------------------------------------------------------------
     def connect(self, code: str | None = None, token: str | None = None) -> None:

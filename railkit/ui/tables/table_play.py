@@ -27,9 +27,10 @@ computer player there) and takes the seat out of the page address.
 
 Help at a table is the play lessons' help: the choices and their rules (“Why”), the picked move explained,
 the board, and the search player's move on request (Hint, worked out here from the seat's view alone,
-``railkit.ui.game_review``). The kernel holds only its seat's view, so what needs more than that view and the
-rules (Kap bis Kairo's build count) is asked of the server,
-which answers for this seat only (``railkit.tables.games``, "Help for a seat").
+``railkit.ui.game_review``); at the end, “Review my game” reviews the seat's own decisions, which the server sends
+that seat only (``railkit.ui.tables.table_review``). The kernel holds only its seat's view, so what needs more than
+that view and the rules (Kap bis Kairo's build count) is asked of the server, which answers for this seat only
+(``railkit.tables.games``, "Help for a seat").
 """
 
 from __future__ import annotations
@@ -131,6 +132,7 @@ class TablePlayPanel(TableShowing, Panel):
             told = previous.announcer
             self.announcer.told, self.announcer.yours, self.announcer.over = told.told, told.yours, told.over
             self.address.value = previous.address.value
+            self.game_review.adopt(previous.game_review)  # a review made stays, in the new language
             previous.link = None
             link.on_state, link.on_problem, link.on_help = self._on_state, self._on_problem, self._on_help
 

@@ -1,6 +1,7 @@
 """The “Play with others” panel on screen (``TableShowing``, a part of ``railkit.ui.tables.table_play.TablePlayPanel``): its
 widgets filled from the seat's last state (the lobby, the turn, the seat's moves, the help, the board, the story, the
-review), what a screen reader is told (``railkit.ui.tables.table_announce``), and where the keyboard focus goes next.
+review, “Review my game”), what a screen reader is told (``railkit.ui.tables.table_announce``), and where the keyboard
+focus goes next.
 
 The focus follows the game (WCAG 2.4.3): a table that opens takes it to the seat's move, or to the lobby while the
 table waits; after the seat's move it goes to the seat's next move, or to the table's story while the others play;
@@ -19,7 +20,9 @@ from railkit.ui.app import Messages
 from railkit.ui.i18n import tr
 from railkit.ui.tables.table_game import Action, TableGame, unavailable_words
 from railkit.ui.tables.table_html import LOBBY_FOCUS, events_html, lobby_html, offline_html, turn_html
+from railkit.ui.tables.table_link import TableLink
 from railkit.ui.tables.table_moves import MoveSender
+from railkit.ui.tables.table_review import table_review
 from railkit.ui.tables.table_widgets import STORY, TableWidgets
 from railkit.ui.widgets import set_shown, set_value
 
@@ -41,6 +44,7 @@ class TableShowing(TableWidgets):
     legal: list[Action]
     help: dict[str, Any] | None
     moves: MoveSender
+    link: TableLink | None
     creator: bool
     _lock: threading.RLock
     _offline: bool
@@ -105,10 +109,19 @@ class TableShowing(TableWidgets):
             except Exception:  # noqa: BLE001 - the review is a help; the result stands without it
                 review = ""
         set_value(self.review, review)
-        over = bool(state.get("is_over") and state.get("replay"))  # the seat's own decisions only (game_review)
-        self.game_review.show_replay(self.game.engine if over else None, state.get("replay"), seat)
+        self._refresh_game_review(state, view)
         if self.replay is not None:
             self.replay.load(state.get("replay") if state.get("is_over") else None)
+
+    def _refresh_game_review(self, state: Mapping[str, Any], view: BaseView) -> None:
+        """“Review my game” once the seat's game is over: the seat's own decisions, fetched from the table server
+        when asked (``railkit.ui.tables.table_review``); never for a spectator."""
+        seat, link = state.get("seat"), self.link
+        if not state.get("is_over") or seat is None or link is None or self.game.engine is None:
+            self.game_review.show_source(None, None, None)
+            return
+        self.game_review.show_source((state.get("table"), seat, state.get("seq")), str(seat),
+                                     table_review(self.game, link, str(seat), view))
 
     def _refresh_help(self, state: Mapping[str, Any], view: BaseView) -> None:
         """"Why" while the seat is to act (with the server's explanations once they are in), the picked move."""
