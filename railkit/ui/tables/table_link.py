@@ -131,9 +131,9 @@ class TableLink:
 
     def decisions(self) -> dict[str, Any]:
         """This seat's own decisions in its finished game (``railkit.tables.decisions``), for the search review:
-        gzipped on the way, at most ``DECISIONS_MAX_BYTES`` unpacked; ``TableProblem`` when refused or unanswered."""
+        gzipped on the way, at most ``DECISIONS_MAX_BYTES`` unpacked; ``ServerProblem`` when refused or unanswered."""
         if self.code is None or self.token is None:
-            raise TableProblem("bad_token", "this page holds no seat at a table")
+            raise ServerProblem("bad_token", "this page holds no seat at a table")
         body = {"token": self.token}
         if self.state is not None and self.state.get("seat") is not None:
             body["seat"] = str(self.state["seat"])

@@ -17,11 +17,12 @@ from typing import Any
 
 from railkit.game import BaseView
 from railkit.lab.review import GameReview, final_place, review_decisions
+from railkit.ui.class_http import ServerProblem
 from railkit.ui.game_review import ReviewSource, ReviewUnavailable
 from railkit.ui.i18n import tr
 from railkit.ui.tables.table_game import TableGame
 from railkit.ui.tables.table_html import problem_words
-from railkit.ui.tables.table_link import TableLink, TableProblem
+from railkit.ui.tables.table_link import TableLink
 
 __all__ = ["table_review", "typed_decisions"]
 
@@ -43,7 +44,7 @@ def typed_decisions(game: TableGame, answer: Mapping[str, Any], seat: str) -> De
     return out
 
 
-def unavailable_words(problem: TableProblem, seat: str) -> str:
+def unavailable_words(problem: ServerProblem, seat: str) -> str:
     """Why the review cannot be made now, in words: the table's result stands."""
     if problem.code == "offline":
         said = tr("The table server is not answering just now; it is probably restarting. Try again in a moment.")
@@ -59,7 +60,7 @@ def table_review(game: TableGame, link: TableLink, seat: str, final: BaseView) -
     def run(progress: Callable[[int, int], object], player: str | None) -> GameReview:
         try:
             answer = link.decisions()
-        except TableProblem as exc:
+        except ServerProblem as exc:
             raise ReviewUnavailable(unavailable_words(exc, seat)) from None
         items: Sequence[tuple[int, BaseView, list[Any], Any]] = typed_decisions(game, answer, seat)
         place, won = final_place(final, seat)
