@@ -289,9 +289,17 @@ def guard_once(limit: int, prefix: str = "jupyter-", log: Callable[[str], None] 
 
 
 def guard(limit: int, prefix: str, interval: float) -> None:
-    """``guard_once`` every ``interval`` seconds, for ever (a managed service of the hub)."""
+    """``guard_once`` every ``interval`` seconds, for ever (a managed service of the hub). The hub stops a service
+    with SIGINT, then SIGTERM: both end it at once, even when it was started with SIGINT ignored (a hub run in
+    the background of a shell without job control), so a hub's stop never waits on the guard."""
+    import signal
     import time
 
+    def leave(signum: int, _frame: object) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGINT, leave)
+    signal.signal(signal.SIGTERM, leave)
     print(f"railkit memory guard: {limit / 2**30:.2f} GB per learner ({prefix}*), checked every {interval:g} s",
           flush=True)
     while True:

@@ -271,6 +271,10 @@ def the_seats_say_down_and_back_after_kill_9(make_run: MakeRun, seats: list) -> 
         wait_text(seat, ".railkit-message", BACK)
         wait_text(seat, ".railkit-table-turn", "Your turn!")
     figures["pages_back_after_a_quick_restart_s"] = round(time.monotonic() - killed, 1)
+    # the pages may be back before the launcher's next look (every 0.2 s, slower on a busy machine) logs it
+    while make_run.output().count("the table server answers again") == answered:
+        assert time.monotonic() - killed < 30, make_run.output()[-3000:]
+        time.sleep(0.1)
     assert make_run.output().count("the table server answers again") == answered + 1, make_run.output()[-3000:]
 
     for seat in seats:
