@@ -27,6 +27,9 @@ decision may spend at most ``per_move`` playouts per candidate move within the b
 Pacific; no cap in Kap bis Kairo, whose build-or-pass decisions need the whole budget: capped at 25 a candidate
 its search won ~80 % against three heuristic players, uncapped ~90 %, docs/benchmarks.md); no search runs when
 one move is all there is.
+A game may also end a decision early (``decisive``, Kap bis Kairo: 3): once the leading move beats every other move
+still in the race by that many standard errors of the paired difference over ``DECISIVE_DEALS`` common deals, the
+rest of the budget would not change the choice.
 The heuristic's own move stays unless another beats it on the common deals by more than ``confidence``
 standard errors of the paired difference (luck of a few deals is not a reason to leave it). Both keep, per
 root move, its mean finishing place, money and win share: ``evaluate`` returns them (hints and analysis read
