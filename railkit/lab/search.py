@@ -292,9 +292,10 @@ class FlatMC(_Search):
     def __init__(self, budget: Budget | int | str = 200, seed: int = 0, *, rules: LabRules | None = None,
                  horizon: int | None | str = "game", per_move: int | None | str = "game",
                  confidence: float | None = None,
-                 phases: Sequence[str] | None = None, width: int = 8, decisive: float | None | str = "game") -> None:
+                 phases: Sequence[str] | None = None, width: int = 8) -> None:
+        # every candidate plays on every deal: there is no race to end early (``decisive`` is ISMCTS's)
         super().__init__(budget, seed, rules=rules, horizon=horizon, per_move=per_move, confidence=confidence,
-                         phases=phases, decisive=decisive)
+                         phases=phases, decisive=None)
         self.width = width
 
     def _search(self, rules: LabRules, view: BaseView, candidates: list[Any], root: dict[Any, Evaluation],
