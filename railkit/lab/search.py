@@ -20,7 +20,8 @@ by which cards came up (common random numbers). A playout is one iteration of th
   tree of the seat's own later decisions (between them the other seats move by the heuristic policy, as in the
   playouts), chosen by UCB1 with availability counts (a move is only tried in the deals where it is legal) and
   progressive widening (a node visited n times considers the heuristic's best ``widen_base + widen_rate·√n``
-  moves: Union Pacific offers a median of 50 moves a decision, up to 188, and the heuristic puts good ones first).
+  moves: Union Pacific offers a median of 50 moves a decision, up to 188, and the heuristic puts good ones first;
+  there the best move of each kind comes first, ``rules._distinct_first``: a build's card and company before its place).
 
 A budget is iterations (``ismcts:200``) or seconds of wall time (``ismcts:1.5s``, what a learner waits for). A
 decision may spend at most ``per_move`` playouts per candidate move within the budget (``PER_MOVE``, 25, in Union
