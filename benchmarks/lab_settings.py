@@ -8,7 +8,9 @@ much worse its decisions are than a large reference search's.
 ``wins``: the search player (``ismcts`` or ``flatmc``, a budget, keyword settings as JSON) in one seat, three
 heuristic players in the others, the seats rotating over the same deals (game ``i`` is deal ``seed·1000 + i//4``
 with the search in seat ``i % 4``, as ``railkit.lab.ladder`` rotates); it prints the win share and the search's
-CPU seconds per game every 8 games. 48 games give about ±12 points at 95 %.
+CPU seconds per game every 8 games, and at the end, per step and kind of the heuristic's move, how often the
+search chose another move. ``--first N`` starts at game N (two runs side by side split the games). 48 games give
+about ±12 points at 95 %.
 
 ``speed``: whole games of the search player (``kind budget``, the game's own settings) in the first seat against
 three heuristic players on deals 0..N-1: CPU seconds and playouts per second of CPU (the engines' speed as a
@@ -27,6 +29,7 @@ import json
 import statistics
 import sys
 import time
+from collections import Counter
 from typing import Any
 
 from benchmarks.lab import positions
@@ -47,27 +50,45 @@ SETTINGS: dict[str, tuple[str, int, dict[str, Any]]] = {
 }
 
 
-def wins(game: str, kind: str, budget: int, settings: dict[str, Any], games: int, seed: int) -> None:
+def wins(game: str, kind: str, budget: int, settings: dict[str, Any], games: int, seed: int,
+         first: int = 0) -> None:
+    """Games ``first`` .. ``first + games - 1``; at the end, per step and kind of the heuristic's move, how often
+    the search chose another move (its own decisions only, the heuristic asked on the same view)."""
     rules = GAMES[game]
     won = cpu = 0.0
-    for i in range(games):
+    decisions: Counter[str] = Counter()
+    departures: Counter[str] = Counter()
+    for i in range(first, first + games):
         block, seat = divmod(i, 4)
         names = [f"P{k}" for k in range(4)]
         played = rules.new(names, seed * 1000 + block)
         players: list[Any] = [make_player("heuristic", i * 10 + k) for k in range(4)]
         players[seat] = KINDS[kind](budget, i, **settings)
+        reference = rules.policy(i)
         while not played.is_over:
             who = played.players_to_act()[0]
-            started = time.process_time()
-            move = decide(players[names.index(who)], played, who)
             if who == names[seat]:
+                view, legal = played.view(who), played.legal_actions(who)
+                started = time.process_time()
+                move = players[seat].choose(view, legal)
                 cpu += time.process_time() - started
+                if len(legal) > 1:
+                    own = reference.choose(view, legal)
+                    step = f"{view.phase}/{type(own).__name__}"
+                    decisions[step] += 1
+                    departures[step] += move != own
+            else:
+                move = decide(players[names.index(who)], played, who)
             played.apply(move)
         standing = rules.standing(played)
         won += 1 / len(standing.winners) if names[seat] in standing.winners else 0.0
-        if (i + 1) % 8 == 0 or i + 1 == games:
-            print(f"{game} {kind}:{budget} {settings}: {i + 1} games, wins {won / (i + 1):.3f}, "
-                  f"CPU s a game {cpu / (i + 1):.2f}", flush=True)
+        done = i + 1 - first
+        if done % 8 == 0 or done == games:
+            print(f"{game} {kind}:{budget} {settings}: {done} games, wins {won / done:.3f}, "
+                  f"CPU s a game {cpu / done:.2f}", flush=True)
+    for step in sorted(decisions):
+        print(f"  {step:32} {decisions[step]:6} decisions, another move than the heuristic's in "
+              f"{departures[step] / decisions[step]:.0%}")
 
 
 def speed(game: str, kind: str, budget: int, games: int) -> None:
@@ -116,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("budget", type=int)
     w.add_argument("--games", type=int, default=48)
     w.add_argument("--seed", type=int, default=9)
+    w.add_argument("--first", type=int, default=0, help="the first game's number (runs side by side split the games)")
     w.add_argument("--set", default="{}", help="keyword settings of the search, as JSON")
     sp = sub.add_parser("speed")
     sp.add_argument("game", choices=sorted(GAMES))
@@ -127,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--deals", type=int, default=100)
     args = parser.parse_args(argv)
     if args.what == "wins":
-        wins(args.game, args.kind, args.budget, json.loads(args.set), args.games, args.seed)
+        wins(args.game, args.kind, args.budget, json.loads(args.set), args.games, args.seed, args.first)
     elif args.what == "speed":
         speed(args.game, args.kind, args.budget, args.games)
     else:
