@@ -131,7 +131,7 @@ def _bids(player: str, first: int, money: int) -> list[Any]:
     return [Bid(player, a) for a in amounts if 0 <= a <= money]
 
 
-def _up_sort(action: Any) -> Any:
+def _up_kind(action: Any) -> Any:
     """What kind of choice a Union Pacific move is, for a search: a build is which card for which company (UP-B2),
     an investment which shares (UP-I1), a pass which card it gives up (UP-T4); any other move is its own kind."""
     if isinstance(action, UPBuild):
@@ -144,7 +144,7 @@ def _up_sort(action: Any) -> Any:
 
 
 def _distinct_first(ordered: Sequence[Any]) -> list[Any]:
-    """``ordered`` with the best move of each kind (``_up_sort``) first, in their order, then the others. The
+    """``ordered`` with the best move of each kind (``_up_kind``) first, in their order, then the others. The
     heuristic values a build by its card and company alone (where the track goes is its random tie-break), so
     its best dozen moves are often one build in a dozen places; a search given those would spend its playouts
     comparing places its playouts do not tell apart, instead of building against investing or one company
@@ -153,24 +153,26 @@ def _distinct_first(ordered: Sequence[Any]) -> list[Any]:
     first: list[Any] = []
     later: list[Any] = []
     for action in ordered:
-        kind = _up_sort(action)
+        kind = _up_kind(action)
         (later if kind in seen else first).append(action)
         seen.add(kind)
     return first + later
 
 
+def _by_score(scored: list[tuple[Any, float]]) -> list[Any]:
+    """The moves of the heuristic's ``scores``, best first (equal scores in the heuristic's order)."""
+    scored.sort(key=lambda a_s: -a_s[1])
+    return [a for a, _ in scored]
+
+
 def _up_candidates(game: Game[Any], player: str, legal: Sequence[Any], policy: Any) -> list[Any]:
     """A seat's moves ordered by the heuristic's own scores (UP: a median of 50 moves, up to 188), the best of
     each kind first (``_distinct_first``)."""
-    scored = policy.scores(game, player)
-    scored.sort(key=lambda a_s: -a_s[1])
-    return _distinct_first([a for a, _ in scored])
+    return _distinct_first(_by_score(policy.scores(game, player)))
 
 
 def _up_view_candidates(view: BaseView, legal: Sequence[Any], policy: Any) -> list[Any]:
-    scored = policy.scores(view, legal)
-    scored.sort(key=lambda a_s: -a_s[1])
-    ordered = [a for a, _ in scored]
+    ordered = _by_score(policy.scores(view, legal))
     return _distinct_first([a for a in ordered if a in legal] or list(legal))
 
 

@@ -89,7 +89,7 @@ def test_a_seconds_budget_is_kept():
 def test_UP_B2_I1_a_search_weighs_kinds_of_move_before_places():
     """The root's candidates are every legal move once, the best of each kind first in the heuristic's order (a
     build's card and company, UP-B2; an investment's shares, UP-I1), then a second place for the same build."""
-    from railkit.lab.rules import UP, _up_sort
+    from railkit.lab.rules import UP, _up_kind
 
     checked = 0
     for real, seat in positions("up", range(1), every=29):
@@ -99,9 +99,9 @@ def test_UP_B2_I1_a_search_weighs_kinds_of_move_before_places():
         policy = UP.policy(1)
         ordered = UP.view_candidates(view, legal, policy)
         assert sorted(map(repr, ordered)) == sorted(map(repr, legal))
-        best = max(policy.scores(view, legal), key=lambda a_s: a_s[1])[1]
-        assert dict(policy.scores(view, legal))[ordered[0]] == best
-        kinds = [_up_sort(a) for a in ordered]
+        scores = dict(policy.scores(view, legal))
+        assert scores[ordered[0]] == max(scores.values())
+        kinds = [_up_kind(a) for a in ordered]
         distinct = len(set(kinds))
         assert len(set(kinds[:distinct])) == distinct  # every kind once before any kind twice
         checked += 1
