@@ -90,6 +90,27 @@ def _put(counts: dict[str, int], card: str, n: int = 1) -> None:
     counts[card] = counts.get(card, 0) + n
 
 
+# -- what the table has seen of each hand (public, ``UPState.known_shares``) ------------------
+def _seen_in(state: UPState, player: str, card: str) -> None:
+    """Everyone saw ``card`` go into ``player``'s hand (from the display or the UP stack, UP-B3, UP-B4)."""
+    _put(state.known_shares.setdefault(player, {}), card)
+
+
+def _seen_out(state: UPState, player: str, card: str) -> None:
+    """Everyone saw ``card`` leave ``player``'s hand face up (UP-S5, UP-I1): one known copy less, if any."""
+    known = state.known_shares.get(player)
+    if known and card in known:
+        _take(known, card)
+
+
+def _unseen_out(state: UPState, player: str) -> None:
+    """A card left ``player``'s hand face down (UP-B4): any known card may be the one, so each known count
+    is one less for certain."""
+    known = state.known_shares.get(player)
+    if known:
+        state.known_shares[player] = {card: n - 1 for card, n in known.items() if n > 1}
+
+
 # -- setup (UP-S1..S8); the random generator is used in this fixed order -------------------
 def setup(board: Board, players: tuple[str, ...], options: dict[str, Any],
           rng: random.Random) -> tuple[UPState, list[str]]:
@@ -136,6 +157,7 @@ def setup(board: Board, players: tuple[str, ...], options: dict[str, Any],
         track_pile=track,  # top = last
         track_discards=[],
         share_hand=share_hand,
+        known_shares={p: {UP: 1} for p in players},  # UP-S3 happens in front of everyone
         up_stack=UP_SHARES - n,
         display=list(display),
         deck=deck,
@@ -173,6 +195,7 @@ def _do_first(board: Board, state: UPState, a: ChooseFirstShare, events: list[st
     for p in state.players:  # UP-S5: revealed together
         card = state.first_choices[p]
         _take(state.share_hand[p], card)
+        _seen_out(state, p, card)
         _put(state.table[p], card)
     shown = comma_list([Message(N_("{name}: {value}"), {"name": p, "value": card_name(board, state.first_choices[p])})
                         for p in state.players])
@@ -221,6 +244,7 @@ def _do_draw(board: Board, state: UPState, a: DrawShare, events: list[str]) -> N
     if src == "up":
         state.up_stack -= 1
         _put(state.share_hand[p], UP)
+        _seen_in(state, p, UP)
         events.append(Message(N_("{player} takes a Union Pacific share from the UP stack (UP-B3)."), {"player": p}))
     elif src == "deck":
         card = deck_card(board, state, events, p, N_("drawing the top card"))
@@ -234,6 +258,7 @@ def _do_draw(board: Board, state: UPState, a: DrawShare, events: list[str]) -> N
         taken = state.display[slot]
         assert taken is not None  # checked
         _put(state.share_hand[p], taken)
+        _seen_in(state, p, taken)
         events.append(Message(N_("{player} takes {share} from the display (UP-B3)."),
                               {"player": p, "share": a_share(card_name(board, taken), "object")}))
         refill(board, state, slot, events, p)
@@ -250,8 +275,10 @@ def _after_draw(board: Board, state: UPState, player: str, events: list[str]) ->
 
 def _do_exchange(board: Board, state: UPState, a: ExchangeForUP, events: list[str]) -> None:
     _take(state.share_hand[a.player], a.card)
+    _unseen_out(state, a.player)
     state.up_stack -= 1
     _put(state.share_hand[a.player], UP)
+    _seen_in(state, a.player, UP)
     if state.options["removed_to_bottom"]:
         state.deck.append(a.card)  # UP-V4
         state.under_deck += 1
@@ -272,6 +299,7 @@ def _do_invest(board: Board, state: UPState, a: Invest, events: list[str]) -> No
     hand, table = state.share_hand[a.player], state.table[a.player]
     for card in a.cards:
         _take(hand, card)
+        _seen_out(state, a.player, card)
         _put(table, card)
     _take(state.track_hand[a.player], a.discard)
     state.track_discards.append(a.discard)

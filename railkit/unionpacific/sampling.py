@@ -13,7 +13,9 @@ What is hidden, and how it is dealt again:
 * **Shares** (UP-S3, UP-S4, UP-B3): the company shares not on a table, in the display or in the seat's hand,
   and the UP shares not on a table, in the stack or in the seat's hand. UP shares only ever leave the stack
   into a hand (UP-B3, UP-B4), so the unseen ones are dealt into the other hands; the company shares are dealt
-  into the rest of the other hands, the share deck, the safe-round reserve (UP-V2) and the box.
+  into the rest of the other hands, the share deck, the safe-round reserve (UP-V2) and the box. The shares the
+  table saw go into a hand and not leave it (``view.known_shares``: from the display or the UP stack, the UP
+  share of UP-S3) are in that hand in every game dealt; only the rest of each hand is dealt at random.
 * **The share deck** (UP-S7, UP-S7-FI, UP-V1): its layout is public (``sharedeck.deck_layout``): which piles
   hold how many dividend cards. The cards drawn so far are counted with a countable deck (UP-V3, the view's
   ``share_draws``), otherwise estimated from the public draws (a build draws one share, UP-B3; a dividend card
@@ -131,6 +133,7 @@ class Dealer:
         # what every deal starts from, worked out once per view
         self._track = self._unseen_track()
         self._companies, self._ups = self._unseen_shares()
+        self._known = self._known_hands()  # and taken out of the unseen shares
         self._piles = self._deck_piles(self._deck_size())
         self._reserve = self._reserve_size()
         self._draws = self._draws_so_far()
@@ -169,6 +172,7 @@ class Dealer:
             track_pile=[],
             track_discards=list(view.track_discards),
             share_hand={p: {} for p in players},
+            known_shares={p: dict(cards) for p, cards in (view.known_shares or {}).items()},
             up_stack=view.up_stack,
             display=list(view.display) if view.display is not None else [None] * DISPLAY,
             deck=[],
@@ -216,6 +220,33 @@ class Dealer:
         ups -= hand.pop(UP, 0)
         unseen.subtract(hand)
         return sorted(unseen.elements()), max(0, ups)
+
+    def _known_hands(self) -> dict[str, dict[str, int]]:
+        """The other players' shares the table has seen in their hands (``view.known_shares``), each taken out
+        of the unseen shares; no more than the unseen cards and the hand's size allow (a view that says more
+        than it can is read as far as it can be)."""
+        view = self.view
+        unseen = Counter(self._companies)
+        known: dict[str, dict[str, int]] = {}
+        for p, cards in (view.known_shares or {}).items():
+            if p == view.you or p not in view.hand_sizes:
+                continue
+            room = view.hand_sizes[p]["shares"]
+            hand: dict[str, int] = {}
+            for card, n in sorted(cards.items()):
+                left = self._ups if card == UP else unseen[card]
+                n = min(n, left, room)
+                if n <= 0:
+                    continue
+                hand[card] = n
+                room -= n
+                if card == UP:
+                    self._ups -= n
+                else:
+                    unseen[card] -= n
+            known[p] = hand
+        self._companies = sorted(unseen.elements())
+        return known
 
     def _draws_so_far(self) -> int:
         """Cards that have left the share deck: counted with UP-V3, else estimated from the public draws (each
@@ -304,9 +335,10 @@ class Dealer:
         companies, ups = list(self._companies), self._ups
         rng.shuffle(companies)
         state.share_hand[you] = dict(view.hand.shares)
-        slots = [p for p in others for _ in range(sizes[p]["shares"])]
+        known = self._known
+        slots = [p for p in others for _ in range(sizes[p]["shares"] - sum(known.get(p, {}).values()))]
         rng.shuffle(slots)
-        hands: dict[str, dict[str, int]] = {p: {} for p in others}
+        hands: dict[str, dict[str, int]] = {p: dict(known.get(p, {})) for p in others}
         for p in slots[:ups]:
             hands[p][UP] = hands[p].get(UP, 0) + 1
         for p in slots[ups:]:

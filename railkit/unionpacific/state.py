@@ -141,6 +141,10 @@ class UPState:
     t2_used: bool = False  # UP-T2 swap made this turn
     is_over: bool = False
     end_reason: str | None = None  # the rule that ended the game (UP-D12; UP-2P1 with two players)
+    # Public: the shares everyone saw go into each hand and not seen to leave it (``perform.known_*``). A share
+    # is seen going in when it comes from the UP stack (UP-S3, UP-B3, UP-B4) or the display (UP-B3), and
+    # leaving when laid on the table (UP-S5, UP-I1); a UP-B4 exchange hides which card left.
+    known_shares: dict[str, dict[str, int]] = field(default_factory=dict)
 
     # -- who acts ------------------------------------------------------------------------
     def current_player(self) -> str | None:

@@ -2,7 +2,8 @@
 
 Hidden information: hands (shares and track cards), the order of the share deck and of the
 track pile, the box and the safe-round reserve. Public: tables (UP-I2), the display, the UP
-stack, the track discards (played face up), trains on the board, payouts, hand sizes; money
+stack, the track discards (played face up), trains on the board, payouts, hand sizes, the shares everyone
+saw go into a hand (from the display or the UP stack) and not leave it (a table's memory, see the rulings); money
 unless ``public_money`` is off (UP-D13); the number of cards in the share deck only with
 ``countable_deck`` (UP-V3).
 """
@@ -63,6 +64,8 @@ class UPView(BaseView):
     display: tuple[str | None, ...] | None  # None until the first shares are revealed (UP-S5, UP-S6)
     up_stack: int
     hand_sizes: Mapping[str, Mapping[str, int]]
+    # per player, the shares the table saw go into the hand and not leave it (``UPState.known_shares``)
+    known_shares: Mapping[str, Mapping[str, int]]
     track_discards: tuple[str, ...]
     track_pile_count: int
     trains_on: Mapping[str, tuple[str, ...]]
@@ -134,6 +137,7 @@ def view(state: UPState, game: str, log_length: int, player: str | None,
         up_stack=state.up_stack,
         hand_sizes={p: {"shares": sum(state.share_hand[p].values()), "track": sum(state.track_hand[p].values())}
                     for p in state.players},
+        known_shares={p: _sorted_counts(state.known_shares.get(p, {})) for p in state.players},
         track_discards=tuple(state.track_discards),
         track_pile_count=len(state.track_pile),
         trains_on={sid: tuple(keys) for sid, keys in net.trains_on.items() if keys},

@@ -108,8 +108,8 @@ def test_UP_S7_the_dealt_share_deck_keeps_each_dividend_card_in_its_pile():
         deck = dealer.deal(random.Random(i))._state.deck
         assert len(deck) == len(real._state.deck)
         assert DIVIDEND not in deck[:6]  # UP-S7: the top six hold none
-        assert deck[6:24].count(DIVIDEND) == 1  # the next eighteen one
-        assert deck[24:].count(DIVIDEND) == 3
+        assert deck[6:25].count(DIVIDEND) == 1  # the next eighteen and one dividend card
+        assert deck[25:].count(DIVIDEND) == 3
         firsts.add(deck.index(DIVIDEND))
     assert len(firsts) > 3  # where in its pile is dealt again
 
@@ -128,3 +128,22 @@ def test_a_spectators_view_deals_nothing():
     real, _ = start("up")
     with pytest.raises(ValueError, match="spectator"):
         UPDealer(real.view(None))
+
+
+def test_UP_I2_a_dealt_game_keeps_every_share_the_table_saw_in_its_hand():
+    """The shares the table saw go into a hand (UP-B3 display or UP stack, UP-S3) are in that hand in every game
+    dealt from another seat's view; the rest of the hand is dealt again (so the deals still differ)."""
+    checked = differ = 0
+    for real, seat in positions("up", range(2), every=7):
+        view = real.view(seat)
+        dealer = UPDealer(view)
+        hands = set()
+        for i in range(4):
+            state = dealer.deal(random.Random(i))._state
+            for p in real.players:
+                if p != seat:
+                    assert not Counter(view.known_shares[p]) - Counter(state.share_hand[p]), (p, i)
+                    checked += sum(view.known_shares[p].values())
+            hands.add(tuple(sorted((p, tuple(sorted(h.items()))) for p, h in state.share_hand.items() if p != seat)))
+        differ += len(hands) > 1
+    assert checked > 50 and differ > 5

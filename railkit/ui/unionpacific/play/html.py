@@ -13,7 +13,7 @@ from railkit.messages import N_, Message, addressed_group, naddressed, names_mes
 from railkit.ui.app import legend_html
 from railkit.ui.i18n import player_label, render, tr, trn
 from railkit.ui.records.learner import is_default_learner
-from railkit.ui.unionpacific.common import card_label, company_html, company_name, engine_text
+from railkit.ui.unionpacific.common import card_label, company_html, company_name, counts_html, engine_text
 from railkit.ui.unionpacific.map_style import contrast
 from railkit.unionpacific import (
     IMAGINARY,
@@ -166,8 +166,9 @@ def companies_html(board: Any, v: UPView, you: str | None) -> str:
 
 
 def players_html(v: UPView, humans: Sequence[str], acting: str | None, you: str | None,
-                 winners: Sequence[str] = (), money_hidden: bool = False) -> str:
-    """Money (when public, UP-D13) and hand sizes (public) of every player; the one to act highlighted.
+                 winners: Sequence[str] = (), money_hidden: bool = False, board: Any = None) -> str:
+    """Money (when public, UP-D13) and hand sizes (public) of every player, the one to act highlighted; below,
+    with the ``board``, the shares the table saw go into the others' hands (``known_shares_html``).
     ``money_hidden``: the payout exercise asks about the last payout, so nobody's money shows yet."""
     rows = ""
     choosing = v.phase == "first_share"
@@ -194,7 +195,18 @@ def players_html(v: UPView, humans: Sequence[str], acting: str | None, you: str 
                  f"<td>{money_cell}</td><td>{shares}</td><td>{track}</td></tr>")
     return (f"<table class='railkit-table railkit-players'><tr><th class='name'>{tr('player')}</th>"
             f"<th class='name'>{tr('who plays')}</th><th>{tr('money (millions)')}</th><th>{tr('shares in hand')}</th>"
-            f"<th>{tr('track cards')}</th></tr>{rows}</table>")
+            f"<th>{tr('track cards')}</th></tr>{rows}</table>{known_shares_html(board, v, you)}")
+
+
+def known_shares_html(board: Any, v: UPView, you: str | None) -> str:
+    """The shares the table saw go into the other players' hands and not leave them (UP-I2 ruling in
+    docs/rulings.md: from the display or the UP stack); nothing without the board to name them."""
+    known = {p: cards for p, cards in (v.known_shares or {}).items() if cards and p != you}
+    if board is None or not known:
+        return ""
+    items = "".join(f"<li>{html.escape(player_label(p))}: {counts_html(board, cards)}</li>" for p, cards in known.items())
+    return (f"<div class='railkit-known'><b>{html.escape(tr('Seen going into hands (UP-I2)'))}</b>"
+            f"<ul>{items}</ul></div>")
 
 
 def display_html(board: Any, v: UPView) -> str:

@@ -154,7 +154,8 @@ class TablePanel:
         set_value(self.display, display_html(self.board, v))
         secret = bool(screen.hidden_payouts)  # the payout exercise asks: money would give the answer away
         set_value(self.players, players_html(v, screen.session.humans, screen.acting or v.current_player,
-                                             screen.you, () if secret else winners, money_hidden=secret))
+                                             screen.you, () if secret else winners, money_hidden=secret,
+                                             board=self.board))
 
 
 class CompaniesPanel:

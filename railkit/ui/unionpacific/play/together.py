@@ -106,7 +106,7 @@ def board_html(board: Board, view: UPView, seat: str | None, learners: Sequence[
         parts.append(f"<p>{html.escape(tr('Your face-down first share'))}: "
                      f"{html.escape(company_name(board, view.my_first_share))}</p>")
     parts.append(f"<div><b>{html.escape(tr('The display'))}</b></div>{display_html(board, view)}")
-    parts.append(players_html(view, learners, view.current_player, seat))
+    parts.append(players_html(view, learners, view.current_player, seat, board=board))
     parts.append(companies_html(board, view, seat))
     for record in view.payouts:
         rows = "".join(f"<tr><td class='name'>{html.escape(player_label(p))}</td><td>{m}</td></tr>"
