@@ -132,8 +132,8 @@ class Dealer:
         self._base = self._base_state()
         # what every deal starts from, worked out once per view
         self._track = self._unseen_track()
-        self._companies, self._ups = self._unseen_shares()
-        self._known = self._known_hands()  # and taken out of the unseen shares
+        companies, ups = self._unseen_shares()
+        self._known, self._companies, self._ups = self._known_hands(companies, ups)
         self._piles = self._deck_piles(self._deck_size())
         self._reserve = self._reserve_size()
         self._draws = self._draws_so_far()
@@ -221,12 +221,12 @@ class Dealer:
         unseen.subtract(hand)
         return sorted(unseen.elements()), max(0, ups)
 
-    def _known_hands(self) -> dict[str, dict[str, int]]:
-        """The other players' shares the table has seen in their hands (``view.known_shares``), each taken out
-        of the unseen shares; no more than the unseen cards and the hand's size allow (a view that says more
-        than it can is read as far as it can be)."""
+    def _known_hands(self, companies: list[str], ups: int) -> tuple[dict[str, dict[str, int]], list[str], int]:
+        """The other players' shares the table has seen in their hands (``view.known_shares``), and the unseen
+        company shares and UP shares left once those are taken out; no more than the unseen cards and the hand's
+        size allow (a view that says more than it can is read as far as it can be)."""
         view = self.view
-        unseen = Counter(self._companies)
+        unseen = Counter(companies)
         known: dict[str, dict[str, int]] = {}
         for p, cards in (view.known_shares or {}).items():
             if p == view.you or p not in view.hand_sizes:
@@ -234,19 +234,18 @@ class Dealer:
             room = view.hand_sizes[p]["shares"]
             hand: dict[str, int] = {}
             for card, n in sorted(cards.items()):
-                left = self._ups if card == UP else unseen[card]
+                left = ups if card == UP else unseen[card]
                 n = min(n, left, room)
                 if n <= 0:
                     continue
                 hand[card] = n
                 room -= n
                 if card == UP:
-                    self._ups -= n
+                    ups -= n
                 else:
                     unseen[card] -= n
             known[p] = hand
-        self._companies = sorted(unseen.elements())
-        return known
+        return known, sorted(unseen.elements()), ups
 
     def _draws_so_far(self) -> int:
         """Cards that have left the share deck: counted with UP-V3, else estimated from the public draws (each
