@@ -6,6 +6,11 @@ names them on the ladder's command line: ``railkit.lab.examples:never_bid``).
   who never bids takes whatever card is left, last. Against three heuristic players it won 1.5 % of 200
   seat-rotated games (parity 25 %): a rung between the random player and the heuristic one
   (docs/benchmarks.md, "Ladders and goals").
+* ``one_share_at_a_time`` (Union Pacific): lays one share where the heuristic player would lay several, keeping
+  the rest hidden in hand. Each investment costs a whole turn (UP-I3: no train, no share drawn) and only shares
+  on the table are paid (UP-I4), so the cautious player ends with shares that never count. Against three
+  heuristic players it won none of 40 seat-rotated games with 19 % of the points (parity 25 %; a random player
+  gets ~15 %): a rung between the random player and the heuristic one.
 """
 
 from __future__ import annotations
@@ -16,8 +21,11 @@ from typing import Any
 from railkit.capecairo.actions import Bid
 from railkit.capecairo.bots import HeuristicBot
 from railkit.capecairo.views import KKView
+from railkit.unionpacific.actions import Invest
+from railkit.unionpacific.bots import HeuristicBot as UPHeuristicBot
+from railkit.unionpacific.views import UPView
 
-__all__ = ["NeverBid", "never_bid"]
+__all__ = ["NeverBid", "OneShareAtATime", "never_bid", "one_share_at_a_time"]
 
 
 class NeverBid:
@@ -33,3 +41,21 @@ class NeverBid:
 
 
 never_bid = NeverBid  # the ladder's name for it: railkit.lab.examples:never_bid
+
+
+class OneShareAtATime:
+    """Union Pacific: invests when the heuristic player would, but only the first of the shares it would lay
+    (UP-I1 allows one); everything else as the heuristic player."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.heuristic = UPHeuristicBot(seed)
+
+    def choose(self, view: UPView, legal: Sequence[Any]) -> Any:
+        action = self.heuristic.choose(view, legal)
+        if isinstance(action, Invest) and len(action.cards) > 1:
+            return next((a for a in legal if isinstance(a, Invest) and a.cards == action.cards[:1]
+                         and a.discard == action.discard), action)
+        return action
+
+
+one_share_at_a_time = OneShareAtATime  # railkit.lab.examples:one_share_at_a_time

@@ -168,3 +168,33 @@ def test_KK_A3_the_never_bid_rung_bids_0_and_otherwise_plays_as_the_heuristic(tm
             assert NeverBid(3).choose(view, legal) == NeverBid(3).heuristic.choose(view, legal) == action
             checked += 1
     assert checked
+
+
+def test_UP_I1_the_one_share_at_a_time_rung_lays_single_shares_and_otherwise_plays_as_the_heuristic(tmp_path):
+    """railkit.lab.examples:one_share_at_a_time: every investment is one share (UP-I1 allows it); every other
+    decision is the heuristic player's."""
+    from railkit.lab.examples import OneShareAtATime
+    from railkit.unionpacific.actions import Invest
+
+    name = "railkit.lab.examples:one_share_at_a_time"
+    spec = LadderSpec("up", 4, (name, "heuristic", "heuristic", "heuristic"), games=1)
+    record = run_ladder(spec, tmp_path / "rungs.sqlite", progress=False)[0]
+    seat = record.seats.index(name)
+    game = replay(spec, record)
+    me = game.players[seat]
+    invests = [a for a in game.log if isinstance(a, Invest) and a.player == me]
+    assert invests and all(len(a.cards) == 1 for a in invests)
+    others = [a for a in game.log if isinstance(a, Invest) and a.player != me]
+    assert any(len(a.cards) > 1 for a in others)  # the heuristic seats do lay several at once
+    checked = 0
+    for upto, action in enumerate(game.log):
+        if getattr(action, "player", None) == me:
+            position = replay(spec, record, upto=upto)
+            view, legal = position.view(me), position.legal_actions(me)
+            mine, heuristic = OneShareAtATime(3).choose(view, legal), OneShareAtATime(3).heuristic.choose(view, legal)
+            if isinstance(heuristic, Invest):
+                assert mine.cards == heuristic.cards[:1] and mine.discard == heuristic.discard
+            else:
+                assert mine == heuristic
+            checked += 1
+    assert checked > len(invests)
