@@ -103,8 +103,16 @@ def assert_clean(page, where: str) -> list[dict]:
     (ARTIFACTS / f"axe_{where}.json").write_text(json.dumps({"counts": counts, "violations": everything}, indent=1),
                                                  encoding="utf-8")
     found = [v for v in everything if v["impact"] in BLOCKING or v["id"] in ALWAYS]
-    assert not found, f"{where}: {counts}\n" + describe(found)
+    assert not found, f"{where}: {counts}\n" + describe(found) + widget_errors(page)
     return everything
+
+
+def widget_errors(page) -> str:
+    """What ipywidgets' error placeholders on ``page`` say (a widget the front end could not draw shows an icon
+    with its message hidden under it), so that a failing check names the widget's error, not only the icon."""
+    texts = page.evaluate("""() => Array.from(document.querySelectorAll('.jupyter-widgets-error-widget'))
+        .map((e) => (e.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 400))""")
+    return "".join(f"\n    widget error: {text}" for text in texts)
 
 
 def switch_language(page, code: str) -> None:
