@@ -11,6 +11,9 @@ names them on the ladder's command line: ``railkit.lab.examples:never_bid``).
   on the table are paid (UP-I4), so the cautious player ends with shares that never count. Against three
   heuristic players it won none of 40 seat-rotated games with 19 % of the points (parity 25 %; a random player
   gets ~15 %): a rung between the random player and the heuristic one.
+* ``never_invest`` (Union Pacific): keeps every share in hand, building instead when the heuristic player would
+  invest. It forgets UP-I4 (only shares on the table are paid) and ends with next to nothing: 1 % of the points
+  in 40 games against three heuristic players, below even the random player, which invests by chance.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from railkit.unionpacific.actions import Invest
 from railkit.unionpacific.bots import HeuristicBot as UPHeuristicBot
 from railkit.unionpacific.views import UPView
 
-__all__ = ["NeverBid", "OneShareAtATime", "never_bid", "one_share_at_a_time"]
+__all__ = ["NeverBid", "NeverInvest", "OneShareAtATime", "never_bid", "never_invest", "one_share_at_a_time"]
 
 
 class NeverBid:
@@ -59,3 +62,21 @@ class OneShareAtATime:
 
 
 one_share_at_a_time = OneShareAtATime  # railkit.lab.examples:one_share_at_a_time
+
+
+class NeverInvest:
+    """Union Pacific: never lays a share on the table (UP-I1) while any other move is legal; where the heuristic
+    player would invest it takes the heuristic's best other move, otherwise it plays as the heuristic player."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.heuristic = UPHeuristicBot(seed)
+
+    def choose(self, view: UPView, legal: Sequence[Any]) -> Any:
+        action = self.heuristic.choose(view, legal)
+        if not isinstance(action, Invest):
+            return action
+        others = [(a, worth) for a, worth in self.heuristic.scores(view, legal) if not isinstance(a, Invest)]
+        return max(others, key=lambda pair: pair[1])[0] if others else action
+
+
+never_invest = NeverInvest  # railkit.lab.examples:never_invest

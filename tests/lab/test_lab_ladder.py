@@ -198,3 +198,19 @@ def test_UP_I1_the_one_share_at_a_time_rung_lays_single_shares_and_otherwise_pla
                 assert mine == heuristic
             checked += 1
     assert checked > len(invests)
+
+
+def test_UP_I4_the_never_invest_rung_keeps_its_shares_in_hand_and_is_paid_nothing_for_them(tmp_path):
+    """railkit.lab.examples:never_invest lays no share while another move is legal, so it ends with less money
+    than each heuristic player (only shares on the table are paid, UP-I4)."""
+    from railkit.unionpacific.actions import Invest
+
+    name = "railkit.lab.examples:never_invest"
+    spec = LadderSpec("up", 4, (name, "heuristic", "heuristic", "heuristic"), games=1)
+    record = run_ladder(spec, tmp_path / "rungs.sqlite", progress=False)[0]
+    seat = record.seats.index(name)
+    game = replay(spec, record)
+    me = game.players[seat]
+    assert not [a for a in game.log if isinstance(a, Invest) and a.player == me]
+    assert [a for a in game.log if isinstance(a, Invest) and a.player != me]
+    assert record.places[seat] == 4 and record.money[seat] < min(m for i, m in enumerate(record.money) if i != seat)
