@@ -161,13 +161,19 @@ def test_KK_A3_the_never_bid_rung_bids_0_and_otherwise_plays_as_the_heuristic(tm
     assert bids and all(b.amount == 0 for b in bids)
     # Away from the auction it is the heuristic player: the same choice in each of its card and build decisions.
     checked = 0
-    for upto, action in enumerate(game.log):
-        if getattr(action, "player", None) == me and not isinstance(action, Bid):
-            position = replay(spec, record, upto=upto)
-            view, legal = position.view(me), position.legal_actions(me)
+    for action, view, legal in seat_decisions(spec, record, me):
+        if not isinstance(action, Bid):
             assert NeverBid(3).choose(view, legal) == NeverBid(3).heuristic.choose(view, legal) == action
             checked += 1
     assert checked
+
+
+def seat_decisions(spec, record, me):
+    """Each of ``me``'s moves in the stored game, with the view and the legal moves it was chosen from."""
+    for upto, action in enumerate(replay(spec, record).log):
+        if getattr(action, "player", None) == me:
+            position = replay(spec, record, upto=upto)
+            yield action, position.view(me), position.legal_actions(me)
 
 
 def test_UP_I1_the_one_share_at_a_time_rung_lays_single_shares_and_otherwise_plays_as_the_heuristic(tmp_path):
@@ -187,16 +193,13 @@ def test_UP_I1_the_one_share_at_a_time_rung_lays_single_shares_and_otherwise_pla
     others = [a for a in game.log if isinstance(a, Invest) and a.player != me]
     assert any(len(a.cards) > 1 for a in others)  # the heuristic seats do lay several at once
     checked = 0
-    for upto, action in enumerate(game.log):
-        if getattr(action, "player", None) == me:
-            position = replay(spec, record, upto=upto)
-            view, legal = position.view(me), position.legal_actions(me)
-            mine, heuristic = OneShareAtATime(3).choose(view, legal), OneShareAtATime(3).heuristic.choose(view, legal)
-            if isinstance(heuristic, Invest):
-                assert mine.cards == heuristic.cards[:1] and mine.discard == heuristic.discard
-            else:
-                assert mine == heuristic
-            checked += 1
+    for _action, view, legal in seat_decisions(spec, record, me):
+        mine, heuristic = OneShareAtATime(3).choose(view, legal), OneShareAtATime(3).heuristic.choose(view, legal)
+        if isinstance(heuristic, Invest):
+            assert mine.cards == heuristic.cards[:1] and mine.discard == heuristic.discard
+        else:
+            assert mine == heuristic
+        checked += 1
     assert checked > len(invests)
 
 
